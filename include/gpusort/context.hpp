@@ -1,0 +1,44 @@
+#pragma once
+// A Context is one device that gpusort sorts on. Several contexts (several devices, or several
+// on one device) may live in one process.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpusort {
+
+namespace rt { class Device; }
+
+struct DeviceDescription {
+  std::string id;        // what --device / GPUSORT_DEVICE take: "cuda:0", "opencl:0:1"
+  std::string backend;   // "cuda" or "opencl"
+  std::string name;      // the device's own name
+  std::string driver;    // driver / platform version
+  std::uint64_t global_memory_bytes = 0;
+  std::uint64_t local_memory_bytes = 0;  // largest local/shared memory one work-group may use
+  std::uint32_t max_work_group_size = 0;
+  std::uint32_t compute_units = 0;
+  bool is_gpu = false;
+};
+
+// Every device gpusort can use, CUDA devices first. Backends that are absent list nothing.
+std::vector<DeviceDescription> list_devices();
+
+class Context {
+ public:
+  // id empty: $GPUSORT_DEVICE if set, else the best device (CUDA GPU, OpenCL GPU, OpenCL CPU).
+  explicit Context(const std::string& device_id = "");
+  ~Context();
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+
+  const DeviceDescription& device() const;
+  rt::Device& runtime_device() const;  // for the library's own layers and advanced users
+  std::shared_ptr<rt::Device> shared_runtime_device() const { return device_; }
+
+ private:
+  std::shared_ptr<rt::Device> device_;
+};
+
+}  // namespace gpusort

@@ -1,0 +1,76 @@
+#pragma once
+// Device-resident data, for callers who keep their keys on the GPU between operations.
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+#include "gpusort/context.hpp"
+#include "gpusort/errors.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"
+
+namespace gpusort {
+
+namespace rt {
+class Buffer;
+class Device;
+}  // namespace rt
+
+// An untyped device allocation owned by a context's device.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Context& ctx, std::size_t bytes);
+  std::size_t bytes() const noexcept;
+  void upload(const void* src, std::size_t bytes, std::size_t offset = 0);
+  void download(void* dst, std::size_t bytes, std::size_t offset = 0) const;
+  rt::Buffer& runtime_buffer() const;
+
+ private:
+  std::shared_ptr<rt::Device> device_;  // keeps the device alive as long as its memory
+  std::shared_ptr<rt::Buffer> buffer_;
+};
+
+template <class T>
+class DeviceArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  DeviceArray() = default;
+  DeviceArray(Context& ctx, std::size_t n) : buffer_(ctx, n * sizeof(T)), size_(n) {}
+  DeviceArray(Context& ctx, std::span<const T> host) : DeviceArray(ctx, host.size()) { upload(host); }
+  std::size_t size() const noexcept { return size_; }
+  void upload(std::span<const T> host) {
+    if (host.size() != size_) throw Error(errc::invalid_argument, "DeviceArray::upload: size mismatch");
+    buffer_.upload(host.data(), host.size_bytes());
+  }
+  void download(std::span<T> host) const {
+    if (host.size() != size_) throw Error(errc::invalid_argument, "DeviceArray::download: size mismatch");
+    buffer_.download(host.data(), host.size_bytes());
+  }
+  DeviceBuffer& buffer() noexcept { return buffer_; }
+  const DeviceBuffer& buffer() const noexcept { return buffer_; }
+
+ private:
+  DeviceBuffer buffer_;
+  std::size_t size_ = 0;
+};
+
+// Type-erased device entry point: sorts n keys (and values) in place in device memory.
+SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
+                       std::size_t value_bytes, const SortOptions& options = {});
+
+template <sortable_key K>
+SortReport sort(Context& ctx, DeviceArray<K>& keys, const SortOptions& options = {}) {
+  return sort_device(ctx, key_type_of<K>::value, keys.buffer(), keys.size(), nullptr, 0, options);
+}
+
+template <sortable_key K, class V>
+SortReport sort_pairs(Context& ctx, DeviceArray<K>& keys, DeviceArray<V>& values, const SortOptions& options = {}) {
+  if (keys.size() != values.size()) throw Error(errc::invalid_argument, "sort_pairs: keys and values differ in length");
+  return sort_device(ctx, key_type_of<K>::value, keys.buffer(), keys.size(), &values.buffer(), sizeof(V), options);
+}
+
+}  // namespace gpusort

@@ -1,0 +1,9 @@
+#pragma once
+// gpusort: sorting on GPUs through OpenCL and CUDA. Include this one header.
+#include "gpusort/context.hpp"
+#include "gpusort/device_array.hpp"
+#include "gpusort/errors.hpp"
+#include "gpusort/key_order.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"

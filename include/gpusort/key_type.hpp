@@ -1,0 +1,43 @@
+#pragma once
+// The key types gpusort sorts, and the mapping from C++ types to them.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+namespace gpusort {
+
+enum class key_type { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64 };
+
+inline constexpr key_type all_key_types[] = {key_type::u8,  key_type::u16, key_type::u32, key_type::u64,
+                                             key_type::i8,  key_type::i16, key_type::i32, key_type::i64,
+                                             key_type::f32, key_type::f64};
+
+std::size_t key_size(key_type t) noexcept;
+std::string_view key_type_name(key_type t) noexcept;           // "u32", "f64", ...
+std::optional<key_type> parse_key_type(std::string_view name);  // accepts the names above
+bool is_float(key_type t) noexcept;
+bool is_signed(key_type t) noexcept;
+
+template <class T>
+struct key_type_of;  // undefined for types gpusort cannot sort
+template <> struct key_type_of<std::uint8_t> { static constexpr key_type value = key_type::u8; };
+template <> struct key_type_of<std::uint16_t> { static constexpr key_type value = key_type::u16; };
+template <> struct key_type_of<std::uint32_t> { static constexpr key_type value = key_type::u32; };
+template <> struct key_type_of<std::uint64_t> { static constexpr key_type value = key_type::u64; };
+template <> struct key_type_of<std::int8_t> { static constexpr key_type value = key_type::i8; };
+template <> struct key_type_of<std::int16_t> { static constexpr key_type value = key_type::i16; };
+template <> struct key_type_of<std::int32_t> { static constexpr key_type value = key_type::i32; };
+template <> struct key_type_of<std::int64_t> { static constexpr key_type value = key_type::i64; };
+template <> struct key_type_of<float> { static constexpr key_type value = key_type::f32; };
+template <> struct key_type_of<double> { static constexpr key_type value = key_type::f64; };
+
+template <class T>
+concept sortable_key = requires { key_type_of<std::remove_cv_t<T>>::value; };
+
+// Values are moved as opaque bytes; these are the widths the kernels carry.
+inline constexpr std::size_t supported_value_sizes[] = {1, 2, 4, 8, 16};
+bool is_supported_value_size(std::size_t bytes) noexcept;
+
+}  // namespace gpusort

@@ -1,0 +1,54 @@
+#pragma once
+// Sorting host data: keys alone, or keys with values (pairs).
+#include <cstddef>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpusort/context.hpp"
+#include "gpusort/errors.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+
+namespace gpusort {
+
+struct AlgorithmInfo {
+  std::string name;         // the value of SortOptions::algorithm / --algorithm
+  std::string description;  // one line
+  bool can_be_stable = false;
+};
+// Every algorithm gpusort offers, in the order `gpusort algorithms` prints them.
+std::vector<AlgorithmInfo> algorithms();
+
+// What a sort did; times are milliseconds measured with device events (sort) and host clocks
+// (transfers, which include waiting for the device).
+struct SortReport {
+  std::string algorithm;
+  std::string device;
+  double upload_ms = 0;
+  double sort_ms = 0;
+  double download_ms = 0;
+};
+
+// Type-erased entry point for host memory. keys: n elements of `type`; values: n elements of
+// value_bytes each, or nullptr with value_bytes == 0. On any error, keys and values are unchanged.
+SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, void* values,
+                     std::size_t value_bytes, const SortOptions& options = {});
+
+template <sortable_key K>
+SortReport sort(Context& ctx, std::span<K> keys, const SortOptions& options = {}) {
+  return sort_host(ctx, key_type_of<std::remove_cv_t<K>>::value, keys.data(), keys.size(), nullptr, 0, options);
+}
+
+template <sortable_key K, class V>
+SortReport sort_pairs(Context& ctx, std::span<K> keys, std::span<V> values, const SortOptions& options = {}) {
+  static_assert(std::is_trivially_copyable_v<V>, "values are moved as bytes");
+  if (keys.size() != values.size())
+    throw Error(errc::invalid_argument, "sort_pairs: " + std::to_string(keys.size()) + " keys but " +
+                                            std::to_string(values.size()) + " values");
+  return sort_host(ctx, key_type_of<std::remove_cv_t<K>>::value, keys.data(), keys.size(), values.data(),
+                   sizeof(V), options);
+}
+
+}  // namespace gpusort

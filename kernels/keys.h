@@ -1,0 +1,103 @@
+// Keys and values as the kernels see them, and the one order every kernel sorts by.
+//
+// Specialised by the host with:
+//   KEY_BITS    8, 16, 32 or 64: the key's storage width; keys are stored and moved as key_t bits.
+//   KEY_KIND    0 unsigned, 1 signed two's complement, 2 IEEE float (f32 / f64 by KEY_BITS).
+//   VALUE_BYTES 0 (keys only), 1, 2, 4, 8 or 16.
+//
+// ordered_key(k, flip) maps a key to an unsigned integer whose natural order is the sort order:
+//   - signed: flip the sign bit;
+//   - float: -0.0 and +0.0 map to the same value, every NaN maps to the largest value (NaN last
+//     ascending), other values by the usual sign-magnitude flip. The map is not injective, which is
+//     why kernels move the original bits and only compare ordered keys: NaN payloads and the sign of
+//     zero survive the sort bit for bit.
+//   - flip is 0 for ascending and all ones for descending: descending is the exact reverse order,
+//     so a stable sort by the flipped key keeps equal keys in input order (NaNs first).
+#ifndef GPUSORT_KEYS_H
+#define GPUSORT_KEYS_H
+#include "prelude.h"
+
+#if !defined(KEY_BITS) || !defined(KEY_KIND)
+#error "KEY_BITS and KEY_KIND must be defined"
+#endif
+#ifndef VALUE_BYTES
+#define VALUE_BYTES 0
+#endif
+
+#if KEY_BITS == 8
+typedef u8 key_t;
+typedef u32 okey_t;
+#define KEY_SIGN_BIT 0x80u
+#define KEY_ALL_ONES 0xFFu
+#elif KEY_BITS == 16
+typedef u16 key_t;
+typedef u32 okey_t;
+#define KEY_SIGN_BIT 0x8000u
+#define KEY_ALL_ONES 0xFFFFu
+#elif KEY_BITS == 32
+typedef u32 key_t;
+typedef u32 okey_t;
+#define KEY_SIGN_BIT 0x80000000u
+#define KEY_ALL_ONES 0xFFFFFFFFu
+#define KEY_EXP_MASK 0x7F800000u
+#elif KEY_BITS == 64
+typedef u64 key_t;
+typedef u64 okey_t;
+#define KEY_SIGN_BIT 0x8000000000000000ull
+#define KEY_ALL_ONES 0xFFFFFFFFFFFFFFFFull
+#define KEY_EXP_MASK 0x7FF0000000000000ull
+#else
+#error "KEY_BITS must be 8, 16, 32 or 64"
+#endif
+
+#if KEY_KIND == 2 && KEY_BITS != 32 && KEY_BITS != 64
+#error "float keys are 32 or 64 bits"
+#endif
+
+// The flip argument every kernel takes for the order: 0 ascending, KEY_ALL_ONES descending.
+DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
+#if KEY_KIND == 0
+  okey_t o = (okey_t)k;
+#elif KEY_KIND == 1
+  okey_t o = (okey_t)(k ^ KEY_SIGN_BIT);
+#else
+  okey_t mag = (okey_t)k & ~(okey_t)KEY_SIGN_BIT;
+  okey_t o;
+  if (mag > KEY_EXP_MASK)
+    o = KEY_ALL_ONES;  // any NaN: greatest, all NaNs equal
+  else if (mag == 0)
+    o = KEY_SIGN_BIT;  // -0.0 and +0.0: equal
+  else if ((okey_t)k & KEY_SIGN_BIT)
+    o = ~(okey_t)k;
+  else
+    o = (okey_t)k | KEY_SIGN_BIT;
+#endif
+  return (o ^ flip) & (okey_t)KEY_ALL_ONES;
+}
+
+// a strictly before b in the sort order.
+DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) { return ordered_key(a, flip) < ordered_key(b, flip); }
+
+#if VALUE_BYTES == 0
+#define HAS_VALUES 0
+typedef u8 value_t;  // placeholder so signatures stay uniform; never read
+#else
+#define HAS_VALUES 1
+#if VALUE_BYTES == 1
+typedef u8 value_t;
+#elif VALUE_BYTES == 2
+typedef u16 value_t;
+#elif VALUE_BYTES == 4
+typedef u32 value_t;
+#elif VALUE_BYTES == 8
+typedef u64 value_t;
+#elif VALUE_BYTES == 16
+typedef struct {
+  u64 lo, hi;
+} value_t;
+#else
+#error "VALUE_BYTES must be 0, 1, 2, 4, 8 or 16"
+#endif
+#endif
+
+#endif  // GPUSORT_KEYS_H

@@ -1,0 +1,46 @@
+#include "algorithms/algorithm.hpp"
+
+namespace gpusort::algo {
+
+std::vector<std::string> SortJob::key_defines() const {
+  int kind = is_float(type) ? 2 : is_signed(type) ? 1 : 0;
+  return {"KEY_BITS=" + std::to_string(key_size(type) * 8), "KEY_KIND=" + std::to_string(kind),
+          "VALUE_BYTES=" + std::to_string(value_bytes)};
+}
+
+rt::Arg SortJob::flip_arg() const {
+  if (key_size(type) == 8) return rt::Arg(descending() ? ~std::uint64_t(0) : std::uint64_t(0));
+  // okey_t is 32 bits for 8/16/32-bit keys; kernels mask it to the key's width.
+  return rt::Arg(descending() ? ~std::uint32_t(0) : std::uint32_t(0));
+}
+
+std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferred) {
+  std::uint32_t limit = device.description().max_work_group_size;
+  std::uint32_t g = preferred;
+  while (g > 1 && g > limit) g >>= 1;
+  return g;
+}
+
+std::uint32_t checked_group_size(const rt::Device& device, std::size_t requested, std::uint32_t preferred) {
+  if (requested == 0) return default_group_size(device, preferred);
+  std::uint32_t limit = device.description().max_work_group_size;
+  if ((requested & (requested - 1)) != 0 || requested > limit)
+    throw Error(errc::invalid_argument, "work-group size " + std::to_string(requested) +
+                                            " is not a power of two between 1 and the device limit " +
+                                            std::to_string(limit));
+  return static_cast<std::uint32_t>(requested);
+}
+
+std::uint64_t next_pow2(std::uint64_t x) {
+  std::uint64_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+const Algorithm* find(const std::string& name) {
+  for (const auto& a : registry())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+}  // namespace gpusort::algo

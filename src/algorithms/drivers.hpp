@@ -1,0 +1,9 @@
+#pragma once
+// Entry points of the algorithm drivers, one per file of this folder.
+#include "algorithms/algorithm.hpp"
+
+namespace gpusort::algo {
+
+void bitonic_sort(SortJob& job);  // bitonic_sort.cpp
+
+}  // namespace gpusort::algo

@@ -1,0 +1,51 @@
+// Names, sizes and classification of key types; error category names.
+#include "gpusort/errors.hpp"
+#include "gpusort/key_type.hpp"
+
+namespace gpusort {
+
+const char* to_string(errc code) noexcept {
+  switch (code) {
+    case errc::invalid_argument: return "invalid argument";
+    case errc::unsupported: return "unsupported";
+    case errc::out_of_memory: return "out of memory";
+    case errc::device_error: return "device error";
+    case errc::build_error: return "kernel build error";
+    case errc::io_error: return "i/o error";
+  }
+  return "error";
+}
+
+std::size_t key_size(key_type t) noexcept {
+  switch (t) {
+    case key_type::u8: case key_type::i8: return 1;
+    case key_type::u16: case key_type::i16: return 2;
+    case key_type::u32: case key_type::i32: case key_type::f32: return 4;
+    case key_type::u64: case key_type::i64: case key_type::f64: return 8;
+  }
+  return 0;
+}
+
+std::string_view key_type_name(key_type t) noexcept {
+  static constexpr std::string_view names[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
+  return names[static_cast<int>(t)];
+}
+
+std::optional<key_type> parse_key_type(std::string_view name) {
+  for (key_type t : all_key_types)
+    if (key_type_name(t) == name) return t;
+  return std::nullopt;
+}
+
+bool is_float(key_type t) noexcept { return t == key_type::f32 || t == key_type::f64; }
+bool is_signed(key_type t) noexcept {
+  return t == key_type::i8 || t == key_type::i16 || t == key_type::i32 || t == key_type::i64;
+}
+
+bool is_supported_value_size(std::size_t bytes) noexcept {
+  for (auto s : supported_value_sizes)
+    if (s == bytes) return true;
+  return false;
+}
+
+}  // namespace gpusort

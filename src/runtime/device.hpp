@@ -1,0 +1,120 @@
+#pragma once
+// The backend interface: what an algorithm driver may ask of a device. One implementation per
+// backend (opencl/, cuda/). Nothing here assumes one device per process; every call names its
+// device object, and work goes to a Queue (the device's default one unless given).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpusort/context.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::rt {
+
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  virtual std::size_t bytes() const = 0;
+};
+using BufferPtr = std::shared_ptr<Buffer>;
+
+// Host memory the device can copy from/to asynchronously (pinned where the backend can).
+class HostBuffer {
+ public:
+  virtual ~HostBuffer() = default;
+  virtual void* data() = 0;
+  virtual std::size_t bytes() const = 0;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual const std::string& name() const = 0;
+};
+
+class Program {
+ public:
+  virtual ~Program() = default;
+  // Throws Error(device_error) if the program has no kernel of that name.
+  virtual Kernel& kernel(const std::string& name) = 0;
+};
+
+class Queue {
+ public:
+  virtual ~Queue() = default;
+  virtual void finish() = 0;
+};
+
+// A point in a queue's timeline; elapsed time between two recorded events is device time.
+class Event {
+ public:
+  virtual ~Event() = default;
+  virtual void wait() = 0;
+  virtual double elapsed_ms_since(Event& start) = 0;
+};
+
+// One kernel argument: a buffer or a plain scalar (copied by value).
+struct Arg {
+  Buffer* buffer = nullptr;
+  unsigned char scalar[16] = {};
+  std::size_t scalar_size = 0;
+
+  Arg(Buffer& b) : buffer(&b) {}  // NOLINT: implicit on purpose, args read like a call
+  Arg(const BufferPtr& b) : buffer(b.get()) {}
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && sizeof(T) <= 16)
+  Arg(const T& v) : scalar_size(sizeof(T)) {
+    std::memcpy(scalar, &v, sizeof(T));
+  }
+};
+
+struct Launch {
+  std::uint64_t groups = 1;      // number of work-groups (CUDA blocks), 1-D
+  std::uint32_t group_size = 1;  // work-items per group
+  std::size_t local_bytes = 0;   // dynamic local/shared memory (the kernel's GS_DYNAMIC_LOCAL parameter)
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceDescription& description() const = 0;
+
+  // Build (or fetch from the memory and disk caches) the program made of one kernel file under
+  // kernels/ with these -D definitions ("NAME=VALUE" or "NAME"). Throws Error(build_error) with
+  // the compiler log on failure.
+  virtual Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) = 0;
+
+  // Allocations throw Error(out_of_memory) when the device cannot provide them.
+  virtual BufferPtr alloc(std::size_t bytes) = 0;
+  virtual std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) = 0;
+
+  virtual Queue& default_queue() = 0;
+  virtual std::unique_ptr<Queue> create_queue() = 0;
+
+  // Copies. Blocking unless async is set; an async copy from host memory must use a HostBuffer or
+  // memory that stays alive and untouched until the queue finishes.
+  virtual void write(Buffer& dst, std::size_t offset, const void* src, std::size_t bytes, Queue* q = nullptr,
+                     bool async = false) = 0;
+  virtual void read(const Buffer& src, std::size_t offset, void* dst, std::size_t bytes, Queue* q = nullptr,
+                    bool async = false) = 0;
+  virtual void copy(const Buffer& src, std::size_t src_offset, Buffer& dst, std::size_t dst_offset,
+                    std::size_t bytes, Queue* q = nullptr) = 0;
+  virtual void fill_bytes(Buffer& dst, unsigned char value, std::size_t offset, std::size_t bytes,
+                          Queue* q = nullptr) = 0;
+
+  virtual void launch(Kernel& kernel, const Launch& launch, const std::vector<Arg>& args, Queue* q = nullptr) = 0;
+  virtual std::unique_ptr<Event> record(Queue* q = nullptr) = 0;
+  virtual void finish(Queue* q = nullptr) = 0;
+};
+using DevicePtr = std::shared_ptr<Device>;
+
+// All devices of all available backends (CUDA first), and opening one by id.
+std::vector<DeviceDescription> enumerate_devices();
+DevicePtr open_device(const std::string& id);  // "" = $GPUSORT_DEVICE or the best device
+
+}  // namespace gpusort::rt

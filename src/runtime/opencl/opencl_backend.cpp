@@ -1,0 +1,385 @@
+#include "runtime/opencl/opencl_backend.hpp"
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <optional>
+#include <sstream>
+#include <unordered_map>
+
+#include "runtime/kernel_sources.hpp"
+#include "runtime/opencl/opencl_errors.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace gpusort::rt {
+namespace {
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+  size_t size = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  std::string s(size, '\0');
+  clGetPlatformInfo(p, what, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  size_t size = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  std::string s(size, '\0');
+  clGetDeviceInfo(d, what, size, s.data(), nullptr);
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+template <class T>
+T device_value(cl_device_id d, cl_device_info what) {
+  T v{};
+  clGetDeviceInfo(d, what, sizeof(T), &v, nullptr);
+  return v;
+}
+
+std::vector<cl_platform_id> platforms() {
+  cl_uint count = 0;
+  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return {};
+  std::vector<cl_platform_id> ids(count);
+  if (clGetPlatformIDs(count, ids.data(), nullptr) != CL_SUCCESS) return {};
+  return ids;
+}
+
+std::vector<cl_device_id> devices_of(cl_platform_id p) {
+  cl_uint count = 0;
+  if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) return {};
+  std::vector<cl_device_id> ids(count);
+  if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr) != CL_SUCCESS) return {};
+  return ids;
+}
+
+DeviceDescription describe(cl_platform_id p, cl_device_id d, int pi, int di) {
+  DeviceDescription desc;
+  desc.id = "opencl:" + std::to_string(pi) + ":" + std::to_string(di);
+  desc.backend = "opencl";
+  desc.name = device_string(d, CL_DEVICE_NAME);
+  desc.driver = platform_string(p, CL_PLATFORM_NAME) + " " + platform_string(p, CL_PLATFORM_VERSION) + ", driver " +
+                device_string(d, CL_DRIVER_VERSION);
+  desc.global_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
+  desc.local_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+  desc.max_work_group_size = static_cast<std::uint32_t>(device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE));
+  desc.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
+  desc.is_gpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
+  return desc;
+}
+
+class ClBuffer final : public Buffer {
+ public:
+  ClBuffer(cl_mem mem, std::size_t bytes) : mem_(mem), bytes_(bytes) {}
+  ~ClBuffer() override {
+    if (mem_) clReleaseMemObject(mem_);
+  }
+  std::size_t bytes() const override { return bytes_; }
+  cl_mem mem() const { return mem_; }
+
+ private:
+  cl_mem mem_;
+  std::size_t bytes_;
+};
+
+// OpenCL has no portable pinned allocation in 1.2 short of CL_MEM_ALLOC_HOST_PTR mapping; plain
+// host memory is correct everywhere and PoCL shares host memory anyway.
+class ClHostBuffer final : public HostBuffer {
+ public:
+  explicit ClHostBuffer(std::size_t bytes) : data_(bytes) {}
+  void* data() override { return data_.data(); }
+  std::size_t bytes() const override { return data_.size(); }
+
+ private:
+  std::vector<unsigned char> data_;
+};
+
+class ClQueue final : public Queue {
+ public:
+  explicit ClQueue(cl_command_queue q) : q_(q) {}
+  ~ClQueue() override {
+    if (q_) clReleaseCommandQueue(q_);
+  }
+  void finish() override { cl_check(clFinish(q_), "clFinish"); }
+  cl_command_queue get() const { return q_; }
+
+ private:
+  cl_command_queue q_;
+};
+
+class ClEvent final : public Event {
+ public:
+  explicit ClEvent(cl_event e) : e_(e) {}
+  ~ClEvent() override {
+    if (e_) clReleaseEvent(e_);
+  }
+  void wait() override { cl_check(clWaitForEvents(1, &e_), "clWaitForEvents"); }
+  double elapsed_ms_since(Event& start) override {
+    auto& s = static_cast<ClEvent&>(start);
+    s.wait();
+    wait();
+    cl_ulong t0 = 0, t1 = 0;
+    cl_check(clGetEventProfilingInfo(s.e_, CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr), "profiling info");
+    cl_check(clGetEventProfilingInfo(e_, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr), "profiling info");
+    return static_cast<double>(t1 - t0) * 1e-6;
+  }
+
+ private:
+  cl_event e_;
+};
+
+class ClKernel final : public Kernel {
+ public:
+  ClKernel(cl_kernel k, std::string name) : k_(k), name_(std::move(name)) {}
+  ~ClKernel() override {
+    if (k_) clReleaseKernel(k_);
+  }
+  const std::string& name() const override { return name_; }
+  cl_kernel get() const { return k_; }
+  std::mutex& mutex() { return mutex_; }  // clSetKernelArg + enqueue must not interleave
+
+ private:
+  cl_kernel k_;
+  std::string name_;
+  std::mutex mutex_;
+};
+
+class ClProgram final : public Program {
+ public:
+  explicit ClProgram(cl_program p) : p_(p) {}
+  ~ClProgram() override {
+    kernels_.clear();
+    if (p_) clReleaseProgram(p_);
+  }
+  Kernel& kernel(const std::string& name) override {
+    std::lock_guard lock(mutex_);
+    auto it = kernels_.find(name);
+    if (it != kernels_.end()) return *it->second;
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(p_, name.c_str(), &err);
+    cl_check(err, "clCreateKernel(" + name + ")");
+    auto& slot = kernels_[name];
+    slot = std::make_unique<ClKernel>(k, name);
+    return *slot;
+  }
+
+ private:
+  cl_program p_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::unique_ptr<ClKernel>> kernels_;
+};
+
+class ClDevice final : public Device {
+ public:
+  ClDevice(cl_platform_id platform, cl_device_id device, DeviceDescription desc)
+      : platform_(platform), device_(device), desc_(std::move(desc)) {
+    cl_int err = CL_SUCCESS;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
+    context_ = clCreateContext(props, 1, &device_, nullptr, nullptr, &err);
+    cl_check(err, "clCreateContext");
+    default_queue_ = make_queue();
+  }
+  ~ClDevice() override {
+    programs_.clear();
+    default_queue_.reset();
+    if (context_) clReleaseContext(context_);
+  }
+
+  const DeviceDescription& description() const override { return desc_; }
+
+  Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
+    std::string options = "-cl-std=CL1.2";
+    for (const auto& d : defines) options += " -D" + d;
+    std::lock_guard lock(programs_mutex_);
+    auto memo = kernel_file + "|" + options;
+    if (auto it = programs_.find(memo); it != programs_.end()) return *it->second;
+    std::string source = assemble_kernel_source(kernel_file);
+    std::string key = program_cache_key("opencl", desc_.name, desc_.driver, source, options);
+    cl_program prog = nullptr;
+    if (auto binary = program_cache_load(key)) prog = from_binary(*binary, options);
+    if (prog) {
+      note_program_loaded();
+    } else {
+      prog = compile(kernel_file, source, options);
+      note_program_compiled();
+      if (auto bin = binary_of(prog)) program_cache_store(key, *bin);
+    }
+    auto& slot = programs_[memo];
+    slot = std::make_unique<ClProgram>(prog);
+    return *slot;
+  }
+
+  BufferPtr alloc(std::size_t bytes) override {
+    if (bytes == 0) bytes = 1;  // zero-sized cl_mem is invalid; callers may legitimately ask for n = 0
+    if (bytes > max_alloc())
+      throw Error(errc::out_of_memory, "OpenCL device '" + desc_.name + "' cannot allocate " + std::to_string(bytes) +
+                                           " bytes in one buffer (limit " + std::to_string(max_alloc()) + ")");
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    cl_check(err, "clCreateBuffer(" + std::to_string(bytes) + " bytes)");
+    return std::make_shared<ClBuffer>(mem, bytes);
+  }
+
+  std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) override {
+    try {
+      return std::make_unique<ClHostBuffer>(bytes);
+    } catch (const std::bad_alloc&) {
+      throw Error(errc::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+    }
+  }
+
+  Queue& default_queue() override { return *default_queue_; }
+  std::unique_ptr<Queue> create_queue() override { return make_queue(); }
+
+  void write(Buffer& dst, std::size_t offset, const void* src, std::size_t bytes, Queue* q, bool async) override {
+    if (bytes == 0) return;
+    cl_check(clEnqueueWriteBuffer(queue(q), mem(dst), async ? CL_FALSE : CL_TRUE, offset, bytes, src, 0, nullptr,
+                                  nullptr),
+             "clEnqueueWriteBuffer");
+  }
+  void read(const Buffer& src, std::size_t offset, void* dst, std::size_t bytes, Queue* q, bool async) override {
+    if (bytes == 0) return;
+    cl_check(clEnqueueReadBuffer(queue(q), mem(src), async ? CL_FALSE : CL_TRUE, offset, bytes, dst, 0, nullptr,
+                                 nullptr),
+             "clEnqueueReadBuffer");
+  }
+  void copy(const Buffer& src, std::size_t so, Buffer& dst, std::size_t dof, std::size_t bytes, Queue* q) override {
+    if (bytes == 0) return;
+    cl_check(clEnqueueCopyBuffer(queue(q), mem(src), mem(dst), so, dof, bytes, 0, nullptr, nullptr),
+             "clEnqueueCopyBuffer");
+  }
+  void fill_bytes(Buffer& dst, unsigned char value, std::size_t offset, std::size_t bytes, Queue* q) override {
+    if (bytes == 0) return;
+    cl_check(clEnqueueFillBuffer(queue(q), mem(dst), &value, 1, offset, bytes, 0, nullptr, nullptr),
+             "clEnqueueFillBuffer");
+  }
+
+  void launch(Kernel& kernel, const Launch& l, const std::vector<Arg>& args, Queue* q) override {
+    auto& k = static_cast<ClKernel&>(kernel);
+    if (l.groups == 0) return;
+    std::lock_guard lock(k.mutex());
+    cl_uint index = 0;
+    for (const Arg& a : args) {
+      cl_int err;
+      if (a.buffer) {
+        cl_mem m = mem(*a.buffer);
+        err = clSetKernelArg(k.get(), index, sizeof(cl_mem), &m);
+      } else {
+        err = clSetKernelArg(k.get(), index, a.scalar_size, a.scalar);
+      }
+      cl_check(err, "clSetKernelArg(" + k.name() + ", " + std::to_string(index) + ")");
+      ++index;
+    }
+    if (l.local_bytes > 0)
+      cl_check(clSetKernelArg(k.get(), index, l.local_bytes, nullptr), "clSetKernelArg(local memory of " + k.name() + ")");
+    size_t local = l.group_size;
+    size_t global = static_cast<size_t>(l.groups) * local;
+    cl_check(clEnqueueNDRangeKernel(queue(q), k.get(), 1, nullptr, &global, &local, 0, nullptr, nullptr),
+             "clEnqueueNDRangeKernel(" + k.name() + ", groups " + std::to_string(l.groups) + " x " +
+                 std::to_string(local) + ")");
+  }
+
+  std::unique_ptr<Event> record(Queue* q) override {
+    cl_event e = nullptr;
+    cl_check(clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &e), "clEnqueueMarkerWithWaitList");
+    return std::make_unique<ClEvent>(e);
+  }
+  void finish(Queue* q) override { cl_check(clFinish(queue(q)), "clFinish"); }
+
+ private:
+  std::unique_ptr<ClQueue> make_queue() {
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+    cl_check(err, "clCreateCommandQueue");
+    return std::make_unique<ClQueue>(q);
+  }
+  cl_command_queue queue(Queue* q) { return static_cast<ClQueue*>(q ? q : default_queue_.get())->get(); }
+  static cl_mem mem(const Buffer& b) { return static_cast<const ClBuffer&>(b).mem(); }
+  std::size_t max_alloc() const { return device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE); }
+
+  std::string build_log(cl_program prog) {
+    size_t size = 0;
+    clGetProgramBuildInfo(prog, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    if (size) clGetProgramBuildInfo(prog, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    return log;
+  }
+
+  cl_program compile(const std::string& file, const std::string& source, const std::string& options) {
+    const char* text = source.c_str();
+    size_t length = source.size();
+    cl_int err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithSource(context_, 1, &text, &length, &err);
+    cl_check(err, "clCreateProgramWithSource");
+    err = clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      std::string log = build_log(prog);
+      clReleaseProgram(prog);
+      throw Error(errc::build_error, "OpenCL build of kernels/" + file + " failed (" + cl_error_name(err) +
+                                         ") with options '" + options + "':\n" + log);
+    }
+    return prog;
+  }
+
+  cl_program from_binary(const std::vector<unsigned char>& bin, const std::string& options) {
+    const unsigned char* data = bin.data();
+    size_t size = bin.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithBinary(context_, 1, &device_, &size, &data, &status, &err);
+    if (err != CL_SUCCESS || status != CL_SUCCESS) {
+      if (prog) clReleaseProgram(prog);
+      return nullptr;  // stale or foreign binary: compile from source instead
+    }
+    if (clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+      clReleaseProgram(prog);
+      return nullptr;
+    }
+    return prog;
+  }
+
+  std::optional<std::vector<unsigned char>> binary_of(cl_program prog) {
+    size_t size = 0;
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS || size == 0)
+      return std::nullopt;
+    std::vector<unsigned char> bin(size);
+    unsigned char* ptr = bin.data();
+    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return std::nullopt;
+    return bin;
+  }
+
+  cl_platform_id platform_;
+  cl_device_id device_;
+  DeviceDescription desc_;
+  cl_context context_ = nullptr;
+  std::unique_ptr<ClQueue> default_queue_;
+  std::mutex programs_mutex_;
+  std::unordered_map<std::string, std::unique_ptr<ClProgram>> programs_;
+};
+
+}  // namespace
+
+std::vector<DeviceDescription> opencl_enumerate_devices() {
+  std::vector<DeviceDescription> out;
+  auto ps = platforms();
+  for (size_t pi = 0; pi < ps.size(); ++pi) {
+    auto ds = devices_of(ps[pi]);
+    for (size_t di = 0; di < ds.size(); ++di) out.push_back(describe(ps[pi], ds[di], int(pi), int(di)));
+  }
+  return out;
+}
+
+DevicePtr opencl_open_device(int platform, int device) {
+  auto ps = platforms();
+  if (platform < 0 || size_t(platform) >= ps.size())
+    throw Error(errc::unsupported, "no OpenCL platform " + std::to_string(platform) + " (found " +
+                                       std::to_string(ps.size()) + ")");
+  auto ds = devices_of(ps[platform]);
+  if (device < 0 || size_t(device) >= ds.size())
+    throw Error(errc::unsupported, "OpenCL platform " + std::to_string(platform) + " has no device " +
+                                       std::to_string(device) + " (found " + std::to_string(ds.size()) + ")");
+  return std::make_shared<ClDevice>(ps[platform], ds[device], describe(ps[platform], ds[device], platform, device));
+}
+
+}  // namespace gpusort::rt

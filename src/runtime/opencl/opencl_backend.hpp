@@ -1,0 +1,15 @@
+#pragma once
+// OpenCL backend: clBuildProgram from the embedded sources; binaries cached on disk.
+#include <string>
+#include <vector>
+
+#include "runtime/device.hpp"
+
+namespace gpusort::rt {
+
+// Every device of every OpenCL platform; empty (never throws) if there is no ICD.
+std::vector<DeviceDescription> opencl_enumerate_devices();
+// "opencl:P:D": platform P, device D. Throws Error(unsupported) if it does not exist.
+DevicePtr opencl_open_device(int platform, int device);
+
+}  // namespace gpusort::rt

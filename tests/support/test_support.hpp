@@ -1,0 +1,233 @@
+#pragma once
+// Shared by all test layers: data distributions, the reference sort, and checks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpusort/gpusort.hpp"
+
+namespace gpusort::test {
+
+enum class dist { uniform, entropy_reduced, sorted, reverse, few_unique, all_equal, organ_pipe, specials };
+inline constexpr dist all_dists[] = {dist::uniform, dist::entropy_reduced, dist::sorted, dist::reverse,
+                                     dist::few_unique, dist::all_equal, dist::organ_pipe, dist::specials};
+const char* dist_name(dist d);
+
+// A fresh seed per call (from std::random_device), printed by the checks on failure.
+std::uint64_t fresh_seed();
+
+// The context every test uses: $GPUSORT_DEVICE or the default device; opened once per process.
+Context& test_context();
+
+template <class T>
+T random_key(std::mt19937_64& rng) {
+  if constexpr (std::is_floating_point_v<T>) {
+    // random finite values of every magnitude and sign
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    for (;;) {
+      T v = std::bit_cast<T>(static_cast<U>(rng()));
+      if (std::isfinite(v)) return v;
+    }
+  } else {
+    return static_cast<T>(rng());
+  }
+}
+
+// Float specials mixed into random data: +-0, +-inf, NaNs with various payloads and signs,
+// denormals, extremes. For integers: min, max, 0, -1.
+template <class T>
+std::vector<T> special_keys() {
+  if constexpr (std::is_floating_point_v<T>) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+    U qnan = std::bit_cast<U>(std::numeric_limits<T>::quiet_NaN());
+    return {T(0.0), -T(0.0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+            std::bit_cast<T>(qnan), std::bit_cast<T>(U(qnan | sign)), std::bit_cast<T>(U(qnan | 1)),
+            std::bit_cast<T>(U(qnan | sign | 5)), std::numeric_limits<T>::denorm_min(),
+            -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(),
+            T(1), T(-1)};
+  } else {
+    return {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), static_cast<T>(-1), T(1)};
+  }
+}
+
+template <class T>
+std::vector<T> make_keys(std::size_t n, dist d, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  switch (d) {
+    case dist::uniform:
+      for (auto& x : v) x = random_key<T>(rng);
+      break;
+    case dist::entropy_reduced:  // AND of 3 random words: skewed bits, many duplicates in narrow types
+      for (auto& x : v) {
+        using U = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;
+        U w = U(rng()) & U(rng()) & U(rng());
+        if constexpr (std::is_floating_point_v<T>) {
+          x = std::bit_cast<T>(static_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(w));
+        } else {
+          x = static_cast<T>(w);
+        }
+      }
+      break;
+    case dist::sorted:
+    case dist::reverse:
+      for (auto& x : v) x = random_key<T>(rng);
+      std::stable_sort(v.begin(), v.end(), key_less<T>{});
+      if (d == dist::reverse) std::reverse(v.begin(), v.end());
+      break;
+    case dist::few_unique: {
+      std::vector<T> pool(7);
+      for (auto& x : pool) x = random_key<T>(rng);
+      for (auto& x : v) x = pool[rng() % pool.size()];
+      break;
+    }
+    case dist::all_equal: {
+      T k = random_key<T>(rng);
+      std::fill(v.begin(), v.end(), k);
+      break;
+    }
+    case dist::organ_pipe:
+      for (auto& x : v) x = random_key<T>(rng);
+      std::sort(v.begin(), v.begin() + n / 2, key_less<T>{});
+      std::sort(v.begin() + n / 2, v.end(), key_less<T>{order::descending});
+      break;
+    case dist::specials: {
+      auto sp = special_keys<T>();
+      for (auto& x : v) x = (rng() % 3 == 0) ? sp[rng() % sp.size()] : random_key<T>(rng);
+      break;
+    }
+  }
+  return v;
+}
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Keys-only check: output equals the stable reference sort as a multiset of bit patterns and is
+// in order. (Unstable algorithms may permute equal keys, e.g. -0.0 and +0.0, so positions of
+// equal keys are compared as sorted bit patterns within each run of equal keys.)
+template <class T>
+::testing::AssertionResult keys_sorted_like_reference(const std::vector<T>& input, const std::vector<T>& output,
+                                                       order o, bool stable) {
+  std::vector<T> ref = input;
+  std::stable_sort(ref.begin(), ref.end(), key_less<T>{o});
+  if (output.size() != ref.size()) return ::testing::AssertionFailure() << "size changed";
+  key_less<T> less{o};
+  auto bits_less = [](const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) < 0; };
+  for (std::size_t i = 0; i < ref.size();) {
+    std::size_t j = i + 1;
+    while (j < ref.size() && !less(ref[i], ref[j])) ++j;  // [i, j): one run of equal keys
+    for (std::size_t k = i; k < j; ++k)
+      if (less(output[k], ref[i]) || less(ref[i], output[k]))
+        return ::testing::AssertionFailure() << "wrong key at index " << k << " of " << ref.size();
+    if (stable) {
+      for (std::size_t k = i; k < j; ++k)
+        if (!same_bits(output[k], ref[k]))
+          return ::testing::AssertionFailure() << "equal keys out of input order (or bits changed) at index " << k;
+    } else {
+      std::vector<T> a(ref.begin() + i, ref.begin() + j), b(output.begin() + i, output.begin() + j);
+      std::sort(a.begin(), a.end(), bits_less);
+      std::sort(b.begin(), b.end(), bits_less);
+      for (std::size_t k = 0; k < a.size(); ++k)
+        if (!same_bits(a[k], b[k]))
+          return ::testing::AssertionFailure() << "key bits not preserved in run starting at " << i;
+    }
+    i = j;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Pairs check with value = original index: the keys must be sorted, every value must carry its
+// own key (a permutation, nothing lost or duplicated), and when stable, indices ascend within
+// each run of equal keys.
+template <class T, class V>
+::testing::AssertionResult pairs_sorted_like_reference(const std::vector<T>& input, const std::vector<T>& keys,
+                                                        const std::vector<V>& values, order o, bool stable) {
+  key_less<T> less{o};
+  std::vector<char> seen(input.size(), 0);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    std::uint64_t idx = 0;
+    std::memcpy(&idx, &values[i], std::min(sizeof(V), sizeof idx));
+    if constexpr (sizeof(V) < 8) idx &= (std::uint64_t(1) << (8 * sizeof(V))) - 1;
+    if (idx >= input.size() || seen[idx]) return ::testing::AssertionFailure() << "value " << idx << " lost or duplicated at " << i;
+    seen[idx] = 1;
+    if (!same_bits(input[idx], keys[i])) return ::testing::AssertionFailure() << "value at " << i << " no longer travels with its key";
+    if (i > 0) {
+      if (less(keys[i], keys[i - 1])) return ::testing::AssertionFailure() << "keys out of order at " << i;
+      if (stable && !less(keys[i - 1], keys[i])) {
+        std::uint64_t prev = 0;
+        std::memcpy(&prev, &values[i - 1], std::min(sizeof(V), sizeof prev));
+        if constexpr (sizeof(V) < 8) prev &= (std::uint64_t(1) << (8 * sizeof(V))) - 1;
+        if (prev > idx) return ::testing::AssertionFailure() << "not stable at " << i;
+      }
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Sizes around tiles and powers of two, for a tile of `tile` keys, up to max_n.
+std::vector<std::size_t> interesting_sizes(std::size_t tile, std::size_t max_n, std::uint64_t seed);
+
+// One full check of an algorithm on one key type: every size x distribution x order (keys only).
+// Returns a failure describing the first bad case.
+template <class T>
+void check_keys_matrix(const SortOptions& base, const std::vector<std::size_t>& sizes,
+                       const std::vector<dist>& dists = std::vector<dist>(std::begin(all_dists), std::end(all_dists))) {
+  for (order o : {order::ascending, order::descending}) {
+    for (std::size_t n : sizes) {
+      for (dist d : dists) {
+        std::uint64_t seed = fresh_seed();
+        auto input = make_keys<T>(n, d, seed);
+        auto output = input;
+        SortOptions opt = base;
+        opt.order = o;
+        sort(test_context(), std::span<T>(output), opt);
+        ASSERT_TRUE(keys_sorted_like_reference(input, output, o, opt.stable))
+            << "algorithm " << opt.algorithm << " n=" << n << " dist=" << dist_name(d)
+            << " order=" << (o == order::ascending ? "asc" : "desc") << " seed=" << seed;
+      }
+    }
+  }
+}
+
+template <class T, class V>
+void check_pairs(const SortOptions& base, const std::vector<std::size_t>& sizes, dist d) {
+  for (order o : {order::ascending, order::descending}) {
+    for (std::size_t n : sizes) {
+      std::uint64_t seed = fresh_seed();
+      auto input = make_keys<T>(n, d, seed);
+      auto keys = input;
+      std::vector<V> values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::memset(&values[i], 0, sizeof(V));
+        std::uint64_t idx = i;
+        std::memcpy(&values[i], &idx, std::min(sizeof(V), sizeof idx));
+      }
+      SortOptions opt = base;
+      opt.order = o;
+      sort_pairs(test_context(), std::span<T>(keys), std::span<V>(values), opt);
+      ASSERT_TRUE(pairs_sorted_like_reference(input, keys, values, o, opt.stable))
+          << "algorithm " << opt.algorithm << " n=" << n << " dist=" << dist_name(d) << " value bytes=" << sizeof(V)
+          << " order=" << (o == order::ascending ? "asc" : "desc") << " seed=" << seed;
+    }
+  }
+}
+
+struct Bytes16 {
+  std::uint64_t lo, hi;
+};
+
+}  // namespace gpusort::test

@@ -1,0 +1,61 @@
+#pragma once
+// A file of keys or values as the gpusort command sees it: raw little-endian elements, or a
+// .npy file (recognised by its magic bytes, whatever its name).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpusort/key_type.hpp"
+
+namespace gpusort::cli {
+
+class AtomicOutput;
+
+struct ArrayFile {
+  std::string path;
+  std::vector<unsigned char> bytes;  // the whole file; elements are sorted in place here
+  bool npy = false;
+  std::string descr;  // .npy dtype ("<u4"); empty for raw files
+  std::size_t offset = 0;
+  std::size_t count = 0;
+  std::size_t item_size = 0;
+
+  unsigned char* data() noexcept { return bytes.data() + offset; }
+  const unsigned char* data() const noexcept { return bytes.data() + offset; }
+  std::size_t data_bytes() const noexcept { return count * item_size; }
+};
+
+// --type / --values-type names -------------------------------------------------------------
+// Throws gpusort::Error(invalid_argument) listing the valid names.
+key_type parse_key_type_arg(const std::string& name, const std::string& option);
+
+struct ValueType {
+  std::string name;   // as given: "u32", "bytes16"
+  std::size_t size;   // bytes per value
+  std::string descr;  // .npy dtype for output: "<u4", "|V16"
+};
+// Any key type name (its size is the value width) or bytesN for N in 1, 2, 4, 8, 16.
+ValueType parse_value_type_arg(const std::string& name, const std::string& option);
+
+// Loading ---------------------------------------------------------------------------------
+// Keys: a .npy file's dtype must be a key type (and agree with `type` if one was given); a raw
+// file needs `type` and a size that is a multiple of the key size.
+struct KeyFile {
+  ArrayFile file;
+  key_type type;
+};
+KeyFile load_keys(const std::string& path, std::optional<key_type> type, const std::string& what = "input");
+
+// Values: any dtype of a supported width for .npy; a raw file needs `type`.
+ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type);
+
+// Writing ---------------------------------------------------------------------------------
+// Writes `count` elements at `data` to `out`, with a .npy header of dtype `descr` if npy.
+void write_array(AtomicOutput& out, const void* data, std::size_t count, std::size_t item_size, bool npy,
+                 const std::string& descr);
+
+// True if the name ends in ".npy" (used to pick the output format of new files).
+bool has_npy_extension(const std::string& path);
+
+}  // namespace gpusort::cli

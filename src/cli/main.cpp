@@ -1,0 +1,138 @@
+// gpusort: sort, generate and verify files of keys on a GPU (or any OpenCL device).
+// Parses the command line, runs one subcommand, and turns every failure into one line on stderr
+// starting with "gpusort: error: " and an exit status: 2 for usage and input errors, 1 otherwise.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "commands.hpp"
+#include "generate.hpp"
+#include "gpusort/errors.hpp"
+
+#ifndef GPUSORT_VERSION
+#define GPUSORT_VERSION "unknown"
+#endif
+
+namespace {
+
+using namespace gpusort::cli;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+int exit_code_for(gpusort::errc code) {
+  switch (code) {
+    case gpusort::errc::invalid_argument:
+    case gpusort::errc::io_error:
+      return kExitUsage;
+    default:
+      return kExitFailure;
+  }
+}
+
+// The first line of a message, and whether more followed (compiler logs are long).
+std::string first_line(const std::string& message, bool* more = nullptr) {
+  const auto nl = message.find('\n');
+  if (more) *more = nl != std::string::npos && message.find_first_not_of(" \t\r\n", nl) != std::string::npos;
+  return nl == std::string::npos ? message : message.substr(0, nl);
+}
+
+void print_error(const std::string& message, bool details) {
+  bool more = false;
+  std::fprintf(stderr, "gpusort: error: %s\n", first_line(message, &more).c_str());
+  // The rest (e.g. a kernel build log) only when asked for: the error itself is one line.
+  if (more && details) std::fprintf(stderr, "%s\n", message.substr(message.find('\n') + 1).c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gpusort " GPUSORT_VERSION ": sort arrays of keys (and values) on a GPU or any OpenCL device.\n"
+               "Files are raw little-endian arrays or .npy files (recognised by their magic bytes)."};
+  app.name("gpusort");
+  app.set_version_flag("--version", "gpusort " GPUSORT_VERSION);
+  app.require_subcommand(1);
+
+  bool devices_verbose = false;
+  auto* devices = app.add_subcommand("devices", "List the devices gpusort can use (id for --device, backend, name, memory)");
+  devices->add_flag("-v,--verbose", devices_verbose, "Also show driver, compute units and work-group limits");
+
+  app.add_subcommand("algorithms", "List the sorting algorithms (names for --algorithm)");
+
+  SortArgs s;
+  auto* sort = app.add_subcommand("sort", "Sort a file of keys (optionally carrying a file of values along)");
+  sort->add_option("input", s.input, "Keys: raw little-endian array of --type, or a .npy file")->required();
+  sort->add_option("-o,--output", s.output,
+                   "Where the sorted keys go (written atomically; .npy if the input is .npy or the name ends in .npy)")
+      ->required();
+  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)");
+  sort->add_flag("-d,--descending", s.descending, "Sort in descending order (NaNs first for floats)");
+  sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");
+  sort->add_option("-a,--algorithm", s.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
+      ->capture_default_str();
+  sort->add_option("--device", s.device, "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one)");
+  sort->add_option("--values", s.values, "Values file carried along with the keys (same element count)");
+  sort->add_option("--values-type", s.values_type,
+                   "Value type: any key type name (its size is the value width) or bytes16 (16 opaque bytes); "
+                   "optional for .npy values");
+  sort->add_option("--values-out", s.values_out, "Where the permuted values go");
+  sort->add_option("--wg", s.work_group_size, "Work-group (CUDA block) size; 0 = the algorithm's default");
+  sort->add_option("--items-per-thread", s.items_per_thread, "Keys per work-item in tiled kernels; 0 = default");
+  sort->add_option("--local", s.local_variant, "Algorithm-specific local-sort variant (SortOptions::local_variant)");
+  sort->add_option("--merge", s.merge_variant, "Algorithm-specific merge variant (SortOptions::merge_variant)");
+  sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
+
+  GenArgs g;
+  auto* gen = app.add_subcommand("gen", "Generate test keys");
+  gen->footer("Distributions:\n" + distribution_help());
+  gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
+  gen->add_option("-n,--count", g.count, "Number of keys")->required();
+  gen->add_option("--dist", g.dist, "Distribution (see below)")->capture_default_str();
+  gen->add_option("--seed", g.seed, "Random seed (same seed, same data)")->capture_default_str();
+  gen->add_option("-o,--output", g.output, "Output file: raw little-endian, or .npy if the name ends in .npy")
+      ->required();
+
+  VerifyArgs v;
+  auto* verify = app.add_subcommand("verify", "Exit 0 if a file of keys is sorted, else 1 naming the first unsorted index");
+  verify->add_option("file", v.file, "Keys: raw little-endian array of --type, or a .npy file")->required();
+  verify->add_option("-t,--type", v.type, "Key type (optional for .npy files)");
+  verify->add_flag("-d,--descending", v.descending, "Check descending order");
+  verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    for (char& c : msg)
+      if (c == '\n') c = ' ';
+    std::fprintf(stderr, "gpusort: error: %s (see gpusort --help)\n", msg.c_str());
+    return kExitUsage;
+  }
+
+  try {
+    if (*devices) return run_devices(devices_verbose);
+    if (app.got_subcommand("algorithms")) return run_algorithms();
+    if (*sort) return run_sort(s);
+    if (*gen) return run_gen(g);
+    if (*verify) return run_verify(v);
+    return kExitUsage;
+  } catch (const gpusort::Error& e) {
+    print_error(e.what(), s.verbose);
+    return exit_code_for(e.code());
+  } catch (const std::bad_alloc&) {
+    print_error("out of host memory", false);
+    return kExitFailure;
+  } catch (const std::exception& e) {
+    print_error(e.what(), s.verbose);
+    return kExitFailure;
+  }
+}

@@ -1,0 +1,29 @@
+#include "verify.hpp"
+
+#include <cstring>
+
+#include "key_order.hpp"
+
+namespace gpusort::cli {
+
+std::optional<Unsorted> find_unsorted(key_type t, const void* keys, std::size_t n, bool descending) {
+  return with_key_type(t, [&](auto tag) -> std::optional<Unsorted> {
+    using T = decltype(tag);
+    const auto* p = static_cast<const unsigned char*>(keys);
+    auto load = [p](std::size_t i) {
+      T v;
+      std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+      return v;
+    };
+    if (n < 2) return std::nullopt;
+    T prev = load(0);
+    for (std::size_t i = 1; i < n; ++i) {
+      const T cur = load(i);
+      if (key_before(cur, prev, descending)) return Unsorted{i, format_key(cur), format_key(prev)};
+      prev = cur;
+    }
+    return std::nullopt;
+  });
+}
+
+}  // namespace gpusort::cli

@@ -1,0 +1,48 @@
+// Installs this build tree into a temporary prefix, then configures, builds and runs the
+// downstream example in examples/consumer against it: the installed package must be usable.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using namespace cli_test;
+
+int run_shell(const std::string& cmd, const fs::path& log) {
+  const std::string full = "(" + cmd + ") >" + shell_quote(log.string()) + " 2>&1";
+  const int status = std::system(full.c_str());
+  return (status != -1 && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(InstallConsumer, FindPackageBuildAndRun) {
+  TempDir d;
+  const auto prefix = d / "prefix";
+  const auto build = d / "consumer-build";
+  const auto log = d / "log";
+  const std::string cmake = "cmake";
+
+  ASSERT_EQ(run_shell(cmake + " --install " + shell_quote(GPUSORT_BINARY_DIR) + " --prefix " + shell_quote(prefix.string()),
+                      log),
+            0)
+      << read_text(log);
+  EXPECT_TRUE(fs::exists(prefix / "include" / "gpusort" / "gpusort.hpp"));
+  EXPECT_TRUE(fs::exists(prefix / "bin" / "gpusort")) << "the gpusort command is installed";
+
+  const std::string source = std::string(GPUSORT_SOURCE_DIR) + "/examples/consumer";
+  ASSERT_EQ(run_shell(cmake + " -S " + shell_quote(source) + " -B " + shell_quote(build.string()) +
+                          " -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=" + shell_quote(prefix.string()),
+                      log),
+            0)
+      << read_text(log);
+  ASSERT_EQ(run_shell(cmake + " --build " + shell_quote(build.string()) + " -j2", log), 0) << read_text(log);
+  ASSERT_EQ(run_shell(shell_quote((build / "gpusort-consumer").string()), log), 0) << read_text(log);
+  EXPECT_EQ(read_text(log), "-7 -7 0 3 8 19 42 100\n");
+
+  // The installed command works too.
+  const auto r = run_shell(shell_quote((prefix / "bin" / "gpusort").string()) + " algorithms", log);
+  EXPECT_EQ(r, 0) << read_text(log);
+}
+
+}  // namespace

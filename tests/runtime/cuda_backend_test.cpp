@@ -219,8 +219,8 @@ TEST(CudaDevice, CopiesFillsAndEvents) {
   ASSERT_NE(pinned->data(), nullptr);
   std::memcpy(pinned->data(), host.data(), n);
   dev->write(*b, 0, pinned->data(), n, q.get(), true);
+  q->finish();  // the pinned source must stay untouched until the asynchronous copy is done
   std::memset(pinned->data(), 0, n);
-  q->finish();
   dev->read(*b, 0, pinned->data(), n, q.get(), true);
   dev->finish(q.get());
   EXPECT_EQ(std::memcmp(pinned->data(), host.data(), n), 0);

@@ -27,7 +27,7 @@ struct SortArgs {
 
 struct GenArgs {
   std::string type;
-  std::uint64_t count = 0;
+  std::string count;  // decimal, or 2^K
   std::string dist = "uniform";
   std::uint64_t seed = 1;
   std::string output;

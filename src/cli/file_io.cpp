@@ -4,7 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -27,6 +30,49 @@ std::string directory_of(const std::string& path) {
 std::string base_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Temporary outputs are removed if the process is interrupted (Ctrl-C, kill) mid-run: the
+// handler unlinks every registered path (unlink is async-signal-safe), then dies of the signal.
+constexpr int kMaxTemps = 8;
+std::atomic<char*> g_temps[kMaxTemps];
+
+extern "C" void remove_temps_and_die(int sig) {
+  for (auto& slot : g_temps)
+    if (char* p = slot.load()) ::unlink(p);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void install_signal_cleanup() {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_handler = remove_temps_and_die;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
+    return true;
+  }();
+  (void)installed;
+}
+
+void register_temp(const std::string& path) {
+  install_signal_cleanup();
+  char* copy = ::strdup(path.c_str());
+  for (auto& slot : g_temps) {
+    char* expected = nullptr;
+    if (slot.compare_exchange_strong(expected, copy)) return;
+  }
+  std::free(copy);  // more outputs than slots: still correct, just not cleaned on a signal
+}
+
+void unregister_temp(const std::string& path) {
+  for (auto& slot : g_temps) {
+    char* p = slot.load();
+    if (p && path == p && slot.compare_exchange_strong(p, nullptr)) {
+      std::free(p);
+      return;
+    }
+  }
 }
 
 struct FileCloser {
@@ -77,6 +123,7 @@ AtomicOutput::AtomicOutput(std::string path, std::string what) : path_(std::move
     throw Error(errc::io_error, "cannot write " + what_ + " " + quoted(path_) + ": " + std::strerror(err));
   }
   temp_path_ = buf.data();
+  register_temp(temp_path_);
   // mkstemp creates 0600; give the result the mode a plain open() would have.
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -85,7 +132,10 @@ AtomicOutput::AtomicOutput(std::string path, std::string what) : path_(std::move
 
 AtomicOutput::~AtomicOutput() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  if (!committed_ && !temp_path_.empty()) {
+    ::unlink(temp_path_.c_str());
+    unregister_temp(temp_path_);
+  }
 }
 
 void AtomicOutput::fail(const std::string& action, int err) {
@@ -119,6 +169,7 @@ void AtomicOutput::commit() {
   finish();
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) fail("rename temporary file onto", errno);
   committed_ = true;
+  unregister_temp(temp_path_);
   // Make the rename itself durable; failure here loses nothing the caller can act on.
   const int dfd = ::open(directory_of(path_).c_str(), O_RDONLY | O_DIRECTORY);
   if (dfd >= 0) {

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   auto* gen = app.add_subcommand("gen", "Generate test keys");
   gen->footer("Distributions:\n" + distribution_help());
   gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
-  gen->add_option("-n,--count", g.count, "Number of keys")->required();
+  gen->add_option("-n,--count", g.count, "Number of keys: decimal, or 2^K")->required();
   gen->add_option("--dist", g.dist, "Distribution (see below)")->capture_default_str();
   gen->add_option("--seed", g.seed, "Random seed (same seed, same data)")->capture_default_str();
   gen->add_option("-o,--output", g.output, "Output file: raw little-endian, or .npy if the name ends in .npy")

@@ -161,6 +161,21 @@ TEST_F(CliErrors, OutOfDeviceMemory) {
   fs::remove(big);
 }
 
+// Out of host memory: the input does not fit in the (limited) address space.
+TEST_F(CliErrors, OutOfHostMemory) {
+  const auto big = dir_ / "big.u8";
+  {
+    std::ofstream f(big, std::ios::binary);
+  }
+  fs::resize_file(big, std::uint64_t(1) << 30);  // sparse
+  const auto before = dir_.entries();
+  const auto r = run_cli({"sort", big.string(), "-o", existing_, "-t", "u8"}, "ulimit -v 600000;");
+  expect_clean_error(r, 1);
+  EXPECT_NE(r.err.find("memory"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(existing_), "keep me");
+  EXPECT_EQ(dir_.entries(), before);
+}
+
 TEST_F(CliErrors, UsageErrors) {
   expect_clean_error(run_cli({}), 2);
   expect_clean_error(run_cli({"frobnicate"}), 2);

@@ -119,9 +119,10 @@ class TempDir {
 };
 
 // Runs the gpusort command with the given arguments; stdout and stderr are captured to files.
-inline RunResult run_cli(const std::vector<std::string>& args) {
+// shell_prefix runs first in the same shell (e.g. "ulimit -v 500000;").
+inline RunResult run_cli(const std::vector<std::string>& args, const std::string& shell_prefix = "") {
   TempDir capture;
-  std::string cmd = shell_quote(cli_path());
+  std::string cmd = shell_prefix + " " + shell_quote(cli_path());
   for (const auto& a : args) cmd += " " + shell_quote(a);
   cmd += " >" + shell_quote((capture / "stdout").string()) + " 2>" + shell_quote((capture / "stderr").string());
   const int status = std::system(cmd.c_str());

@@ -55,6 +55,10 @@ int main(int argc, char** argv) {
   app.name("gpusort");
   app.set_version_flag("--version", "gpusort " GPUSORT_VERSION);
   app.require_subcommand(1);
+  app.footer(
+      "Exit status: 0 success; 1 failure (device, memory) or, for verify, not sorted; 2 usage or input error.\n"
+      "Errors are one line on stderr starting with \"gpusort: error: \". Outputs are written to a temporary\n"
+      "file and renamed into place, so a failed run never leaves a partial or clobbered output.");
 
   bool devices_verbose = false;
   auto* devices = app.add_subcommand("devices", "List the devices gpusort can use (id for --device, backend, name, memory)");

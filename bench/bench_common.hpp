@@ -1,0 +1,193 @@
+#pragma once
+// gpusort-bench internals shared by its source files: rows, data generation, verification, timing.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gpusort/gpusort.hpp"
+
+namespace bench {
+
+// One line of the CSV/JSON output. Empty numbers are NaN (written as empty cells / null).
+struct Row {
+  std::string mode;  // sweep, local, merge-pass, peer
+  std::string algorithm;
+  std::string variant;
+  std::string key_type;
+  std::string value_type;  // "" for keys only
+  std::uint64_t n = 0;
+  std::string distribution;
+  std::string device;
+  std::uint32_t work_group_size = 0;  // 0 = the algorithm's default
+  int repeats = 0;
+  double median_ms = NAN;
+  double min_ms = NAN;
+  double keys_per_s = NAN;
+  double gb_per_s = NAN;
+  double frac_of_copy_bw = NAN;
+  double ratio_to_cub_radix = NAN;
+  double ratio_to_cub_merge = NAN;
+  double upload_ms = NAN;  // host -> device transfer of the input (reported, never in median_ms)
+  std::string status = "ok";
+};
+
+void write_csv(const std::string& path, const std::vector<Row>& rows);
+void write_json(const std::string& path, const std::vector<Row>& rows, const std::string& meta_json);
+// Fills frac_of_copy_bw and ratio_to_cub_* from the rows present.
+void fill_derived(std::vector<Row>& rows, double copy_gb_per_s);
+
+inline double median_of(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+using clock_type = std::chrono::steady_clock;
+inline double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+// --- data ---------------------------------------------------------------------------------
+enum class dist { uniform, entropy, sorted, reverse, few_unique, all_equal };
+inline constexpr dist all_dists[] = {dist::uniform, dist::entropy, dist::sorted, dist::reverse, dist::few_unique,
+                                     dist::all_equal};
+const char* dist_name(dist d);
+bool parse_dist(const std::string& s, dist& out);
+
+struct SplitMix {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
+template <class K>
+using bits_of = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
+
+// Inverse of gpusort::ordered_bits for the key types the benchmark uses (u32, u64, f32).
+template <class K>
+K key_from_ordered(bits_of<K> o) {
+  if constexpr (std::is_floating_point_v<K>) {
+    using U = bits_of<K>;
+    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+    U bits = (o & sign) ? U(o ^ sign) : U(~o);
+    return std::bit_cast<K>(bits);
+  } else {
+    return static_cast<K>(o);
+  }
+}
+
+// Finite keys from random bits (floats: an all-ones exponent is bent into a finite one).
+template <class K>
+K key_from_random(std::uint64_t r) {
+  if constexpr (std::is_floating_point_v<K>) {
+    auto b = static_cast<bits_of<K>>(r);
+    if ((b & 0x7F800000u) == 0x7F800000u) b &= ~bits_of<K>(0x40000000u);
+    return std::bit_cast<K>(b);
+  } else {
+    return static_cast<K>(r);
+  }
+}
+
+template <class K>
+std::vector<K> make_keys(std::size_t n, dist d, std::uint64_t seed) {
+  SplitMix rng{seed};
+  std::vector<K> v(n);
+  using U = bits_of<K>;
+  // Ordered-bit range of finite keys (floats: -max .. +max).
+  U lo = 0, hi = std::numeric_limits<U>::max();
+  if constexpr (std::is_floating_point_v<K>) {
+    lo = gpusort::ordered_bits(std::numeric_limits<K>::lowest());
+    hi = gpusort::ordered_bits(std::numeric_limits<K>::max());
+  }
+  switch (d) {
+    case dist::uniform:
+      for (auto& x : v) x = key_from_random<K>(rng.next());
+      break;
+    case dist::entropy:  // AND of 3 random words: skewed bits, duplicates
+      for (auto& x : v) x = key_from_random<K>(rng.next() & rng.next() & rng.next());
+      break;
+    case dist::sorted:
+    case dist::reverse: {
+      // Ascending ordered bits: bucket i of width `step`, a random point inside it.
+      const U step = std::max<U>(U(1), U((hi - lo) / U(std::max<std::size_t>(n, 1))));
+      for (std::size_t i = 0; i < n; ++i) {
+        std::size_t pos = d == dist::sorted ? i : n - 1 - i;
+        v[pos] = key_from_ordered<K>(U(lo + U(i) * step + U(rng.next() % step)));
+      }
+      break;
+    }
+    case dist::few_unique: {
+      K pool[16];
+      for (auto& p : pool) p = key_from_random<K>(rng.next());
+      for (auto& x : v) x = pool[rng.next() & 15];
+      break;
+    }
+    case dist::all_equal: {
+      K k = key_from_random<K>(rng.next());
+      std::fill(v.begin(), v.end(), k);
+      break;
+    }
+  }
+  return v;
+}
+
+inline std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// An order-independent fingerprint of a multiset of keys (by bits; -0.0 and +0.0 differ, which
+// is right: a sort moves keys, it never rewrites them).
+template <class K>
+std::uint64_t multiset_hash(const std::vector<K>& v) {
+  std::uint64_t a = 0, b = 0;
+  for (const K& k : v) {
+    std::uint64_t x = 0;
+    std::memcpy(&x, &k, sizeof(K));
+    a += mix64(x + 1);
+    b ^= mix64(x * 0x9E3779B97F4A7C15ull + 7);
+  }
+  return a ^ (b << 1);
+}
+
+// Checks a sorted result: keys in order (gpusort::key_less), and either the same multiset of keys
+// (keys only) or, with values = original index, a permutation carrying each key with its value.
+// Returns "" when right, else what is wrong.
+template <class K, class V>
+std::string verify_sorted(const std::vector<K>& input, std::uint64_t input_hash, const std::vector<K>& keys,
+                          const std::vector<V>* values, std::size_t tile = 0) {
+  const std::size_t n = keys.size();
+  gpusort::key_less<K> less{};
+  for (std::size_t i = 1; i < n; ++i) {
+    if (tile && i % tile == 0) continue;  // only within tiles
+    if (less(keys[i], keys[i - 1])) return "not sorted at " + std::to_string(i);
+  }
+  if (!values) {
+    if (multiset_hash(keys) != input_hash) return "keys are not a permutation of the input";
+    return "";
+  }
+  if constexpr (std::is_arithmetic_v<V>) {
+    std::vector<bool> seen(n, false);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t idx = static_cast<std::uint64_t>((*values)[i]);
+      if (idx >= n || seen[idx]) return "values are not a permutation (at " + std::to_string(i) + ")";
+      seen[idx] = true;
+      if (std::memcmp(&keys[i], &input[idx], sizeof(K)) != 0) return "key and value separated at " + std::to_string(i);
+    }
+  }
+  return "";
+}
+
+}  // namespace bench

@@ -1,0 +1,196 @@
+// CUB peers for gpusort-bench: see cub_peer.h. Compiled by nvcc for sm_90 (H100/H200).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <vector>
+
+#include "cub_peer.h"
+
+namespace {
+
+// Plain <: the benchmark's float generators make no NaNs, and -0.0 == +0.0 under <.
+template <class K>
+struct LessOf {
+  __host__ __device__ bool operator()(const K& a, const K& b) const { return a < b; }
+};
+
+double code_of(cudaError_t e) {
+  if (e == cudaErrorMemoryAllocation) return -2;
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return -1;
+  return -3;
+}
+
+#define CHECK(x)                        \
+  do {                                  \
+    cudaError_t err_ = (x);             \
+    if (err_ != cudaSuccess) {          \
+      (void)cudaGetLastError();         \
+      return code_of(err_);             \
+    }                                   \
+  } while (0)
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? -4 : v[v.size() / 2];
+}
+
+struct Mem {
+  void* p = nullptr;
+  ~Mem() { if (p) cudaFree(p); }
+};
+
+// Times `repeats` calls of sort(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out).
+// in-place algorithms (merge) use keys_out == keys_in restored from a pristine copy each time.
+template <class K, class V, bool Radix>
+double run(const void* hkeys, const void* hvalues, size_t n, int repeats, void* out_keys, void* out_values) {
+  if (n == 0 || n > size_t(INT32_MAX) || repeats < 1) return -4;
+  constexpr bool pairs = !std::is_same_v<V, void>;
+  using VV = std::conditional_t<pairs, V, char>;
+  const size_t kb = n * sizeof(K), vb = pairs ? n * sizeof(VV) : 0;
+  Mem pk, pv, k1, v1, k2, v2, temp;
+  CHECK(cudaMalloc(&pk.p, kb));
+  CHECK(cudaMalloc(&k1.p, kb));
+  CHECK(cudaMalloc(&k2.p, kb));
+  CHECK(cudaMemcpy(pk.p, hkeys, kb, cudaMemcpyHostToDevice));
+  if (pairs) {
+    CHECK(cudaMalloc(&pv.p, vb));
+    CHECK(cudaMalloc(&v1.p, vb));
+    CHECK(cudaMalloc(&v2.p, vb));
+    CHECK(cudaMemcpy(pv.p, hvalues, vb, cudaMemcpyHostToDevice));
+  }
+  K* ki = static_cast<K*>(k1.p);
+  K* ko = static_cast<K*>(k2.p);
+  VV* vi = static_cast<VV*>(v1.p);
+  VV* vo = static_cast<VV*>(v2.p);
+  const int num = static_cast<int>(n);
+  auto call = [&](void* t, size_t& tb) -> cudaError_t {
+    if constexpr (Radix) {
+      if constexpr (pairs) return cub::DeviceRadixSort::SortPairs(t, tb, ki, ko, vi, vo, num);
+      else return cub::DeviceRadixSort::SortKeys(t, tb, ki, ko, num);
+    } else {
+      if constexpr (pairs) return cub::DeviceMergeSort::SortPairs(t, tb, ki, vi, num, LessOf<K>{});
+      else return cub::DeviceMergeSort::SortKeys(t, tb, ki, num, LessOf<K>{});
+    }
+  };
+  size_t temp_bytes = 0;
+  CHECK(call(nullptr, temp_bytes));
+  CHECK(cudaMalloc(&temp.p, std::max<size_t>(temp_bytes, 1)));
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  std::vector<double> times;
+  for (int r = -1; r < repeats; ++r) {  // r = -1: warm-up
+    CHECK(cudaMemcpy(ki, pk.p, kb, cudaMemcpyDeviceToDevice));
+    if (pairs) CHECK(cudaMemcpy(vi, pv.p, vb, cudaMemcpyDeviceToDevice));
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaEventRecord(e0));
+    CHECK(call(temp.p, temp_bytes));
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    CHECK(cudaGetLastError());
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0) times.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  const K* rk = Radix ? ko : ki;
+  const VV* rv = Radix ? vo : vi;
+  if (out_keys) CHECK(cudaMemcpy(out_keys, rk, kb, cudaMemcpyDeviceToHost));
+  if (pairs && out_values) CHECK(cudaMemcpy(out_values, rv, vb, cudaMemcpyDeviceToHost));
+  return median(times);
+}
+
+template <bool Radix>
+double dispatch(int kk, int vk, const void* k, const void* v, size_t n, int r, void* ok, void* ov) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  switch (kk * 3 + vk) {
+    case 0: return run<std::uint32_t, void, Radix>(k, v, n, r, ok, ov);
+    case 1: return run<std::uint32_t, std::uint32_t, Radix>(k, v, n, r, ok, ov);
+    case 2: return run<std::uint32_t, std::uint64_t, Radix>(k, v, n, r, ok, ov);
+    case 3: return run<std::uint64_t, void, Radix>(k, v, n, r, ok, ov);
+    case 4: return run<std::uint64_t, std::uint32_t, Radix>(k, v, n, r, ok, ov);
+    case 5: return run<std::uint64_t, std::uint64_t, Radix>(k, v, n, r, ok, ov);
+    case 6: return run<float, void, Radix>(k, v, n, r, ok, ov);
+    case 7: return run<float, std::uint32_t, Radix>(k, v, n, r, ok, ov);
+    case 8: return run<float, std::uint64_t, Radix>(k, v, n, r, ok, ov);
+    default: return -4;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int cub_peer_abi(void) { return GPUSORT_CUB_PEER_ABI; }
+
+int cub_peer_init(int device, char* name, size_t name_bytes) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (count <= 0 || device < 0 || device >= count) return 0;
+  if (cudaSetDevice(device) != cudaSuccess) return 0;
+  cudaDeviceProp prop{};
+  if (name && name_bytes && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+    std::strncpy(name, prop.name, name_bytes - 1);
+    name[name_bytes - 1] = 0;
+  }
+  return count;
+}
+
+double cub_radix_sort_keys(int kk, const void* keys, size_t n, int repeats, void* out_keys) {
+  return dispatch<true>(kk, 0, keys, nullptr, n, repeats, out_keys, nullptr);
+}
+double cub_radix_sort_pairs(int kk, int vk, const void* keys, const void* values, size_t n, int repeats,
+                            void* out_keys, void* out_values) {
+  if (vk < 1 || vk > 2) return -4;
+  return dispatch<true>(kk, vk, keys, values, n, repeats, out_keys, out_values);
+}
+double cub_merge_sort_keys(int kk, const void* keys, size_t n, int repeats, void* out_keys) {
+  return dispatch<false>(kk, 0, keys, nullptr, n, repeats, out_keys, nullptr);
+}
+double cub_merge_sort_pairs(int kk, int vk, const void* keys, const void* values, size_t n, int repeats,
+                            void* out_keys, void* out_values) {
+  if (vk < 1 || vk > 2) return -4;
+  return dispatch<false>(kk, vk, keys, values, n, repeats, out_keys, out_values);
+}
+
+double cub_copy_d2d_ms(size_t bytes, int repeats) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  Mem a, b;
+  CHECK(cudaMalloc(&a.p, bytes));
+  CHECK(cudaMalloc(&b.p, bytes));
+  CHECK(cudaMemset(a.p, 1, bytes));
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  std::vector<double> times;
+  for (int r = -1; r < repeats; ++r) {
+    CHECK(cudaEventRecord(e0));
+    CHECK(cudaMemcpy(b.p, a.p, bytes, cudaMemcpyDeviceToDevice));
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0) times.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return median(times);
+}
+
+}  // extern "C"

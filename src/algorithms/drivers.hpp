@@ -5,5 +5,6 @@
 namespace gpusort::algo {
 
 void bitonic_sort(SortJob& job);  // bitonic_sort.cpp
+void merge_sort(SortJob& job);  // merge_sort.cpp
 
 }  // namespace gpusort::algo

@@ -1,0 +1,45 @@
+#pragma once
+// The merge algorithm's building blocks, for the driver (merge_sort.cpp) and the benchmark.
+//   merge = sort_tiles (one work-group sorts each tile of group_size*items keys in local memory)
+//           + merge passes (pairs of sorted runs of width w become runs of 2w, until one run).
+// Variants (SortOptions::local_variant / merge_variant, CLI --local / --merge):
+//   local: merge (default), bitonic, rank, odd-even, bubble      -- all stable
+//   merge: path (default), rank, half, cached, hashed            -- all stable
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+
+namespace gpusort::algo::merge {
+
+const std::vector<std::string>& local_variants();  // default first
+const std::vector<std::string>& merge_variants();  // default first
+
+// The name itself, or the default for an empty name; Error(invalid_argument) listing the valid
+// names otherwise.
+std::string checked_local_variant(const std::string& name);
+std::string checked_merge_variant(const std::string& name);
+
+// Keys per work-item each variant uses when SortOptions::items_per_thread is 0.
+std::uint32_t default_local_items(const std::string& local_variant);
+std::uint32_t default_merge_items(const std::string& merge_variant);
+
+// Sorts, in place in job.keys / job.values, every tile [i*T, min((i+1)*T, n)) with
+// T = group_size * items (both powers of two; group_size within the device limit), stably in
+// job's order. job.options' variants are not read: the variant is the argument.
+void sort_tiles(SortJob& job, const std::string& local_variant, std::uint32_t group_size, std::uint32_t items);
+// The same, reading job.keys / job.values and writing the sorted tiles to dst (may be the job's own
+// buffers; pass dst_keys again as dst_values when there are no values).
+void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32_t group_size, std::uint32_t items,
+                     rt::Buffer& dst_keys, rt::Buffer& dst_values);
+
+// One merge pass: src holds sorted runs of `width` keys (a power of two, at least group_size for
+// cached/hashed); writes runs of 2*width to dst (distinct from src). Values are passed as the keys
+// buffer when job has none. `items`: outputs per work-item (path) or cache size / group_size
+// (cached, hashed); ignored by rank and half.
+void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_keys, rt::Buffer& src_values,
+                rt::Buffer& dst_keys, rt::Buffer& dst_values, std::uint64_t width, std::uint32_t group_size,
+                std::uint32_t items);
+
+}  // namespace gpusort::algo::merge

@@ -4,6 +4,9 @@
 //                         (all stages k <= TILE fused into one launch).
 //   bitonic_global_step:  one step (k, j) with j >= TILE over the whole array, one comparator per item.
 //   bitonic_merge_tiles:  the steps j = TILE/2 .. 1 of a stage k > TILE, fused in local memory.
+//   bitonic_global_step2: two consecutive steps (j, j/2) of a stage in one launch through registers
+//                         (the cookbook's two-sub-stage kernel): each work-item owns the four
+//                         positions these two steps connect, so no other item touches them.
 // Specialised by keys.h's defines and GROUP_SIZE (a power of two).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256
 #include "keys.h"
@@ -87,4 +90,59 @@ KERNEL bitonic_merge_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, ok
     values[base + i] = tile_values[i];
 #endif
   }
+}
+
+// Register compare-exchange of positions pa < pb (pb past the end = +infinity: skipped).
+#if HAS_VALUES
+#define GS_REG_CMPX(ka, va, kb, vb, pb)                        \
+  if ((pb) < n && key_before(kb, ka, flip)) {                  \
+    key_t tk = ka; ka = kb; kb = tk;                           \
+    value_t tv = va; va = vb; vb = tv;                         \
+  }
+#else
+#define GS_REG_CMPX(ka, va, kb, vb, pb)                        \
+  if ((pb) < n && key_before(kb, ka, flip)) {                  \
+    key_t tk = ka; ka = kb; kb = tk;                           \
+  }
+#endif
+
+KERNEL bitonic_global_step2(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u64 k, u64 j, okey_t flip) {
+  const u64 h = j >> 1;
+  const u64 c = GLOBAL_ID();
+  // The quad: p0 has the bits of weight h and j clear; step j pairs (p0, p2) and (p1, p3), step h
+  // pairs (p0, p1) and the lower/upper of p2, p3 (in a stage's mirror step p3 = p2 - h).
+  const u64 p0 = ((c & ~(h - 1)) << 2) | (c & (h - 1));
+  const u64 p1 = p0 + h;
+  const u64 p2 = bitonic_high(p0, k, j);
+  const u64 p3 = bitonic_high(p1, k, j);
+  key_t k0 = 0, k1 = 0, k2 = 0, k3 = 0;
+  value_t v0, v1, v2, v3;
+  if (p0 < n) k0 = keys[p0];
+  if (p1 < n) k1 = keys[p1];
+  if (p2 < n) k2 = keys[p2];
+  if (p3 < n) k3 = keys[p3];
+#if HAS_VALUES
+  if (p0 < n) v0 = values[p0];
+  if (p1 < n) v1 = values[p1];
+  if (p2 < n) v2 = values[p2];
+  if (p3 < n) v3 = values[p3];
+#endif
+  GS_REG_CMPX(k0, v0, k2, v2, p2)
+  GS_REG_CMPX(k1, v1, k3, v3, p3)
+  GS_REG_CMPX(k0, v0, k1, v1, p1)
+  if (p3 < p2) {
+    GS_REG_CMPX(k3, v3, k2, v2, p2)
+  } else {
+    GS_REG_CMPX(k2, v2, k3, v3, p3)
+  }
+  if (p0 < n) keys[p0] = k0;
+  if (p1 < n) keys[p1] = k1;
+  if (p2 < n) keys[p2] = k2;
+  if (p3 < n) keys[p3] = k3;
+#if HAS_VALUES
+  if (p0 < n) values[p0] = v0;
+  if (p1 < n) values[p1] = v1;
+  if (p2 < n) values[p2] = v2;
+  if (p3 < n) values[p3] = v3;
+#endif
 }

@@ -21,6 +21,8 @@ struct SortOptions {
   // Algorithm-specific variant choices (e.g. merge: local="bitonic", merge="path"); empty = default.
   std::string local_variant;
   std::string merge_variant;
+  // hybrid: how many top merge levels the host's threads do (-1 = automatic, see docs/algorithms/hybrid.md).
+  int host_merge_levels = -1;
   // Print what was chosen and how long each phase took (to stderr).
   bool verbose = false;
 };

@@ -1,0 +1,63 @@
+#include "algorithms/host_side.hpp"
+
+#include <cstring>
+
+#include "gpusort/key_order.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+template <class T>
+void map_keys(const unsigned char* bytes, std::uint64_t n, bool descending, std::vector<std::uint64_t>& out) {
+  const std::uint64_t mask = sizeof(T) == 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * sizeof(T))) - 1;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    T k;
+    std::memcpy(&k, bytes + i * sizeof(T), sizeof(T));
+    std::uint64_t o = static_cast<std::uint64_t>(ordered_bits(k));
+    out[i] = descending ? (~o & mask) : o;
+  }
+}
+
+}  // namespace
+
+HostCopy download(SortJob& job) {
+  HostCopy h;
+  h.keys.resize(job.n * key_size(job.type));
+  if (!h.keys.empty()) job.device.read(job.keys, 0, h.keys.data(), h.keys.size());
+  if (job.values && job.value_bytes) {
+    h.values.resize(job.n * job.value_bytes);
+    if (!h.values.empty()) job.device.read(*job.values, 0, h.values.data(), h.values.size());
+  }
+  return h;
+}
+
+std::vector<std::uint64_t> ordered_keys(const SortJob& job, const HostCopy& host) {
+  std::vector<std::uint64_t> out(job.n);
+  const unsigned char* b = host.keys.data();
+  const bool d = job.descending();
+  switch (job.type) {
+    case key_type::u8: map_keys<std::uint8_t>(b, job.n, d, out); break;
+    case key_type::u16: map_keys<std::uint16_t>(b, job.n, d, out); break;
+    case key_type::u32: map_keys<std::uint32_t>(b, job.n, d, out); break;
+    case key_type::u64: map_keys<std::uint64_t>(b, job.n, d, out); break;
+    case key_type::i8: map_keys<std::int8_t>(b, job.n, d, out); break;
+    case key_type::i16: map_keys<std::int16_t>(b, job.n, d, out); break;
+    case key_type::i32: map_keys<std::int32_t>(b, job.n, d, out); break;
+    case key_type::i64: map_keys<std::int64_t>(b, job.n, d, out); break;
+    case key_type::f32: map_keys<float>(b, job.n, d, out); break;
+    case key_type::f64: map_keys<double>(b, job.n, d, out); break;
+  }
+  return out;
+}
+
+void upload_permuted(SortJob& job, const HostCopy& host, const std::vector<std::uint64_t>& perm) {
+  auto gather = [&](const std::vector<unsigned char>& src, std::size_t width, rt::Buffer& dst) {
+    std::vector<unsigned char> out(src.size());
+    for (std::uint64_t i = 0; i < job.n; ++i) std::memcpy(&out[i * width], &src[perm[i] * width], width);
+    if (!out.empty()) job.device.write(dst, 0, out.data(), out.size());
+  };
+  gather(host.keys, key_size(job.type), job.keys);
+  if (job.values && job.value_bytes) gather(host.values, job.value_bytes, *job.values);
+}
+
+}  // namespace gpusort::algo

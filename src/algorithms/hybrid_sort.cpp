@@ -1,0 +1,130 @@
+// Hybrid CPU+GPU merge sort ("hybrid", Locicero's hybrid): the device sorts sections and merges them
+// (section-merge passes) up to run width W; the keys then come to the host, whose threads merge the
+// last K levels (std::thread; each level's pair merges are cut by merge-path partitioning into at
+// least as many pieces as there are threads), and the result goes back to the device.
+// K = SortOptions::host_merge_levels, or "host-levels=K" in merge_variant, or automatic:
+// floor(log2(hardware threads)), at least 1 -- the levels at which the run count has fallen to
+// about the thread count, where the device's per-level launch overhead is no longer amortised and
+// the host can still give every thread a whole pair. Clamped to the levels there are.
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <utility>
+
+#include "algorithms/drivers.hpp"
+#include "algorithms/host_side.hpp"
+#include "algorithms/section_merge.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+struct Entry {
+  std::uint64_t key;    // ordered key
+  std::uint64_t index;  // original position
+};
+
+int requested_host_levels(const SortOptions& o) {
+  if (o.host_merge_levels >= 0) return o.host_merge_levels;
+  const std::string prefix = "host-levels=";
+  if (o.merge_variant.empty()) return -1;
+  if (o.merge_variant.rfind(prefix, 0) == 0) {
+    try {
+      std::size_t used = 0;
+      int k = std::stoi(o.merge_variant.substr(prefix.size()), &used);
+      if (k >= 0 && used == o.merge_variant.size() - prefix.size()) return k;
+    } catch (...) {
+    }
+  }
+  throw Error(errc::invalid_argument,
+              "hybrid: merge variant must be 'host-levels=K' with K >= 0 (got '" + o.merge_variant + "')");
+}
+
+// Merge-path split of the stable merge of a[0..la) and b[0..lb) (a first on ties): how many of the
+// first d outputs come from a.
+std::uint64_t co_rank(const Entry* a, std::uint64_t la, const Entry* b, std::uint64_t lb, std::uint64_t d) {
+  std::uint64_t lo = d > lb ? d - lb : 0, hi = std::min(d, la);
+  while (lo < hi) {
+    std::uint64_t mid = (lo + hi) / 2;
+    if (b[d - mid - 1].key < a[mid].key)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+struct Task {
+  const Entry *a, *b;
+  std::uint64_t la, lb;
+  Entry* out;
+};
+
+void run_tasks(const std::vector<Task>& tasks, unsigned threads) {
+  auto work = [&](std::atomic<std::size_t>& next) {
+    for (std::size_t t; (t = next.fetch_add(1)) < tasks.size();) {
+      const Task& k = tasks[t];
+      std::merge(k.a, k.a + k.la, k.b, k.b + k.lb, k.out,
+                 [](const Entry& x, const Entry& y) { return x.key < y.key; });
+    }
+  };
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> pool;
+  const unsigned extra = std::min<std::size_t>(threads, tasks.size()) - 1;
+  for (unsigned i = 0; i < extra; ++i) pool.emplace_back(work, std::ref(next));
+  work(next);
+  for (auto& th : pool) th.join();
+}
+
+// One host level: runs of `width` entries merged pairwise from src to dst.
+void host_merge_level(const std::vector<Entry>& src, std::vector<Entry>& dst, std::uint64_t width, unsigned threads) {
+  const std::uint64_t n = src.size(), pairs = ceil_div(n, 2 * width);
+  const std::uint64_t parts = std::max<std::uint64_t>(1, ceil_div(threads, pairs));
+  std::vector<Task> tasks;
+  for (std::uint64_t p = 0; p < pairs; ++p) {
+    const std::uint64_t start = p * 2 * width, mid = std::min(start + width, n), end = std::min(start + 2 * width, n);
+    const Entry *a = src.data() + start, *b = src.data() + mid;
+    const std::uint64_t la = mid - start, lb = end - mid, total = la + lb;
+    std::uint64_t prev_d = 0, prev_i = 0;
+    for (std::uint64_t q = 1; q <= parts; ++q) {
+      const std::uint64_t d = total * q / parts;
+      const std::uint64_t i = co_rank(a, la, b, lb, d);
+      if (d > prev_d)
+        tasks.push_back({a + prev_i, b + (prev_d - prev_i), i - prev_i, (d - i) - (prev_d - prev_i), dst.data() + start + prev_d});
+      prev_d = d;
+      prev_i = i;
+    }
+  }
+  run_tasks(tasks, threads);
+}
+
+}  // namespace
+
+void hybrid_sort(SortJob& job) {
+  const int requested = requested_host_levels(job.options);
+  if (job.n <= 1) return;
+  const std::uint64_t section = section_length(job);
+  int levels = 0;
+  for (std::uint64_t w = section; w < job.n; w *= 2) ++levels;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  int host_levels = requested;
+  if (host_levels < 0) {
+    host_levels = 1;
+    while ((2u << host_levels) <= threads) ++host_levels;
+  }
+  host_levels = std::min(host_levels, levels);
+  const std::uint64_t width = section_merge_passes(job, section, levels - host_levels);
+  if (host_levels == 0) return;
+
+  HostCopy host = download(job);
+  std::vector<std::uint64_t> ok = ordered_keys(job, host);
+  std::vector<Entry> src(job.n), dst(job.n);
+  for (std::uint64_t i = 0; i < job.n; ++i) src[i] = {ok[i], i};
+  for (std::uint64_t w = width; w < job.n; w *= 2) {
+    host_merge_level(src, dst, w, threads);
+    std::swap(src, dst);
+  }
+  for (std::uint64_t i = 0; i < job.n; ++i) ok[i] = src[i].index;
+  upload_permuted(job, host, ok);
+}
+
+}  // namespace gpusort::algo

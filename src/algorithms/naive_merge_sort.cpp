@@ -1,0 +1,43 @@
+// Naive merge ("naive-merge", Locicero's first merge): tiles of 2 * work-group-size keys sorted by
+// odd-even transposition in local memory (odd_even.cl, offset 0), then one launch per level in which
+// work-item t merges runs 2t and 2t+1 sequentially (naive_merge.cl). The last level is one work-item
+// merging all n keys: slow by design, the baseline the other merges are measured against.
+#include <utility>
+
+#include "algorithms/drivers.hpp"
+
+namespace gpusort::algo {
+
+void naive_merge_sort(SortJob& job) {
+  if (job.n <= 1) return;
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  auto tile_defines = job.key_defines();
+  tile_defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  rt::Program& tiles = job.device.program("odd_even.cl", tile_defines);
+  const std::uint64_t tile = 2ull * group;
+  rt::Buffer& values = job.values_or_keys();
+  job.device.launch(tiles.kernel("odd_even_window"), {ceil_div(job.n, tile), group},
+                    {job.keys, values, job.n, std::uint64_t(0), job.flip_arg()});
+  if (tile >= job.n) return;
+
+  rt::Program& program = job.device.program("naive_merge.cl", job.key_defines());
+  rt::Kernel& merge = program.kernel("naive_merge_level");
+  const std::size_t key_bytes = job.n * key_size(job.type), value_bytes = job.n * job.value_bytes;
+  rt::BufferPtr tmp_keys = job.device.alloc(key_bytes);
+  rt::BufferPtr tmp_values = job.values ? job.device.alloc(value_bytes) : tmp_keys;
+  rt::Buffer *src_k = &job.keys, *src_v = &values, *dst_k = tmp_keys.get(), *dst_v = tmp_values.get();
+  const std::uint32_t merge_group = default_group_size(job.device, 64);
+  for (std::uint64_t width = tile; width < job.n; width *= 2) {
+    const std::uint64_t mergers = ceil_div(job.n, 2 * width);
+    job.device.launch(merge, {ceil_div(mergers, merge_group), merge_group},
+                      {*src_k, *src_v, *dst_k, *dst_v, job.n, width, job.flip_arg()});
+    std::swap(src_k, dst_k);
+    std::swap(src_v, dst_v);
+  }
+  if (src_k != &job.keys) {
+    job.device.copy(*src_k, 0, job.keys, 0, key_bytes);
+    if (job.values) job.device.copy(*src_v, 0, *job.values, 0, value_bytes);
+  }
+}
+
+}  // namespace gpusort::algo

@@ -1,0 +1,40 @@
+// Parallel selection / counting sort ("rank"): one launch of rank_scatter (kernels/rank_sort.cl)
+// writes every key straight to its final position in a temporary, which is copied back.
+// O(n^2) comparisons, so the registry caps n (see docs/algorithms/rank.md).
+//   local_variant "stable":   ties broken by index (default when SortOptions::stable);
+//   local_variant "unstable": ties claim their slots through atomics (default otherwise).
+//   items_per_thread:         keys each work-item ranks per pass over the array (default 4).
+#include "algorithms/drivers.hpp"
+
+namespace gpusort::algo {
+
+void rank_sort(SortJob& job) {
+  const std::string& variant = job.options.local_variant;
+  if (!variant.empty() && variant != "stable" && variant != "unstable")
+    throw Error(errc::invalid_argument, "rank: unknown local variant '" + variant + "' (known: stable, unstable)");
+  if (variant == "unstable" && job.options.stable)
+    throw Error(errc::invalid_argument, "rank: the 'unstable' variant cannot sort stably; drop one of the two");
+  if (job.n <= 1) return;
+  const bool stable = job.options.stable || variant == "stable";
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  const std::size_t items = job.options.items_per_thread ? job.options.items_per_thread : 4;
+  if (items > 16)
+    throw Error(errc::invalid_argument, "rank: items_per_thread must be between 1 and 16 (got " + std::to_string(items) + ")");
+  auto defines = job.key_defines();
+  defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  defines.push_back("RANK_ITEMS=" + std::to_string(items));
+  rt::Program& program = job.device.program("rank_sort.cl", defines);
+
+  const std::size_t key_bytes = job.n * key_size(job.type);
+  rt::BufferPtr out_keys = job.device.alloc(key_bytes);
+  rt::BufferPtr out_values = job.values ? job.device.alloc(job.n * job.value_bytes) : out_keys;
+  rt::BufferPtr claims = stable ? out_keys : job.device.alloc(job.n * sizeof(std::uint32_t));
+  if (!stable) job.device.fill_bytes(*claims, 0, 0, job.n * sizeof(std::uint32_t));
+  job.device.launch(program.kernel("rank_scatter"), {ceil_div(job.n, std::uint64_t(group) * items), group},
+                    {job.keys, job.values_or_keys(), out_keys, out_values, claims, job.n,
+                     std::uint32_t(stable ? 1 : 0), job.flip_arg()});
+  job.device.copy(*out_keys, 0, job.keys, 0, key_bytes);
+  if (job.values) job.device.copy(*out_values, 0, *job.values, 0, job.n * job.value_bytes);
+}
+
+}  // namespace gpusort::algo

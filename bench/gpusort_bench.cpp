@@ -89,6 +89,7 @@ struct Options {
   std::string device;
   int min_log2 = 10;
   int max_log2 = -1;             // -1: 28 on a GPU, 20 on a CPU device; quick: 16
+  int log2_step = -1;            // -1: 1 (quick: 3)
   int full_dists_max_log2 = -1;  // above it only uniform, entropy, sorted run; -1: no limit
   int std_max_log2 = -1;         // largest n for std::sort peers; -1: 22 (quick: 16)
   int host_max_log2 = -1;        // largest n for host algorithms (batcher-*); -1: 20 (quick: 14)
@@ -113,6 +114,7 @@ struct Options {
   --device ID           cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)
 sweep:
   --min-log2 N --max-log2 N   n = 2^min .. 2^max (default 10 .. 28 on a GPU, 20 on a CPU; quick 16)
+  --log2-step S               every S-th power of two (default 1; quick 3)
   --full-dists-max-log2 N     above 2^N run only uniform, entropy and sorted inputs
   --algorithms a,b,...        default: every algorithm and auto
   --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five)
@@ -153,6 +155,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--device") o.device = val();
     else if (a == "--min-log2") o.min_log2 = std::stoi(val());
     else if (a == "--max-log2") o.max_log2 = std::stoi(val());
+    else if (a == "--log2-step") o.log2_step = std::stoi(val());
     else if (a == "--full-dists-max-log2") o.full_dists_max_log2 = std::stoi(val());
     else if (a == "--std-max-log2") o.std_max_log2 = std::stoi(val());
     else if (a == "--host-max-log2") o.host_max_log2 = std::stoi(val());
@@ -527,8 +530,9 @@ struct Bench {
       else dists.assign(std::begin(all_dists), std::end(all_dists));
     }
     std::vector<int> sizes;
-    for (int l = min_log2; l <= max_log2; l += (opt.quick ? 3 : 1)) sizes.push_back(l);
-    if (opt.quick && sizes.back() != max_log2) sizes.push_back(max_log2);
+    const int step = opt.log2_step > 0 ? opt.log2_step : opt.quick ? 3 : 1;
+    for (int l = min_log2; l <= max_log2; l += step) sizes.push_back(l);
+    if (!sizes.empty() && sizes.back() != max_log2) sizes.push_back(max_log2);
 
     measure_copy();
     for (int l : sizes) {
@@ -605,6 +609,7 @@ struct Bench {
     for (const auto& p : passes) {
       Row row{.mode = "merge-pass", .algorithm = variant, .variant = "width=" + std::to_string(p.width),
               .key_type = "u32", .value_type = "u32", .n = n, .distribution = "uniform"};
+      row.work_group_size = p.group;
       row.repeats = repeats;
       row.median_ms = p.ms;
       row.status = p.status;

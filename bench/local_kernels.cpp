@@ -70,6 +70,7 @@ std::vector<MergePassRun> run_merge_passes(
   for (std::uint64_t w = tile; w < n; w <<= 1) {
     MergePassRun p;
     p.width = w;
+    p.group = group;
     std::vector<double> t;
     for (int r = -1; r < repeats; ++r) {  // r = -1: warm-up (compiles); src is left unchanged
       auto e0 = dev.record();

@@ -25,6 +25,7 @@ LocalRun run_local_kernel(gpusort::rt::Device& dev, const std::string& kernel, s
 
 struct MergePassRun {
   std::uint64_t width = 0;  // input run width; the pass writes runs of 2*width
+  std::uint32_t group = 0;  // work-group size of the pass
   double ms = 0;            // median device time of the pass
   std::string status = "ok";
 };

@@ -6,6 +6,7 @@ namespace gpusort::algo {
 
 void bitonic_sort(SortJob& job);  // bitonic_sort.cpp
 void merge_sort(SortJob& job);  // merge_sort.cpp
+void radix_sort(SortJob& job);    // radix_sort.cpp
 void rank_sort(SortJob& job);  // rank_sort.cpp
 void odd_even_sort(SortJob& job);  // odd_even_sort.cpp
 void naive_merge_sort(SortJob& job);  // naive_merge_sort.cpp

@@ -1,0 +1,153 @@
+// LSD radix sort, CUDA fast path: one kernel per digit (onesweep: Adinets & Merrill, "Onesweep: A
+// Faster Least Significant Digit Radix Sort for GPUs", 2022). The all-digit histogram comes first
+// (radix_histogram, radix_common.h); the host turns it into each pass's global digit offsets.
+//
+// radix_onesweep, one block per tile of TILE = GROUP_SIZE * ITEMS keys, GROUP_SIZE == RADIX:
+//  1. the tile id comes from an atomic counter, so every tile's predecessor is already running;
+//  2. keys are loaded warp-striped (coalesced) and ranked per warp with __match_any_sync: a key's
+//     rank = earlier same-digit keys of its warp (running per-warp digit counters in shared memory,
+//     items in order, lanes in order), which is input order within the warp's stripe;
+//  3. per digit (one thread each): exclusive scan over the warps, the tile's count published in
+//     status[tile][digit] (30-bit count | AGGREGATE or INCLUSIVE flag), then decoupled look-back
+//     over the predecessors' status words until an INCLUSIVE one, then this tile's INCLUSIVE word;
+//  4. keys (then values) are staged in shared memory in digit order and written out so that each
+//     digit's run of the tile goes to consecutive global addresses.
+// Counts are 30-bit: the host uses this path for n < 2^30 (else radix_passes.cl).
+// Specialised by radix_common.h's defines and ITEMS. Under OpenCL this file holds only the histogram.
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16
+#include "radix_common.h"
+
+#if GS_CUDA
+#ifndef ITEMS
+#error "ITEMS must be defined"
+#endif
+#if GROUP_SIZE != RADIX
+#error "radix_onesweep needs GROUP_SIZE == RADIX"
+#endif
+#define TILE (GROUP_SIZE * ITEMS)
+#define WARPS (GROUP_SIZE / 32)
+#define STATUS_AGGREGATE 0x40000000u
+#define STATUS_INCLUSIVE 0x80000000u
+#define STATUS_VALUE 0x3FFFFFFFu
+
+KERNEL radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in, key_t* RESTRICT keys_out,
+                      value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT bin_offsets,
+                      u32* status, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u8, stage);  // TILE keys, later TILE values
+  __shared__ u32 warp_hist[WARPS][RADIX];
+  __shared__ u32 tile_excl[RADIX];
+  __shared__ u64 global_base[RADIX];
+  __shared__ u32 warp_sums[WARPS];
+  __shared__ u32 s_tile;
+#if HAS_VALUES
+  __shared__ u8 stage_digit[TILE];
+#endif
+  const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
+  if (t == 0) s_tile = atomicAdd(&tile_counter[sweep], 1u);
+  for (u32 i = t; i < WARPS * RADIX; i += GROUP_SIZE) (&warp_hist[0][0])[i] = 0;
+  __syncthreads();
+  const u32 tile = s_tile;
+  const u64 base = (u64)tile * TILE;
+  const u64 stripe = base + (u64)warp * 32u * ITEMS;
+
+  key_t k[ITEMS];
+  u32 dig[ITEMS];
+  u32 rank[ITEMS];
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u64 idx = stripe + i * 32u + lane;
+    dig[i] = RADIX;  // past the end: ranked nowhere
+    if (idx < n) {
+      k[i] = keys_in[idx];
+      dig[i] = radix_digit(k[i], flip, shift);
+    }
+  }
+  const u32 lanes_below = (1u << lane) - 1u;
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 peers = __match_any_sync(0xFFFFFFFFu, dig[i]);
+    const u32 before = dig[i] < RADIX ? warp_hist[warp][dig[i]] : 0u;
+    rank[i] = before + __popc(peers & lanes_below);
+    __syncwarp();
+    if (dig[i] < RADIX && lane == 31u - __clz(peers)) warp_hist[warp][dig[i]] = before + __popc(peers);
+    __syncwarp();
+  }
+  __syncthreads();
+
+  // one digit per thread: exclusive over warps, then publish and look back
+  u32 total = 0;
+#pragma unroll
+  for (u32 w = 0; w < WARPS; ++w) {
+    const u32 c = warp_hist[w][t];
+    warp_hist[w][t] = total;
+    total += c;
+  }
+  volatile u32* my_status = status + (u64)tile * RADIX + t;
+  *my_status = (tile == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | total;
+
+  u32 incl = total;  // inclusive scan over digits: warp shuffles, then the warps' sums
+#pragma unroll
+  for (u32 off = 1; off < 32; off <<= 1) {
+    const u32 y = __shfl_up_sync(0xFFFFFFFFu, incl, off);
+    if (lane >= off) incl += y;
+  }
+  if (lane == 31) warp_sums[warp] = incl;
+
+  u64 exclusive = 0;
+  if (tile > 0) {
+    const volatile u32* pred = status + (u64)(tile - 1) * RADIX + t;
+    for (;;) {
+      u32 s;
+      do {
+        s = *pred;
+      } while ((s & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) == 0);
+      exclusive += s & STATUS_VALUE;
+      if (s & STATUS_INCLUSIVE) break;
+      pred -= RADIX;
+    }
+    *my_status = STATUS_INCLUSIVE | (u32)(exclusive + total);
+  }
+  __syncthreads();
+  u32 warp_prefix = 0;
+  for (u32 w = 0; w < warp; ++w) warp_prefix += warp_sums[w];
+  const u32 excl_digit = warp_prefix + incl - total;
+  tile_excl[t] = excl_digit;
+  global_base[t] = bin_offsets[(shift / RADIX_BITS) * RADIX + t] + exclusive - excl_digit;
+  __syncthreads();
+
+  key_t* stage_keys = (key_t*)stage;
+  u32 pos[ITEMS];
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i) {
+    if (dig[i] < RADIX) {
+      pos[i] = tile_excl[dig[i]] + warp_hist[warp][dig[i]] + rank[i];
+      stage_keys[pos[i]] = k[i];
+    }
+  }
+  __syncthreads();
+  const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
+  for (u32 s = t; s < valid; s += GROUP_SIZE) {
+    const key_t key = stage_keys[s];
+    const u32 d = radix_digit(key, flip, shift);
+    keys_out[global_base[d] + s] = key;
+#if HAS_VALUES
+    stage_digit[s] = (u8)d;
+#endif
+  }
+#if HAS_VALUES
+  value_t v[ITEMS];
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u64 idx = stripe + i * 32u + lane;
+    if (idx < n) v[i] = values_in[idx];
+  }
+  __syncthreads();
+  value_t* stage_values = (value_t*)stage;
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (dig[i] < RADIX) stage_values[pos[i]] = v[i];
+  __syncthreads();
+  for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[global_base[stage_digit[s]] + s] = stage_values[s];
+#endif
+}
+#endif  // GS_CUDA

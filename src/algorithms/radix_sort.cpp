@@ -1,0 +1,211 @@
+// LSD radix sort driver (issue 5). Digits come from ordered_key(k, flip) (kernels/keys.h), so
+// signed, float and descending orders need no special passes, and the data moves as its original
+// bits: NaN payloads and the sign of zero survive. Stable by construction (every pass is a stable
+// counting scatter).
+//
+// 1. radix_histogram: every pass's digit histogram at once (one read of the keys).
+// 2. Read the histogram back; a pass whose digit is the same for all keys is skipped (narrow or
+//    low-entropy data, small integers in wide types: fewer passes).
+// 3. Per remaining pass, ping-pong between the caller's buffers and one temporary copy:
+//    - CUDA devices (n < 2^30): radix_onesweep.cl, one kernel per pass (rank, decoupled look-back,
+//      scatter);
+//    - elsewhere: radix_passes.cl, count + scan + stable scatter.
+// 4. After an odd number of passes the result is in the temporary: copy it back.
+// Extra device memory: n keys + n values (the ping-pong copy), plus the histograms
+// (passes x 256 x 8 bytes) and, per path, counts (256 x groups x 8 bytes) or look-back status
+// words (256 x tiles x 4 bytes). See docs/algorithms/radix.md.
+#include <array>
+#include <utility>
+
+#include "algorithms/drivers.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+constexpr std::uint32_t kRadixBits = 8;
+constexpr std::uint32_t kRadix = 1u << kRadixBits;
+
+// Tuning knobs per device class; options.work_group_size / items_per_thread override the portable
+// path's group size and items per work-item.
+struct PortablePolicy {
+  std::uint32_t group = 64;   // radix_scatter keeps RADIX x group u16 counters in local memory
+  std::uint32_t items = 16;   // keys per work-item per tile
+  std::uint32_t groups_per_compute_unit = 8;  // spans (work-groups) per compute unit on GPUs; 2 on CPUs
+};
+
+struct OnesweepPolicy {
+  std::uint32_t group = 256;   // threads per block; must be RADIX (one look-back digit per thread)
+  std::uint32_t items = 16;    // keys per thread: a tile is 4096 keys
+  std::uint32_t hist_group = 256;
+  std::uint64_t max_n = (1ull << 30) - 1;  // look-back status words carry 30-bit counts
+};
+
+struct Plan {
+  std::uint64_t groups = 1;
+  std::uint64_t span = 0;  // keys per group (whole tiles)
+};
+
+Plan plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups) {
+  const std::uint64_t tiles = ceil_div(n, tile);
+  // local u32 counters: a span stays below 2^31 keys
+  const std::uint64_t min_groups = ceil_div(n, 1ull << 31);
+  std::uint64_t groups = std::min(tiles, std::max(max_groups, min_groups));
+  if (groups == 0) groups = 1;
+  const std::uint64_t tiles_per_group = ceil_div(tiles, groups);
+  return {ceil_div(tiles, tiles_per_group), tiles_per_group * tile};
+}
+
+bool use_onesweep(const SortJob& job) {
+  return job.device.description().backend == "cuda" && job.n <= OnesweepPolicy{}.max_n;
+}
+
+}  // namespace
+
+void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes,
+                           const std::vector<std::uint64_t>& hist, rt::Buffer* bufs_k[2], rt::Buffer* bufs_v[2]);
+
+void radix_sort(SortJob& job) {
+  if (job.n <= 1) return;
+  rt::Device& dev = job.device;
+  const std::uint64_t n = job.n;
+  const std::size_t ks = key_size(job.type);
+  const std::uint32_t key_bits = static_cast<std::uint32_t>(ks * 8);
+  const std::uint32_t num_passes = (key_bits + kRadixBits - 1) / kRadixBits;
+  const bool onesweep = use_onesweep(job);
+  const auto& desc = dev.description();
+
+  PortablePolicy pp;
+  pp.group = checked_group_size(dev, job.options.work_group_size, pp.group);
+  if (pp.group > 128)
+    throw Error(errc::invalid_argument, "radix: work-group size " + std::to_string(pp.group) +
+                                            " too large (radix_scatter keeps 256 counters per work-item; at most 128)");
+  if (job.options.items_per_thread != 0) {
+    if (job.options.items_per_thread > 64)
+      throw Error(errc::invalid_argument, "radix: items_per_thread must be 1..64");
+    pp.items = static_cast<std::uint32_t>(job.options.items_per_thread);
+  }
+  if (!desc.is_gpu) pp.groups_per_compute_unit = 2;
+
+  auto defines = job.key_defines();
+  defines.push_back("RADIX_BITS=" + std::to_string(kRadixBits));
+  auto portable_defines = defines;
+  portable_defines.push_back("GROUP_SIZE=" + std::to_string(pp.group));
+  portable_defines.push_back("ITEMS=" + std::to_string(pp.items));
+
+  // Temporaries first: if any allocation fails, nothing has been touched.
+  rt::BufferPtr tmp_keys = dev.alloc(n * ks);
+  rt::BufferPtr tmp_values = job.values ? dev.alloc(n * job.value_bytes) : nullptr;
+  rt::BufferPtr hist = dev.alloc(std::size_t(num_passes) * kRadix * 8);
+
+  const std::uint64_t tile = std::uint64_t(pp.group) * pp.items;
+  const Plan plan = plan_spans(n, tile, std::uint64_t(std::max(1u, desc.compute_units)) * pp.groups_per_compute_unit);
+
+  rt::Program* portable = nullptr;
+  auto portable_program = [&]() -> rt::Program& {
+    if (!portable) portable = &dev.program("radix_passes.cl", portable_defines);
+    return *portable;
+  };
+
+  // 1. all histograms (the portable program's kernel; on CUDA the onesweep program's own copy)
+  dev.fill_bytes(*hist, 0, 0, hist->bytes());
+  if (onesweep) {
+    OnesweepPolicy op;
+    auto od = defines;
+    od.push_back("GROUP_SIZE=" + std::to_string(op.group));
+    od.push_back("ITEMS=" + std::to_string(op.items));
+    rt::Program& prog = dev.program("radix_onesweep.cl", od);
+    const Plan hp = plan_spans(n, std::uint64_t(op.hist_group) * 32, std::uint64_t(desc.compute_units) * 4);
+    dev.launch(prog.kernel("radix_histogram"), {hp.groups, op.hist_group}, {job.keys, n, job.flip_arg(), hp.span, hist});
+  } else {
+    dev.launch(portable_program().kernel("radix_histogram"), {plan.groups, pp.group},
+               {job.keys, n, job.flip_arg(), plan.span, hist});
+  }
+  std::vector<std::uint64_t> h(std::size_t(num_passes) * kRadix);
+  dev.read(*hist, 0, h.data(), h.size() * 8);
+
+  // 2. passes that change anything
+  std::vector<std::uint32_t> passes;
+  for (std::uint32_t p = 0; p < num_passes; ++p) {
+    bool trivial = false;
+    for (std::uint32_t d = 0; d < kRadix; ++d)
+      if (h[std::size_t(p) * kRadix + d] == n) trivial = true;
+    if (!trivial) passes.push_back(p);
+  }
+  if (passes.empty()) return;
+
+  rt::Buffer* bk[2] = {&job.keys, tmp_keys.get()};
+  rt::Buffer* bv[2] = {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()};
+
+  // 3. the passes
+  if (onesweep) {
+    radix_onesweep_passes(job, passes, h, bk, bv);
+  } else {
+    rt::Program& prog = portable_program();
+    rt::BufferPtr counts = dev.alloc(std::size_t(kRadix) * plan.groups * 8);
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const std::uint32_t shift = passes[i] * kRadixBits;
+      rt::Buffer& src = *bk[i & 1];
+      rt::Buffer& dst = *bk[(i + 1) & 1];
+      dev.launch(prog.kernel("radix_count"), {plan.groups, pp.group},
+                 {src, n, job.flip_arg(), shift, plan.span, counts});
+      dev.launch(prog.kernel("radix_scan"), {1, pp.group}, {counts, std::uint64_t(kRadix) * plan.groups});
+      dev.launch(prog.kernel("radix_scatter"), {plan.groups, pp.group},
+                 {src, *bv[i & 1], dst, *bv[(i + 1) & 1], n, job.flip_arg(), shift, plan.span, counts});
+    }
+    dev.finish();  // counts is released at the end of this scope
+  }
+
+  // 4. odd number of passes: the result is in the temporaries
+  if (passes.size() & 1) {
+    dev.copy(*tmp_keys, 0, job.keys, 0, n * ks);
+    if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, n * job.value_bytes);
+  }
+  dev.finish();
+}
+
+}  // namespace gpusort::algo
+
+namespace gpusort::algo {
+
+// CUDA fast path: per pass one radix_onesweep launch over tiles of group * items keys.
+void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes,
+                           const std::vector<std::uint64_t>& hist, rt::Buffer* bk[2], rt::Buffer* bv[2]) {
+  rt::Device& dev = job.device;
+  const OnesweepPolicy op;
+  const std::uint64_t n = job.n;
+  const std::size_t ks = key_size(job.type);
+  const std::size_t num_passes = hist.size() / kRadix;
+  auto defines = job.key_defines();
+  defines.push_back("RADIX_BITS=" + std::to_string(kRadixBits));
+  defines.push_back("GROUP_SIZE=" + std::to_string(op.group));
+  defines.push_back("ITEMS=" + std::to_string(op.items));
+  rt::Program& prog = dev.program("radix_onesweep.cl", defines);
+  rt::Kernel& kernel = prog.kernel("radix_onesweep");
+
+  const std::uint64_t tile = std::uint64_t(op.group) * op.items;
+  const std::uint64_t tiles = ceil_div(n, tile);
+  // global exclusive digit offsets of every pass
+  std::vector<std::uint64_t> offsets(hist.size());
+  for (std::size_t p = 0; p < num_passes; ++p) {
+    std::uint64_t s = 0;
+    for (std::uint32_t d = 0; d < kRadix; ++d) {
+      offsets[p * kRadix + d] = s;
+      s += hist[p * kRadix + d];
+    }
+  }
+  rt::BufferPtr offs = dev.alloc(offsets.size() * 8);
+  dev.write(*offs, 0, offsets.data(), offsets.size() * 8);
+  rt::BufferPtr status = dev.alloc(tiles * kRadix * 4);
+  rt::BufferPtr counters = dev.alloc(passes.size() * 4);
+  dev.fill_bytes(*counters, 0, 0, counters->bytes());
+  const std::size_t stage = tile * std::max<std::size_t>(ks, job.value_bytes);
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    dev.fill_bytes(*status, 0, 0, status->bytes());
+    dev.launch(kernel, {tiles, op.group, stage},
+               {*bk[i & 1], *bv[i & 1], *bk[(i + 1) & 1], *bv[(i + 1) & 1], n, job.flip_arg(),
+                passes[i] * kRadixBits, offs, status, counters, static_cast<std::uint32_t>(i)});
+  }
+  dev.finish();  // the temporaries above are released on return
+}
+
+}  // namespace gpusort::algo

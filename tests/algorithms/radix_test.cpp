@@ -1,0 +1,115 @@
+// Radix sort: every key type x sizes around tiles and powers of two x distributions (incl. float
+// specials, and few-unique / all-equal / sorted data where passes are skipped) x both orders;
+// pairs with value = index for every value width (stability); one size above 2^20; always stable.
+// The tile sizes covered: 1024 (portable path: 64 x 16) and 4096 (CUDA onesweep: 256 x 16).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+const char* const kRadix = "radix-wip";
+
+std::vector<std::size_t> radix_sizes() {
+  auto s = interesting_sizes(1024, 1 << 13, fresh_seed());
+  for (std::size_t x : {4095, 4096, 4097, 3 * 4096 + 7, (1 << 16) + 1, (1 << 18) - 1}) s.push_back(x);
+  return s;
+}
+
+template <class T>
+class RadixKeys : public ::testing::Test {};
+using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
+                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(RadixKeys, KeyTypes);
+
+TYPED_TEST(RadixKeys, Matrix) {
+  SortOptions o{.stable = true, .algorithm = kRadix};
+  check_keys_matrix<TypeParam>(o, interesting_sizes(1024, 1 << 13, fresh_seed()));
+  check_keys_matrix<TypeParam>(o, {4095, 4097, (1 << 16) + 1, (1 << 18) - 1},
+                               {dist::uniform, dist::entropy_reduced, dist::few_unique, dist::specials});
+}
+
+TEST(Radix, LargeUniformAndSkippedPasses) {
+  SortOptions o{.stable = true, .algorithm = kRadix};
+  std::size_t n = (1 << 20) + 1 + fresh_seed() % 1000;
+  check_keys_matrix<std::uint32_t>(o, {n}, {dist::uniform});
+  // small values in a wide type: 7 of the 8 passes are skipped
+  std::vector<std::uint64_t> v(100000);
+  std::mt19937_64 rng(fresh_seed());
+  for (auto& x : v) x = rng() % 200;
+  auto ref = v;
+  std::stable_sort(ref.begin(), ref.end());
+  sort(test_context(), std::span<std::uint64_t>(v), o);
+  EXPECT_EQ(v, ref);
+}
+
+TEST(Radix, PairsEveryValueWidth) {
+  SortOptions o{.stable = true, .algorithm = kRadix};
+  auto sizes = interesting_sizes(1024, 5000, fresh_seed());
+  sizes.push_back(4097);
+  sizes.push_back(70001);
+  check_pairs<std::uint32_t, std::uint8_t>(o, {1, 2, 200, 255}, dist::uniform);
+  check_pairs<std::uint32_t, std::uint16_t>(o, interesting_sizes(1024, 5000, fresh_seed()), dist::few_unique);
+  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
+  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::entropy_reduced);
+  check_pairs<float, std::uint64_t>(o, sizes, dist::specials);
+  check_pairs<std::int64_t, Bytes16>(o, sizes, dist::few_unique);
+  check_pairs<double, std::uint32_t>(o, sizes, dist::specials);
+  check_pairs<std::uint8_t, std::uint32_t>(o, sizes, dist::uniform);
+  check_pairs<std::int16_t, std::uint64_t>(o, sizes, dist::all_equal);
+}
+
+TEST(Radix, SmallWorkGroupsAndItems) {
+  for (std::size_t wg : {1, 8, 32}) {
+    SortOptions o{.stable = true, .algorithm = kRadix, .work_group_size = wg, .items_per_thread = 3};
+    check_keys_matrix<std::uint32_t>(o, interesting_sizes(3 * wg, 3000, fresh_seed()), {dist::uniform, dist::few_unique});
+  }
+}
+
+TEST(Radix, BadWorkGroupSizeIsAnError) {
+  std::vector<std::uint32_t> v = {3, 1, 2};
+  auto before = v;
+  EXPECT_THROW(sort(test_context(), std::span<std::uint32_t>(v), {.algorithm = kRadix, .work_group_size = 3}), Error);
+  EXPECT_EQ(v, before);
+}
+
+// Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).
+TEST(RadixProbe, PrintKeysPerSecond) {
+  const char* env = std::getenv("GPUSORT_RADIX_PROBE");
+  if (!env) GTEST_SKIP() << "set GPUSORT_RADIX_PROBE=log2(n) to print throughput";
+  const std::size_t n = std::size_t(1) << std::atoi(env);
+  Context& ctx = test_context();
+  std::mt19937_64 rng(1);
+  auto run = [&](auto tag, std::size_t value_bytes, const char* what) {
+    using K = decltype(tag);
+    std::vector<K> host(n);
+    for (auto& x : host) x = static_cast<K>(rng());
+    DeviceArray<K> keys(ctx, std::span<const K>(host));
+    DeviceBuffer values;
+    if (value_bytes) values = DeviceBuffer(ctx, n * value_bytes);
+    std::vector<double> ms;
+    for (int rep = 0; rep < 6; ++rep) {
+      keys.upload(host);
+      auto r = sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes,
+                           {.algorithm = kRadix});
+      ms.push_back(r.sort_ms);
+    }
+    std::sort(ms.begin() + 1, ms.end());
+    const double med = ms[1 + (ms.size() - 1) / 2];
+    std::printf("radix probe %s n=2^%s: %.3f ms, %.2f Gkeys/s (%s)\n", what, env, med, n / med / 1e6,
+                ctx.device().name.c_str());
+    std::vector<K> back(n);
+    keys.download(back);
+    EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
+  };
+  run(std::uint32_t{}, 0, "u32 keys");
+  run(std::uint32_t{}, 4, "u32/u32 pairs");
+  run(std::uint64_t{}, 0, "u64 keys");
+  run(std::uint64_t{}, 8, "u64/u64 pairs");
+}
+
+}  // namespace
+}  // namespace gpusort::test

@@ -20,7 +20,11 @@ namespace cli_test {
 
 namespace fs = std::filesystem;
 
-inline std::string cli_path() { return GPUSORT_CLI_PATH; }
+// $GPUSORT_CLI overrides the built-in path (scripts/device-check runs a carried build elsewhere).
+inline std::string cli_path() {
+  const char* env = std::getenv("GPUSORT_CLI");
+  return env && *env ? env : GPUSORT_CLI_PATH;
+}
 
 inline std::string shell_quote(const std::string& s) {
   std::string out = "'";

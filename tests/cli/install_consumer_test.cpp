@@ -17,6 +17,8 @@ int run_shell(const std::string& cmd, const fs::path& log) {
 }
 
 TEST(InstallConsumer, FindPackageBuildAndRun) {
+  // A carried build on a machine without the build's toolchain and packages cannot reinstall itself.
+  if (std::getenv("GPUSORT_SKIP_INSTALL_TEST")) GTEST_SKIP() << "GPUSORT_SKIP_INSTALL_TEST is set";
   TempDir d;
   const auto prefix = d / "prefix";
   const auto build = d / "consumer-build";

@@ -1,6 +1,8 @@
 #pragma once
 // gpusort-bench internals shared by its source files: rows, data generation, verification, timing.
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -148,45 +150,92 @@ inline std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
+// Runs f(begin, end) over [0, n) in chunks on all hardware threads (the checks below are O(n) and
+// at 2^28 keys would otherwise cost more than the sorts they check).
+template <class F>
+void parallel_chunks(std::size_t n, F&& f) {
+  unsigned t = std::max(1u, std::min(std::thread::hardware_concurrency(), 32u));
+  if (n < (std::size_t(1) << 18) || t == 1) {
+    f(std::size_t(0), n);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < t; ++i) threads.emplace_back([&, i] { f(n * i / t, n * (i + 1) / t); });
+  for (auto& th : threads) th.join();
+}
+
 // An order-independent fingerprint of a multiset of keys (by bits; -0.0 and +0.0 differ, which
 // is right: a sort moves keys, it never rewrites them).
 template <class K>
 std::uint64_t multiset_hash(const std::vector<K>& v) {
-  std::uint64_t a = 0, b = 0;
-  for (const K& k : v) {
-    std::uint64_t x = 0;
-    std::memcpy(&x, &k, sizeof(K));
-    a += mix64(x + 1);
-    b ^= mix64(x * 0x9E3779B97F4A7C15ull + 7);
-  }
-  return a ^ (b << 1);
+  std::atomic<std::uint64_t> a{0}, b{0};
+  parallel_chunks(v.size(), [&](std::size_t lo, std::size_t hi) {
+    std::uint64_t la = 0, lb = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
+      std::uint64_t x = 0;
+      std::memcpy(&x, &v[i], sizeof(K));
+      la += mix64(x + 1);
+      lb += mix64(x * 0x9E3779B97F4A7C15ull + 7);
+    }
+    a += la;
+    b += lb;
+  });
+  return a.load() ^ (b.load() << 1);
 }
 
 // Checks a sorted result: keys in order (gpusort::key_less), and either the same multiset of keys
-// (keys only) or, with values = original index, a permutation carrying each key with its value.
-// Returns "" when right, else what is wrong.
+// (keys only) or, with values = original index, each key carried with its own value and the values
+// a permutation of 0..n-1 (all in range, and the multiset hash of 0..n-1). With tile != 0 only the
+// order within each tile of that many keys is checked. Returns "" when right, else what is wrong.
 template <class K, class V>
 std::string verify_sorted(const std::vector<K>& input, std::uint64_t input_hash, const std::vector<K>& keys,
                           const std::vector<V>* values, std::size_t tile = 0) {
   const std::size_t n = keys.size();
   gpusort::key_less<K> less{};
-  for (std::size_t i = 1; i < n; ++i) {
-    if (tile && i % tile == 0) continue;  // only within tiles
-    if (less(keys[i], keys[i - 1])) return "not sorted at " + std::to_string(i);
-  }
-  if (!values) {
-    if (multiset_hash(keys) != input_hash) return "keys are not a permutation of the input";
-    return "";
-  }
+  std::atomic<std::size_t> unsorted{n}, separated{n};
+  parallel_chunks(n, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = std::max<std::size_t>(lo, 1); i < hi; ++i) {
+      if (tile && i % tile == 0) continue;
+      if (less(keys[i], keys[i - 1])) {
+        unsorted = i;
+        return;
+      }
+    }
+  });
+  if (unsorted != n) return "not sorted at " + std::to_string(unsorted.load());
   if constexpr (std::is_arithmetic_v<V>) {
-    std::vector<bool> seen(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t idx = static_cast<std::uint64_t>((*values)[i]);
-      if (idx >= n || seen[idx]) return "values are not a permutation (at " + std::to_string(i) + ")";
-      seen[idx] = true;
-      if (std::memcmp(&keys[i], &input[idx], sizeof(K)) != 0) return "key and value separated at " + std::to_string(i);
+    if (values) {
+      std::atomic<std::uint64_t> a{0}, b{0};
+      parallel_chunks(n, [&](std::size_t lo, std::size_t hi) {
+        std::uint64_t la = 0, lb = 0;
+        for (std::size_t i = lo; i < hi; ++i) {
+          std::uint64_t idx = static_cast<std::uint64_t>((*values)[i]);
+          if (idx >= n || std::memcmp(&keys[i], &input[idx], sizeof(K)) != 0) {
+            separated = i;
+            return;
+          }
+          la += mix64(idx + 1);
+          lb += mix64(idx * 0x9E3779B97F4A7C15ull + 7);
+        }
+        a += la;
+        b += lb;
+      });
+      if (separated != n) return "key and value separated at " + std::to_string(separated.load());
+      std::atomic<std::uint64_t> ea{0}, eb{0};  // the same hash of 0..n-1
+      parallel_chunks(n, [&](std::size_t lo, std::size_t hi) {
+        std::uint64_t la = 0, lb = 0;
+        for (std::uint64_t i = lo; i < hi; ++i) {
+          la += mix64(i + 1);
+          lb += mix64(i * 0x9E3779B97F4A7C15ull + 7);
+        }
+        ea += la;
+        eb += lb;
+      });
+      if ((a.load() ^ (b.load() << 1)) != (ea.load() ^ (eb.load() << 1))) return "values are not a permutation of 0..n-1";
+      return "";
     }
   }
+  if (multiset_hash(keys) != input_hash) return "keys are not a permutation of the input";
   return "";
 }
 

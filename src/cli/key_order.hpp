@@ -3,47 +3,28 @@
 //   - integers: their natural order;
 //   - floats: -0.0 == +0.0, every NaN is greater than everything else and all NaNs are equal;
 //   - descending is the exact reverse of ascending (NaNs first).
-// Mirrors ordered_key() in kernels/keys.h: each key maps to an unsigned integer whose natural
-// order is the sort order. The map is not injective (both zeros, all NaNs), so it is only ever
-// used to compare, never to store.
 #include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <type_traits>
 
+#include "gpusort/key_order.hpp"
 #include "gpusort/key_type.hpp"
 
 namespace gpusort::cli {
 
+// The order itself lives in the public header gpusort/key_order.hpp (one definition for the
+// library's users, the CLI and the tests); these are the CLI's names for it.
 template <class T>
-using ordered_t = std::conditional_t<(sizeof(T) == 8), std::uint64_t, std::uint32_t>;
-
-template <class T>
-constexpr ordered_t<T> ordered_key(T k) noexcept {
-  using O = ordered_t<T>;
-  if constexpr (std::is_floating_point_v<T>) {
-    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
-    constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
-    constexpr U exp_mask = sizeof(T) == 8 ? U(0x7FF0000000000000ull) : U(0x7F800000u);
-    const U bits = std::bit_cast<U>(k);
-    const U mag = bits & ~sign;
-    if (mag > exp_mask) return ~O(0);  // NaN: greatest
-    if (mag == 0) return sign;         // -0.0 and +0.0: equal
-    if (bits & sign) return ~bits;     // negative: reverse magnitude order, below zero
-    return bits | sign;                // positive: above zero
-  } else if constexpr (std::is_signed_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return O(U(U(k) ^ (U(1) << (sizeof(T) * 8 - 1))));
-  } else {
-    return O(k);
-  }
+constexpr auto ordered_key(T k) noexcept {
+  return gpusort::ordered_bits(k);
 }
 
 // a strictly before b in the requested order.
 template <class T>
 constexpr bool key_before(T a, T b, bool descending) noexcept {
-  return descending ? ordered_key(b) < ordered_key(a) : ordered_key(a) < ordered_key(b);
+  return gpusort::key_less<T>{descending ? order::descending : order::ascending}(a, b);
 }
 
 template <class T>

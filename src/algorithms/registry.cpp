@@ -10,7 +10,7 @@ const std::vector<Algorithm>& registry() {
       {"bitonic", "Batcher's bitonic network: local-memory tile sort, then global stage/sub-stage merges (not stable)",
        false, 0, "", bitonic_sort},
       {"merge", "Local tile sort then global merge passes; --local merge|bitonic|rank|odd-even|bubble, --merge path|rank|half|cached|hashed (stable)", true, 0, "", merge_sort},
-      {"radix-wip", "LSD radix sort, 8-bit digits of the order-preserving key: all-digit histogram, trivial passes skipped; CUDA: onesweep (decoupled look-back); stable", true, 0, "", radix_sort},
+      {"radix", "LSD radix sort, 8-bit digits of the order-preserving key: all-digit histogram, trivial passes skipped; CUDA: onesweep (decoupled look-back); stable", true, 0, "", radix_sort},
       {"rank", "Parallel selection / counting sort: each key counts the keys before it, O(n^2) (stable on request)", true, 1u << 16, "merge --local rank", rank_sort},
       {"odd-even", "Odd-even transposition (assembly lane), block-wise with a sliding local window, O(n^2) (stable)", true, 1u << 16, "merge --local odd-even", odd_even_sort},
       {"naive-merge", "Local odd-even tiles, then one work-item per pair of runs merges sequentially (stable; baseline)", true, 0, "", naive_merge_sort},

@@ -11,7 +11,7 @@
 namespace gpusort::test {
 namespace {
 
-const char* const kRadix = "radix-wip";
+const char* const kRadix = "radix";
 
 std::vector<std::size_t> radix_sizes() {
   auto s = interesting_sizes(1024, 1 << 13, fresh_seed());

@@ -33,10 +33,18 @@ KERNEL radix_histogram(GLOBAL const key_t* keys, u64 n, okey_t flip, u64 span, G
   BARRIER();
   const u64 begin = GROUP_ID() * span;
   const u64 end = gs_min_u64(n, begin + span);
-  for (u64 i = begin + t; i < end; i += LOCAL_SIZE()) {
-    const okey_t o = ordered_key(keys[i], flip);
-    for (u32 p = 0; p < RADIX_PASSES; ++p)
-      ATOMIC_ADD_U32(&counts[p * RADIX + ((u32)(o >> (p * RADIX_BITS)) & RADIX_MASK)], 1u);
+  const u32 stride = LOCAL_SIZE();
+  for (u64 i = begin + t; i < end; i += 4u * stride) {  // four loads in flight per work-item
+    key_t k[4];
+    for (u32 j = 0; j < 4; ++j)
+      if (i + j * stride < end) k[j] = keys[i + j * stride];
+    for (u32 j = 0; j < 4; ++j) {
+      if (i + j * stride < end) {
+        const okey_t o = ordered_key(k[j], flip);
+        for (u32 p = 0; p < RADIX_PASSES; ++p)
+          ATOMIC_ADD_U32(&counts[p * RADIX + ((u32)(o >> (p * RADIX_BITS)) & RADIX_MASK)], 1u);
+      }
+    }
   }
   BARRIER();
   for (u32 i = t; i < RADIX_PASSES * RADIX; i += LOCAL_SIZE())

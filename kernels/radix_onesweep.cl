@@ -4,7 +4,7 @@
 //
 // radix_onesweep, one block per tile of TILE = GROUP_SIZE * ITEMS keys, GROUP_SIZE == RADIX:
 //  1. the tile id comes from an atomic counter, so every tile's predecessor is already running;
-//  2. keys are loaded warp-striped (coalesced) and ranked per warp with __match_any_sync: a key's
+//  2. keys are loaded warp-striped (coalesced) and ranked per warp with ballots (one per digit bit; a hand-made match-any): a key's
 //     rank = earlier same-digit keys of its warp (running per-warp digit counters in shared memory,
 //     items in order, lanes in order), which is input order within the warp's stripe;
 //  3. per digit (one thread each): exclusive scan over the warps, the tile's count published in
@@ -30,9 +30,31 @@
 #define STATUS_INCLUSIVE 0x80000000u
 #define STATUS_VALUE 0x3FFFFFFFu
 
-KERNEL radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in, key_t* RESTRICT keys_out,
-                      value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT bin_offsets,
-                      u32* status, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
+// Lanes of this warp whose label equals ours (label < 2^(RADIX_BITS+1)): one ballot per bit, which
+// is faster than __match_any_sync (MATCH.ANY) on sm_70..sm_90.
+DEVICE_FN u32 radix_match_peers(u32 label) {
+  u32 peers = 0xFFFFFFFFu;
+#pragma unroll
+  for (u32 b = 0; b <= RADIX_BITS; ++b) {
+    const u32 bal = __ballot_sync(0xFFFFFFFFu, (label >> b) & 1u);
+    peers &= ((label >> b) & 1u) ? bal : ~bal;
+  }
+  return peers;
+}
+
+// Blocks per SM the compiler must leave registers for (keys and ranks live in registers).
+#if VALUE_BYTES == 16
+#define ONESWEEP_MIN_BLOCKS 2
+#elif KEY_BITS == 64 || VALUE_BYTES == 8
+#define ONESWEEP_MIN_BLOCKS 3
+#else
+#define ONESWEEP_MIN_BLOCKS 4
+#endif
+
+KERNEL __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
+radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in, key_t* RESTRICT keys_out,
+               value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT bin_offsets,
+               u32* status, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, stage);  // TILE keys, later TILE values
   __shared__ u32 warp_hist[WARPS][RADIX];
   __shared__ u32 tile_excl[RADIX];
@@ -49,27 +71,27 @@ KERNEL radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT val
   const u32 tile = s_tile;
   const u64 base = (u64)tile * TILE;
   const u64 stripe = base + (u64)warp * 32u * ITEMS;
+  const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
 
   key_t k[ITEMS];
-  u32 dig[ITEMS];
-  u32 rank[ITEMS];
+  u32 pos[ITEMS];  // rank within the warp's same-digit keys, later the key's place in the tile
+  if (in_stripe == 32u * ITEMS) {
 #pragma unroll
-  for (u32 i = 0; i < ITEMS; ++i) {
-    const u64 idx = stripe + i * 32u + lane;
-    dig[i] = RADIX;  // past the end: ranked nowhere
-    if (idx < n) {
-      k[i] = keys_in[idx];
-      dig[i] = radix_digit(k[i], flip, shift);
-    }
+    for (u32 i = 0; i < ITEMS; ++i) k[i] = keys_in[stripe + i * 32u + lane];
+  } else {
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i)
+      if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
   const u32 lanes_below = (1u << lane) - 1u;
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i) {
-    const u32 peers = __match_any_sync(0xFFFFFFFFu, dig[i]);
-    const u32 before = dig[i] < RADIX ? warp_hist[warp][dig[i]] : 0u;
-    rank[i] = before + __popc(peers & lanes_below);
+    const u32 d = i * 32u + lane < in_stripe ? radix_digit(k[i], flip, shift) : RADIX;  // RADIX: past the end
+    const u32 peers = radix_match_peers(d);
+    const u32 before = d < RADIX ? warp_hist[warp][d] : 0u;
+    pos[i] = before + __popc(peers & lanes_below);
     __syncwarp();
-    if (dig[i] < RADIX && lane == 31u - __clz(peers)) warp_hist[warp][dig[i]] = before + __popc(peers);
+    if (d < RADIX && lane == 31u - __clz(peers)) warp_hist[warp][d] = before + __popc(peers);
     __syncwarp();
   }
   __syncthreads();
@@ -116,11 +138,11 @@ KERNEL radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT val
   __syncthreads();
 
   key_t* stage_keys = (key_t*)stage;
-  u32 pos[ITEMS];
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i) {
-    if (dig[i] < RADIX) {
-      pos[i] = tile_excl[dig[i]] + warp_hist[warp][dig[i]] + rank[i];
+    if (i * 32u + lane < in_stripe) {
+      const u32 d = radix_digit(k[i], flip, shift);
+      pos[i] += tile_excl[d] + warp_hist[warp][d];
       stage_keys[pos[i]] = k[i];
     }
   }
@@ -137,15 +159,13 @@ KERNEL radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT val
 #if HAS_VALUES
   value_t v[ITEMS];
 #pragma unroll
-  for (u32 i = 0; i < ITEMS; ++i) {
-    const u64 idx = stripe + i * 32u + lane;
-    if (idx < n) v[i] = values_in[idx];
-  }
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
   __syncthreads();
   value_t* stage_values = (value_t*)stage;
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
-    if (dig[i] < RADIX) stage_values[pos[i]] = v[i];
+    if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
   __syncthreads();
   for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[global_base[stage_digit[s]] + s] = stage_values[s];
 #endif

@@ -15,6 +15,8 @@
 // (passes x 256 x 8 bytes) and, per path, counts (256 x groups x 8 bytes) or look-back status
 // words (256 x tiles x 4 bytes). See docs/algorithms/radix.md.
 #include <array>
+#include <cstdio>
+#include <memory>
 #include <utility>
 
 #include "algorithms/drivers.hpp"
@@ -59,10 +61,28 @@ bool use_onesweep(const SortJob& job) {
   return job.device.description().backend == "cuda" && job.n <= OnesweepPolicy{}.max_n;
 }
 
+// options.verbose: device time of each phase, to stderr.
+struct PhaseTimer {
+  rt::Device& dev;
+  bool on;
+  std::vector<std::pair<std::string, std::unique_ptr<rt::Event>>> marks;
+  void mark(std::string what) {
+    if (on) marks.emplace_back(std::move(what), dev.record());
+  }
+  void print() {
+    if (!on || marks.size() < 2) return;
+    marks.back().second->wait();
+    for (std::size_t i = 1; i < marks.size(); ++i)
+      std::fprintf(stderr, "radix: %-24s %8.3f ms\n", marks[i].first.c_str(),
+                   marks[i].second->elapsed_ms_since(*marks[i - 1].second));
+  }
+};
+
 }  // namespace
 
 void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes,
-                           const std::vector<std::uint64_t>& hist, rt::Buffer* bufs_k[2], rt::Buffer* bufs_v[2]);
+                           const std::vector<std::uint64_t>& hist, rt::Buffer* bufs_k[2], rt::Buffer* bufs_v[2],
+                           PhaseTimer& timer);
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
@@ -75,15 +95,13 @@ void radix_sort(SortJob& job) {
   const auto& desc = dev.description();
 
   PortablePolicy pp;
+  // A requested work-group size is validated, then capped so radix_scatter's 256 u16 counters per
+  // work-item fit the device's local memory (at most 128 work-items); items per work-item 1..64.
   pp.group = checked_group_size(dev, job.options.work_group_size, pp.group);
-  if (pp.group > 128)
-    throw Error(errc::invalid_argument, "radix: work-group size " + std::to_string(pp.group) +
-                                            " too large (radix_scatter keeps 256 counters per work-item; at most 128)");
-  if (job.options.items_per_thread != 0) {
-    if (job.options.items_per_thread > 64)
-      throw Error(errc::invalid_argument, "radix: items_per_thread must be 1..64");
-    pp.items = static_cast<std::uint32_t>(job.options.items_per_thread);
-  }
+  while (pp.group > 1 && (pp.group > 128 || std::uint64_t(kRadix) * pp.group * 2 + 4096 > desc.local_memory_bytes))
+    pp.group >>= 1;
+  if (job.options.items_per_thread != 0)
+    pp.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 64));
   if (!desc.is_gpu) pp.groups_per_compute_unit = 2;
 
   auto defines = job.key_defines();
@@ -106,10 +124,14 @@ void radix_sort(SortJob& job) {
     return *portable;
   };
 
+  PhaseTimer timer{dev, job.options.verbose, {}};
+  timer.mark("start");
   // 1. all histograms (the portable program's kernel; on CUDA the onesweep program's own copy)
   dev.fill_bytes(*hist, 0, 0, hist->bytes());
   if (onesweep) {
     OnesweepPolicy op;
+    if (job.options.items_per_thread != 0)
+      op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 32));
     auto od = defines;
     od.push_back("GROUP_SIZE=" + std::to_string(op.group));
     od.push_back("ITEMS=" + std::to_string(op.items));
@@ -120,6 +142,7 @@ void radix_sort(SortJob& job) {
     dev.launch(portable_program().kernel("radix_histogram"), {plan.groups, pp.group},
                {job.keys, n, job.flip_arg(), plan.span, hist});
   }
+  timer.mark("histogram");
   std::vector<std::uint64_t> h(std::size_t(num_passes) * kRadix);
   dev.read(*hist, 0, h.data(), h.size() * 8);
 
@@ -132,13 +155,14 @@ void radix_sort(SortJob& job) {
     if (!trivial) passes.push_back(p);
   }
   if (passes.empty()) return;
+  timer.mark("histogram read + skip");
 
   rt::Buffer* bk[2] = {&job.keys, tmp_keys.get()};
   rt::Buffer* bv[2] = {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()};
 
   // 3. the passes
   if (onesweep) {
-    radix_onesweep_passes(job, passes, h, bk, bv);
+    radix_onesweep_passes(job, passes, h, bk, bv, timer);
   } else {
     rt::Program& prog = portable_program();
     rt::BufferPtr counts = dev.alloc(std::size_t(kRadix) * plan.groups * 8);
@@ -151,6 +175,7 @@ void radix_sort(SortJob& job) {
       dev.launch(prog.kernel("radix_scan"), {1, pp.group}, {counts, std::uint64_t(kRadix) * plan.groups});
       dev.launch(prog.kernel("radix_scatter"), {plan.groups, pp.group},
                  {src, *bv[i & 1], dst, *bv[(i + 1) & 1], n, job.flip_arg(), shift, plan.span, counts});
+      timer.mark("pass " + std::to_string(passes[i]) + " (count+scan+scatter)");
     }
     dev.finish();  // counts is released at the end of this scope
   }
@@ -159,8 +184,10 @@ void radix_sort(SortJob& job) {
   if (passes.size() & 1) {
     dev.copy(*tmp_keys, 0, job.keys, 0, n * ks);
     if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, n * job.value_bytes);
+    timer.mark("copy back");
   }
   dev.finish();
+  timer.print();
 }
 
 }  // namespace gpusort::algo
@@ -169,9 +196,12 @@ namespace gpusort::algo {
 
 // CUDA fast path: per pass one radix_onesweep launch over tiles of group * items keys.
 void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes,
-                           const std::vector<std::uint64_t>& hist, rt::Buffer* bk[2], rt::Buffer* bv[2]) {
+                           const std::vector<std::uint64_t>& hist, rt::Buffer* bk[2], rt::Buffer* bv[2],
+                           PhaseTimer& timer) {
   rt::Device& dev = job.device;
-  const OnesweepPolicy op;
+  OnesweepPolicy op;
+  if (job.options.items_per_thread != 0)
+    op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 32));
   const std::uint64_t n = job.n;
   const std::size_t ks = key_size(job.type);
   const std::size_t num_passes = hist.size() / kRadix;
@@ -199,11 +229,14 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   rt::BufferPtr counters = dev.alloc(passes.size() * 4);
   dev.fill_bytes(*counters, 0, 0, counters->bytes());
   const std::size_t stage = tile * std::max<std::size_t>(ks, job.value_bytes);
+  timer.mark("offsets upload");
   for (std::size_t i = 0; i < passes.size(); ++i) {
     dev.fill_bytes(*status, 0, 0, status->bytes());
+    timer.mark("status reset");
     dev.launch(kernel, {tiles, op.group, stage},
                {*bk[i & 1], *bv[i & 1], *bk[(i + 1) & 1], *bv[(i + 1) & 1], n, job.flip_arg(),
                 passes[i] * kRadixBits, offs, status, counters, static_cast<std::uint32_t>(i)});
+    timer.mark("onesweep pass " + std::to_string(passes[i]));
   }
   dev.finish();  // the temporaries above are released on return
 }

@@ -94,7 +94,7 @@ TEST(RadixProbe, PrintKeysPerSecond) {
     for (int rep = 0; rep < 6; ++rep) {
       keys.upload(host);
       auto r = sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes,
-                           {.algorithm = kRadix});
+                           {.algorithm = kRadix, .verbose = rep == 5 && std::getenv("GPUSORT_RADIX_VERBOSE")});
       ms.push_back(r.sort_ms);
     }
     std::sort(ms.begin() + 1, ms.end());
@@ -106,6 +106,22 @@ TEST(RadixProbe, PrintKeysPerSecond) {
     EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
   };
   run(std::uint32_t{}, 0, "u32 keys");
+  if (ctx.device().backend == "cuda") {  // onesweep tile shape: keys per thread
+    for (std::size_t items : {12, 20, 24}) {
+      std::vector<std::uint32_t> host(n);
+      for (auto& x : host) x = static_cast<std::uint32_t>(rng());
+      DeviceArray<std::uint32_t> keys(ctx, std::span<const std::uint32_t>(host));
+      std::vector<double> ms;
+      for (int rep = 0; rep < 5; ++rep) {
+        keys.upload(host);
+        ms.push_back(sort_device(ctx, key_type::u32, keys.buffer(), n, nullptr, 0,
+                                 {.algorithm = kRadix, .items_per_thread = items}).sort_ms);
+      }
+      std::sort(ms.begin() + 1, ms.end());
+      std::printf("radix probe u32 keys items=%zu n=2^%s: %.3f ms, %.2f Gkeys/s\n", items, env, ms[2],
+                  n / ms[2] / 1e6);
+    }
+  }
   run(std::uint32_t{}, 4, "u32/u32 pairs");
   run(std::uint64_t{}, 0, "u64 keys");
   run(std::uint64_t{}, 8, "u64/u64 pairs");

@@ -20,13 +20,11 @@
 
 DEVICE_FN u32 tile_count(u64 base, u64 n) { return (u32)gs_min_u64((u64)TILE, n - base); }
 
-KERNEL bitonic_sort_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, okey_t flip) {
-  LOCAL_ARRAY key_t tile_keys[TILE];
-#if HAS_VALUES
-  LOCAL_ARRAY value_t tile_values[TILE];
-#else
-  LOCAL value_t* tile_values = 0;
-#endif
+// One tile of TILE keys (and values) through local memory: load, run the network steps of stages
+// first_k..last_k (each stage from its step j = k/2 down to 1, or from j = TILE/2 when the stage is
+// larger than a tile), store. Shared by the tile sort and the fused merge of a larger stage.
+DEVICE_FN void bitonic_tile(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, okey_t flip, u32 first_k, u32 last_k,
+                            LOCAL key_t* tile_keys, LOCAL value_t* tile_values) {
   const u64 base = GROUP_ID() * TILE;
   const u32 count = tile_count(base, n);
   const u32 t = LOCAL_ID();
@@ -37,8 +35,8 @@ KERNEL bitonic_sort_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, oke
 #endif
   }
   BARRIER();
-  for (u32 k = 2; k <= TILE; k <<= 1) {
-    for (u32 j = k >> 1; j > 0; j >>= 1) {
+  for (u32 k = first_k; k <= last_k; k <<= 1) {
+    for (u32 j = gs_min_u32(k >> 1, TILE >> 1); j > 0; j >>= 1) {
       u32 lo = bitonic_low32(t, j);
       u32 hi = bitonic_high32(lo, k, j);
       if (hi < count) compare_exchange_local(tile_keys, tile_values, lo, hi, flip);
@@ -53,12 +51,24 @@ KERNEL bitonic_sort_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, oke
   }
 }
 
+KERNEL bitonic_sort_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, okey_t flip) {
+  LOCAL_ARRAY key_t tile_keys[TILE];
+#if HAS_VALUES
+  LOCAL_ARRAY value_t tile_values[TILE];
+#else
+  LOCAL value_t* tile_values = 0;
+#endif
+  bitonic_tile(keys, values, n, flip, 2, TILE, tile_keys, tile_values);
+}
+
 KERNEL bitonic_global_step(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u64 k, u64 j, okey_t flip) {
   u64 lo = bitonic_low(GLOBAL_ID(), j);
   u64 hi = bitonic_high(lo, k, j);
   if (hi < n) compare_exchange_global(keys, values, lo, hi, flip);
 }
 
+// Only half-cleaner steps remain in a stage larger than a tile (its mirror step had j = k/2 >=
+// TILE), so k = 2*TILE stands for any such stage.
 KERNEL bitonic_merge_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, okey_t flip) {
   LOCAL_ARRAY key_t tile_keys[TILE];
 #if HAS_VALUES
@@ -66,30 +76,7 @@ KERNEL bitonic_merge_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, ok
 #else
   LOCAL value_t* tile_values = 0;
 #endif
-  const u64 base = GROUP_ID() * TILE;
-  const u32 count = tile_count(base, n);
-  const u32 t = LOCAL_ID();
-  for (u32 i = t; i < count; i += GROUP_SIZE) {
-    tile_keys[i] = keys[base + i];
-#if HAS_VALUES
-    tile_values[i] = values[base + i];
-#endif
-  }
-  BARRIER();
-  // Only half-cleaner steps remain (the stage's mirror step had j = k/2 >= TILE); k = 2*TILE
-  // stands for "any stage larger than a tile" in bitonic_high32.
-  for (u32 j = TILE >> 1; j > 0; j >>= 1) {
-    u32 lo = bitonic_low32(t, j);
-    u32 hi = bitonic_high32(lo, 2 * TILE, j);
-    if (hi < count) compare_exchange_local(tile_keys, tile_values, lo, hi, flip);
-    BARRIER();
-  }
-  for (u32 i = t; i < count; i += GROUP_SIZE) {
-    keys[base + i] = tile_keys[i];
-#if HAS_VALUES
-    values[base + i] = tile_values[i];
-#endif
-  }
+  bitonic_tile(keys, values, n, flip, 2 * TILE, 2 * TILE, tile_keys, tile_values);
 }
 
 // Register compare-exchange of positions pa < pb (pb past the end = +infinity: skipped).

@@ -1,5 +1,7 @@
 // The one compare-exchange: after it, position lo holds the key that comes first in the sort order
 // (ties stay where they are). Local-memory and global-memory forms; values move with their keys.
+// The two bodies are the same: OpenCL 1.2 has no generic address space, so each address space
+// needs its own function.
 #ifndef GPUSORT_COMPARE_EXCHANGE_H
 #define GPUSORT_COMPARE_EXCHANGE_H
 #include "keys.h"

@@ -1,16 +1,19 @@
 // LSD radix sort, CUDA fast path: one kernel per digit (onesweep: Adinets & Merrill, "Onesweep: A
-// Faster Least Significant Digit Radix Sort for GPUs", 2022). The all-digit histogram comes first
-// (radix_histogram, radix_common.h); the host turns it into each pass's global digit offsets.
+// Faster Least Significant Digit Radix Sort for GPUs", 2022; written from the paper for NVRTC). The
+// all-digit histogram comes first (radix_histogram, radix_common.h) and stays on the device.
 //
 // radix_onesweep, one block per tile of TILE = GROUP_SIZE * ITEMS keys, GROUP_SIZE == RADIX:
 //  1. the tile id comes from an atomic counter, so every tile's predecessor is already running;
-//  2. keys are loaded warp-striped (coalesced) and ranked per warp with ballots (one per digit bit; a hand-made match-any): a key's
-//     rank = earlier same-digit keys of its warp (running per-warp digit counters in shared memory,
-//     items in order, lanes in order), which is input order within the warp's stripe;
-//  3. per digit (one thread each): exclusive scan over the warps, the tile's count published in
-//     status[tile][digit] (30-bit count | AGGREGATE or INCLUSIVE flag), then decoupled look-back
-//     over the predecessors' status words until an INCLUSIVE one, then this tile's INCLUSIVE word;
-//  4. keys (then values) are staged in shared memory in digit order and written out so that each
+//  2. keys are loaded warp-striped (coalesced); the tile's digit counts are taken first (shared
+//     atomics) and published at once in status[tile][digit] (30-bit count | AGGREGATE flag; tile 0
+//     publishes INCLUSIVE words that already hold the digits' global offsets from the histogram);
+//  3. keys are ranked per warp with ballots (one per digit bit: a hand-made match-any): a key's
+//     rank = earlier same-digit keys of its warp (per-warp digit counters in shared memory, items
+//     in order, lanes in order), which is input order within the warp's stripe;
+//  4. per digit (one thread each): exclusive scan over the warps, then decoupled look-back over the
+//     predecessors' status words until an INCLUSIVE one (they had the whole ranking to publish),
+//     then this tile's INCLUSIVE word;
+//  5. keys (then values) are staged in shared memory in digit order and written out so that each
 //     digit's run of the tile goes to consecutive global addresses.
 // Counts are 30-bit: the host uses this path for n < 2^30 (else radix_passes.cl).
 // Specialised by radix_common.h's defines and ITEMS. Under OpenCL this file holds only the histogram.
@@ -45,28 +48,48 @@ DEVICE_FN u32 radix_match_peers(u32 label) {
 // Blocks per SM the compiler must leave registers for (keys and ranks live in registers).
 #if VALUE_BYTES == 16
 #define ONESWEEP_MIN_BLOCKS 2
-#elif KEY_BITS == 64 || VALUE_BYTES == 8
+#elif KEY_BITS == 64 || VALUE_BYTES == 8 || (ITEMS > 16 && (HAS_VALUES || KEY_KIND == 2))
 #define ONESWEEP_MIN_BLOCKS 3
 #else
 #define ONESWEEP_MIN_BLOCKS 4
 #endif
 
+// Exclusive prefix sum over the block's GROUP_SIZE threads (all threads must call it).
+DEVICE_FN u32 radix_block_exclusive_scan(u32 v, u32* warp_sums) {
+  const u32 lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  u32 incl = v;
+#pragma unroll
+  for (u32 off = 1; off < 32; off <<= 1) {
+    const u32 y = __shfl_up_sync(0xFFFFFFFFu, incl, off);
+    if (lane >= off) incl += y;
+  }
+  if (lane == 31) warp_sums[warp] = incl;
+  __syncthreads();
+  u32 prefix = 0;
+  for (u32 w = 0; w < warp; ++w) prefix += warp_sums[w];
+  __syncthreads();
+  return prefix + incl - v;
+}
+
+// hist: radix_histogram's output, [pass][RADIX]. Tile 0 turns its pass row into the digits' global
+// offsets and publishes them inside its INCLUSIVE status words, so every look-back ends with the
+// global position of the tile's first key of each digit (no host round trip for offsets).
 KERNEL __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
 radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in, key_t* RESTRICT keys_out,
-               value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT bin_offsets,
+               value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT hist,
                u32* status, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, stage);  // TILE keys, later TILE values
   __shared__ u32 warp_hist[WARPS][RADIX];
+  __shared__ u32 tile_count[RADIX];
   __shared__ u32 tile_excl[RADIX];
-  __shared__ u64 global_base[RADIX];
+  __shared__ u32 global_base[RADIX];  // mod 2^32: global index of the digit's key at tile position s = base + s
   __shared__ u32 warp_sums[WARPS];
   __shared__ u32 s_tile;
-#if HAS_VALUES
   __shared__ u8 stage_digit[TILE];
-#endif
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   if (t == 0) s_tile = atomicAdd(&tile_counter[sweep], 1u);
   for (u32 i = t; i < WARPS * RADIX; i += GROUP_SIZE) (&warp_hist[0][0])[i] = 0;
+  tile_count[t] = 0;
   __syncthreads();
   const u32 tile = s_tile;
   const u64 base = (u64)tile * TILE;
@@ -83,6 +106,23 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
+  // early counts: the tile's histogram first, so its aggregate is published before the ranking
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) atomicAdd(&tile_count[radix_digit(k[i], flip, shift)], 1u);
+  __syncthreads();
+  const u32 count = tile_count[t];
+  volatile u32* my_status = status + (u64)tile * RADIX + t;
+  u32 exclusive = 0;  // keys of digit t before this tile, in the whole output
+  if (tile == 0) {
+    exclusive = radix_block_exclusive_scan((u32)hist[(shift / RADIX_BITS) * RADIX + t], warp_sums);
+    *my_status = STATUS_INCLUSIVE | (exclusive + count);
+  } else {
+    *my_status = STATUS_AGGREGATE | count;
+  }
+  const u32 excl_digit = radix_block_exclusive_scan(count, warp_sums);
+  tile_excl[t] = excl_digit;
+
   const u32 lanes_below = (1u << lane) - 1u;
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i) {
@@ -96,7 +136,8 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   }
   __syncthreads();
 
-  // one digit per thread: exclusive over warps, then publish and look back
+  // one digit per thread: exclusive over the warps, then the look-back (predecessors have had the
+  // whole ranking to publish)
   u32 total = 0;
 #pragma unroll
   for (u32 w = 0; w < WARPS; ++w) {
@@ -104,18 +145,6 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     warp_hist[w][t] = total;
     total += c;
   }
-  volatile u32* my_status = status + (u64)tile * RADIX + t;
-  *my_status = (tile == 0 ? STATUS_INCLUSIVE : STATUS_AGGREGATE) | total;
-
-  u32 incl = total;  // inclusive scan over digits: warp shuffles, then the warps' sums
-#pragma unroll
-  for (u32 off = 1; off < 32; off <<= 1) {
-    const u32 y = __shfl_up_sync(0xFFFFFFFFu, incl, off);
-    if (lane >= off) incl += y;
-  }
-  if (lane == 31) warp_sums[warp] = incl;
-
-  u64 exclusive = 0;
   if (tile > 0) {
     const volatile u32* pred = status + (u64)(tile - 1) * RADIX + t;
     for (;;) {
@@ -127,14 +156,9 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
       if (s & STATUS_INCLUSIVE) break;
       pred -= RADIX;
     }
-    *my_status = STATUS_INCLUSIVE | (u32)(exclusive + total);
+    *my_status = STATUS_INCLUSIVE | (exclusive + count);
   }
-  __syncthreads();
-  u32 warp_prefix = 0;
-  for (u32 w = 0; w < warp; ++w) warp_prefix += warp_sums[w];
-  const u32 excl_digit = warp_prefix + incl - total;
-  tile_excl[t] = excl_digit;
-  global_base[t] = bin_offsets[(shift / RADIX_BITS) * RADIX + t] + exclusive - excl_digit;
+  global_base[t] = exclusive - excl_digit;
   __syncthreads();
 
   key_t* stage_keys = (key_t*)stage;
@@ -144,18 +168,12 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
       const u32 d = radix_digit(k[i], flip, shift);
       pos[i] += tile_excl[d] + warp_hist[warp][d];
       stage_keys[pos[i]] = k[i];
+      stage_digit[pos[i]] = (u8)d;
     }
   }
   __syncthreads();
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-  for (u32 s = t; s < valid; s += GROUP_SIZE) {
-    const key_t key = stage_keys[s];
-    const u32 d = radix_digit(key, flip, shift);
-    keys_out[global_base[d] + s] = key;
-#if HAS_VALUES
-    stage_digit[s] = (u8)d;
-#endif
-  }
+  for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = stage_keys[s];
 #if HAS_VALUES
   value_t v[ITEMS];
 #pragma unroll
@@ -167,7 +185,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
   __syncthreads();
-  for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[global_base[stage_digit[s]] + s] = stage_values[s];
+  for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[(u64)(global_base[stage_digit[s]] + s)] = stage_values[s];
 #endif
 }
 #endif  // GS_CUDA

@@ -22,6 +22,7 @@ struct SortArgs {
   std::size_t items_per_thread = 0;
   std::string local_variant;
   std::string merge_variant;
+  int host_merge_levels = -1;  // hybrid: top merge levels done on host threads (-1 = automatic)
   bool verbose = false;
 };
 

@@ -87,6 +87,9 @@ int main(int argc, char** argv) {
   sort->add_option("--items-per-thread", s.items_per_thread, "Keys per work-item in tiled kernels; 0 = default");
   sort->add_option("--local", s.local_variant, "Algorithm-specific local-sort variant (SortOptions::local_variant)");
   sort->add_option("--merge", s.merge_variant, "Algorithm-specific merge variant (SortOptions::merge_variant)");
+  sort->add_option("--host-levels", s.host_merge_levels,
+                   "hybrid: how many top merge levels host threads do; -1 = automatic")
+      ->check(CLI::Range(-1, 64));
   sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
 
   GenArgs g;

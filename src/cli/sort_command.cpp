@@ -54,6 +54,7 @@ SortOptions make_options(const SortArgs& a) {
   o.items_per_thread = a.items_per_thread;
   o.local_variant = a.local_variant;
   o.merge_variant = a.merge_variant;
+  o.host_merge_levels = a.host_merge_levels;
   o.verbose = a.verbose;
   return o;
 }

@@ -357,3 +357,20 @@ TEST(CliSort, StablePairsWithEveryStableAlgorithm) {
 }
 
 }  // namespace
+
+// The algorithm-specific options reach the library: merge variants and hybrid's host levels.
+TEST(CliSort, VariantOptionsPassThrough) {
+  TempDir d;
+  const auto in = (d / "in.u32").string(), out = (d / "out.u32").string();
+  ASSERT_CLI_OK(run_cli({"gen", "--type", "u32", "--count", "20001", "--dist", "few-unique", "--seed", "5", "-o", in}));
+  const auto input = read_vec<std::uint32_t>(in);
+  for (std::vector<std::string> extra : {std::vector<std::string>{"--algorithm", "merge", "--local", "bubble", "--merge", "hashed"},
+                                         std::vector<std::string>{"--algorithm", "hybrid", "--host-levels", "2"}}) {
+    std::vector<std::string> args = {"sort", in, "-o", out, "--type", "u32", "--stable"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    ASSERT_CLI_OK(run_cli(args));
+    EXPECT_EQ(read_vec<std::uint32_t>(out), reference_sorted(input, false)) << extra[1];
+  }
+  expect_clean_error(run_cli({"sort", in, "-o", out, "--type", "u32", "--algorithm", "merge", "--local", "nope"}));
+  expect_clean_error(run_cli({"sort", in, "-o", out, "--type", "u32", "--host-levels", "-5"}));
+}

@@ -62,6 +62,33 @@ class DeviceArray {
 SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
                        std::size_t value_bytes, const SortOptions& options = {});
 
+// Caller-supplied temporary storage (CUB style), for callers who manage device memory:
+//   auto bytes = gpusort::temporary_storage_bytes(ctx, gpusort::key_type::u32, n, 4, options);
+//   gpusort::DeviceBuffer temp(ctx, bytes);               // allocate once, reuse for many sorts
+//   gpusort::sort_pairs(ctx, keys, values, temp, options);
+// The sort then allocates no device memory. Without it, gpusort takes temporaries from a per-device
+// pool of reusable buffers. temporary_storage_bytes throws Error(unsupported) for an algorithm that
+// does not report its needs; a sort given less than it needs throws Error(invalid_argument) before
+// touching the data.
+std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,
+                                    const SortOptions& options = {});
+
+SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
+                       std::size_t value_bytes, const SortOptions& options, DeviceBuffer& temporary_storage);
+
+template <sortable_key K>
+SortReport sort(Context& ctx, DeviceArray<K>& keys, DeviceBuffer& temporary_storage, const SortOptions& options = {}) {
+  return sort_device(ctx, key_type_of<K>::value, keys.buffer(), keys.size(), nullptr, 0, options, temporary_storage);
+}
+
+template <sortable_key K, class V>
+SortReport sort_pairs(Context& ctx, DeviceArray<K>& keys, DeviceArray<V>& values, DeviceBuffer& temporary_storage,
+                      const SortOptions& options = {}) {
+  if (keys.size() != values.size()) throw Error(errc::invalid_argument, "sort_pairs: keys and values differ in length");
+  return sort_device(ctx, key_type_of<K>::value, keys.buffer(), keys.size(), &values.buffer(), sizeof(V), options,
+                     temporary_storage);
+}
+
 template <sortable_key K>
 SortReport sort(Context& ctx, DeviceArray<K>& keys, const SortOptions& options = {}) {
   return sort_device(ctx, key_type_of<K>::value, keys.buffer(), keys.size(), nullptr, 0, options);

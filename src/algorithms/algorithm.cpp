@@ -1,5 +1,7 @@
 #include "algorithms/algorithm.hpp"
 
+#include "runtime/buffer_pool.hpp"
+
 namespace gpusort::algo {
 
 std::vector<std::string> SortJob::key_defines() const {
@@ -12,6 +14,18 @@ rt::Arg SortJob::flip_arg() const {
   if (key_size(type) == 8) return rt::Arg(descending() ? ~std::uint64_t(0) : std::uint64_t(0));
   // okey_t is 32 bits for 8/16/32-bit keys; kernels mask it to the key's width.
   return rt::Arg(descending() ? ~std::uint32_t(0) : std::uint32_t(0));
+}
+
+rt::BufferPtr SortJob::temp(std::size_t bytes) const {
+  if (!temp_storage) return device.temp_pool().get(bytes);
+  const std::uint64_t take = temp_request_bytes(bytes);
+  const std::size_t have = temp_storage->bytes();
+  if (temp_used > have || take > have - temp_used)
+    throw Error(errc::invalid_argument, "this sort needs at least " + std::to_string(temp_used + take) +
+                                            " bytes of temporary storage, got " + std::to_string(have));
+  rt::BufferPtr b = device.sub_buffer(*temp_storage, temp_used, bytes == 0 ? 1 : bytes);
+  temp_used += take;
+  return b;
 }
 
 std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferred) {

@@ -1,7 +1,9 @@
 #pragma once
 // What every algorithm driver receives, and the table of algorithms.
 // A driver sorts job.n keys (and values) held in device buffers, leaving the result in the same
-// buffers. It may allocate temporaries from job.device. It never touches host memory.
+// buffers. Its device temporaries come from job.temp(), requested before its first launch that
+// writes the keys (so a failure leaves them unchanged); Algorithm::temp_bytes reports their sum.
+// It never touches host memory.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +22,10 @@ struct SortJob {
   rt::Buffer& keys;
   rt::Buffer* values;  // nullptr when value_bytes == 0
   const SortOptions& options;
+  // Caller-supplied temporary storage (sort_device's temporary_storage overload), or nullptr: then
+  // temporaries come from the device's buffer pool (runtime/buffer_pool.hpp).
+  rt::Buffer* temp_storage = nullptr;
+  mutable std::size_t temp_used = 0;  // bytes of temp_storage handed out so far
 
   bool descending() const { return options.order == order::descending; }
   // -D definitions that specialise kernels/keys.h for this job.
@@ -28,6 +34,27 @@ struct SortJob {
   rt::Arg flip_arg() const;
   // The values kernel argument; the keys buffer stands in when there are no values (never read).
   rt::Buffer& values_or_keys() const { return values ? *values : keys; }
+  // A device temporary of at least `bytes` bytes (its bytes() may be larger): the next
+  // temp_request_bytes(bytes) of temp_storage (Error(invalid_argument) when they do not fit), else
+  // a buffer from the device's pool. Released (back to the pool) when the last pointer drops.
+  rt::BufferPtr temp(std::size_t bytes) const;
+};
+
+// What one temp(bytes) request takes of caller storage: bytes rounded up to 4096 (at least 4096),
+// so every sub-range starts 4096-aligned.
+constexpr std::uint64_t kTempAlign = 4096;
+inline std::uint64_t temp_request_bytes(std::uint64_t bytes) {
+  return bytes == 0 ? kTempAlign : (bytes + kTempAlign - 1) / kTempAlign * kTempAlign;
+}
+
+// A sort's shape, for Algorithm::temp_bytes. Field names match SortJob's, so helpers written as
+// templates over the job serve both.
+struct TempQuery {
+  rt::Device& device;  // device.description() for the device's limits
+  key_type type;
+  std::uint64_t n;
+  std::size_t value_bytes;  // 0 = keys only
+  const SortOptions& options;
 };
 
 struct Algorithm {
@@ -38,6 +65,9 @@ struct Algorithm {
   std::uint64_t max_n = 0;
   std::string too_large_hint;
   void (*run)(SortJob&) = nullptr;
+  // The temporary storage run() asks job.temp() for at most: the sum of temp_request_bytes() of
+  // its requests. nullptr: not reported (caller-supplied temporary storage is then refused).
+  std::uint64_t (*temp_bytes)(const TempQuery&) = nullptr;
 };
 
 // All algorithms, in the order `gpusort algorithms` lists them.

@@ -15,4 +15,14 @@ void hybrid_sort(SortJob& job);  // hybrid_sort.cpp
 void batcher_recursive_sort(SortJob& job);  // batcher_sort.cpp
 void batcher_iterative_sort(SortJob& job);  // batcher_sort.cpp
 
+// Algorithm::temp_bytes of the drivers that ask for temporaries (next to each driver).
+std::uint64_t merge_temp_bytes(const TempQuery& q);
+std::uint64_t radix_temp_bytes(const TempQuery& q);
+std::uint64_t rank_temp_bytes(const TempQuery& q);
+std::uint64_t naive_merge_temp_bytes(const TempQuery& q);
+std::uint64_t section_merge_temp_bytes(const TempQuery& q);
+std::uint64_t hybrid_temp_bytes(const TempQuery& q);
+// Drivers with no device temporaries.
+inline std::uint64_t no_temp_bytes(const TempQuery&) { return 0; }
+
 }  // namespace gpusort::algo

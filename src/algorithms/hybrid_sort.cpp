@@ -97,21 +97,35 @@ void host_merge_level(const std::vector<Entry>& src, std::vector<Entry>& dst, st
   run_tasks(tasks, threads);
 }
 
-}  // namespace
-
-void hybrid_sort(SortJob& job) {
-  const int requested = requested_host_levels(job.options);
-  if (job.n <= 1) return;
-  const std::uint64_t section = section_length(job);
+// Merge levels in all, and how many of them the host does.
+std::pair<int, int> split_levels(const SortOptions& options, std::uint64_t n, unsigned threads) {
+  const int requested = requested_host_levels(options);
   int levels = 0;
-  for (std::uint64_t w = section; w < job.n; w *= 2) ++levels;
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  for (std::uint64_t w = section_length(options); w < n; w *= 2) ++levels;
   int host_levels = requested;
   if (host_levels < 0) {
     host_levels = 1;
     while ((2u << host_levels) <= threads) ++host_levels;
   }
-  host_levels = std::min(host_levels, levels);
+  return {levels, std::min(host_levels, levels)};
+}
+
+unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+}  // namespace
+
+std::uint64_t hybrid_temp_bytes(const TempQuery& q) {
+  const auto [levels, host_levels] = split_levels(q.options, q.n, host_threads());
+  if (q.n <= 1) return 0;
+  return section_merge_temp_bytes(q, levels - host_levels);
+}
+
+void hybrid_sort(SortJob& job) {
+  requested_host_levels(job.options);  // a bad variant is an error even for n <= 1
+  if (job.n <= 1) return;
+  const std::uint64_t section = section_length(job);
+  const unsigned threads = host_threads();
+  const auto [levels, host_levels] = split_levels(job.options, job.n, threads);
   const std::uint64_t width = section_merge_passes(job, section, levels - host_levels);
   if (host_levels == 0) return;
 

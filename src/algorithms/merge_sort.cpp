@@ -171,8 +171,8 @@ void merge_sort(SortJob& job) {
     return;
   }
   // Temporaries first, so an out-of-memory failure leaves the input untouched.
-  rt::BufferPtr tmp_keys = job.device.alloc(job.n * key_size(job.type));
-  rt::BufferPtr tmp_values = job.values ? job.device.alloc(job.n * job.value_bytes) : nullptr;
+  rt::BufferPtr tmp_keys = job.temp(job.n * key_size(job.type));
+  rt::BufferPtr tmp_values = job.values ? job.temp(job.n * job.value_bytes) : nullptr;
   rt::Buffer* keys[2] = {&job.keys, tmp_keys.get()};
   rt::Buffer* values[2] = {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()};
   int cur = passes % 2;  // where the tile sort writes; after `passes` swaps the data is back in 0
@@ -181,6 +181,17 @@ void merge_sort(SortJob& job) {
     merge::merge_pass(job, pass, *keys[cur], *values[cur], *keys[1 - cur], *values[1 - cur], w, group, merge_items);
     cur = 1 - cur;
   }
+}
+
+
+std::uint64_t merge_temp_bytes(const TempQuery& q) {
+  if (q.n <= 1) return 0;
+  const std::uint32_t group = checked_group_size(q.device, q.options.work_group_size, 256);
+  const std::size_t requested = q.options.items_per_thread;
+  const std::uint32_t local_items =
+      requested ? std::uint32_t(requested) : merge::default_local_items(merge::checked_local_variant(q.options.local_variant));
+  if (std::uint64_t(group) * local_items >= q.n) return 0;  // the tile sort alone, in place
+  return temp_request_bytes(q.n * key_size(q.type)) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);
 }
 
 }  // namespace gpusort::algo

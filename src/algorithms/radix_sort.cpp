@@ -57,7 +57,8 @@ Plan plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups) {
   return {ceil_div(tiles, tiles_per_group), tiles_per_group * tile};
 }
 
-OnesweepPolicy onesweep_policy(const SortJob& job) {
+template <class Job>  // SortJob or TempQuery
+OnesweepPolicy onesweep_policy(const Job& job) {
   OnesweepPolicy op;
   // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys)
   if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = 24;
@@ -66,8 +67,24 @@ OnesweepPolicy onesweep_policy(const SortJob& job) {
   return op;
 }
 
-bool use_onesweep(const SortJob& job) {
+template <class Job>
+bool use_onesweep(const Job& job) {
   return job.device.description().backend == "cuda" && job.n <= OnesweepPolicy{}.max_n;
+}
+
+template <class Job>
+PortablePolicy portable_policy(const Job& job) {
+  const auto& desc = job.device.description();
+  PortablePolicy pp;
+  // A requested work-group size is validated, then capped so radix_scatter's 256 u16 counters per
+  // work-item fit the device's local memory (at most 128 work-items); items per work-item 1..64.
+  pp.group = checked_group_size(job.device, job.options.work_group_size, pp.group);
+  while (pp.group > 1 && (pp.group > 128 || std::uint64_t(kRadix) * pp.group * 2 + 4096 > desc.local_memory_bytes))
+    pp.group >>= 1;
+  if (job.options.items_per_thread != 0)
+    pp.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 64));
+  if (!desc.is_gpu) pp.groups_per_compute_unit = 2;
+  return pp;
 }
 
 // options.verbose: device time of each phase, to stderr.
@@ -102,15 +119,7 @@ void radix_sort(SortJob& job) {
   const bool onesweep = use_onesweep(job);
   const auto& desc = dev.description();
 
-  PortablePolicy pp;
-  // A requested work-group size is validated, then capped so radix_scatter's 256 u16 counters per
-  // work-item fit the device's local memory (at most 128 work-items); items per work-item 1..64.
-  pp.group = checked_group_size(dev, job.options.work_group_size, pp.group);
-  while (pp.group > 1 && (pp.group > 128 || std::uint64_t(kRadix) * pp.group * 2 + 4096 > desc.local_memory_bytes))
-    pp.group >>= 1;
-  if (job.options.items_per_thread != 0)
-    pp.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 64));
-  if (!desc.is_gpu) pp.groups_per_compute_unit = 2;
+  const PortablePolicy pp = portable_policy(job);
 
   auto defines = job.key_defines();
   defines.push_back("RADIX_BITS=" + std::to_string(kRadixBits));
@@ -118,10 +127,10 @@ void radix_sort(SortJob& job) {
   portable_defines.push_back("GROUP_SIZE=" + std::to_string(pp.group));
   portable_defines.push_back("ITEMS=" + std::to_string(pp.items));
 
-  // Temporaries first: if any allocation fails, nothing has been touched.
-  rt::BufferPtr tmp_keys = dev.alloc(n * ks);
-  rt::BufferPtr tmp_values = job.values ? dev.alloc(n * job.value_bytes) : nullptr;
-  rt::BufferPtr hist = dev.alloc(std::size_t(num_passes) * kRadix * 8);
+  // Temporaries first: if any allocation fails, nothing has been touched (radix_temp_bytes sums them).
+  rt::BufferPtr tmp_keys = job.temp(n * ks);
+  rt::BufferPtr tmp_values = job.values ? job.temp(n * job.value_bytes) : nullptr;
+  rt::BufferPtr hist = job.temp(std::size_t(num_passes) * kRadix * 8);
 
   const std::uint64_t tile = std::uint64_t(pp.group) * pp.items;
   const Plan plan = plan_spans(n, tile, std::uint64_t(std::max(1u, desc.compute_units)) * pp.groups_per_compute_unit);
@@ -171,7 +180,7 @@ void radix_sort(SortJob& job) {
     radix_onesweep_passes(job, passes, *hist, bk, bv, timer);
   } else {
     rt::Program& prog = portable_program();
-    rt::BufferPtr counts = dev.alloc(std::size_t(kRadix) * plan.groups * 8);
+    rt::BufferPtr counts = job.temp(std::size_t(kRadix) * plan.groups * 8);
     for (std::size_t i = 0; i < passes.size(); ++i) {
       const std::uint32_t shift = passes[i] * kRadixBits;
       rt::Buffer& src = *bk[i & 1];
@@ -216,8 +225,8 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
 
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;
   const std::uint64_t tiles = ceil_div(n, tile);
-  rt::BufferPtr status = dev.alloc(tiles * kRadix * 4);
-  rt::BufferPtr counters = dev.alloc(passes.size() * 4);
+  rt::BufferPtr status = job.temp(tiles * kRadix * 4);
+  rt::BufferPtr counters = job.temp(passes.size() * 4);
   dev.fill_bytes(*counters, 0, 0, counters->bytes());
   const std::size_t stage = tile * std::max<std::size_t>(ks, job.value_bytes);
   for (std::size_t i = 0; i < passes.size(); ++i) {
@@ -229,6 +238,32 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
     timer.mark("onesweep pass " + std::to_string(passes[i]));
   }
   dev.finish();  // the temporaries above are released on return
+}
+
+}  // namespace gpusort::algo
+
+namespace gpusort::algo {
+
+// The most radix_sort asks job.temp() for: the ping-pong copy, the histograms, then counts
+// (portable) or look-back status words + pass counters (onesweep, with every pass run).
+std::uint64_t radix_temp_bytes(const TempQuery& q) {
+  if (q.n <= 1) return 0;
+  const std::uint64_t ks = key_size(q.type);
+  const std::uint64_t num_passes = (ks * 8 + kRadixBits - 1) / kRadixBits;
+  std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0) +
+                        temp_request_bytes(num_passes * kRadix * 8);
+  if (use_onesweep(q)) {
+    const OnesweepPolicy op = onesweep_policy(q);
+    const std::uint64_t tiles = ceil_div(q.n, std::uint64_t(op.group) * op.items);
+    total += temp_request_bytes(tiles * kRadix * 4) + temp_request_bytes(num_passes * 4);
+  } else {
+    const PortablePolicy pp = portable_policy(q);
+    const auto& desc = q.device.description();
+    const Plan plan = plan_spans(q.n, std::uint64_t(pp.group) * pp.items,
+                                 std::uint64_t(std::max(1u, desc.compute_units)) * pp.groups_per_compute_unit);
+    total += temp_request_bytes(std::uint64_t(kRadix) * plan.groups * 8);
+  }
+  return total;
 }
 
 }  // namespace gpusort::algo

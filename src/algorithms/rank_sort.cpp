@@ -26,15 +26,23 @@ void rank_sort(SortJob& job) {
   rt::Program& program = job.device.program("rank_sort.cl", defines);
 
   const std::size_t key_bytes = job.n * key_size(job.type);
-  rt::BufferPtr out_keys = job.device.alloc(key_bytes);
-  rt::BufferPtr out_values = job.values ? job.device.alloc(job.n * job.value_bytes) : out_keys;
-  rt::BufferPtr claims = stable ? out_keys : job.device.alloc(job.n * sizeof(std::uint32_t));
+  rt::BufferPtr out_keys = job.temp(key_bytes);
+  rt::BufferPtr out_values = job.values ? job.temp(job.n * job.value_bytes) : out_keys;
+  rt::BufferPtr claims = stable ? out_keys : job.temp(job.n * sizeof(std::uint32_t));
   if (!stable) job.device.fill_bytes(*claims, 0, 0, job.n * sizeof(std::uint32_t));
   job.device.launch(program.kernel("rank_scatter"), {ceil_div(job.n, std::uint64_t(group) * items), group},
                     {job.keys, job.values_or_keys(), out_keys, out_values, claims, job.n,
                      std::uint32_t(stable ? 1 : 0), job.flip_arg()});
   job.device.copy(*out_keys, 0, job.keys, 0, key_bytes);
   if (job.values) job.device.copy(*out_values, 0, *job.values, 0, job.n * job.value_bytes);
+}
+
+
+std::uint64_t rank_temp_bytes(const TempQuery& q) {
+  if (q.n <= 1) return 0;
+  const bool stable = q.options.stable || q.options.local_variant == "stable";
+  return temp_request_bytes(q.n * key_size(q.type)) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0) +
+         (stable ? 0 : temp_request_bytes(q.n * sizeof(std::uint32_t)));
 }
 
 }  // namespace gpusort::algo

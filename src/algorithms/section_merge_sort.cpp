@@ -9,8 +9,14 @@
 
 namespace gpusort::algo {
 
-std::uint64_t section_length(const SortJob& job) {
-  return job.options.items_per_thread ? job.options.items_per_thread : 32;
+std::uint64_t section_length(const SortOptions& options) {
+  return options.items_per_thread ? options.items_per_thread : 32;
+}
+std::uint64_t section_length(const SortJob& job) { return section_length(job.options); }
+
+std::uint64_t section_merge_temp_bytes(const TempQuery& q, int max_levels) {
+  if (q.n <= 1 || section_length(q.options) >= q.n || max_levels == 0) return 0;
+  return temp_request_bytes(q.n * key_size(q.type)) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);
 }
 
 std::uint64_t section_merge_passes(SortJob& job, std::uint64_t section, int max_levels) {
@@ -18,14 +24,17 @@ std::uint64_t section_merge_passes(SortJob& job, std::uint64_t section, int max_
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
   rt::Program& program = job.device.program("section_merge.cl", job.key_defines());
   rt::Buffer& values = job.values_or_keys();
+  // Temporaries before the first launch: a failure leaves the keys unchanged.
+  const std::size_t key_bytes = job.n * key_size(job.type), value_bytes = job.n * job.value_bytes;
+  rt::BufferPtr tmp_keys, tmp_values;
+  if (section < job.n && max_levels != 0) {
+    tmp_keys = job.temp(key_bytes);
+    tmp_values = job.values ? job.temp(value_bytes) : tmp_keys;
+  }
   job.device.launch(program.kernel("section_sort"), {ceil_div(ceil_div(job.n, section), group), group},
                     {job.keys, values, job.n, section, job.flip_arg()});
   std::uint64_t width = section;
   if (width >= job.n || max_levels == 0) return width;
-
-  const std::size_t key_bytes = job.n * key_size(job.type), value_bytes = job.n * job.value_bytes;
-  rt::BufferPtr tmp_keys = job.device.alloc(key_bytes);
-  rt::BufferPtr tmp_values = job.values ? job.device.alloc(value_bytes) : tmp_keys;
   rt::Buffer *src_k = &job.keys, *src_v = &values, *dst_k = tmp_keys.get(), *dst_v = tmp_values.get();
   rt::Kernel& merge = program.kernel("section_merge_level");
   for (int level = 0; width < job.n && (max_levels < 0 || level < max_levels); ++level, width *= 2) {
@@ -41,5 +50,8 @@ std::uint64_t section_merge_passes(SortJob& job, std::uint64_t section, int max_
 }
 
 void section_merge_sort(SortJob& job) { section_merge_passes(job, section_length(job), -1); }
+
+
+std::uint64_t section_merge_temp_bytes(const TempQuery& q) { return section_merge_temp_bytes(q, -1); }
 
 }  // namespace gpusort::algo

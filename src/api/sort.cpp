@@ -8,6 +8,7 @@
 #include "core/dispatch.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/sort.hpp"
+#include "runtime/buffer_pool.hpp"
 #include "runtime/device.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -26,12 +27,36 @@ void validate(key_type type, std::uint64_t n, const void* values, std::size_t va
   (void)type;
 }
 
+const algo::Algorithm& choose(rt::Device& device, key_type type, std::uint64_t n, std::size_t value_bytes,
+                              const SortOptions& options) {
+  return core::choose_algorithm({type, n, value_bytes, options.stable, options.algorithm, device.description().is_gpu});
+}
+
+// The temporary storage `algorithm` needs for this sort; Error(unsupported) if it does not say.
+std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& device, key_type type, std::uint64_t n,
+                                std::size_t value_bytes, const SortOptions& options) {
+  if (!algorithm.temp_bytes)
+    throw Error(errc::unsupported, "algorithm " + algorithm.name +
+                                       " does not report its temporary storage; let gpusort allocate it");
+  return algorithm.temp_bytes({device, type, n, value_bytes, options});
+}
+
 // Runs the chosen algorithm on device buffers; returns the algorithm name and device time.
+// temp_storage: caller-supplied temporary storage, checked against the algorithm's needs before
+// anything runs; nullptr = temporaries from the device's pool.
 std::pair<std::string, double> run_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys,
-                                             rt::Buffer* values, std::size_t value_bytes, const SortOptions& options) {
-  const algo::Algorithm& algorithm = core::choose_algorithm(
-      {type, n, value_bytes, options.stable, options.algorithm, device.description().is_gpu});
-  algo::SortJob job{device, type, n, value_bytes, keys, values, options};
+                                             rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
+                                             rt::Buffer* temp_storage = nullptr) {
+  const algo::Algorithm& algorithm = choose(device, type, n, value_bytes, options);
+  if (temp_storage) {
+    const std::uint64_t need = needed_temp_bytes(algorithm, device, type, n, value_bytes, options);
+    if (need > temp_storage->bytes())
+      throw Error(errc::invalid_argument, algorithm.name + " needs " + std::to_string(need) +
+                                              " bytes of temporary storage, got " +
+                                              std::to_string(temp_storage->bytes()) +
+                                              " (see gpusort::temporary_storage_bytes)");
+  }
+  algo::SortJob job{device, type, n, value_bytes, keys, values, options, temp_storage};
   if (n <= 1) return {algorithm.name, 0.0};
   // Compile before timing so the reported sort time is the sort's own.
   auto start = device.record();
@@ -70,8 +95,9 @@ SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, voi
   const std::size_t key_bytes = n * key_size(type);
   const std::size_t val_bytes = n * value_bytes;
   auto t0 = clock::now();
-  rt::BufferPtr dkeys = device.alloc(key_bytes);
-  rt::BufferPtr dvalues = value_bytes ? device.alloc(val_bytes) : nullptr;
+  // Device copies from the pool: repeated small sorts allocate nothing after the first.
+  rt::BufferPtr dkeys = device.temp_pool().get(key_bytes);
+  rt::BufferPtr dvalues = value_bytes ? device.temp_pool().get(val_bytes) : nullptr;
   device.write(*dkeys, 0, keys, key_bytes);
   if (dvalues) device.write(*dvalues, 0, values, val_bytes);
   report.upload_ms = ms_since(t0);
@@ -112,8 +138,10 @@ rt::Buffer& DeviceBuffer::runtime_buffer() const {
   return *buffer_;
 }
 
-SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
-                       std::size_t value_bytes, const SortOptions& options) {
+namespace {
+
+SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
+                            std::size_t value_bytes, const SortOptions& options, DeviceBuffer* temporary_storage) {
   validate(type, n, values, value_bytes);
   if (n * key_size(type) > keys.bytes())
     throw Error(errc::invalid_argument, "keys buffer holds fewer than n keys");
@@ -124,11 +152,39 @@ SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::siz
   report.device = device.description().id;
   // Sorting in place on the device: a failure may leave device data partly sorted, but every key
   // and value is still present (drivers only permute within the buffers or their temporaries).
+  rt::Buffer* temp = nullptr;
+  if (temporary_storage) {
+    temp = &temporary_storage->runtime_buffer();
+    if (temp == &keys.runtime_buffer() || (values && temp == &values->runtime_buffer()))
+      throw Error(errc::invalid_argument, "the temporary storage must be a buffer of its own, not the keys or values");
+  }
   auto [name, ms] = run_on_device(device, type, n, keys.runtime_buffer(), values ? &values->runtime_buffer() : nullptr,
-                                  value_bytes, options);
+                                  value_bytes, options, temp);
   report.algorithm = name;
   report.sort_ms = ms;
   return report;
+}
+
+}  // namespace
+
+SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
+                       std::size_t value_bytes, const SortOptions& options) {
+  return sort_device_impl(ctx, type, keys, n, values, value_bytes, options, nullptr);
+}
+
+SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
+                       std::size_t value_bytes, const SortOptions& options, DeviceBuffer& temporary_storage) {
+  return sort_device_impl(ctx, type, keys, n, values, value_bytes, options, &temporary_storage);
+}
+
+std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,
+                                    const SortOptions& options) {
+  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
+    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
+  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+  rt::Device& device = ctx.runtime_device();
+  const algo::Algorithm& algorithm = choose(device, type, n, value_bytes, options);
+  return static_cast<std::size_t>(needed_temp_bytes(algorithm, device, type, n, value_bytes, options));
 }
 
 }  // namespace gpusort

@@ -16,7 +16,9 @@
 
 namespace gpusort::rt {
 
-class Buffer {
+// Buffers are made by std::make_shared (or alias such a buffer), so a view of one (sub_buffer) can
+// keep its parent alive through weak_from_this().
+class Buffer : public std::enable_shared_from_this<Buffer> {
  public:
   virtual ~Buffer() = default;
   virtual std::size_t bytes() const = 0;
@@ -73,6 +75,8 @@ struct Arg {
   }
 };
 
+class BufferPool;  // runtime/buffer_pool.hpp
+
 struct Launch {
   std::uint64_t groups = 1;      // number of work-groups (CUDA blocks), 1-D
   std::uint32_t group_size = 1;  // work-items per group
@@ -92,6 +96,13 @@ class Device {
   // Allocations throw Error(out_of_memory) when the device cannot provide them.
   virtual BufferPtr alloc(std::size_t bytes) = 0;
   virtual std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) = 0;
+  // A view of bytes [offset, offset + bytes) of parent (a buffer of this device, not itself a
+  // view), usable wherever a buffer is; it keeps parent alive. offset must be a multiple of 4096
+  // (OpenCL: of the device's base address alignment; 4096 satisfies every device seen); bytes > 0.
+  // Throws Error(invalid_argument) for a range outside parent or a misaligned offset.
+  virtual BufferPtr sub_buffer(Buffer& parent, std::size_t offset, std::size_t bytes) = 0;
+  // Reusable temporaries of this device (runtime/buffer_pool.hpp), made on first use.
+  BufferPool& temp_pool();
 
   virtual Queue& default_queue() = 0;
   virtual std::unique_ptr<Queue> create_queue() = 0;
@@ -110,6 +121,10 @@ class Device {
   virtual void launch(Kernel& kernel, const Launch& launch, const std::vector<Arg>& args, Queue* q = nullptr) = 0;
   virtual std::unique_ptr<Event> record(Queue* q = nullptr) = 0;
   virtual void finish(Queue* q = nullptr) = 0;
+
+ private:
+  std::mutex temp_pool_mutex_;
+  std::shared_ptr<BufferPool> temp_pool_;  // buffers it lends hold only a weak reference
 };
 using DevicePtr = std::shared_ptr<Device>;
 

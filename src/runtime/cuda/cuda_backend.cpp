@@ -74,11 +74,13 @@ void check(CUresult r, F&& what) {
   if (r != CUDA_SUCCESS) cuda_check(r, what());
 }
 
+// Owns its allocation, or (parent set) is a view of bytes of another buffer that it keeps alive.
 class CudaBuffer final : public Buffer {
  public:
-  CudaBuffer(CtxPtr ctx, CUdeviceptr ptr, std::size_t bytes) : ctx_(std::move(ctx)), ptr_(ptr), bytes_(bytes) {}
+  CudaBuffer(CtxPtr ctx, CUdeviceptr ptr, std::size_t bytes, std::shared_ptr<const Buffer> parent = nullptr)
+      : ctx_(std::move(ctx)), ptr_(ptr), bytes_(bytes), parent_(std::move(parent)) {}
   ~CudaBuffer() override {
-    if (!ptr_) return;
+    if (!ptr_ || is_view_) return;
     Current cur(*ctx_, true);
     if (cur.ok()) ctx_->api->cuMemFree_v2(ptr_);
   }
@@ -90,6 +92,11 @@ class CudaBuffer final : public Buffer {
   CtxPtr ctx_;
   CUdeviceptr ptr_;
   std::size_t bytes_;
+  std::shared_ptr<const Buffer> parent_;  // views: what owns the memory (may be null if the parent
+                                          // was not held by a shared_ptr; the caller keeps it alive)
+  bool is_view_ = false;
+
+  friend class CudaDevice;
 };
 
 class CudaHostBuffer final : public HostBuffer {
@@ -373,6 +380,23 @@ class CudaDevice final : public Device {
       api_.cuMemFree_v2(p);
       throw;
     }
+  }
+
+  BufferPtr sub_buffer(Buffer& parent, std::size_t offset, std::size_t bytes) override {
+    const CudaBuffer& p = buffer(parent, "sub_buffer");
+    if (bytes == 0 || offset > p.bytes() || bytes > p.bytes() - offset)
+      throw Error(errc::invalid_argument, "CUDA: sub-buffer of " + std::to_string(bytes) + " bytes at offset " +
+                                              std::to_string(offset) + " does not fit a buffer of " +
+                                              std::to_string(p.bytes()) + " bytes");
+    if (offset % 4096 != 0)
+      throw Error(errc::invalid_argument, "CUDA: sub-buffer offset " + std::to_string(offset) +
+                                              " is not a multiple of 4096 bytes");
+    // Share ownership of the memory's owner: the parent itself, or for a view of a view the
+    // parent's own owner.
+    std::shared_ptr<const Buffer> owner = p.is_view_ ? p.parent_ : std::shared_ptr<const Buffer>(parent.weak_from_this().lock());
+    auto view = std::make_shared<CudaBuffer>(ctx_, p.ptr() + offset, bytes, std::move(owner));
+    view->is_view_ = true;
+    return view;
   }
 
   std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) override {

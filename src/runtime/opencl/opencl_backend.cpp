@@ -3,6 +3,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
@@ -220,6 +221,29 @@ class ClDevice final : public Device {
     cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
     cl_check(err, "clCreateBuffer(" + std::to_string(bytes) + " bytes)");
     return std::make_shared<ClBuffer>(mem, bytes);
+  }
+
+  BufferPtr sub_buffer(Buffer& parent, std::size_t offset, std::size_t bytes) override {
+    const std::size_t align = std::max<std::size_t>(1, device_value<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
+    if (bytes == 0 || offset > parent.bytes() || bytes > parent.bytes() - offset)
+      throw Error(errc::invalid_argument, "sub-buffer of " + std::to_string(bytes) + " bytes at offset " +
+                                              std::to_string(offset) + " does not fit a buffer of " +
+                                              std::to_string(parent.bytes()) + " bytes");
+    if (offset % align != 0)
+      throw Error(errc::invalid_argument, "sub-buffer offset " + std::to_string(offset) + " is not a multiple of " +
+                                              desc_.name + "'s base address alignment (" + std::to_string(align) +
+                                              " bytes)");
+    cl_buffer_region region{offset, bytes};
+    cl_int err = CL_SUCCESS;
+    // The sub-buffer holds its parent: OpenCL frees a buffer only once all its sub-buffers are gone.
+    cl_mem mem = clCreateSubBuffer(this->mem(parent), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    cl_check(err, "clCreateSubBuffer(" + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + ")");
+    try {
+      return std::make_shared<ClBuffer>(mem, bytes);
+    } catch (...) {
+      clReleaseMemObject(mem);
+      throw;
+    }
   }
 
   std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) override {

@@ -2,6 +2,7 @@
 // What a caller can ask of a sort. Designed for designated initializers:
 //   gpusort::sort(ctx, keys, {.order = gpusort::order::descending, .stable = true});
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gpusort {
@@ -25,6 +26,11 @@ struct SortOptions {
   int host_merge_levels = -1;
   // Print what was chosen and how long each phase took (to stderr).
   bool verbose = false;
+  // Host sorts (sort, sort_pairs, sort_host): how many bytes of device memory the sort may use;
+  // 0 = 70% of the device's global memory. When the keys, values and the algorithm's temporaries do
+  // not fit, the data is sorted in chunks that do (pipelined: upload, sort, download) and the
+  // sorted chunks are merged on the host's threads (docs/DESIGN-NOTES.md, "Out-of-core").
+  std::uint64_t device_memory_limit = 0;
 };
 
 }  // namespace gpusort

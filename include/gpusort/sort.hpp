@@ -29,6 +29,12 @@ struct SortReport {
   double upload_ms = 0;
   double sort_ms = 0;
   double download_ms = 0;
+  // Host sorts larger than the device budget (SortOptions::device_memory_limit) are sorted in
+  // `chunks` pieces and merged on the host (merge_ms, host clock); 1 = sorted in one piece. In
+  // chunked sorts upload_ms/download_ms are the host time spent staging and waiting for copies
+  // that did not overlap a chunk's sort, and sort_ms is the sum of the chunks' device times.
+  std::size_t chunks = 1;
+  double merge_ms = 0;
 };
 
 // Type-erased entry point for host memory. keys: n elements of `type`; values: n elements of

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "api/out_of_core.hpp"
 #include "core/dispatch.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/sort.hpp"
@@ -91,6 +92,11 @@ SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, voi
   report.algorithm = core::choose_algorithm({type, n, value_bytes, options.stable, options.algorithm,
                                              device.description().is_gpu}).name;
   if (n <= 1) return report;
+
+  // Larger than the device budget: sorted in chunks and merged on the host (api/out_of_core.hpp).
+  const std::uint64_t budget = detail::device_budget(device.description(), options);
+  if (detail::one_shot_bytes(n, key_size(type), value_bytes) > budget)
+    return detail::sort_host_chunked(device, type, keys, n, values, value_bytes, options, budget, std::move(report));
 
   const std::size_t key_bytes = n * key_size(type);
   const std::size_t val_bytes = n * value_bytes;

@@ -1,0 +1,44 @@
+#pragma once
+// Host sorts larger than the device: sizing, the chunk pipeline, and the host merge that follows.
+// See docs/DESIGN-NOTES.md, "Out-of-core host sorts".
+#include <cstddef>
+#include <cstdint>
+
+#include "gpusort/context.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::detail {
+
+// Device bytes a host sort may use: options.device_memory_limit, else 70% of the device's global
+// memory (no limit when the device does not say).
+std::uint64_t device_budget(const DeviceDescription& device, const SortOptions& options);
+
+// Estimated device bytes of sorting n elements in one piece (keys + values + the algorithm's
+// temporaries: one more copy, rounded up as the temporary pool rounds, plus a margin).
+std::uint64_t one_shot_bytes(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes);
+// ... and of the chunk pipeline with chunks of m elements (two chunks resident + one's temporaries).
+std::uint64_t pipeline_bytes(std::uint64_t m, std::size_t key_bytes, std::size_t value_bytes);
+
+// The smallest chunk the pipeline accepts; a budget below pipeline_bytes(kMinChunk) is an error.
+inline constexpr std::uint64_t kMinChunk = 1024;
+
+struct ChunkPlan {
+  std::uint64_t chunk = 0;  // elements per chunk (the last one may be shorter)
+  std::size_t count = 0;    // number of chunks
+};
+// Equal chunks (but the last) that fit the budget. Throws Error(out_of_memory) when even a chunk
+// of kMinChunk elements does not.
+ChunkPlan plan_chunks(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes, std::uint64_t budget);
+
+// The chunked host sort: upload, sort, download chunk by chunk (double-buffered, the copies of
+// neighbouring chunks overlapping each sort), then a stable multi-threaded merge on the host into
+// keys/values. Caller data is written only by the merge, after every device step has succeeded.
+// `report` arrives with algorithm and device filled in.
+SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std::size_t n, void* values,
+                             std::size_t value_bytes, const SortOptions& options, std::uint64_t budget,
+                             SortReport report);
+
+}  // namespace gpusort::detail

@@ -13,6 +13,7 @@
 #include "algorithms/algorithm.hpp"
 #include "api/host_merge.hpp"
 #include "core/dispatch.hpp"
+#include "runtime/buffer_pool.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -130,7 +131,8 @@ SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std:
                  "the host\n",
                  n, mib(one_shot_bytes(n, kb, vb)).c_str(), mib(budget).c_str(), chunks, m, algorithm.name.c_str());
 
-  // Everything is allocated before anything runs.
+  // Everything is allocated before anything runs; cached pool buffers of earlier sorts go first.
+  device.temp_pool().trim();
   std::unique_ptr<unsigned char[]> scratch;  // sorted chunks: all keys, then all values
   try {
     scratch = std::make_unique_for_overwrite<unsigned char[]>(n * (kb + vb));

@@ -130,6 +130,8 @@ int run_sort(const SortArgs& args) {
     std::fprintf(stderr, "\n");
     std::fprintf(stderr, "gpusort: read %.3f ms, upload %.3f ms, sort %.3f ms, download %.3f ms, write %.3f ms\n",
                  read_ms, report.upload_ms, report.sort_ms, report.download_ms, write_ms);
+    if (report.chunks > 1)
+      std::fprintf(stderr, "gpusort: larger than the device: %zu chunks, host merge %.3f ms\n", report.chunks, report.merge_ms);
     std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(n, report.sort_ms).c_str(),
                  rate(n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
   }

@@ -61,16 +61,13 @@ DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
 #elif KEY_KIND == 1
   okey_t o = (okey_t)(k ^ KEY_SIGN_BIT);
 #else
-  okey_t mag = (okey_t)k & ~(okey_t)KEY_SIGN_BIT;
-  okey_t o;
-  if (mag > KEY_EXP_MASK)
-    o = KEY_ALL_ONES;  // any NaN: greatest, all NaNs equal
-  else if (mag == 0)
-    o = KEY_SIGN_BIT;  // -0.0 and +0.0: equal
-  else if ((okey_t)k & KEY_SIGN_BIT)
-    o = ~(okey_t)k;
-  else
-    o = (okey_t)k | KEY_SIGN_BIT;
+  // branch-free (selects): negative -> ~k, positive -> k | sign; then -0/+0 and NaN fixed up
+  const okey_t kk = (okey_t)k;
+  const okey_t mag = kk & ~(okey_t)KEY_SIGN_BIT;
+  const okey_t neg = (okey_t)0 - (kk >> (KEY_BITS - 1));  // all ones if the sign bit is set
+  okey_t o = kk ^ (neg | (okey_t)KEY_SIGN_BIT);
+  o = mag == 0 ? (okey_t)KEY_SIGN_BIT : o;         // -0.0 and +0.0: equal
+  o = mag > KEY_EXP_MASK ? (okey_t)KEY_ALL_ONES : o;  // any NaN: greatest, all NaNs equal
 #endif
   return (o ^ flip) & (okey_t)KEY_ALL_ONES;
 }

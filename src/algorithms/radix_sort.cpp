@@ -16,6 +16,7 @@
 // words (256 x tiles x 4 bytes). See docs/algorithms/radix.md.
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 
@@ -40,6 +41,7 @@ struct OnesweepPolicy {
   std::uint32_t items = 16;    // keys per thread: a tile is 4096 keys (24 for <= 4-byte keys and values)
   std::uint32_t hist_group = 256;
   std::uint64_t max_n = (1ull << 30) - 1;  // look-back status words carry 30-bit counts
+  std::uint64_t no_skip_max_n = 1ull << 16;  // up to here: no histogram read-back, every pass runs
 };
 
 struct Plan {
@@ -60,8 +62,9 @@ Plan plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups) {
 template <class Job>  // SortJob or TempQuery
 OnesweepPolicy onesweep_policy(const Job& job) {
   OnesweepPolicy op;
-  // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys)
-  if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = 24;
+  // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys);
+  // early-counts ranking (2026-11-21): keys only 24: 7.56 ms, 28: 7.38 ms (pairs keep 24: registers)
+  if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = job.value_bytes ? 24 : 28;
   if (job.options.items_per_thread != 0)
     op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 32));
   return op;
@@ -158,16 +161,21 @@ void radix_sort(SortJob& job) {
                {job.keys, n, job.flip_arg(), plan.span, hist});
   }
   timer.mark("histogram");
-  std::vector<std::uint64_t> h(std::size_t(num_passes) * kRadix);
-  dev.read(*hist, 0, h.data(), h.size() * 8);
 
-  // 2. passes that change anything
+  // 2. passes that change anything. Small n on the onesweep path runs every pass instead: the
+  // blocking histogram read-back costs more there than the passes it could skip.
   std::vector<std::uint32_t> passes;
-  for (std::uint32_t p = 0; p < num_passes; ++p) {
-    bool trivial = false;
-    for (std::uint32_t d = 0; d < kRadix; ++d)
-      if (h[std::size_t(p) * kRadix + d] == n) trivial = true;
-    if (!trivial) passes.push_back(p);
+  if (onesweep && n <= OnesweepPolicy{}.no_skip_max_n) {
+    for (std::uint32_t p = 0; p < num_passes; ++p) passes.push_back(p);
+  } else {
+    std::vector<std::uint64_t> h(std::size_t(num_passes) * kRadix);
+    dev.read(*hist, 0, h.data(), h.size() * 8);
+    for (std::uint32_t p = 0; p < num_passes; ++p) {
+      bool trivial = false;
+      for (std::uint32_t d = 0; d < kRadix; ++d)
+        if (h[std::size_t(p) * kRadix + d] == n) trivial = true;
+      if (!trivial) passes.push_back(p);
+    }
   }
   if (passes.empty()) return;
   timer.mark("histogram read + skip");
@@ -220,6 +228,8 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   defines.push_back("RADIX_BITS=" + std::to_string(kRadixBits));
   defines.push_back("GROUP_SIZE=" + std::to_string(op.group));
   defines.push_back("ITEMS=" + std::to_string(op.items));
+  // tuning experiments only: blocks per SM that __launch_bounds__ keeps registers for
+  if (const char* mb = std::getenv("GPUSORT_RADIX_MIN_BLOCKS")) defines.push_back(std::string("ONESWEEP_MIN_BLOCKS=") + mb);
   rt::Program& prog = dev.program("radix_onesweep.cl", defines);
   rt::Kernel& kernel = prog.kernel("radix_onesweep");
 
@@ -228,7 +238,8 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   rt::BufferPtr status = job.temp(tiles * kRadix * 4);
   rt::BufferPtr counters = job.temp(passes.size() * 4);
   dev.fill_bytes(*counters, 0, 0, counters->bytes());
-  const std::size_t stage = tile * std::max<std::size_t>(ks, job.value_bytes);
+  // staging buffer + per-warp digit offsets + staged digits (radix_onesweep.cl)
+  const std::size_t stage = tile * std::max<std::size_t>(ks, job.value_bytes) + (op.group / 32) * kRadix * 4 + tile;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     dev.fill_bytes(*status, 0, 0, status->bytes());
     timer.mark("status reset");

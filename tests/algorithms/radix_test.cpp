@@ -1,7 +1,7 @@
 // Radix sort: every key type x sizes around tiles and powers of two x distributions (incl. float
 // specials, and few-unique / all-equal / sorted data where passes are skipped) x both orders;
 // pairs with value = index for every value width (stability); one size above 2^20; always stable.
-// The tile sizes covered: 1024 (portable path: 64 x 16) and 4096 (CUDA onesweep: 256 x 16).
+// The tile sizes covered: 1024 (portable path: 64 x 16) and 4096 / 6144 / 7168 (CUDA onesweep: 256 x 16/24/28).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -107,20 +107,32 @@ TEST(RadixProbe, PrintKeysPerSecond) {
   };
   run(std::uint32_t{}, 0, "u32 keys");
   if (ctx.device().backend == "cuda") {  // onesweep tile shape: keys per thread
-    for (std::size_t items : {12, 20, 24}) {
-      std::vector<std::uint32_t> host(n);
-      for (auto& x : host) x = static_cast<std::uint32_t>(rng());
-      DeviceArray<std::uint32_t> keys(ctx, std::span<const std::uint32_t>(host));
-      std::vector<double> ms;
-      for (int rep = 0; rep < 5; ++rep) {
-        keys.upload(host);
-        ms.push_back(sort_device(ctx, key_type::u32, keys.buffer(), n, nullptr, 0,
-                                 {.algorithm = kRadix, .items_per_thread = items}).sort_ms);
+    auto items_probe = [&](auto tag, std::size_t value_bytes, const char* what, std::initializer_list<std::size_t> items) {
+      using K = decltype(tag);
+      std::vector<K> host(n);
+      for (auto& x : host) x = static_cast<K>(rng());
+      DeviceArray<K> keys(ctx, std::span<const K>(host));
+      DeviceBuffer values;
+      if (value_bytes) values = DeviceBuffer(ctx, n * value_bytes);
+      for (std::size_t it : items) {
+        std::vector<double> ms;
+        for (int rep = 0; rep < 5; ++rep) {
+          keys.upload(host);
+          ms.push_back(sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr,
+                                   value_bytes, {.algorithm = kRadix, .items_per_thread = it})
+                           .sort_ms);
+        }
+        std::sort(ms.begin() + 1, ms.end());
+        std::printf("radix probe %s items=%zu n=2^%s: %.3f ms, %.2f Gkeys/s\n", what, it, env, ms[2], n / ms[2] / 1e6);
+        std::vector<K> back(n);
+        keys.download(back);
+        EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
       }
-      std::sort(ms.begin() + 1, ms.end());
-      std::printf("radix probe u32 keys items=%zu n=2^%s: %.3f ms, %.2f Gkeys/s\n", items, env, ms[2],
-                  n / ms[2] / 1e6);
-    }
+    };
+    items_probe(std::uint32_t{}, 0, "u32 keys", {24, 28});  // 32: the runtime does not raise the dynamic limit past 48 KiB - static
+    items_probe(std::uint32_t{}, 4, "u32/u32 pairs", {16, 20, 24, 28});
+    items_probe(std::uint64_t{}, 0, "u64 keys", {12, 16, 20, 24});
+    items_probe(std::uint64_t{}, 8, "u64/u64 pairs", {12, 16, 20});
   }
   run(std::uint32_t{}, 4, "u32/u32 pairs");
   run(std::uint64_t{}, 0, "u64 keys");

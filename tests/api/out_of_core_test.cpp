@@ -186,6 +186,45 @@ TEST(OutOfCore, BudgetTooSmallForOneChunkIsOutOfMemory) {
   EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
 }
 
+TEST(OutOfCore, DeviceErrorMidPipelineLeavesDataUnchanged) {
+  // A work-group size the drivers reject: the first chunk's sort throws after the pipeline has
+  // allocated its buffers and started the next upload.
+  auto keys = make_keys<std::uint32_t>(100000, dist::uniform, fresh_seed());
+  std::vector<std::uint32_t> values(keys.size());
+  std::iota(values.begin(), values.end(), 0u);
+  const auto keys_before = keys;
+  const auto values_before = values;
+  for (const char* algorithm : {"radix", "bitonic"}) {
+    SortOptions opt{.algorithm = algorithm, .work_group_size = 3};
+    opt.device_memory_limit = limit_for_chunks(keys.size(), 8, 4, 4);
+    try {
+      sort_pairs(test_context(), std::span<std::uint32_t>(keys), std::span<std::uint32_t>(values), opt);
+      FAIL() << "expected an error from " << algorithm;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+    }
+    EXPECT_EQ(keys, keys_before);
+    EXPECT_EQ(values, values_before);
+  }
+}
+
+TEST(OutOfCore, VerbosePrintsOneLinePerChunkAndTheMerge) {
+  auto input = make_keys<std::int32_t>(40000, dist::uniform, fresh_seed());
+  auto out = input;
+  SortOptions opt{.verbose = true};
+  opt.device_memory_limit = limit_for_chunks(input.size(), 5, 4, 0);
+  ::testing::internal::CaptureStderr();
+  SortReport rep = sort(test_context(), std::span<std::int32_t>(out), opt);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_GE(rep.chunks, 2u);
+  const std::string last = "chunk " + std::to_string(rep.chunks) + "/" + std::to_string(rep.chunks) + " sorted";
+  EXPECT_NE(err.find("chunk 1/" + std::to_string(rep.chunks) + " sorted"), std::string::npos) << err;
+  EXPECT_NE(err.find(last), std::string::npos) << err;
+  EXPECT_NE(err.find("merged " + std::to_string(rep.chunks) + " chunks"), std::string::npos) << err;
+  EXPECT_GE(rep.merge_ms, 0.0);
+  EXPECT_TRUE(keys_sorted_like_reference(input, out, order::ascending, false));
+}
+
 TEST(OutOfCore, ChunkPlanIsEqualButTheLast) {
   for (std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 20, (std::uint64_t(1) << 20) + 1}) {
     const std::uint64_t budget = limit_for_chunks(n, 10, 8, 8);

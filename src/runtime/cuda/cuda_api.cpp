@@ -92,6 +92,7 @@ DriverState load_driver() {
       !load_symbol(lib, "cuEventElapsedTime", a.cuEventElapsedTime))
     missing += (missing.empty() ? "" : ", ") + std::string("cuEventElapsedTime");
   load_symbol(lib, "cuFuncGetParamInfo", a.cuFuncGetParamInfo);  // optional
+  load_symbol(lib, "cuFuncGetAttribute", a.cuFuncGetAttribute);  // optional
   if (!missing.empty()) {
     s.why = "the NVIDIA driver library is too old (missing " + missing + ")";
     return s;

@@ -41,6 +41,7 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 
 // CUfunction_attribute
 inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+inline constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;  // the kernel's static shared memory
 
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
@@ -97,6 +98,7 @@ struct DriverApi {
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction* fn, CUmodule module, const char* name) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction fn, int attrib, int value) = nullptr;
+  CUresult (*cuFuncGetAttribute)(int* value, int attrib, CUfunction fn) = nullptr;  // optional
   CUresult (*cuLaunchKernel)(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
                              unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
                              void** params, void** extra) = nullptr;

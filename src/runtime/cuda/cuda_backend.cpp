@@ -182,13 +182,23 @@ class CudaKernel final : public Kernel {
   const std::string& name() const override { return name_; }
   CUfunction function() const { return f_; }
 
-  // Raises the kernel's dynamic shared memory limit to at least bytes (a context must be current).
+  // Raises the kernel's dynamic shared memory limit so that `bytes` of dynamic shared memory can be
+  // launched (a context must be current). The 48 KiB a kernel gets without opting in covers its
+  // static and dynamic shared memory together, so the static part counts too.
   void ensure_dynamic_shared(const DriverApi& api, std::size_t bytes) {
     std::lock_guard lock(mutex_);
-    if (bytes <= dynamic_shared_limit_) return;
+    if (static_shared_ < 0) {
+      int value = 0;
+      static_shared_ = (api.cuFuncGetAttribute &&
+                        api.cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f_) == CUDA_SUCCESS)
+                           ? value
+                           : 0;
+    }
+    if (bytes + static_cast<std::size_t>(static_shared_) <= kDefaultDynamicSharedLimit) return;
+    if (bytes <= opted_in_dynamic_) return;
     cuda_check(api.cuFuncSetAttribute(f_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)),
                "cuFuncSetAttribute(" + name_ + ", MAX_DYNAMIC_SHARED_SIZE_BYTES = " + std::to_string(bytes) + ")");
-    dynamic_shared_limit_ = bytes;
+    opted_in_dynamic_ = bytes;
   }
 
   // The byte size of each parameter, when the driver can tell (cuFuncGetParamInfo, CUDA 12.4+);
@@ -219,7 +229,8 @@ class CudaKernel final : public Kernel {
   std::string name_;
   CUfunction f_;
   std::mutex mutex_;
-  std::size_t dynamic_shared_limit_ = kDefaultDynamicSharedLimit;
+  int static_shared_ = -1;            // static shared bytes, read once
+  std::size_t opted_in_dynamic_ = 0;  // dynamic bytes the kernel has opted in to
   bool params_known_ = false;
   std::vector<std::size_t> param_sizes_;
 };
@@ -507,7 +518,7 @@ class CudaDevice final : public Device {
                                                   std::to_string(passed));
       }
     }
-    if (l.local_bytes > kDefaultDynamicSharedLimit) k.ensure_dynamic_shared(api_, l.local_bytes);
+    if (l.local_bytes > 0) k.ensure_dynamic_shared(api_, l.local_bytes);
     check(api_.cuLaunchKernel(k.function(), static_cast<unsigned>(l.groups), 1, 1, l.group_size, 1, 1,
                               static_cast<unsigned>(l.local_bytes), cq.stream(), params.data(), nullptr),
           [&] { return "cuLaunchKernel " + what(); });

@@ -22,7 +22,8 @@ struct SortArgs {
   std::size_t items_per_thread = 0;
   std::string local_variant;
   std::string merge_variant;
-  int host_merge_levels = -1;  // hybrid: top merge levels done on host threads (-1 = automatic)
+  int host_merge_levels = -1;
+  std::uint64_t device_memory_limit = 0;  // bytes of device memory to use; 0 = automatic  // hybrid: top merge levels done on host threads (-1 = automatic)
   bool verbose = false;
 };
 

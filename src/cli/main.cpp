@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
   sort->add_option("--host-levels", s.host_merge_levels,
                    "hybrid: how many top merge levels host threads do; -1 = automatic")
       ->check(CLI::Range(-1, 64));
+  sort->add_option("--device-memory-limit", s.device_memory_limit,
+                   "Bytes of device memory the sort may use (0 = 70% of the device); larger inputs are sorted "
+                   "in chunks and merged on the host");
   sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
 
   GenArgs g;

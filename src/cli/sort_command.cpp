@@ -55,6 +55,7 @@ SortOptions make_options(const SortArgs& a) {
   o.local_variant = a.local_variant;
   o.merge_variant = a.merge_variant;
   o.host_merge_levels = a.host_merge_levels;
+  o.device_memory_limit = a.device_memory_limit;
   o.verbose = a.verbose;
   return o;
 }

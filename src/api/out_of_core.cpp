@@ -93,7 +93,7 @@ ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint
     throw Error(errc::out_of_memory,
                 "device memory budget of " + std::to_string(budget) + " bytes is too small: sorting in chunks needs at least " +
                     std::to_string(pipeline_bytes(kMinChunk, kb, vb)) + " bytes (chunks of " +
-                    std::to_string(kMinChunk) + " elements); raise SortOptions::device_memory_limit");
+                    std::to_string(kMinChunk) + " elements); raise the device memory limit (SortOptions::device_memory_limit, --device-memory-limit)");
   // Largest chunk that fits (pipeline_bytes grows with m).
   std::uint64_t lo = kMinChunk, hi = std::max<std::uint64_t>(n, kMinChunk);
   while (lo < hi) {

@@ -18,12 +18,15 @@
 //     consecutive global addresses.
 // Counts are 30-bit: the host uses this path for n < 2^30 (else radix_passes.cl).
 // Specialised by radix_common.h's defines and ITEMS. Under OpenCL this file holds only the histogram.
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 #include "radix_common.h"
 
 #if GS_CUDA
 #ifndef ITEMS
 #error "ITEMS must be defined"
+#endif
+#ifndef RADIX_HIST_LANES
+#define RADIX_HIST_LANES 0
 #endif
 #if GROUP_SIZE != RADIX
 #error "radix_onesweep needs GROUP_SIZE == RADIX"
@@ -34,6 +37,19 @@
 #define STAGE_BYTES VALUE_BYTES
 #else
 #define STAGE_BYTES (KEY_BITS / 8)
+#endif
+// ONESWEEP_SPLIT_STAGE (host): values get their own staging area after the keys' (TILE x (key +
+// value bytes)), staged before the scatter barrier; 0: values reuse the keys' area after a second
+// barrier (TILE x max(key, value bytes)). ONESWEEP_PACK_DIGITS: digits kept in registers (default 1).
+#ifndef ONESWEEP_SPLIT_STAGE
+#define ONESWEEP_SPLIT_STAGE 0
+#endif
+#ifndef ONESWEEP_PACK_DIGITS
+#define ONESWEEP_PACK_DIGITS 1
+#endif
+#if ONESWEEP_SPLIT_STAGE
+#undef STAGE_BYTES
+#define STAGE_BYTES (KEY_BITS / 8 + VALUE_BYTES)
 #endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
@@ -51,6 +67,72 @@ DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
   }
   return peers;
 }
+
+// All-digit histogram, CUDA version (the host defines RADIX_HIST_LANES=1): 16-byte loads, four in
+// flight per thread, and lane-private counters so that a warp's shared atomics never collide in a
+// bank (the scalar kernel's random bins cost ~3.5-way bank conflicts per atomic). Counters are u16
+// halves of u32 words: word (pass, d / 2, copy) with copy = lane % HL_COPIES (32, or 16 for more than
+// four passes: 64 KiB of dynamic local memory either way). The host keeps a span below 2^19 keys, so
+// a copy (>= 16 of them) counts < 2^15 + 16 keys (no u16 overflow).
+#if RADIX_HIST_LANES
+#if RADIX_BITS != 8
+#error "radix_histogram_lanes packs 8-bit digits"
+#endif
+#ifdef RADIX_HIST_COPIES  // host: 32 up to four passes, 16 beyond
+#define HL_COPIES ((u32)RADIX_HIST_COPIES)
+#else
+#define HL_COPIES (RADIX_PASSES <= 4 ? 32u : 16u)
+#endif
+#define HL_WORDS (RADIX / 2u * HL_COPIES)  // per pass
+#define HL_KPV (16 / (KEY_BITS / 8))       // keys per 16-byte load
+DEVICE_FN void radix_hist_lane_count(u32* c, u32 lc, key_t k, okey_t flip) {
+  const okey_t o = ordered_key(k, flip);
+#pragma unroll
+  for (u32 p = 0; p < RADIX_PASSES; ++p) {
+    const u32 d = (u32)(o >> (p * RADIX_BITS)) & RADIX_MASK;
+    atomicAdd(&c[p * HL_WORDS + (d >> 1) * HL_COPIES + lc], 1u << ((d & 1u) * 16u));
+  }
+}
+KERNEL __launch_bounds__(GROUP_SIZE)
+radix_histogram_lanes(const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span, u64* RESTRICT hist GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u32, c);
+  const u32 t = threadIdx.x, lc = t & (HL_COPIES - 1u);
+  for (u32 i = t; i < RADIX_PASSES * HL_WORDS; i += GROUP_SIZE) c[i] = 0;
+  __syncthreads();
+  const u64 begin = (u64)blockIdx.x * span;
+  const u64 end = gs_min_u64(n, begin + span);
+  u64 vbegin = (begin + HL_KPV - 1) / HL_KPV, vend = end / HL_KPV;
+  if ((((u64)keys) & 15u) != 0 || vend < vbegin) vend = vbegin;  // unaligned: scalar loop only
+  typedef union {
+    uint4 v;
+    key_t k[HL_KPV];
+  } vec_t;
+  const uint4* kv = (const uint4*)keys;
+  for (u64 i = vbegin + t; i < vend; i += 4u * GROUP_SIZE) {
+    vec_t x[4];
+#pragma unroll
+    for (u32 j = 0; j < 4; ++j)
+      if (i + j * GROUP_SIZE < vend) x[j].v = kv[i + j * GROUP_SIZE];
+#pragma unroll
+    for (u32 j = 0; j < 4; ++j)
+      if (i + j * GROUP_SIZE < vend) {
+#pragma unroll
+        for (u32 q = 0; q < HL_KPV; ++q) radix_hist_lane_count(c, lc, x[j].k[q], flip);
+      }
+  }
+  // keys outside the whole vectors: the span's unaligned head and tail
+  for (u64 i = begin + t; i < gs_min_u64(end, vbegin * HL_KPV); i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip);
+  for (u64 i = gs_max_u64(begin, vend * HL_KPV) + t; i < end; i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip);
+  __syncthreads();
+  for (u32 i = t; i < RADIX_PASSES * RADIX; i += GROUP_SIZE) {
+    const u32 p = i / RADIX, d = i % RADIX;
+    const u32* row = c + p * HL_WORDS + (d >> 1) * HL_COPIES;
+    u32 sum = 0;
+    for (u32 j = 0; j < HL_COPIES; ++j) sum += (row[(j + d) & (HL_COPIES - 1u)] >> ((d & 1u) * 16u)) & 0xFFFFu;
+    if (sum != 0) atomicAdd((unsigned long long*)&hist[i], (unsigned long long)sum);
+  }
+}
+#endif
 
 // Blocks per SM the compiler must leave registers for (keys and ranks live in registers).
 #ifdef ONESWEEP_MIN_BLOCKS  // set by the host (tuning)
@@ -117,10 +199,22 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
-  // early counts per warp, so the tile's aggregate is published before the ranking
+  // early counts per warp, so the tile's aggregate is published before the ranking; the digits are
+  // kept packed in registers (4 per word), so ordered_key runs once per key and pass
+#if ONESWEEP_PACK_DIGITS
+  u32 dpk[(ITEMS + 3) / 4];
+#pragma unroll
+  for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
+#endif
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
-    if (i * 32u + lane < in_stripe) atomicAdd(&warp_off[warp][radix_digit(k[i], flip, shift)], 1u);
+    if (i * 32u + lane < in_stripe) {
+      const u32 d = radix_digit(k[i], flip, shift);
+      atomicAdd(&warp_off[warp][d], 1u);
+#if ONESWEEP_PACK_DIGITS
+      dpk[i / 4] |= d << (8u * (i % 4));
+#endif
+    }
   __syncthreads();
   u32 wc[WARPS];
   u32 count = 0;
@@ -158,7 +252,11 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     const u32 rem = in_stripe > i * 32u ? in_stripe - i * 32u : 0u;
     const u32 valid = rem >= 32u ? 0xFFFFFFFFu : (1u << rem) - 1u;
     const u32 is_valid = lane < rem;
+#if ONESWEEP_PACK_DIGITS
+    const u32 d = (dpk[i / 4] >> (8u * (i % 4))) & 0xFFu;  // 0 past the end
+#else
     const u32 d = is_valid ? radix_digit(k[i], flip, shift) : 0u;
+#endif
     const u32 peers = radix_match_peers(d, valid, is_valid);
     const u32 leader = 31u - __clz(peers);
     u32 before = 0;
@@ -193,16 +291,40 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     *my_status = STATUS_INCLUSIVE | (exclusive + count);
   }
   global_base[t] = exclusive - excl_digit;
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+  // values staged beside the keys (own area), so one barrier serves both and one loop writes both
+  value_t* stage_values = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8));
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
+#endif
   __syncthreads();
 
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+  if (valid == TILE) {
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE) {
+      const u64 g = (u64)(global_base[stage_digit[s]] + s);
+      keys_out[g] = stage_keys[s];
+      values_out[g] = stage_values[s];
+    }
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE) {
+      const u64 g = (u64)(global_base[stage_digit[s]] + s);
+      keys_out[g] = stage_keys[s];
+      values_out[g] = stage_values[s];
+    }
+  }
+#else
   if (valid == TILE) {
 #pragma unroll 4
     for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = stage_keys[s];
   } else {
     for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = stage_keys[s];
   }
-#if HAS_VALUES
+#endif
+#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE
   __syncthreads();
   value_t* stage_values = (value_t*)stage;
 #pragma unroll

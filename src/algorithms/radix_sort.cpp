@@ -65,9 +65,50 @@ OnesweepPolicy onesweep_policy(const Job& job) {
   // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys);
   // early-counts ranking (2026-11-21): keys only 24: 7.56 ms, 28: 7.38 ms (pairs keep 24: registers)
   if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = job.value_bytes ? 24 : 28;
+  if (const char* it = std::getenv("GPUSORT_RADIX_ITEMS")) op.items = static_cast<std::uint32_t>(std::atoi(it));  // tuning
   if (job.options.items_per_thread != 0)
     op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 32));
+  op.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(op.items, 32));
   return op;
+}
+
+// Values in their own staging area (one barrier before a joint key+value scatter) when that still
+// fits 3 blocks per SM: keys + values of <= 8 bytes together (radix_onesweep.cl, ONESWEEP_SPLIT_STAGE).
+bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
+  return value_bytes != 0 && key_bytes + value_bytes <= 8 && std::getenv("GPUSORT_RADIX_NO_SPLIT") == nullptr;
+}
+bool onesweep_hist_lanes() { return std::getenv("GPUSORT_RADIX_NO_HIST_LANES") == nullptr; }
+// radix_histogram_lanes' counter copies: 32 up to four passes, 16 beyond (GPUSORT_RADIX_HIST_COPIES=16|32: tuning)
+std::uint32_t onesweep_hist_copies(std::uint32_t passes) {
+  if (const char* c = std::getenv("GPUSORT_RADIX_HIST_COPIES")) return std::atoi(c) == 16 ? 16 : 32;
+  return passes <= 4 ? 32 : 16;
+}
+
+// The one program (histogram + passes) of the onesweep path.
+template <class Job>
+std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& op) {
+  auto defines = job.key_defines();
+  defines.push_back("RADIX_BITS=" + std::to_string(kRadixBits));
+  defines.push_back("GROUP_SIZE=" + std::to_string(op.group));
+  defines.push_back("ITEMS=" + std::to_string(op.items));
+  defines.push_back(std::string("ONESWEEP_SPLIT_STAGE=") + (onesweep_split_stage(key_size(job.type), job.value_bytes) ? "1" : "0"));
+  defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
+  const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
+  defines.push_back("RADIX_HIST_COPIES=" + std::to_string(onesweep_hist_copies(passes)));
+  // tuning experiments only: blocks per SM that __launch_bounds__ keeps registers for; extra defines
+  if (const char* mb = std::getenv("GPUSORT_RADIX_MIN_BLOCKS")) defines.push_back(std::string("ONESWEEP_MIN_BLOCKS=") + mb);
+  if (const char* ex = std::getenv("GPUSORT_RADIX_DEFINES")) {
+    std::string all(ex), one;
+    for (char c : all + " ") {
+      if (c == ' ') {
+        if (!one.empty()) defines.push_back(one);
+        one.clear();
+      } else {
+        one += c;
+      }
+    }
+  }
+  return defines;
 }
 
 template <class Job>
@@ -150,12 +191,19 @@ void radix_sort(SortJob& job) {
   dev.fill_bytes(*hist, 0, 0, hist->bytes());
   if (onesweep) {
     const OnesweepPolicy op = onesweep_policy(job);
-    auto od = defines;
-    od.push_back("GROUP_SIZE=" + std::to_string(op.group));
-    od.push_back("ITEMS=" + std::to_string(op.items));
-    rt::Program& prog = dev.program("radix_onesweep.cl", od);
-    const Plan hp = plan_spans(n, std::uint64_t(op.hist_group) * 32, std::uint64_t(desc.compute_units) * 8);
-    dev.launch(prog.kernel("radix_histogram"), {hp.groups, op.hist_group}, {job.keys, n, job.flip_arg(), hp.span, hist});
+    rt::Program& prog = dev.program("radix_onesweep.cl", onesweep_defines(job, op));
+    if (onesweep_hist_lanes()) {
+      // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys; 64 KiB (16 KiB
+      // per pass up to 4 passes, 8 KiB per pass beyond) of dynamic local memory
+      const std::uint64_t max_groups = std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19));
+      const Plan hp = plan_spans(n, std::uint64_t(op.hist_group) * 32, max_groups);
+      const std::size_t lane_bytes = std::size_t(num_passes) * onesweep_hist_copies(num_passes) * (kRadix / 2) * 4;
+      dev.launch(prog.kernel("radix_histogram_lanes"), {hp.groups, op.hist_group, lane_bytes},
+                 {job.keys, n, job.flip_arg(), hp.span, hist});
+    } else {
+      const Plan hp = plan_spans(n, std::uint64_t(op.hist_group) * 32, std::uint64_t(desc.compute_units) * 8);
+      dev.launch(prog.kernel("radix_histogram"), {hp.groups, op.hist_group}, {job.keys, n, job.flip_arg(), hp.span, hist});
+    }
   } else {
     dev.launch(portable_program().kernel("radix_histogram"), {plan.groups, pp.group},
                {job.keys, n, job.flip_arg(), plan.span, hist});
@@ -224,13 +272,7 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   const OnesweepPolicy op = onesweep_policy(job);
   const std::uint64_t n = job.n;
   const std::size_t ks = key_size(job.type);
-  auto defines = job.key_defines();
-  defines.push_back("RADIX_BITS=" + std::to_string(kRadixBits));
-  defines.push_back("GROUP_SIZE=" + std::to_string(op.group));
-  defines.push_back("ITEMS=" + std::to_string(op.items));
-  // tuning experiments only: blocks per SM that __launch_bounds__ keeps registers for
-  if (const char* mb = std::getenv("GPUSORT_RADIX_MIN_BLOCKS")) defines.push_back(std::string("ONESWEEP_MIN_BLOCKS=") + mb);
-  rt::Program& prog = dev.program("radix_onesweep.cl", defines);
+  rt::Program& prog = dev.program("radix_onesweep.cl", onesweep_defines(job, op));
   rt::Kernel& kernel = prog.kernel("radix_onesweep");
 
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;
@@ -238,8 +280,10 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   rt::BufferPtr status = job.temp(tiles * kRadix * 4);
   rt::BufferPtr counters = job.temp(passes.size() * 4);
   dev.fill_bytes(*counters, 0, 0, counters->bytes());
-  // staging buffer + per-warp digit offsets + staged digits (radix_onesweep.cl)
-  const std::size_t stage = tile * std::max<std::size_t>(ks, job.value_bytes) + (op.group / 32) * kRadix * 4 + tile;
+  // staging buffer(s) + per-warp digit offsets + staged digits (radix_onesweep.cl)
+  const std::size_t stage_item = onesweep_split_stage(ks, job.value_bytes) ? ks + job.value_bytes
+                                                                          : std::max<std::size_t>(ks, job.value_bytes);
+  const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + tile;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     dev.fill_bytes(*status, 0, 0, status->bytes());
     timer.mark("status reset");

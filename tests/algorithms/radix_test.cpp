@@ -106,7 +106,10 @@ TEST(RadixProbe, PrintKeysPerSecond) {
     EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
   };
   run(std::uint32_t{}, 0, "u32 keys");
-  if (ctx.device().backend == "cuda") {  // onesweep tile shape: keys per thread
+  run(float{}, 0, "f32 keys");
+  // GPUSORT_RADIX_PROBE_ITEMS=0: skip the tile-shape probe (variant runs)
+  const bool items = !std::getenv("GPUSORT_RADIX_PROBE_ITEMS") || std::atoi(std::getenv("GPUSORT_RADIX_PROBE_ITEMS")) != 0;
+  if (ctx.device().backend == "cuda" && items) {  // onesweep tile shape: keys per thread
     auto items_probe = [&](auto tag, std::size_t value_bytes, const char* what, std::initializer_list<std::size_t> items) {
       using K = decltype(tag);
       std::vector<K> host(n);
@@ -129,8 +132,8 @@ TEST(RadixProbe, PrintKeysPerSecond) {
         EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
       }
     };
-    items_probe(std::uint32_t{}, 0, "u32 keys", {24, 28});  // 32: the runtime does not raise the dynamic limit past 48 KiB - static
-    items_probe(std::uint32_t{}, 4, "u32/u32 pairs", {16, 20, 24, 28});
+    items_probe(std::uint32_t{}, 0, "u32 keys", {24, 28, 32});
+    items_probe(std::uint32_t{}, 4, "u32/u32 pairs", {16, 20, 24, 28, 32});
     items_probe(std::uint64_t{}, 0, "u64 keys", {12, 16, 20, 24});
     items_probe(std::uint64_t{}, 8, "u64/u64 pairs", {12, 16, 20});
   }

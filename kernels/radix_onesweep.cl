@@ -18,7 +18,7 @@
 //     consecutive global addresses.
 // Counts are 30-bit: the host uses this path for n < 2^30 (else radix_passes.cl).
 // Specialised by radix_common.h's defines and ITEMS. Under OpenCL this file holds only the histogram.
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 ONESWEEP_PACK_KV=1 VALUE_BYTES=4
 #include "radix_common.h"
 
 #if GS_CUDA
@@ -50,6 +50,20 @@
 #if ONESWEEP_SPLIT_STAGE
 #undef STAGE_BYTES
 #define STAGE_BYTES (KEY_BITS / 8 + VALUE_BYTES)
+#endif
+// ONESWEEP_PACK_KV (host, 4-byte keys with 4-byte values): values are loaded with the keys and each
+// ranked key goes to the staging buffer together with its value as one 8-byte word (value high), so
+// the value loads overlap the key loads and no separate value staging phase follows the look-back.
+#ifndef ONESWEEP_PACK_KV
+#define ONESWEEP_PACK_KV 0
+#endif
+#if ONESWEEP_PACK_KV && !(HAS_VALUES && KEY_BITS == 32 && VALUE_BYTES == 4)
+#undef ONESWEEP_PACK_KV  // only 4-byte keys with 4-byte values are packed
+#define ONESWEEP_PACK_KV 0
+#endif
+#if ONESWEEP_PACK_KV
+#undef STAGE_BYTES
+#define STAGE_BYTES 8
 #endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
@@ -167,7 +181,7 @@ DEVICE_FN u32 radix_block_exclusive_scan(u32 v, u32* warp_sums) {
 KERNEL __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
 radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in, key_t* RESTRICT keys_out,
                value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT hist,
-               u32* status, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
+               u32* status, u32* status_next, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
   // dynamic local memory (the host passes its size: TILE * max(key, value bytes) + WARPS * RADIX * 4
   // + TILE): the staging buffer (TILE keys, later TILE values), then
   // warp_off[w][d]: first the count of warp w's keys of digit d (early counts), then the tile
@@ -185,6 +199,9 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
   __syncthreads();
   const u32 tile = s_tile;
+  // the next pass's status words (the other buffer of a ping-pong pair; the previous pass, which used
+  // it, has finished) are cleared here, so no pass needs a separate reset; == status: host resets
+  if (status_next != status) status_next[(u64)tile * RADIX + t] = 0;
   const u64 base = (u64)tile * TILE;
   const u64 stripe = base + (u64)warp * 32u * ITEMS;
   const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
@@ -199,6 +216,13 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
+#if ONESWEEP_PACK_KV
+  value_t v[ITEMS];  // loaded with the keys: in flight during the counts and the ranking
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
+  u64* stage_kv = (u64*)stage;
+#endif
   // early counts per warp, so the tile's aggregate is published before the ranking; the digits are
   // kept packed in registers (4 per word), so ordered_key runs once per key and pass
 #if ONESWEEP_PACK_DIGITS
@@ -264,12 +288,16 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     before = __shfl_sync(0xFFFFFFFFu, before, leader & 31u);
     pos[i] = before + __popc(peers & lanes_below);
     if (is_valid) {  // the rank is final: stage the key (and its digit) in tile order at once
+#if ONESWEEP_PACK_KV
+      stage_kv[pos[i]] = ((u64)v[i] << 32) | (u64)k[i];
+#else
       stage_keys[pos[i]] = k[i];
+#endif
       stage_digit[pos[i]] = (u8)d;
     }
   }
 
-#if HAS_VALUES
+#if HAS_VALUES && !ONESWEEP_PACK_KV
   value_t v[ITEMS];  // loaded now: in flight during the look-back and the key scatter
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
@@ -291,7 +319,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     *my_status = STATUS_INCLUSIVE | (exclusive + count);
   }
   global_base[t] = exclusive - excl_digit;
-#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE && !ONESWEEP_PACK_KV
   // values staged beside the keys (own area), so one barrier serves both and one loop writes both
   value_t* stage_values = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8));
 #pragma unroll
@@ -301,7 +329,24 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   __syncthreads();
 
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+#if ONESWEEP_PACK_KV
+  if (valid == TILE) {
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE) {
+      const u64 g = (u64)(global_base[stage_digit[s]] + s);
+      const u64 w = stage_kv[s];
+      keys_out[g] = (key_t)w;
+      values_out[g] = (value_t)(w >> 32);
+    }
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE) {
+      const u64 g = (u64)(global_base[stage_digit[s]] + s);
+      const u64 w = stage_kv[s];
+      keys_out[g] = (key_t)w;
+      values_out[g] = (value_t)(w >> 32);
+    }
+  }
+#elif HAS_VALUES && ONESWEEP_SPLIT_STAGE
   if (valid == TILE) {
 #pragma unroll 4
     for (u32 s = t; s < TILE; s += GROUP_SIZE) {
@@ -324,7 +369,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = stage_keys[s];
   }
 #endif
-#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE
+#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE && !ONESWEEP_PACK_KV
   __syncthreads();
   value_t* stage_values = (value_t*)stage;
 #pragma unroll

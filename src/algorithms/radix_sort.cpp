@@ -77,6 +77,15 @@ OnesweepPolicy onesweep_policy(const Job& job) {
 bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
   return value_bytes != 0 && key_bytes + value_bytes <= 8 && std::getenv("GPUSORT_RADIX_NO_SPLIT") == nullptr;
 }
+// 4-byte keys with 4-byte values: loaded together and staged as one 8-byte word (ONESWEEP_PACK_KV);
+// GPUSORT_RADIX_NO_PACK_KV: tuning A/B.
+bool onesweep_pack_kv(std::size_t key_bytes, std::size_t value_bytes) {
+  return onesweep_split_stage(key_bytes, value_bytes) && key_bytes == 4 && value_bytes == 4 &&
+         std::getenv("GPUSORT_RADIX_NO_PACK_KV") == nullptr;
+}
+// Look-back status words in two buffers used by alternate passes, each pass clearing the other's
+// (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).
+bool onesweep_status_pingpong() { return std::getenv("GPUSORT_RADIX_FILL_STATUS") == nullptr; }
 bool onesweep_hist_lanes() { return std::getenv("GPUSORT_RADIX_NO_HIST_LANES") == nullptr; }
 // radix_histogram_lanes' counter copies: 32 up to four passes, 16 beyond (GPUSORT_RADIX_HIST_COPIES=16|32: tuning)
 std::uint32_t onesweep_hist_copies(std::uint32_t passes) {
@@ -92,6 +101,7 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   defines.push_back("GROUP_SIZE=" + std::to_string(op.group));
   defines.push_back("ITEMS=" + std::to_string(op.items));
   defines.push_back(std::string("ONESWEEP_SPLIT_STAGE=") + (onesweep_split_stage(key_size(job.type), job.value_bytes) ? "1" : "0"));
+  defines.push_back(std::string("ONESWEEP_PACK_KV=") + (onesweep_pack_kv(key_size(job.type), job.value_bytes) ? "1" : "0"));
   defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
   const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
   defines.push_back("RADIX_HIST_COPIES=" + std::to_string(onesweep_hist_copies(passes)));
@@ -277,19 +287,24 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
 
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;
   const std::uint64_t tiles = ceil_div(n, tile);
+  const bool pingpong = onesweep_status_pingpong() && passes.size() > 1;
   rt::BufferPtr status = job.temp(tiles * kRadix * 4);
+  rt::BufferPtr status2 = pingpong ? job.temp(tiles * kRadix * 4) : nullptr;
   rt::BufferPtr counters = job.temp(passes.size() * 4);
   dev.fill_bytes(*counters, 0, 0, counters->bytes());
+  rt::Buffer* st[2] = {status.get(), pingpong ? status2.get() : status.get()};
   // staging buffer(s) + per-warp digit offsets + staged digits (radix_onesweep.cl)
   const std::size_t stage_item = onesweep_split_stage(ks, job.value_bytes) ? ks + job.value_bytes
                                                                           : std::max<std::size_t>(ks, job.value_bytes);
   const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + tile;
   for (std::size_t i = 0; i < passes.size(); ++i) {
-    dev.fill_bytes(*status, 0, 0, status->bytes());
-    timer.mark("status reset");
+    if (!pingpong || i == 0) {  // ping-pong: pass i clears the buffer of pass i + 1
+      dev.fill_bytes(*st[i & 1], 0, 0, st[i & 1]->bytes());
+      timer.mark("status reset");
+    }
     dev.launch(kernel, {tiles, op.group, stage},
                {*bk[i & 1], *bv[i & 1], *bk[(i + 1) & 1], *bv[(i + 1) & 1], n, job.flip_arg(),
-                passes[i] * kRadixBits, hist, status, counters, static_cast<std::uint32_t>(i)});
+                passes[i] * kRadixBits, hist, *st[i & 1], *st[(i + 1) & 1], counters, static_cast<std::uint32_t>(i)});
     timer.mark("onesweep pass " + std::to_string(passes[i]));
   }
   dev.finish();  // the temporaries above are released on return
@@ -310,7 +325,8 @@ std::uint64_t radix_temp_bytes(const TempQuery& q) {
   if (use_onesweep(q)) {
     const OnesweepPolicy op = onesweep_policy(q);
     const std::uint64_t tiles = ceil_div(q.n, std::uint64_t(op.group) * op.items);
-    total += temp_request_bytes(tiles * kRadix * 4) + temp_request_bytes(num_passes * 4);
+    total += temp_request_bytes(tiles * kRadix * 4) * (num_passes > 1 && onesweep_status_pingpong() ? 2 : 1) +
+             temp_request_bytes(num_passes * 4);
   } else {
     const PortablePolicy pp = portable_policy(q);
     const auto& desc = q.device.description();

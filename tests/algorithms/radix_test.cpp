@@ -91,10 +91,16 @@ TEST(RadixProbe, PrintKeysPerSecond) {
     DeviceBuffer values;
     if (value_bytes) values = DeviceBuffer(ctx, n * value_bytes);
     std::vector<double> ms;
+    // GPUSORT_RADIX_PROBE_TEMP=1: caller-supplied temporary storage (allocated once, as CUB's peer
+    // does outside its timed region), so the time excludes the driver's temporary allocations
+    const bool own_temp = std::getenv("GPUSORT_RADIX_PROBE_TEMP") != nullptr;
+    DeviceBuffer temp;
+    if (own_temp) temp = DeviceBuffer(ctx, temporary_storage_bytes(ctx, key_type_of<K>::value, n, value_bytes, {.algorithm = kRadix}));
     for (int rep = 0; rep < 6; ++rep) {
       keys.upload(host);
-      auto r = sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes,
-                           {.algorithm = kRadix, .verbose = rep == 5 && std::getenv("GPUSORT_RADIX_VERBOSE")});
+      const SortOptions o{.algorithm = kRadix, .verbose = rep == 5 && std::getenv("GPUSORT_RADIX_VERBOSE")};
+      auto r = own_temp ? sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes, o, temp)
+                        : sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes, o);
       ms.push_back(r.sort_ms);
     }
     std::sort(ms.begin() + 1, ms.end());

@@ -22,12 +22,7 @@ template <class K, class V>
 void check_merge(std::size_t n, std::size_t runs, dist d, order o, unsigned threads, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto keys = make_keys<K>(n, d, seed);
-  std::vector<V> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::memset(&values[i], 0, sizeof(V));
-    std::uint64_t idx = i;
-    std::memcpy(&values[i], &idx, std::min(sizeof(V), sizeof idx));
-  }
+  std::vector<V> values = index_values<V>(n);
   std::vector<std::size_t> offsets = {0};
   for (std::size_t j = 1; j < runs; ++j) offsets.push_back(n ? rng() % (n + 1) : 0);
   offsets.push_back(n);
@@ -104,12 +99,7 @@ void check_pairs_chunked(const std::string& algorithm, bool stable, std::size_t 
     const std::uint64_t seed = fresh_seed();
     auto input = make_keys<K>(n, d, seed);
     auto keys = input;
-    std::vector<V> values(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::memset(&values[i], 0, sizeof(V));
-      std::uint64_t idx = i;
-      std::memcpy(&values[i], &idx, std::min(sizeof(V), sizeof idx));
-    }
+    std::vector<V> values = index_values<V>(n);
     SortOptions opt{.order = o, .stable = stable, .algorithm = algorithm};
     opt.device_memory_limit = limit_for_chunks(n, chunks, sizeof(K), sizeof(V));
     SortReport rep = sort_pairs(test_context(), std::span<K>(keys), std::span<V>(values), opt);

@@ -203,6 +203,18 @@ void check_keys_matrix(const SortOptions& base, const std::vector<std::size_t>& 
   }
 }
 
+// Values that record each key's original position (the low bytes of the index), zero elsewhere.
+template <class V>
+std::vector<V> index_values(std::size_t n) {
+  std::vector<V> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memset(&values[i], 0, sizeof(V));
+    std::uint64_t idx = i;
+    std::memcpy(&values[i], &idx, std::min(sizeof(V), sizeof idx));
+  }
+  return values;
+}
+
 template <class T, class V>
 void check_pairs(const SortOptions& base, const std::vector<std::size_t>& sizes, dist d) {
   for (order o : {order::ascending, order::descending}) {
@@ -210,12 +222,7 @@ void check_pairs(const SortOptions& base, const std::vector<std::size_t>& sizes,
       std::uint64_t seed = fresh_seed();
       auto input = make_keys<T>(n, d, seed);
       auto keys = input;
-      std::vector<V> values(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        std::memset(&values[i], 0, sizeof(V));
-        std::uint64_t idx = i;
-        std::memcpy(&values[i], &idx, std::min(sizeof(V), sizeof idx));
-      }
+      std::vector<V> values = index_values<V>(n);
       SortOptions opt = base;
       opt.order = o;
       sort_pairs(test_context(), std::span<T>(keys), std::span<V>(values), opt);

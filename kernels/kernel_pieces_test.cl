@@ -1,0 +1,29 @@
+// Test entry points for the shared kernel primitives, so tests/kernels/ can check each piece on
+// the device against its host reference: the key order (keys.h), the rank searches
+// (rank_search.h) and the merge-path split (merge_path.h). Not used by any algorithm.
+#include "keys.h"
+#include "rank_search.h"
+#include "merge_path.h"
+
+// out[i] = ordered_key(in[i], flip)
+KERNEL test_ordered_keys(GLOBAL const key_t* in, GLOBAL okey_t* out, u64 n, okey_t flip) {
+  u64 i = GLOBAL_ID();
+  if (i < n) out[i] = ordered_key(in[i], flip);
+}
+
+// For each probe: keys of run strictly before it, and keys of run not after it.
+KERNEL test_rank_bounds(GLOBAL const key_t* run, u64 len, GLOBAL const key_t* probes, u64 m, GLOBAL u64* lower,
+                        GLOBAL u64* upper, okey_t flip) {
+  u64 i = GLOBAL_ID();
+  if (i >= m) return;
+  okey_t ox = ordered_key(probes[i], flip);
+  lower[i] = rank_search_global(run, len, ox, 0, flip);
+  upper[i] = rank_search_global(run, len, ox, 1, flip);
+}
+
+// out[d] = keys of a among the first d keys of the stable merge of a and b, for d = 0 .. a_len + b_len.
+KERNEL test_merge_path(GLOBAL const key_t* a, u64 a_len, GLOBAL const key_t* b, u64 b_len, GLOBAL u64* out,
+                       okey_t flip) {
+  u64 d = GLOBAL_ID();
+  if (d <= a_len + b_len) out[d] = merge_path_global(a, a_len, b, b_len, d, flip);
+}

@@ -1,0 +1,114 @@
+// The shared kernel primitives on the device against their host references: the key order of
+// keys.h (gpusort::ordered_bits), the rank searches of rank_search.h (std::lower/upper_bound) and
+// the merge-path split of merge_path.h (a stable merge done on the host).
+#include <type_traits>
+
+#include "runtime/device.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+template <class T>
+std::vector<std::string> defines_for() {
+  constexpr key_type t = key_type_of<T>::value;
+  const int kind = is_float(t) ? 2 : is_signed(t) ? 1 : 0;
+  return {"KEY_BITS=" + std::to_string(sizeof(T) * 8), "KEY_KIND=" + std::to_string(kind), "VALUE_BYTES=0"};
+}
+
+// The kernels' okey_t: 32 bits for keys up to 32 bits, 64 for 64-bit keys.
+template <class T>
+using okey = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+
+template <class T>
+rt::BufferPtr upload(rt::Device& dev, const std::vector<T>& v) {
+  auto buf = dev.alloc(std::max<std::size_t>(1, v.size()) * sizeof(T));
+  dev.write(*buf, 0, v.data(), v.size() * sizeof(T));
+  return buf;
+}
+
+template <class T>
+std::vector<T> download(rt::Device& dev, const rt::Buffer& buf, std::size_t n) {
+  std::vector<T> v(n);
+  dev.read(buf, 0, v.data(), n * sizeof(T));
+  return v;
+}
+
+template <class T>
+class KernelPieces : public ::testing::Test {};
+using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
+                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(KernelPieces, KeyTypes);
+
+TYPED_TEST(KernelPieces, OrderedKeyMatchesTheHostOrder) {
+  using T = TypeParam;
+  rt::Device& dev = test_context().runtime_device();
+  rt::Program& program = dev.program("kernel_pieces_test.cl", defines_for<T>());
+  auto keys = make_keys<T>(5000, dist::specials, fresh_seed());
+  for (T s : special_keys<T>()) keys.push_back(s);
+  const std::uint64_t n = keys.size();
+  auto in = upload(dev, keys);
+  auto out = dev.alloc(n * sizeof(okey<T>));
+  for (bool descending : {false, true}) {
+    const okey<T> flip = descending ? ~okey<T>(0) : okey<T>(0);
+    dev.fill_bytes(*out, 0xA5, 0, n * sizeof(okey<T>));  // poison
+    dev.launch(program.kernel("test_ordered_keys"), {(n + 63) / 64, 64}, {*in, *out, n, flip});
+    auto got = download<okey<T>>(dev, *out, n);
+    const okey<T> width_mask = sizeof(T) >= sizeof(okey<T>) ? ~okey<T>(0) : okey<T>((okey<T>(1) << (8 * sizeof(T))) - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      okey<T> want = okey<T>(ordered_bits(keys[i]));
+      if (descending) want = okey<T>(~want) & width_mask;
+      ASSERT_EQ(got[i], want) << "key index " << i << (descending ? " descending" : " ascending");
+    }
+  }
+}
+
+TYPED_TEST(KernelPieces, RankBoundsMatchStdBounds) {
+  using T = TypeParam;
+  rt::Device& dev = test_context().runtime_device();
+  rt::Program& program = dev.program("kernel_pieces_test.cl", defines_for<T>());
+  for (order o : {order::ascending, order::descending}) {
+    auto run = make_keys<T>(3001, dist::few_unique, fresh_seed());
+    std::stable_sort(run.begin(), run.end(), key_less<T>{o});
+    auto probes = make_keys<T>(700, dist::specials, fresh_seed());
+    probes.insert(probes.end(), run.begin(), run.begin() + 50);  // probes equal to run keys
+    const std::uint64_t len = run.size(), m = probes.size();
+    auto drun = upload(dev, run), dprobes = upload(dev, probes);
+    auto lower = dev.alloc(m * 8), upper = dev.alloc(m * 8);
+    const okey<T> flip = o == order::descending ? ~okey<T>(0) : okey<T>(0);
+    dev.launch(program.kernel("test_rank_bounds"), {(m + 63) / 64, 64}, {*drun, len, *dprobes, m, *lower, *upper, flip});
+    auto lo = download<std::uint64_t>(dev, *lower, m), hi = download<std::uint64_t>(dev, *upper, m);
+    for (std::size_t i = 0; i < m; ++i) {
+      EXPECT_EQ(lo[i], std::uint64_t(std::lower_bound(run.begin(), run.end(), probes[i], key_less<T>{o}) - run.begin()));
+      EXPECT_EQ(hi[i], std::uint64_t(std::upper_bound(run.begin(), run.end(), probes[i], key_less<T>{o}) - run.begin()));
+    }
+  }
+}
+
+TYPED_TEST(KernelPieces, MergePathSplitsLikeAStableMerge) {
+  using T = TypeParam;
+  rt::Device& dev = test_context().runtime_device();
+  rt::Program& program = dev.program("kernel_pieces_test.cl", defines_for<T>());
+  for (auto [a_len, b_len] : {std::pair<std::size_t, std::size_t>{0, 5}, {7, 0}, {513, 1000}, {1000, 17}}) {
+    auto a = make_keys<T>(a_len, dist::few_unique, fresh_seed());
+    auto b = make_keys<T>(b_len, dist::few_unique, fresh_seed());
+    std::stable_sort(a.begin(), a.end(), key_less<T>{});
+    std::stable_sort(b.begin(), b.end(), key_less<T>{});
+    // Host reference: walk the stable merge (ties to a) and count a's keys among the first d.
+    std::vector<std::uint64_t> want(a_len + b_len + 1, 0);
+    std::size_t i = 0, j = 0;
+    for (std::size_t d = 0; d < a_len + b_len; ++d) {
+      if (i < a_len && (j == b_len || !key_less<T>{}(b[j], a[i]))) ++i; else ++j;
+      want[d + 1] = i;
+    }
+    auto da = upload(dev, a), db = upload(dev, b);
+    const std::uint64_t diags = a_len + b_len + 1;
+    auto out = dev.alloc(diags * 8);
+    dev.launch(program.kernel("test_merge_path"), {(diags + 63) / 64, 64},
+               {*da, std::uint64_t(a_len), *db, std::uint64_t(b_len), *out, okey<T>(0)});
+    EXPECT_EQ(download<std::uint64_t>(dev, *out, diags), want) << "a_len=" << a_len << " b_len=" << b_len;
+  }
+}
+
+}  // namespace
+}  // namespace gpusort::test

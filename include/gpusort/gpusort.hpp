@@ -5,5 +5,6 @@
 #include "gpusort/errors.hpp"
 #include "gpusort/key_order.hpp"
 #include "gpusort/key_type.hpp"
+#include "gpusort/multi_device.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"

@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");
   sort->add_option("-a,--algorithm", s.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
       ->capture_default_str();
-  sort->add_option("--device", s.device, "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one)");
+  sort->add_option("--device", s.device,
+                   "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one); several ids "
+                   "separated by commas sort on all of them (sample sort)");
   sort->add_option("--values", s.values, "Values file carried along with the keys (same element count)");
   sort->add_option("--values-type", s.values_type,
                    "Value type: any key type name (its size is the value width) or bytes16 (16 opaque bytes); "

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <vector>
 #include <sys/stat.h>
 
 #include "array_file.hpp"
@@ -12,6 +13,7 @@
 #include "file_io.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
+#include "gpusort/multi_device.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
 #include "npy.hpp"
@@ -102,10 +104,21 @@ int run_sort(const SortArgs& args) {
   std::unique_ptr<AtomicOutput> values_out;
   if (values) values_out = std::make_unique<AtomicOutput>(args.values_out, "values output");
 
-  Context ctx(args.device);
+  // --device a,b,... sorts on several devices at once (sample sort, gpusort/multi_device.hpp).
+  std::vector<Context> contexts;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = args.device.find(',', start);
+    contexts.emplace_back(args.device.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::vector<Context*> context_ptrs;
+  for (auto& c : contexts) context_ptrs.push_back(&c);
+  Context& ctx = contexts.front();
   const SortOptions options = make_options(args);
-  const SortReport report = sort_host(ctx, keys.type, keys.file.data(), n, values ? values->data() : nullptr,
-                                      values ? values->item_size : 0, options);
+  const SortReport report =
+      sort_host_multi(context_ptrs, keys.type, keys.file.data(), n, values ? values->data() : nullptr,
+                      values ? values->item_size : 0, options);
 
   const auto t_write = Clock::now();
   write_array(out, keys.file.data(), n, keys.file.item_size, keys.file.npy || has_npy_extension(args.output),
@@ -131,7 +144,10 @@ int run_sort(const SortArgs& args) {
     std::fprintf(stderr, "\n");
     std::fprintf(stderr, "gpusort: read %.3f ms, upload %.3f ms, sort %.3f ms, download %.3f ms, write %.3f ms\n",
                  read_ms, report.upload_ms, report.sort_ms, report.download_ms, write_ms);
-    if (report.chunks > 1)
+    if (contexts.size() > 1)
+      std::fprintf(stderr, "gpusort: %zu devices, one bucket each; host partition %.3f ms (sort time: slowest device)\n",
+                   report.chunks, report.merge_ms);
+    else if (report.chunks > 1)
       std::fprintf(stderr, "gpusort: larger than the device: %zu chunks, host merge %.3f ms\n", report.chunks, report.merge_ms);
     std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(n, report.sort_ms).c_str(),
                  rate(n, report.upload_ms + report.sort_ms + report.download_ms).c_str());

@@ -374,3 +374,16 @@ TEST(CliSort, VariantOptionsPassThrough) {
   expect_clean_error(run_cli({"sort", in, "-o", out, "--type", "u32", "--algorithm", "merge", "--local", "nope"}));
   expect_clean_error(run_cli({"sort", in, "-o", out, "--type", "u32", "--host-levels", "-5"}));
 }
+
+// --device a,b sorts on several devices at once (here: the same device twice).
+TEST(CliSort, SeveralDevices) {
+  TempDir d;
+  const auto in = (d / "in.f32").string(), out = (d / "out.f32").string();
+  ASSERT_CLI_OK(run_cli({"gen", "--type", "f32", "--count", "30000", "--seed", "9", "-o", in}));
+  const auto input = read_vec<float>(in);
+  const std::string dev = gpusort::list_devices().front().id;
+  ASSERT_CLI_OK(run_cli({"sort", in, "-o", out, "--type", "f32", "--descending", "--device", dev + "," + dev}));
+  EXPECT_CLI_OK(run_cli({"verify", out, "--type", "f32", "--descending"}));
+  EXPECT_EQ(read_vec<float>(out).size(), input.size());
+  expect_clean_error(run_cli({"sort", in, "-o", out, "--type", "f32", "--device", dev + ",nope"}));
+}

@@ -1,0 +1,138 @@
+// Sample sort across several contexts: sample -> splitters -> stable host partition -> one
+// concurrent gpusort::sort_host per bucket -> buckets end to end. See gpusort/multi_device.hpp.
+#include "gpusort/multi_device.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <thread>
+#include <vector>
+
+#include "gpusort/key_order.hpp"
+
+namespace gpusort {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// The key as an unsigned integer whose natural order is the requested order.
+template <class K>
+std::uint64_t rank_bits(K key, bool descending) {
+  auto bits = ordered_bits(key);
+  using U = decltype(bits);
+  return descending ? std::uint64_t(U(~bits)) : std::uint64_t(bits);
+}
+
+// Bucket index of every key: the number of splitters strictly before it, so equal keys share a
+// bucket. Splitters are sample quantiles (a deterministic strided sample, sorted).
+template <class K>
+std::vector<std::uint32_t> bucket_of_keys(const K* keys, std::size_t n, std::size_t buckets, bool descending) {
+  const std::size_t sample_size = std::min<std::size_t>(n, 256 * buckets);
+  std::vector<std::uint64_t> sample(sample_size);
+  for (std::size_t i = 0; i < sample_size; ++i) sample[i] = rank_bits(keys[i * n / sample_size], descending);
+  std::sort(sample.begin(), sample.end());
+  std::vector<std::uint64_t> splitters;
+  for (std::size_t b = 1; b < buckets; ++b) splitters.push_back(sample[b * sample_size / buckets]);
+  std::vector<std::uint32_t> bucket(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = rank_bits(keys[i], descending);
+    bucket[i] = std::uint32_t(std::upper_bound(splitters.begin(), splitters.end(), r) - splitters.begin());
+  }
+  return bucket;
+}
+
+std::vector<std::uint32_t> bucket_of(key_type type, const void* keys, std::size_t n, std::size_t buckets, bool desc) {
+  switch (type) {
+    case key_type::u8: return bucket_of_keys(static_cast<const std::uint8_t*>(keys), n, buckets, desc);
+    case key_type::u16: return bucket_of_keys(static_cast<const std::uint16_t*>(keys), n, buckets, desc);
+    case key_type::u32: return bucket_of_keys(static_cast<const std::uint32_t*>(keys), n, buckets, desc);
+    case key_type::u64: return bucket_of_keys(static_cast<const std::uint64_t*>(keys), n, buckets, desc);
+    case key_type::i8: return bucket_of_keys(static_cast<const std::int8_t*>(keys), n, buckets, desc);
+    case key_type::i16: return bucket_of_keys(static_cast<const std::int16_t*>(keys), n, buckets, desc);
+    case key_type::i32: return bucket_of_keys(static_cast<const std::int32_t*>(keys), n, buckets, desc);
+    case key_type::i64: return bucket_of_keys(static_cast<const std::int64_t*>(keys), n, buckets, desc);
+    case key_type::f32: return bucket_of_keys(static_cast<const float*>(keys), n, buckets, desc);
+    case key_type::f64: return bucket_of_keys(static_cast<const double*>(keys), n, buckets, desc);
+  }
+  throw Error(errc::invalid_argument, "unknown key type");
+}
+
+}  // namespace
+
+SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, void* keys, std::size_t n, void* values,
+                           std::size_t value_bytes, const SortOptions& options) {
+  if (contexts.empty()) throw Error(errc::invalid_argument, "sort on several devices: no context given");
+  for (Context* c : contexts)
+    if (!c) throw Error(errc::invalid_argument, "sort on several devices: a context is null");
+  if (contexts.size() == 1 || n < 2 * contexts.size()) return sort_host(*contexts[0], type, keys, n, values, value_bytes, options);
+  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
+    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
+  if ((value_bytes != 0) != (values != nullptr)) throw Error(errc::invalid_argument, "values and value size must be given together");
+
+  const std::size_t buckets = contexts.size(), kb = key_size(type);
+  const bool descending = options.order == order::descending;
+  const auto t0 = clock_type::now();
+  // Partition into scratch copies (stable: input order kept inside each bucket); the caller's
+  // arrays are written only once every device has succeeded.
+  std::vector<unsigned char> part_keys, part_values;
+  std::vector<std::uint32_t> bucket;
+  try {
+    part_keys.resize(n * kb);
+    part_values.resize(n * value_bytes);
+    bucket = bucket_of(type, keys, n, buckets, descending);
+  } catch (const std::bad_alloc&) {
+    throw Error(errc::out_of_memory, "sort on several devices: cannot allocate host scratch for " + std::to_string(n) + " keys");
+  }
+  std::vector<std::size_t> offset(buckets + 1, 0);
+  for (std::uint32_t b : bucket) ++offset[b + 1];
+  for (std::size_t b = 0; b < buckets; ++b) offset[b + 1] += offset[b];
+  {
+    std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
+    const auto* in_k = static_cast<const unsigned char*>(keys);
+    const auto* in_v = static_cast<const unsigned char*>(values);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = next[bucket[i]]++;
+      std::memcpy(&part_keys[to * kb], in_k + i * kb, kb);
+      if (value_bytes) std::memcpy(&part_values[to * value_bytes], in_v + i * value_bytes, value_bytes);
+    }
+  }
+  const double partition_ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+
+  // One host thread per device sorts its bucket.
+  std::vector<SortReport> reports(buckets);
+  std::vector<std::exception_ptr> errors(buckets);
+  std::vector<std::thread> threads;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    threads.emplace_back([&, b] {
+      try {
+        const std::size_t count = offset[b + 1] - offset[b];
+        reports[b] = sort_host(*contexts[b], type, part_keys.data() + offset[b] * kb, count,
+                               value_bytes ? part_values.data() + offset[b] * value_bytes : nullptr, value_bytes, options);
+      } catch (...) {
+        errors[b] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+
+  std::memcpy(keys, part_keys.data(), n * kb);
+  if (value_bytes) std::memcpy(values, part_values.data(), n * value_bytes);
+
+  SortReport report;
+  report.chunks = buckets;
+  report.merge_ms = partition_ms;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const SortReport& r = reports[b];
+    report.device += (b ? "+" : "") + contexts[b]->device().id;
+    if (report.algorithm.empty()) report.algorithm = r.algorithm;
+    report.sort_ms = std::max(report.sort_ms, r.sort_ms);
+    report.upload_ms = std::max(report.upload_ms, r.upload_ms);
+    report.download_ms = std::max(report.download_ms, r.download_ms);
+  }
+  return report;
+}
+
+}  // namespace gpusort

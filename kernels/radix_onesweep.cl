@@ -18,7 +18,7 @@
 //     consecutive global addresses.
 // Counts are 30-bit: the host uses this path for n < 2^30 (else radix_passes.cl).
 // Specialised by radix_common.h's defines and ITEMS. Under OpenCL this file holds only the histogram.
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 ONESWEEP_PACK_KV=1 VALUE_BYTES=4
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 ONESWEEP_PACK_KV=1 VALUE_BYTES=4 RADIX_FLOAT_FLAG=1 ONESWEEP_KV_SWEEPS=2
 #include "radix_common.h"
 
 #if GS_CUDA
@@ -40,12 +40,9 @@
 #endif
 // ONESWEEP_SPLIT_STAGE (host): values get their own staging area after the keys' (TILE x (key +
 // value bytes)), staged before the scatter barrier; 0: values reuse the keys' area after a second
-// barrier (TILE x max(key, value bytes)). ONESWEEP_PACK_DIGITS: digits kept in registers (default 1).
+// barrier (TILE x max(key, value bytes)). ONESWEEP_PACK_DIGITS: digits kept in registers (below).
 #ifndef ONESWEEP_SPLIT_STAGE
 #define ONESWEEP_SPLIT_STAGE 0
-#endif
-#ifndef ONESWEEP_PACK_DIGITS
-#define ONESWEEP_PACK_DIGITS 1
 #endif
 #if ONESWEEP_SPLIT_STAGE
 #undef STAGE_BYTES
@@ -64,6 +61,42 @@
 #if ONESWEEP_PACK_KV
 #undef STAGE_BYTES
 #define STAGE_BYTES 8
+#endif
+// ONESWEEP_PACK_DIGITS: the digits computed for the early counts stay packed in registers (4 per
+// word) for the ranking. Default 1, except packed pairs of integer keys: there the ranking recomputes
+// the digit (2 instructions), which frees the registers that made 24 items spill at 80 registers.
+#ifndef ONESWEEP_PACK_DIGITS
+#if ONESWEEP_PACK_KV && KEY_KIND != 2
+#define ONESWEEP_PACK_DIGITS 0
+#else
+#define ONESWEEP_PACK_DIGITS 1
+#endif
+#endif
+// ONESWEEP_KV_SWEEPS (packed pairs): 2 (default) = the staged tile is written as keys in one sweep,
+// then values in a second sweep; 1 = key and value stored by the same loop iteration (A/B).
+#ifndef ONESWEEP_KV_SWEEPS
+#define ONESWEEP_KV_SWEEPS 2
+#endif
+// RADIX_FLOAT_FLAG (host, float keys, lane histogram): radix_histogram_lanes sets
+// hist[RADIX_PASSES * RADIX] when some key is -0 or NaN (the only keys where ordered_key differs from
+// the plain sign flip k ^ ((signed)k >> (bits - 1) | sign)); without such keys the passes compute
+// their digits by the plain flip, a few instructions per key less. The host zeroes that word.
+#ifndef RADIX_FLOAT_FLAG
+#define RADIX_FLOAT_FLAG 0
+#endif
+#if RADIX_FLOAT_FLAG && KEY_KIND != 2
+#undef RADIX_FLOAT_FLAG
+#define RADIX_FLOAT_FLAG 0
+#endif
+#if RADIX_FLOAT_FLAG
+DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
+#if KEY_BITS == 32
+  const okey_t neg = (okey_t)((i32)k >> 31);
+#else
+  const okey_t neg = (okey_t)((i64)k >> 63);
+#endif
+  return (okey_t)k ^ (neg | (okey_t)KEY_SIGN_BIT) ^ flip;
+}
 #endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
@@ -99,8 +132,13 @@ DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
 #endif
 #define HL_WORDS (RADIX / 2u * HL_COPIES)  // per pass
 #define HL_KPV (16 / (KEY_BITS / 8))       // keys per 16-byte load
-DEVICE_FN void radix_hist_lane_count(u32* c, u32 lc, key_t k, okey_t flip) {
+DEVICE_FN void radix_hist_lane_count(u32* c, u32 lc, key_t k, okey_t flip, u32* odd) {
   const okey_t o = ordered_key(k, flip);
+#if RADIX_FLOAT_FLAG && RADIX_FLOAT_FLAG_DIRECT  // tuning: the two cases tested directly (NaN, -0)
+  *odd |= (u32)(((okey_t)k & ~(okey_t)KEY_SIGN_BIT) > (okey_t)KEY_EXP_MASK) | (u32)((okey_t)k == (okey_t)KEY_SIGN_BIT);
+#elif RADIX_FLOAT_FLAG
+  *odd |= (u32)(o != radix_plain_float_key(k, flip));
+#endif
 #pragma unroll
   for (u32 p = 0; p < RADIX_PASSES; ++p) {
     const u32 d = (u32)(o >> (p * RADIX_BITS)) & RADIX_MASK;
@@ -122,6 +160,7 @@ radix_histogram_lanes(const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span, 
     key_t k[HL_KPV];
   } vec_t;
   const uint4* kv = (const uint4*)keys;
+  u32 odd = 0;  // RADIX_FLOAT_FLAG: a key of this thread is -0 or NaN
   for (u64 i = vbegin + t; i < vend; i += 4u * GROUP_SIZE) {
     vec_t x[4];
 #pragma unroll
@@ -131,13 +170,17 @@ radix_histogram_lanes(const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span, 
     for (u32 j = 0; j < 4; ++j)
       if (i + j * GROUP_SIZE < vend) {
 #pragma unroll
-        for (u32 q = 0; q < HL_KPV; ++q) radix_hist_lane_count(c, lc, x[j].k[q], flip);
+        for (u32 q = 0; q < HL_KPV; ++q) radix_hist_lane_count(c, lc, x[j].k[q], flip, &odd);
       }
   }
   // keys outside the whole vectors: the span's unaligned head and tail
-  for (u64 i = begin + t; i < gs_min_u64(end, vbegin * HL_KPV); i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip);
-  for (u64 i = gs_max_u64(begin, vend * HL_KPV) + t; i < end; i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip);
+  for (u64 i = begin + t; i < gs_min_u64(end, vbegin * HL_KPV); i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip, &odd);
+  for (u64 i = gs_max_u64(begin, vend * HL_KPV) + t; i < end; i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip, &odd);
+#if RADIX_FLOAT_FLAG
+  if (__syncthreads_or((int)odd) && t == 0) atomicAdd((unsigned long long*)&hist[RADIX_PASSES * RADIX], 1ull);
+#else
   __syncthreads();
+#endif
   for (u32 i = t; i < RADIX_PASSES * RADIX; i += GROUP_SIZE) {
     const u32 p = i / RADIX, d = i % RADIX;
     const u32* row = c + p * HL_WORDS + (d >> 1) * HL_COPIES;
@@ -230,15 +273,27 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 #pragma unroll
   for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
 #endif
-#pragma unroll
-  for (u32 i = 0; i < ITEMS; ++i)
-    if (i * 32u + lane < in_stripe) {
-      const u32 d = radix_digit(k[i], flip, shift);
-      atomicAdd(&warp_off[warp][d], 1u);
 #if ONESWEEP_PACK_DIGITS
-      dpk[i / 4] |= d << (8u * (i % 4));
+#define ONESWEEP_PACK_DIGIT(i, d) dpk[(i) / 4] |= (d) << (8u * ((i) % 4))
+#else
+#define ONESWEEP_PACK_DIGIT(i, d)
 #endif
+#define ONESWEEP_COUNT_LOOP(DIGIT)                \
+  _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) \
+    if (i * 32u + lane < in_stripe) {             \
+      const u32 d = (DIGIT);                      \
+      atomicAdd(&warp_off[warp][d], 1u);          \
+      ONESWEEP_PACK_DIGIT(i, d);                  \
     }
+#if RADIX_FLOAT_FLAG && ONESWEEP_PACK_DIGITS
+  if (hist[RADIX_PASSES * RADIX] == 0) {  // no -0 or NaN key: digits of the plain sign flip
+    ONESWEEP_COUNT_LOOP((u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK)
+  } else {
+    ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
+  }
+#else
+  ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
+#endif
   __syncthreads();
   u32 wc[WARPS];
   u32 count = 0;
@@ -329,7 +384,19 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   __syncthreads();
 
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-#if ONESWEEP_PACK_KV
+#if ONESWEEP_PACK_KV && ONESWEEP_KV_SWEEPS == 2
+  if (valid == TILE) {
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = (key_t)stage_kv[s];
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE)
+      values_out[(u64)(global_base[stage_digit[s]] + s)] = (value_t)(stage_kv[s] >> 32);
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = (key_t)stage_kv[s];
+    for (u32 s = t; s < valid; s += GROUP_SIZE)
+      values_out[(u64)(global_base[stage_digit[s]] + s)] = (value_t)(stage_kv[s] >> 32);
+  }
+#elif ONESWEEP_PACK_KV
   if (valid == TILE) {
 #pragma unroll 4
     for (u32 s = t; s < TILE; s += GROUP_SIZE) {

@@ -14,6 +14,7 @@
 // Extra device memory: n keys + n values (the ping-pong copy), plus the histograms
 // (passes x 256 x 8 bytes) and, per path, counts (256 x groups x 8 bytes) or look-back status
 // words (256 x tiles x 4 bytes). See docs/algorithms/radix.md.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +42,7 @@ struct OnesweepPolicy {
   std::uint32_t items = 16;    // keys per thread: a tile is 4096 keys (24 for <= 4-byte keys and values)
   std::uint32_t hist_group = 256;
   std::uint64_t max_n = (1ull << 30) - 1;  // look-back status words carry 30-bit counts
-  std::uint64_t no_skip_max_n = 1ull << 16;  // up to here: no histogram read-back, every pass runs
+  std::uint64_t no_skip_max_n = 1ull << 20;  // up to here: no histogram read-back, every pass runs (H200: the blocking read-back costs 0.01-0.02 ms)
 };
 
 struct Plan {
@@ -105,12 +106,17 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
   const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
   defines.push_back("RADIX_HIST_COPIES=" + std::to_string(onesweep_hist_copies(passes)));
+  // float keys: the lane histogram flags -0/NaN keys, the passes use the plain sign flip otherwise
+  const bool float_keys = std::find(defines.begin(), defines.end(), "KEY_KIND=2") != defines.end();
+  if (float_keys && onesweep_hist_lanes() && std::getenv("GPUSORT_RADIX_NO_FLOAT_FLAG") == nullptr)
+    defines.push_back("RADIX_FLOAT_FLAG=1");
   // tuning experiments only: blocks per SM that __launch_bounds__ keeps registers for; extra defines
+  // (GPUSORT_RADIX_DEFINES: separated by spaces or commas)
   if (const char* mb = std::getenv("GPUSORT_RADIX_MIN_BLOCKS")) defines.push_back(std::string("ONESWEEP_MIN_BLOCKS=") + mb);
   if (const char* ex = std::getenv("GPUSORT_RADIX_DEFINES")) {
     std::string all(ex), one;
     for (char c : all + " ") {
-      if (c == ' ') {
+      if (c == ' ' || c == ',') {
         if (!one.empty()) defines.push_back(one);
         one.clear();
       } else {
@@ -184,7 +190,8 @@ void radix_sort(SortJob& job) {
   // Temporaries first: if any allocation fails, nothing has been touched (radix_temp_bytes sums them).
   rt::BufferPtr tmp_keys = job.temp(n * ks);
   rt::BufferPtr tmp_values = job.values ? job.temp(n * job.value_bytes) : nullptr;
-  rt::BufferPtr hist = job.temp(std::size_t(num_passes) * kRadix * 8);
+  // + one word: radix_histogram_lanes' -0/NaN flag for float keys (RADIX_FLOAT_FLAG)
+  rt::BufferPtr hist = job.temp(std::size_t(num_passes) * kRadix * 8 + 8);
 
   const std::uint64_t tile = std::uint64_t(pp.group) * pp.items;
   const Plan plan = plan_spans(n, tile, std::uint64_t(std::max(1u, desc.compute_units)) * pp.groups_per_compute_unit);
@@ -223,7 +230,9 @@ void radix_sort(SortJob& job) {
   // 2. passes that change anything. Small n on the onesweep path runs every pass instead: the
   // blocking histogram read-back costs more there than the passes it could skip.
   std::vector<std::uint32_t> passes;
-  if (onesweep && n <= OnesweepPolicy{}.no_skip_max_n) {
+  std::uint64_t no_skip_max_n = OnesweepPolicy{}.no_skip_max_n;
+  if (const char* e = std::getenv("GPUSORT_RADIX_NO_SKIP_LOG2")) no_skip_max_n = 1ull << std::atoi(e);  // tuning
+  if (onesweep && n <= no_skip_max_n) {
     for (std::uint32_t p = 0; p < num_passes; ++p) passes.push_back(p);
   } else {
     std::vector<std::uint64_t> h(std::size_t(num_passes) * kRadix);
@@ -321,7 +330,7 @@ std::uint64_t radix_temp_bytes(const TempQuery& q) {
   const std::uint64_t ks = key_size(q.type);
   const std::uint64_t num_passes = (ks * 8 + kRadixBits - 1) / kRadixBits;
   std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0) +
-                        temp_request_bytes(num_passes * kRadix * 8);
+                        temp_request_bytes(num_passes * kRadix * 8 + 8);
   if (use_onesweep(q)) {
     const OnesweepPolicy op = onesweep_policy(q);
     const std::uint64_t tiles = ceil_div(q.n, std::uint64_t(op.group) * op.items);

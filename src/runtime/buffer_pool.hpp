@@ -35,7 +35,7 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
  public:
   static constexpr std::size_t kMaxPooledBytes = std::size_t(64) << 20;
   static constexpr std::size_t kMinClassBytes = 4096;
-  static constexpr std::size_t kMaxPerClass = 4;
+  static constexpr std::size_t kMaxPerClass = 8;  // one radix sort of pairs holds 5 buffers of one class
   static constexpr std::size_t kMaxCachedBytes = std::size_t(256) << 20;
 
   explicit BufferPool(Device& device) : device_(device) {}

@@ -172,7 +172,7 @@ TEST(BufferPool, RepeatedSmallSortsReuseBuffers) {
   const auto before = pool_stats();
   for (int i = 0; i < 100; ++i) ASSERT_TRUE(sort_once(fresh_seed()));
   const auto after = pool_stats();
-  // Each sort takes 2 device copies + 4 radix temporaries; all of them come back between sorts.
+  // Each sort takes 2 device copies + the radix temporaries; all of them come back between sorts.
   EXPECT_LE(after.device_allocations - before.device_allocations, 4u);
   EXPECT_GE(after.reuses - before.reuses, 100u * 6 - 4);
   EXPECT_EQ(after.direct_allocations, before.direct_allocations);

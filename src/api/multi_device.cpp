@@ -16,6 +16,22 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
+// Host threads for the partition: one per hardware thread, each with at least 1M elements.
+std::size_t partition_threads(std::size_t n) {
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  return std::max<std::size_t>(1, std::min(hw, n >> 20));
+}
+
+// Runs f(part, begin, end) over `parts` equal contiguous ranges of [0, n), one thread each.
+template <class F>
+void parallel_ranges(std::size_t n, F&& f, std::size_t parts = 0) {
+  if (parts == 0) parts = partition_threads(n);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < parts; ++t) threads.emplace_back(f, t, t * n / parts, (t + 1) * n / parts);
+  f(std::size_t(0), std::size_t(0), n / parts);
+  for (auto& th : threads) th.join();
+}
+
 // The key as an unsigned integer whose natural order is the requested order.
 template <class K>
 std::uint64_t rank_bits(K key, bool descending) {
@@ -35,10 +51,12 @@ std::vector<std::uint32_t> bucket_of_keys(const K* keys, std::size_t n, std::siz
   std::vector<std::uint64_t> splitters;
   for (std::size_t b = 1; b < buckets; ++b) splitters.push_back(sample[b * sample_size / buckets]);
   std::vector<std::uint32_t> bucket(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t r = rank_bits(keys[i], descending);
-    bucket[i] = std::uint32_t(std::upper_bound(splitters.begin(), splitters.end(), r) - splitters.begin());
-  }
+  parallel_ranges(n, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t r = rank_bits(keys[i], descending);
+      bucket[i] = std::uint32_t(std::upper_bound(splitters.begin(), splitters.end(), r) - splitters.begin());
+    }
+  });
   return bucket;
 }
 
@@ -84,19 +102,34 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   } catch (const std::bad_alloc&) {
     throw Error(errc::out_of_memory, "sort on several devices: cannot allocate host scratch for " + std::to_string(n) + " keys");
   }
+  // Stable parallel scatter: thread t owns input range t; its keys of bucket b go after those of
+  // threads < t in bucket b, so input order is kept inside every bucket.
+  const std::size_t parts = partition_threads(n);
+  std::vector<std::vector<std::size_t>> count(parts, std::vector<std::size_t>(buckets, 0));
+  parallel_ranges(n, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    auto& c = count[part];
+    for (std::size_t i = begin; i < end; ++i) ++c[bucket[i]];
+  }, parts);
   std::vector<std::size_t> offset(buckets + 1, 0);
-  for (std::uint32_t b : bucket) ++offset[b + 1];
-  for (std::size_t b = 0; b < buckets; ++b) offset[b + 1] += offset[b];
-  {
-    std::vector<std::size_t> next(offset.begin(), offset.end() - 1);
-    const auto* in_k = static_cast<const unsigned char*>(keys);
-    const auto* in_v = static_cast<const unsigned char*>(values);
-    for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t b = 0; b < buckets; ++b) {
+    std::size_t at = offset[b];
+    for (std::size_t t = 0; t < parts; ++t) {
+      const std::size_t c = count[t][b];
+      count[t][b] = at;  // becomes thread t's next output position in bucket b
+      at += c;
+    }
+    offset[b + 1] = at;
+  }
+  const auto* in_k = static_cast<const unsigned char*>(keys);
+  const auto* in_v = static_cast<const unsigned char*>(values);
+  parallel_ranges(n, [&](std::size_t part, std::size_t begin, std::size_t end) {
+    auto& next = count[part];
+    for (std::size_t i = begin; i < end; ++i) {
       const std::size_t to = next[bucket[i]]++;
       std::memcpy(&part_keys[to * kb], in_k + i * kb, kb);
       if (value_bytes) std::memcpy(&part_values[to * value_bytes], in_v + i * value_bytes, value_bytes);
     }
-  }
+  }, parts);
   const double partition_ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
 
   // One host thread per device sorts its bucket.

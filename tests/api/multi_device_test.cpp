@@ -58,6 +58,20 @@ TEST(MultiDevice, StablePairs) {
   }
 }
 
+// Above 2^21 keys the host partition runs on several threads (one per core, each >= 1M keys):
+// the scatter must stay stable across the threads' ranges.
+TEST(MultiDevice, LargeStablePairsUseTheThreadedPartition) {
+  auto contexts = make_contexts(2);
+  auto ptrs = pointers(contexts);
+  const std::uint64_t seed = fresh_seed();
+  auto input = make_keys<std::uint16_t>((std::size_t(1) << 21) + 12345, dist::uniform, seed);
+  auto keys = input;
+  auto values = index_values<std::uint32_t>(keys.size());
+  sort_pairs(std::span<Context* const>(ptrs), std::span<std::uint16_t>(keys), std::span<std::uint32_t>(values),
+             {.stable = true});
+  ASSERT_TRUE(pairs_sorted_like_reference(input, keys, values, order::ascending, true)) << "seed=" << seed;
+}
+
 TEST(MultiDevice, AFailingBucketLeavesTheInputUnchanged) {
   auto contexts = make_contexts(2);
   auto ptrs = pointers(contexts);

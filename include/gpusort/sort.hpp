@@ -1,6 +1,7 @@
 #pragma once
 // Sorting host data: keys alone, or keys with values (pairs).
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -35,6 +36,9 @@ struct SortReport {
   // that did not overlap a chunk's sort, and sort_ms is the sum of the chunks' device times.
   std::size_t chunks = 1;
   double merge_ms = 0;
+  // Kernel programs this process compiled during the sort (first use on a device with an empty
+  // program cache). Their compile time is inside sort_ms: run again for the sort alone.
+  std::uint64_t programs_compiled = 0;
 };
 
 // Type-erased entry point for host memory. keys: n elements of `type`; values: n elements of

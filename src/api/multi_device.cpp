@@ -162,6 +162,7 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
     report.device += (b ? "+" : "") + contexts[b]->device().id;
     if (report.algorithm.empty()) report.algorithm = r.algorithm;
     report.sort_ms = std::max(report.sort_ms, r.sort_ms);
+    report.programs_compiled += r.programs_compiled;
     report.upload_ms = std::max(report.upload_ms, r.upload_ms);
     report.download_ms = std::max(report.download_ms, r.download_ms);
   }

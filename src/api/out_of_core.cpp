@@ -14,6 +14,7 @@
 #include "api/host_merge.hpp"
 #include "core/dispatch.hpp"
 #include "runtime/buffer_pool.hpp"
+#include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -185,6 +186,7 @@ SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std:
   stage_in(0, 0);
   report.upload_ms += ms_since(t);
   report.sort_ms = 0;
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   for (std::size_t c = 0; c < chunks; ++c) {
     const int s = int(c & 1);
     t = clock::now();
@@ -234,6 +236,7 @@ SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std:
   report.chunks = chunks;
   if (options.verbose)
     std::fprintf(stderr, "gpusort: merged %zu chunks on %u host threads in %.3f ms\n", chunks, threads, report.merge_ms);
+  report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
   return report;
 }
 

@@ -42,10 +42,17 @@ std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& de
   return algorithm.temp_bytes({device, type, n, value_bytes, options});
 }
 
-// Runs the chosen algorithm on device buffers; returns the algorithm name and device time.
+// Runs the chosen algorithm on device buffers; returns the algorithm name, the device time between
+// its first and last command, and how many kernel programs this process compiled meanwhile (their
+// compile time falls inside the device time: the device waits while the host compiles).
+struct DeviceRun {
+  std::string algorithm;
+  double ms = 0;
+  std::uint64_t compiled = 0;
+};
 // temp_storage: caller-supplied temporary storage, checked against the algorithm's needs before
 // anything runs; nullptr = temporaries from the device's pool.
-std::pair<std::string, double> run_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys,
+DeviceRun run_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys,
                                              rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
                                              rt::Buffer* temp_storage = nullptr) {
   const algo::Algorithm& algorithm = choose(device, type, n, value_bytes, options);
@@ -58,19 +65,20 @@ std::pair<std::string, double> run_on_device(rt::Device& device, key_type type, 
                                               " (see gpusort::temporary_storage_bytes)");
   }
   algo::SortJob job{device, type, n, value_bytes, keys, values, options, temp_storage};
-  if (n <= 1) return {algorithm.name, 0.0};
-  // Compile before timing so the reported sort time is the sort's own.
+  if (n <= 1) return {algorithm.name, 0.0, 0};
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   auto start = device.record();
   algorithm.run(job);
   auto stop = device.record();
   double ms = stop->elapsed_ms_since(*start);
+  const std::uint64_t compiled = rt::program_cache_stats().compiled - compiled_before;
   if (options.verbose) {
     auto stats = rt::program_cache_stats();
     std::fprintf(stderr, "gpusort: %s on %s (%s): %.3f ms device time; kernel programs compiled %llu, loaded from cache %llu\n",
                  algorithm.name.c_str(), device.description().id.c_str(), device.description().name.c_str(), ms,
                  (unsigned long long)stats.compiled, (unsigned long long)stats.loaded);
   }
-  return {algorithm.name, ms};
+  return {algorithm.name, ms, compiled};
 }
 
 }  // namespace
@@ -108,8 +116,9 @@ SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, voi
   if (dvalues) device.write(*dvalues, 0, values, val_bytes);
   report.upload_ms = ms_since(t0);
 
-  auto [name, ms] = run_on_device(device, type, n, *dkeys, dvalues.get(), value_bytes, options);
-  report.sort_ms = ms;
+  const DeviceRun run = run_on_device(device, type, n, *dkeys, dvalues.get(), value_bytes, options);
+  report.sort_ms = run.ms;
+  report.programs_compiled = run.compiled;
 
   // Download into staging first: the caller's arrays change only once everything has succeeded.
   t0 = clock::now();
@@ -164,10 +173,11 @@ SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std
     if (temp == &keys.runtime_buffer() || (values && temp == &values->runtime_buffer()))
       throw Error(errc::invalid_argument, "the temporary storage must be a buffer of its own, not the keys or values");
   }
-  auto [name, ms] = run_on_device(device, type, n, keys.runtime_buffer(), values ? &values->runtime_buffer() : nullptr,
-                                  value_bytes, options, temp);
-  report.algorithm = name;
-  report.sort_ms = ms;
+  const DeviceRun run = run_on_device(device, type, n, keys.runtime_buffer(),
+                                      values ? &values->runtime_buffer() : nullptr, value_bytes, options, temp);
+  report.algorithm = run.algorithm;
+  report.sort_ms = run.ms;
+  report.programs_compiled = run.compiled;
   return report;
 }
 

@@ -149,6 +149,11 @@ int run_sort(const SortArgs& args) {
                    report.chunks, report.merge_ms);
     else if (report.chunks > 1)
       std::fprintf(stderr, "gpusort: larger than the device: %zu chunks, host merge %.3f ms\n", report.chunks, report.merge_ms);
+    if (report.programs_compiled > 0)
+      std::fprintf(stderr,
+                   "gpusort: note: the sort time includes compiling %llu kernel program(s) on first use; they are "
+                   "cached now, so a second run shows the sort alone\n",
+                   (unsigned long long)report.programs_compiled);
     std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(n, report.sort_ms).c_str(),
                  rate(n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
   }

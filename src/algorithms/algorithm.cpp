@@ -10,6 +10,12 @@ std::vector<std::string> SortJob::key_defines() const {
           "VALUE_BYTES=" + std::to_string(value_bytes)};
 }
 
+std::vector<std::string> SortJob::key_defines(std::uint32_t group_size) const {
+  auto defines = key_defines();
+  defines.push_back("GROUP_SIZE=" + std::to_string(group_size));
+  return defines;
+}
+
 rt::Arg SortJob::flip_arg() const {
   if (key_size(type) == 8) return rt::Arg(descending() ? ~std::uint64_t(0) : std::uint64_t(0));
   // okey_t is 32 bits for 8/16/32-bit keys; kernels mask it to the key's width.

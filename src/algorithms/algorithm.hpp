@@ -30,6 +30,8 @@ struct SortJob {
   bool descending() const { return options.order == order::descending; }
   // -D definitions that specialise kernels/keys.h for this job.
   std::vector<std::string> key_defines() const;
+  // The same plus GROUP_SIZE, which every tiled kernel file takes.
+  std::vector<std::string> key_defines(std::uint32_t group_size) const;
   // The `okey_t flip` kernel argument: 0 or all ones, as wide as the kernel's okey_t.
   rt::Arg flip_arg() const;
   // The values kernel argument; the keys buffer stands in when there are no values (never read).

@@ -100,7 +100,7 @@ void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32
   check_local_bytes(job.device, tile * (key_size(job.type) + 4), "a tile of " + std::to_string(tile) + " keys");
   if (job.n == 0) return;
   rt::Program& program = job.device.program(
-      v.file, with(job.key_defines(), {"GROUP_SIZE=" + std::to_string(group_size), "ITEMS=" + std::to_string(items)}));
+      v.file, with(job.key_defines(group_size), {"ITEMS=" + std::to_string(items)}));
   job.device.launch(program.kernel("merge_local_sort"), {ceil_div(job.n, tile), group_size},
                     {job.keys, job.values_or_keys(), dst_keys, dst_values, job.n, job.flip_arg()});
 }
@@ -131,7 +131,7 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
     throw Error(errc::invalid_argument, "merge: the " + name + " merge needs runs of at least the work-group size");
   check_merge_resources(job, name, group_size, items);
   if (job.n == 0) return;
-  auto defines = with(job.key_defines(), {"GROUP_SIZE=" + std::to_string(group_size)});
+  auto defines = job.key_defines(group_size);
   const std::uint64_t n = job.n;
   std::uint64_t groups = ceil_div(n, group_size);
   if (name == "path") {

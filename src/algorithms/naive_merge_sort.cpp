@@ -11,8 +11,7 @@ namespace gpusort::algo {
 void naive_merge_sort(SortJob& job) {
   if (job.n <= 1) return;
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
-  auto tile_defines = job.key_defines();
-  tile_defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  auto tile_defines = job.key_defines(group);
   rt::Program& tiles = job.device.program("odd_even.cl", tile_defines);
   const std::uint64_t tile = 2ull * group;
   rt::Buffer& values = job.values_or_keys();

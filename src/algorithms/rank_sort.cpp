@@ -20,8 +20,7 @@ void rank_sort(SortJob& job) {
   const std::size_t items = job.options.items_per_thread ? job.options.items_per_thread : 4;
   if (items > 16)
     throw Error(errc::invalid_argument, "rank: items_per_thread must be between 1 and 16 (got " + std::to_string(items) + ")");
-  auto defines = job.key_defines();
-  defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  auto defines = job.key_defines(group);
   defines.push_back("RANK_ITEMS=" + std::to_string(items));
   rt::Program& program = job.device.program("rank_sort.cl", defines);
 

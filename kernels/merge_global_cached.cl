@@ -23,9 +23,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   const u64 sib = merge_sibling(g0, width);
   const u64 sib_len = left ? run_length(sib, width, n) : width;
   GLOBAL const key_t* sb = src_keys + sib;
-  if (t == 0) window[0] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0], flip), !left, flip);
-  if (t == (GROUP_SIZE > 1 ? 1u : 0u))
-    window[1] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0 + cnt - 1], flip), !left, flip);
+  merge_group_window(src_keys, sb, sib_len, g0, cnt, !left, flip, window);
   BARRIER();
   const u64 lo = window[0];
   const u64 wl = window[1] - lo;

@@ -5,6 +5,7 @@
 #ifndef GPUSORT_MERGE_RUNS_H
 #define GPUSORT_MERGE_RUNS_H
 #include "keys.h"
+#include "rank_search.h"
 
 #define MERGE_PASS_ARGS                                                                                     \
   GLOBAL const key_t *src_keys, GLOBAL const value_t *src_values, GLOBAL key_t *dst_keys,                   \
@@ -35,6 +36,18 @@ DEVICE_FN u64 merge_sibling(u64 i, u64 width) {
 }
 DEVICE_FN u64 merge_destination(u64 i, u64 width, u64 rank) {
   return (i & ~(2 * width - 1)) + (i & (width - 1)) + rank;
+}
+
+// The window [window[0], window[1]) of the sibling run sb[0 .. sib_len) that a work-group's keys
+// src_keys[g0 .. g0+cnt) rank into: two work-items search for the group's first and last key.
+// Every work-item calls it; the caller puts a BARRIER between it and the first read of window.
+// Used by the merge variants that cache the sibling's window in local memory (cached, hashed).
+DEVICE_FN void merge_group_window(GLOBAL const key_t* src_keys, GLOBAL const key_t* sb, u64 sib_len, u64 g0,
+                                  u32 cnt, int upper, okey_t flip, LOCAL u64* window) {
+  const u32 t = LOCAL_ID();
+  if (t == 0) window[0] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0], flip), upper, flip);
+  if (t == (LOCAL_SIZE() > 1 ? 1u : 0u))
+    window[1] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0 + cnt - 1], flip), upper, flip);
 }
 
 #endif

@@ -18,7 +18,7 @@
 //     consecutive global addresses.
 // Counts are 30-bit: the host uses this path for n < 2^30 (else radix_passes.cl).
 // Specialised by radix_common.h's defines and ITEMS. Under OpenCL this file holds only the histogram.
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 ONESWEEP_PACK_KV=1 VALUE_BYTES=4 RADIX_FLOAT_FLAG=1 ONESWEEP_KV_SWEEPS=2
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 RADIX_HIST_LANES=1 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4 RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1
 #include "radix_common.h"
 
 #if GS_CUDA
@@ -72,11 +72,6 @@
 #define ONESWEEP_PACK_DIGITS 1
 #endif
 #endif
-// ONESWEEP_KV_SWEEPS (packed pairs): 2 (default) = the staged tile is written as keys in one sweep,
-// then values in a second sweep; 1 = key and value stored by the same loop iteration (A/B).
-#ifndef ONESWEEP_KV_SWEEPS
-#define ONESWEEP_KV_SWEEPS 2
-#endif
 // RADIX_FLOAT_FLAG (host, float keys, lane histogram): radix_histogram_lanes sets
 // hist[RADIX_PASSES * RADIX] when some key is -0 or NaN (the only keys where ordered_key differs from
 // the plain sign flip k ^ ((signed)k >> (bits - 1) | sign)); without such keys the passes compute
@@ -98,13 +93,103 @@ DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
   return (okey_t)k ^ (neg | (okey_t)KEY_SIGN_BIT) ^ flip;
 }
 #endif
+// predecessors' status words read at once by the look-back (host: GPUSORT_RADIX_DEFINES for tuning)
+// the full-warp match (radix_match_peers_full): 0 sign tests, 1 bit tests (R2P), 2 MATCH.ANY,
+// 3 bit tests against constant-memory masks (default; H200 2^28: u32 4.90 ms vs 5.03 with 0)
+#ifndef ONESWEEP_MATCH
+#define ONESWEEP_MATCH 3
+#endif
+#ifndef ONESWEEP_LOOKBACK_WINDOW
+#define ONESWEEP_LOOKBACK_WINDOW 1
+#endif
+// timing diagnostics only (wrong results; GPUSORT_RADIX_DEFINES): leave out the look-back, the full
+// tiles' global stores, or the packed pairs' value stores, to see what each costs
+#ifndef ONESWEEP_DIAG_NO_LOOKBACK
+#define ONESWEEP_DIAG_NO_LOOKBACK 0
+#endif
+#ifndef ONESWEEP_DIAG_NO_STORES
+#define ONESWEEP_DIAG_NO_STORES 0
+#endif
+#ifndef ONESWEEP_DIAG_NO_VALUES_OUT
+#define ONESWEEP_DIAG_NO_VALUES_OUT 0
+#endif
+// 1: the scatter takes each staged key's digit from the key (integer keys: 2-3 ALU instructions)
+// instead of a staged digit byte (one shared store and one shared load less per key: the pairs pass
+// is shared-memory-throttled). Needs the staged keys at scatter time: keys only or values staged
+// beside them, not packed pairs.
+#ifndef ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_RECOMPUTE_DIGIT 0
+#endif
+#if ONESWEEP_RECOMPUTE_DIGIT && (KEY_KIND == 2 || ONESWEEP_PACK_KV || (HAS_VALUES && !ONESWEEP_SPLIT_STAGE))
+#undef ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_RECOMPUTE_DIGIT 0
+#endif
+// 1: full stripes count and rank without validity tests (0: one generic path). H200, 2^28: u64 keys
+// 14.2 ms with it, 16.1 without; u64/u64 pairs (values staged after the keys' scatter) 27.3 with it,
+// 26.0 without (not understood: same registers, no spills), so that layout keeps the generic path.
+#ifndef ONESWEEP_FULL_PATH
+#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE
+#define ONESWEEP_FULL_PATH 0
+#else
+#define ONESWEEP_FULL_PATH 1
+#endif
+#endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
 #define STATUS_VALUE 0x3FFFFFFFu
 
-// Lanes of this warp whose digit equals ours: one ballot per digit bit (a hand-made match-any, which
-// is faster than __match_any_sync (MATCH.ANY) on sm_70..sm_90), restricted to the lanes in `valid`
-// (a partial stripe's lanes past the end take part in the ballots but match nobody).
+// Lanes of a full warp (every lane holds a key) whose digit equals ours: one ballot per digit bit (a
+// hand-made match-any; MATCH.ANY (form 2) sorted 2^28 u32 keys in 9.35 ms against 5.02). The ranking
+// is ALU-bound (Nsight Compute, H200, 2026-11-21), so the instructions per bit matter: the first
+// version (the partial form below with every lane valid) compiled to ~7 per bit plus validity masks;
+// sign tests of the shifted digit (form 0) to 5; bit tests against masks in constant memory (form 3,
+// default) to 4; bit tests against immediates (form 1) to ~3, because ptxas derives 7 predicates at
+// once (R2P), but ptxas 13.0 then fails in most configurations ("Register allocation failed with
+// register count of '7'"), so form 1 is opt-in with a fallback (radix_sort.cpp).
+#if ONESWEEP_MATCH == 3
+#if RADIX_BITS > 8
+#error "radix_bit_mask holds 8 bits"
+#endif
+__constant__ u32 radix_bit_mask[8] = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
+#endif
+DEVICE_FN u32 radix_match_peers_full(u32 d) {
+#if ONESWEEP_MATCH == 2  // the hardware match (MATCH.ANY)
+  return __match_any_sync(0xFFFFFFFFu, d);
+#else
+  u32 peers = 0xFFFFFFFFu;
+#if ONESWEEP_MATCH == 1  // bit tests: ptxas makes 7 predicates at once (R2P); may fail to allocate
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    u32 bal, same;  // same: all ones where d has bit b (then bal is the peers' bit), else zero
+    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+        "and.b32 t, %2, %3;\n\tsetp.ne.u32 p, t, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\tselp.b32 %1, 0xffffffff, 0, p;\n\t}"
+        : "=r"(bal), "=r"(same)
+        : "r"(d), "r"(1u << b));
+    peers &= ~(bal ^ same);
+  }
+#elif ONESWEEP_MATCH == 3  // bit tests against masks in constant memory (opaque to ptxas: no R2P)
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    const bool bit = (d & radix_bit_mask[b]) != 0u;
+    const u32 bal = __ballot_sync(0xFFFFFFFFu, bit);
+    peers &= bit ? bal : ~bal;
+  }
+#else  // sign tests of the digit shifted up one bit at a time
+  u32 top = d << (32u - RADIX_BITS);
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    const u32 same = (u32)((i32)top >> 31);  // all ones where this bit of d is set
+    const u32 bal = __ballot_sync(0xFFFFFFFFu, (i32)top < 0);
+    peers &= ~(bal ^ same);
+    top <<= 1;
+  }
+#endif
+  return peers;
+#endif
+}
+// The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
+// the ballots but match nobody).
 DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
   u32 peers = is_valid ? valid : 0u;
 #pragma unroll
@@ -248,6 +333,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   const u64 base = (u64)tile * TILE;
   const u64 stripe = base + (u64)warp * 32u * ITEMS;
   const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
+  const bool full_stripe = ONESWEEP_FULL_PATH && in_stripe == 32u * ITEMS;  // counts, ranking
 
   key_t k[ITEMS];
   u32 pos[ITEMS];  // the key's place in the tile (digit order, stable)
@@ -264,7 +350,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
-  u64* stage_kv = (u64*)stage;
+  u64* stage_kv = (u64*)stage;  // staged pairs: key low, value high
 #endif
   // early counts per warp, so the tile's aggregate is published before the ranking; the digits are
   // kept packed in registers (4 per word), so ordered_key runs once per key and pass
@@ -273,24 +359,39 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 #pragma unroll
   for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
 #endif
-#if ONESWEEP_PACK_DIGITS
-#define ONESWEEP_PACK_DIGIT(i, d) dpk[(i) / 4] |= (d) << (8u * ((i) % 4))
+#if ONESWEEP_PACK_DIGITS  // byte i % 4 of dpk[i / 4] (PRMT: one instruction)
+#define ONESWEEP_PACK_DIGIT(i, d) \
+  dpk[(i) / 4] = __byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
 #else
 #define ONESWEEP_PACK_DIGIT(i, d)
 #endif
-#define ONESWEEP_COUNT_LOOP(DIGIT)                \
-  _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) \
-    if (i * 32u + lane < in_stripe) {             \
-      const u32 d = (DIGIT);                      \
-      atomicAdd(&warp_off[warp][d], 1u);          \
-      ONESWEEP_PACK_DIGIT(i, d);                  \
-    }
+  u32* my_counts = warp_off[warp];
+  // full stripes (all but the last tile's) count without validity tests
+#define ONESWEEP_COUNT_LOOP(DIGIT)                    \
+  if (full_stripe) {                                  \
+    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) { \
+      const u32 d = (DIGIT);                          \
+      atomicAdd(&my_counts[d], 1u);                   \
+      ONESWEEP_PACK_DIGIT(i, d);                      \
+    }                                                 \
+  } else {                                            \
+    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) \
+      if (i * 32u + lane < in_stripe) {               \
+        const u32 d = (DIGIT);                        \
+        atomicAdd(&my_counts[d], 1u);                 \
+        ONESWEEP_PACK_DIGIT(i, d);                    \
+      }                                               \
+  }
 #if RADIX_FLOAT_FLAG && ONESWEEP_PACK_DIGITS
   if (hist[RADIX_PASSES * RADIX] == 0) {  // no -0 or NaN key: digits of the plain sign flip
     ONESWEEP_COUNT_LOOP((u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK)
   } else {
     ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
   }
+#elif KEY_BITS == 32 && KEY_KIND != 2 && RADIX_BITS == 8
+  // 32-bit integer keys: the digit is byte shift / 8 of the ordered key (PRMT)
+  const u32 digit_sel = 0x4440u | (shift >> 3);
+  ONESWEEP_COUNT_LOOP(__byte_perm((u32)ordered_key(k[i], flip), 0u, digit_sel))
 #else
   ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
 #endif
@@ -324,31 +425,60 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   // ranking: per item, the lanes with the same digit; their leader (highest lane) advances the
   // warp's digit offset by their number, the others take their place below it (items in order,
   // lanes in order = input order within the warp's stripe)
-  const u32 lanes_below = (1u << lane) - 1u;
-  key_t* stage_keys = (key_t*)stage;
-#pragma unroll
-  for (u32 i = 0; i < ITEMS; ++i) {
-    const u32 rem = in_stripe > i * 32u ? in_stripe - i * 32u : 0u;
-    const u32 valid = rem >= 32u ? 0xFFFFFFFFu : (1u << rem) - 1u;
-    const u32 is_valid = lane < rem;
-#if ONESWEEP_PACK_DIGITS
-    const u32 d = (dpk[i / 4] >> (8u * (i % 4))) & 0xFFu;  // 0 past the end
-#else
-    const u32 d = is_valid ? radix_digit(k[i], flip, shift) : 0u;
-#endif
-    const u32 peers = radix_match_peers(d, valid, is_valid);
-    const u32 leader = 31u - __clz(peers);
-    u32 before = 0;
-    if (is_valid && lane == leader) before = atomicAdd(&warp_off[warp][d], (u32)__popc(peers));
-    before = __shfl_sync(0xFFFFFFFFu, before, leader & 31u);
-    pos[i] = before + __popc(peers & lanes_below);
-    if (is_valid) {  // the rank is final: stage the key (and its digit) in tile order at once
+  const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
 #if ONESWEEP_PACK_KV
-      stage_kv[pos[i]] = ((u64)v[i] << 32) | (u64)k[i];
+#define ONESWEEP_STAGE(i, d)                                        \
+  stage_kv[pos[i]] = ((u64)v[i] << 32) | (u64)k[i];                 \
+  stage_digit[pos[i]] = (u8)(d)
+#elif ONESWEEP_RECOMPUTE_DIGIT
+  key_t* stage_keys = (key_t*)stage;
+#define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
 #else
-      stage_keys[pos[i]] = k[i];
+  key_t* stage_keys = (key_t*)stage;
+#define ONESWEEP_STAGE(i, d)    \
+  stage_keys[pos[i]] = k[i];    \
+  stage_digit[pos[i]] = (u8)(d)
 #endif
-      stage_digit[pos[i]] = (u8)d;
+#if ONESWEEP_PACK_DIGITS
+#define ONESWEEP_DIGIT(i) ((dpk[(i) / 4] >> (8u * ((i) % 4))) & 0xFFu)  // 0 past the end
+#else
+#define ONESWEEP_DIGIT(i) radix_digit(k[i], flip, shift)
+#endif
+  if (full_stripe) {
+    // every lane holds ITEMS keys (all stripes but the last tile's): no validity masks
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i) {
+      const u32 d = ONESWEEP_DIGIT(i);
+      const u32 peers = radix_match_peers_full(d);
+      const u32 rank_le = __popc(peers & lanes_le);  // the leader's (highest peer) is the peers' number
+      // every peer reads the digit's offset (one broadcast), the leader advances it; __syncwarp orders
+      // that store before the next item's reads (no atomic, no shuffle, no branch)
+      const u32 before = my_counts[d];
+      if ((peers & ~lanes_le) == 0u) my_counts[d] = before + rank_le;
+      __syncwarp();
+      pos[i] = before + rank_le - 1u;
+      ONESWEEP_STAGE(i, d);  // the rank is final: stage the key (and its digit) in tile order at once
+    }
+  } else {
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i) {
+      const u32 rem = in_stripe > i * 32u ? in_stripe - i * 32u : 0u;
+      const u32 valid = rem >= 32u ? 0xFFFFFFFFu : (1u << rem) - 1u;
+      const u32 is_valid = lane < rem;
+#if ONESWEEP_PACK_DIGITS
+      const u32 d = ONESWEEP_DIGIT(i);
+#else
+      const u32 d = is_valid ? ONESWEEP_DIGIT(i) : 0u;
+#endif
+      const u32 peers = radix_match_peers(d, valid, is_valid);
+      const u32 leader = 31u - __clz(peers);
+      const u32 rank_le = __popc(peers & lanes_le);
+      u32 before = 0;
+      if (is_valid && lane == leader) before = atomicAdd(&warp_off[warp][d], rank_le);
+      pos[i] = __shfl_sync(0xFFFFFFFFu, before, leader & 31u) + rank_le - 1u;
+      if (is_valid) {
+        ONESWEEP_STAGE(i, d);
+      }
     }
   }
 
@@ -359,17 +489,28 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
 #endif
 
-  // one digit per thread: decoupled look-back (predecessors have had the whole ranking to publish)
-  if (tile > 0) {
-    const volatile u32* pred = status + (u64)(tile - 1) * RADIX + t;
+  // one digit per thread: decoupled look-back (predecessors have had the whole ranking to publish).
+  // ONESWEEP_LOOKBACK_WINDOW predecessors are read at once: a walk over published aggregates costs
+  // one memory latency per window instead of one per tile.
+  if (tile > 0 && !ONESWEEP_DIAG_NO_LOOKBACK) {
+    const volatile u32* column = status + t;
+    u32 next = tile;  // predecessors below `next` are not summed yet
     for (;;) {
-      u32 s;
-      do {
-        s = *pred;
-      } while ((s & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) == 0);
-      exclusive += s & STATUS_VALUE;
-      if (s & STATUS_INCLUSIVE) break;
-      pred -= RADIX;
+      u32 s[ONESWEEP_LOOKBACK_WINDOW];
+#pragma unroll
+      for (u32 j = 0; j < ONESWEEP_LOOKBACK_WINDOW; ++j) s[j] = next > j ? column[(u64)(next - 1u - j) * RADIX] : 0u;
+      u32 used = 0;  // leading published words of the window, summed
+      bool done = false;
+#pragma unroll
+      for (u32 j = 0; j < ONESWEEP_LOOKBACK_WINDOW; ++j) {
+        if (!done && used == j && (s[j] & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) != 0u) {
+          exclusive += s[j] & STATUS_VALUE;
+          used = j + 1u;
+          done = (s[j] & STATUS_INCLUSIVE) != 0u;  // tile 0's word is inclusive: the walk ends there
+        }
+      }
+      if (done) break;
+      next -= used;
     }
     *my_status = STATUS_INCLUSIVE | (exclusive + count);
   }
@@ -384,56 +525,47 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   __syncthreads();
 
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-#if ONESWEEP_PACK_KV && ONESWEEP_KV_SWEEPS == 2
+#if ONESWEEP_PACK_KV  // key in the low word, value in the high word of each staged 8-byte pair
+#define ONESWEEP_STAGED_KEY(s) ((key_t)((const u32*)stage)[2u * (s)])
+#define ONESWEEP_STAGED_VALUE(s) ((value_t)((const u32*)stage)[2u * (s) + 1u])
+#else
+#define ONESWEEP_STAGED_KEY(s) stage_keys[s]
+#define ONESWEEP_STAGED_VALUE(s) stage_values[s]
+#endif
+#if ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_GLOBAL(s) (global_base[radix_digit(stage_keys[s], flip, shift)] + (s))
+#else
+#define ONESWEEP_GLOBAL(s) (global_base[stage_digit[s]] + (s))  // < 2^30: n < 2^30 on this path
+#endif
+#if HAS_VALUES && (ONESWEEP_PACK_KV || ONESWEEP_SPLIT_STAGE)
+  // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
+  // alternating, H200 run 17); a full tile keeps the global positions in registers between the sweeps
   if (valid == TILE) {
-#pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = (key_t)stage_kv[s];
-#pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE)
-      values_out[(u64)(global_base[stage_digit[s]] + s)] = (value_t)(stage_kv[s] >> 32);
-  } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = (key_t)stage_kv[s];
-    for (u32 s = t; s < valid; s += GROUP_SIZE)
-      values_out[(u64)(global_base[stage_digit[s]] + s)] = (value_t)(stage_kv[s] >> 32);
-  }
-#elif ONESWEEP_PACK_KV
-  if (valid == TILE) {
-#pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE) {
-      const u64 g = (u64)(global_base[stage_digit[s]] + s);
-      const u64 w = stage_kv[s];
-      keys_out[g] = (key_t)w;
-      values_out[g] = (value_t)(w >> 32);
-    }
-  } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE) {
-      const u64 g = (u64)(global_base[stage_digit[s]] + s);
-      const u64 w = stage_kv[s];
-      keys_out[g] = (key_t)w;
-      values_out[g] = (value_t)(w >> 32);
-    }
-  }
-#elif HAS_VALUES && ONESWEEP_SPLIT_STAGE
-  if (valid == TILE) {
-#pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE) {
-      const u64 g = (u64)(global_base[stage_digit[s]] + s);
-      keys_out[g] = stage_keys[s];
-      values_out[g] = stage_values[s];
+    if (!ONESWEEP_DIAG_NO_STORES) {
+      u32 g[ITEMS];
+#pragma unroll
+      for (u32 j = 0; j < ITEMS; ++j) {
+        const u32 s = t + j * GROUP_SIZE;
+        g[j] = ONESWEEP_GLOBAL(s);
+        keys_out[g[j]] = ONESWEEP_STAGED_KEY(s);
+      }
+      if (!ONESWEEP_DIAG_NO_VALUES_OUT) {
+#pragma unroll
+        for (u32 j = 0; j < ITEMS; ++j) values_out[g[j]] = ONESWEEP_STAGED_VALUE(t + j * GROUP_SIZE);
+      }
     }
   } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE) {
-      const u64 g = (u64)(global_base[stage_digit[s]] + s);
-      keys_out[g] = stage_keys[s];
-      values_out[g] = stage_values[s];
-    }
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_KEY(s);
+    for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_VALUE(s);
   }
 #else
   if (valid == TILE) {
+    if (!ONESWEEP_DIAG_NO_STORES) {
 #pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = stage_keys[s];
+      for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_KEY(s);
+    }
   } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[(u64)(global_base[stage_digit[s]] + s)] = stage_keys[s];
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_KEY(s);
   }
 #endif
 #if HAS_VALUES && !ONESWEEP_SPLIT_STAGE && !ONESWEEP_PACK_KV
@@ -443,7 +575,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
   __syncthreads();
-  for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[(u64)(global_base[stage_digit[s]] + s)] = stage_values[s];
+  for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = stage_values[s];
 #endif
 }
 #endif  // GS_CUDA

@@ -39,7 +39,7 @@ struct PortablePolicy {
 
 struct OnesweepPolicy {
   std::uint32_t group = 256;   // threads per block; must be RADIX (one look-back digit per thread)
-  std::uint32_t items = 16;    // keys per thread: a tile is 4096 keys (24 for <= 4-byte keys and values)
+  std::uint32_t items = 16;    // keys per thread: a tile is 4096 keys (28 for <= 4-byte keys and values)
   std::uint32_t hist_group = 256;
   std::uint64_t max_n = (1ull << 30) - 1;  // look-back status words carry 30-bit counts
   // up to here: no histogram read-back, every pass runs (H200: the blocking read-back costs ~0.02 ms,
@@ -67,7 +67,9 @@ OnesweepPolicy onesweep_policy(const Job& job) {
   OnesweepPolicy op;
   // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys);
   // early-counts ranking (2026-11-21): keys only 24: 7.56 ms, 28: 7.38 ms (pairs keep 24: registers)
-  if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = job.value_bytes ? 24 : 28;
+  // 2026-11-21 sixth round (cheaper ranking, values staged beside the keys): pairs 24 items 8.08 ms,
+  // 26: 8.08, 28: 7.89 (u32/u32 2^28); keys 28 items 5.03 ms, 32: 5.11
+  if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = 28;
   if (const char* it = std::getenv("GPUSORT_RADIX_ITEMS")) op.items = static_cast<std::uint32_t>(std::atoi(it));  // tuning
   if (job.options.items_per_thread != 0)
     op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 32));
@@ -80,11 +82,12 @@ OnesweepPolicy onesweep_policy(const Job& job) {
 bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
   return value_bytes != 0 && key_bytes + value_bytes <= 8 && std::getenv("GPUSORT_RADIX_NO_SPLIT") == nullptr;
 }
-// 4-byte keys with 4-byte values: loaded together and staged as one 8-byte word (ONESWEEP_PACK_KV);
-// GPUSORT_RADIX_NO_PACK_KV: tuning A/B.
+// 4-byte keys with 4-byte values loaded together and staged as one 8-byte word (ONESWEEP_PACK_KV):
+// opt-in since the sixth round (GPUSORT_RADIX_PACK_KV=1, tuning A/B): with the cheaper ranking the
+// separate value staging is faster (u32/u32 2^28: 8.08 vs 8.21 ms at 24 items, and it does not spill).
 bool onesweep_pack_kv(std::size_t key_bytes, std::size_t value_bytes) {
   return onesweep_split_stage(key_bytes, value_bytes) && key_bytes == 4 && value_bytes == 4 &&
-         std::getenv("GPUSORT_RADIX_NO_PACK_KV") == nullptr;
+         std::getenv("GPUSORT_RADIX_PACK_KV") != nullptr;
 }
 // Look-back status words in two buffers used by alternate passes, each pass clearing the other's
 // (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).
@@ -127,6 +130,23 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
     }
   }
   return defines;
+}
+
+// The onesweep program. GPUSORT_RADIX_MATCH=1|2 (tuning) picks another full-warp match
+// (radix_onesweep.cl, ONESWEEP_MATCH); form 1 can make ptxas (CUDA 13.0) fail with "Register
+// allocation failed with register count of '7'", so a failed build falls back to the default form 0.
+rt::Program& onesweep_program(const SortJob& job, const OnesweepPolicy& op) {
+  auto defines = onesweep_defines(job, op);
+  const char* match = std::getenv("GPUSORT_RADIX_MATCH");
+  if (match == nullptr || std::atoi(match) == 0) return job.device.program("radix_onesweep.cl", defines);
+  auto tuned = defines;
+  tuned.push_back("ONESWEEP_MATCH=" + std::to_string(std::atoi(match)));
+  try {
+    return job.device.program("radix_onesweep.cl", tuned);
+  } catch (const Error& e) {
+    if (e.code() != errc::build_error) throw;
+    return job.device.program("radix_onesweep.cl", defines);
+  }
 }
 
 template <class Job>
@@ -210,7 +230,7 @@ void radix_sort(SortJob& job) {
   dev.fill_bytes(*hist, 0, 0, hist->bytes());
   if (onesweep) {
     const OnesweepPolicy op = onesweep_policy(job);
-    rt::Program& prog = dev.program("radix_onesweep.cl", onesweep_defines(job, op));
+    rt::Program& prog = onesweep_program(job, op);
     if (onesweep_hist_lanes()) {
       // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys; 64 KiB (16 KiB
       // per pass up to 4 passes, 8 KiB per pass beyond) of dynamic local memory
@@ -293,7 +313,7 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   const OnesweepPolicy op = onesweep_policy(job);
   const std::uint64_t n = job.n;
   const std::size_t ks = key_size(job.type);
-  rt::Program& prog = dev.program("radix_onesweep.cl", onesweep_defines(job, op));
+  rt::Program& prog = onesweep_program(job, op);
   rt::Kernel& kernel = prog.kernel("radix_onesweep");
 
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;

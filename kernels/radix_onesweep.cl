@@ -278,8 +278,8 @@ radix_histogram_lanes(const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span, 
 
 // Blocks per SM the compiler must leave registers for (keys and ranks live in registers).
 #ifdef ONESWEEP_MIN_BLOCKS  // set by the host (tuning)
-#elif VALUE_BYTES == 16
-#define ONESWEEP_MIN_BLOCKS 2
+#elif VALUE_BYTES == 16 || (HAS_VALUES && !ONESWEEP_SPLIT_STAGE)
+#define ONESWEEP_MIN_BLOCKS 2  // values staged after the keys: 24 items at up to 128 registers
 #elif HAS_VALUES && (KEY_BITS == 64 || ITEMS > 16)
 #define ONESWEEP_MIN_BLOCKS 3
 #else

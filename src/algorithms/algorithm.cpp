@@ -4,11 +4,13 @@
 
 namespace gpusort::algo {
 
-std::vector<std::string> SortJob::key_defines() const {
+std::vector<std::string> key_defines_for(key_type type, std::size_t value_bytes) {
   int kind = is_float(type) ? 2 : is_signed(type) ? 1 : 0;
   return {"KEY_BITS=" + std::to_string(key_size(type) * 8), "KEY_KIND=" + std::to_string(kind),
           "VALUE_BYTES=" + std::to_string(value_bytes)};
 }
+
+std::vector<std::string> SortJob::key_defines() const { return key_defines_for(type, value_bytes); }
 
 std::vector<std::string> SortJob::key_defines(std::uint32_t group_size) const {
   auto defines = key_defines();

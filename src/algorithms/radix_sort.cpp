@@ -67,13 +67,16 @@ OnesweepPolicy onesweep_policy(const Job& job) {
   OnesweepPolicy op;
   // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys);
   // early-counts ranking (2026-11-21): keys only 24: 7.56 ms, 28: 7.38 ms (pairs keep 24: registers)
-  // 2026-11-21 sixth round (cheaper ranking, values staged beside the keys): pairs 24 items 8.08 ms,
-  // 26: 8.08, 28: 7.89 (u32/u32 2^28); keys 28 items 5.03 ms, 32: 5.11
-  if (key_size(job.type) <= 4 && job.value_bytes <= 4) op.items = 28;
+  // 2026-11-21 sixth round (cheaper ranking, values staged beside the keys, digits recomputed):
+  // u32/u32 2^28 24 items 8.08 ms, 28: 7.86, 32: 7.73, 40 (2 blocks/SM): 7.78; u32 keys 28: 4.90,
+  // 32: 5.14, 40: 5.15; u64/u64 16 items (3 blocks/SM) 26.04, 24 (2 blocks/SM): 24.56
+  const std::size_t ks = key_size(job.type);
+  if (ks <= 4 && job.value_bytes <= 4) op.items = job.value_bytes ? 32 : 28;
+  else if (job.value_bytes != 0 && job.value_bytes <= 8) op.items = 24;  // values staged after the keys
   if (const char* it = std::getenv("GPUSORT_RADIX_ITEMS")) op.items = static_cast<std::uint32_t>(std::atoi(it));  // tuning
   if (job.options.items_per_thread != 0)
-    op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 32));
-  op.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(op.items, 32));
+    op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 64));
+  op.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(op.items, 64));
   return op;
 }
 
@@ -88,6 +91,18 @@ bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
 bool onesweep_pack_kv(std::size_t key_bytes, std::size_t value_bytes) {
   return onesweep_split_stage(key_bytes, value_bytes) && key_bytes == 4 && value_bytes == 4 &&
          std::getenv("GPUSORT_RADIX_PACK_KV") != nullptr;
+}
+// The scatter recomputes each staged key's digit instead of reading a staged digit byte
+// (ONESWEEP_RECOMPUTE_DIGIT: needs integer keys staged apart from their values). H200 2^28: u64 keys
+// 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89 and a tile's bytes of local memory less (room for bigger
+// pair tiles); u32 keys 5.05 vs 4.90 (their ranking is ALU-bound), so not for 4-byte keys alone.
+// GPUSORT_RADIX_RECOMPUTE=0|1: tuning A/B.
+template <class Job>
+bool onesweep_recompute_digit(const Job& job) {
+  const std::size_t ks = key_size(job.type);
+  if (is_float(job.type) || (job.value_bytes != 0 && !onesweep_split_stage(ks, job.value_bytes))) return false;
+  if (const char* e = std::getenv("GPUSORT_RADIX_RECOMPUTE")) return std::atoi(e) != 0;
+  return ks == 8 || job.value_bytes != 0;
 }
 // Look-back status words in two buffers used by alternate passes, each pass clearing the other's
 // (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).
@@ -109,6 +124,7 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   defines.push_back(std::string("ONESWEEP_SPLIT_STAGE=") + (onesweep_split_stage(key_size(job.type), job.value_bytes) ? "1" : "0"));
   defines.push_back(std::string("ONESWEEP_PACK_KV=") + (onesweep_pack_kv(key_size(job.type), job.value_bytes) ? "1" : "0"));
   defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
+  defines.push_back(std::string("ONESWEEP_RECOMPUTE_DIGIT=") + (onesweep_recompute_digit(job) ? "1" : "0"));
   const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
   defines.push_back("RADIX_HIST_COPIES=" + std::to_string(onesweep_hist_copies(passes)));
   // float keys: the lane histogram flags -0/NaN keys, the passes use the plain sign flip otherwise
@@ -131,6 +147,22 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   }
   return defines;
 }
+
+}  // namespace
+
+// The onesweep program's definitions with the driver's defaults for a key type and value width (the
+// build-matrix test compiles each with NVRTC: ptxas failures show up without a GPU).
+std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size_t value_bytes) {
+  struct Query {
+    key_type type;
+    std::size_t value_bytes;
+    SortOptions options;
+    std::vector<std::string> key_defines() const { return key_defines_for(type, value_bytes); }
+  } q{type, value_bytes, SortOptions{}};
+  return onesweep_defines(q, onesweep_policy(q));
+}
+
+namespace {
 
 // The onesweep program. GPUSORT_RADIX_MATCH=1|2 (tuning) picks another full-warp match
 // (radix_onesweep.cl, ONESWEEP_MATCH); form 1 can make ptxas (CUDA 13.0) fail with "Register
@@ -324,10 +356,10 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   rt::BufferPtr counters = job.temp(passes.size() * 4);
   dev.fill_bytes(*counters, 0, 0, counters->bytes());
   rt::Buffer* st[2] = {status.get(), pingpong ? status2.get() : status.get()};
-  // staging buffer(s) + per-warp digit offsets + staged digits (radix_onesweep.cl)
+  // staging buffer(s) + per-warp digit offsets + staged digits unless recomputed (radix_onesweep.cl)
   const std::size_t stage_item = onesweep_split_stage(ks, job.value_bytes) ? ks + job.value_bytes
                                                                           : std::max<std::size_t>(ks, job.value_bytes);
-  const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + tile;
+  const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + (onesweep_recompute_digit(job) ? 0 : tile);
   for (std::size_t i = 0; i < passes.size(); ++i) {
     if (!pingpong || i == 0) {  // ping-pong: pass i clears the buffer of pass i + 1
       dev.fill_bytes(*st[i & 1], 0, 0, st[i & 1]->bytes());

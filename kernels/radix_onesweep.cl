@@ -113,6 +113,10 @@ DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
 #ifndef ONESWEEP_DIAG_NO_VALUES_OUT
 #define ONESWEEP_DIAG_NO_VALUES_OUT 0
 #endif
+// 1: values are loaded with the keys (registers through the ranking) instead of after it (tuning)
+#ifndef ONESWEEP_VALUES_EARLY
+#define ONESWEEP_VALUES_EARLY 0
+#endif
 // 1: the scatter takes each staged key's digit from the key (integer keys: 2-3 ALU instructions)
 // instead of a staged digit byte (one shared store and one shared load less per key: the pairs pass
 // is shared-memory-throttled). Needs the staged keys at scatter time: keys only or values staged
@@ -278,7 +282,7 @@ radix_histogram_lanes(const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span, 
 
 // Blocks per SM the compiler must leave registers for (keys and ranks live in registers).
 #ifdef ONESWEEP_MIN_BLOCKS  // set by the host (tuning)
-#elif VALUE_BYTES == 16 || (HAS_VALUES && !ONESWEEP_SPLIT_STAGE)
+#elif VALUE_BYTES == 16 || (HAS_VALUES && !ONESWEEP_SPLIT_STAGE && ITEMS > 16)
 #define ONESWEEP_MIN_BLOCKS 2  // values staged after the keys: 24 items at up to 128 registers
 #elif HAS_VALUES && (KEY_BITS == 64 || ITEMS > 16)
 #define ONESWEEP_MIN_BLOCKS 3
@@ -345,11 +349,13 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
-#if ONESWEEP_PACK_KV
+#if ONESWEEP_PACK_KV || (HAS_VALUES && ONESWEEP_VALUES_EARLY)
   value_t v[ITEMS];  // loaded with the keys: in flight during the counts and the ranking
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
+#endif
+#if ONESWEEP_PACK_KV
   u64* stage_kv = (u64*)stage;  // staged pairs: key low, value high
 #endif
   // early counts per warp, so the tile's aggregate is published before the ranking; the digits are
@@ -482,7 +488,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     }
   }
 
-#if HAS_VALUES && !ONESWEEP_PACK_KV
+#if HAS_VALUES && !ONESWEEP_PACK_KV && !ONESWEEP_VALUES_EARLY
   value_t v[ITEMS];  // loaded now: in flight during the look-back and the key scatter
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)

@@ -18,7 +18,8 @@ void batcher_iterative_sort(SortJob& job);  // batcher_sort.cpp
 // Algorithm::temp_bytes of the drivers that ask for temporaries (next to each driver).
 std::uint64_t merge_temp_bytes(const TempQuery& q);
 std::uint64_t radix_temp_bytes(const TempQuery& q);
-std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size_t value_bytes);  // radix_sort.cpp
+std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
+                                                        std::uint64_t n);  // radix_sort.cpp
 std::uint64_t rank_temp_bytes(const TempQuery& q);
 std::uint64_t naive_merge_temp_bytes(const TempQuery& q);
 std::uint64_t section_merge_temp_bytes(const TempQuery& q);

@@ -4,6 +4,7 @@
 // "Register allocation failed with register count of '7'" (see radix_match_peers_full).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "algorithms/drivers.hpp"
@@ -17,18 +18,20 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
   const std::string source = rt::assemble_kernel_source("radix_onesweep.cl");
-  int built = 0;
+  std::set<std::string> built;  // the tile shape depends on n: small and large sorts, each variant once
   for (key_type type : all_key_types) {
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
-      const auto defines = algo::radix_onesweep_program_defines(type, value_bytes);
-      std::string all;
-      for (const auto& d : defines) all += " " + d;
-      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
-          << key_type_name(type) << " keys, " << value_bytes << "-byte values:" << all;
-      ++built;
+      for (std::uint64_t n : {std::uint64_t(1) << 16, std::uint64_t(1) << 28}) {
+        const auto defines = algo::radix_onesweep_program_defines(type, value_bytes, n);
+        std::string all;
+        for (const auto& d : defines) all += " " + d;
+        if (!built.insert(all).second) continue;
+        EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+            << key_type_name(type) << " keys, " << value_bytes << "-byte values, n = " << n << ":" << all;
+      }
     }
   }
-  EXPECT_EQ(built, 60);
+  EXPECT_GE(built.size(), 60u);
 }
 
 }  // namespace

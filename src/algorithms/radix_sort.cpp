@@ -167,13 +167,13 @@ std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size
 
 namespace {
 
-// The onesweep program. GPUSORT_RADIX_MATCH=1|2 (tuning) picks another full-warp match
-// (radix_onesweep.cl, ONESWEEP_MATCH); form 1 can make ptxas (CUDA 13.0) fail with "Register
-// allocation failed with register count of '7'", so a failed build falls back to the default form 0.
+// The onesweep program. GPUSORT_RADIX_MATCH=0..3 (tuning) picks the full-warp match form
+// (radix_onesweep.cl, ONESWEEP_MATCH; default 3); form 1 can make ptxas (CUDA 13.0) fail with "Register
+// allocation failed with register count of '7'", so a failed build falls back to the default form.
 rt::Program& onesweep_program(const SortJob& job, const OnesweepPolicy& op) {
   auto defines = onesweep_defines(job, op);
   const char* match = std::getenv("GPUSORT_RADIX_MATCH");
-  if (match == nullptr || std::atoi(match) == 0) return job.device.program("radix_onesweep.cl", defines);
+  if (match == nullptr) return job.device.program("radix_onesweep.cl", defines);
   auto tuned = defines;
   tuned.push_back("ONESWEEP_MATCH=" + std::to_string(std::atoi(match)));
   try {

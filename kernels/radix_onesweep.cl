@@ -8,9 +8,11 @@
 //     the tile's counts are published at once in status[tile][digit] (30-bit count | AGGREGATE flag;
 //     tile 0 publishes INCLUSIVE words that already hold the digits' global offsets from the histogram);
 //  3. a scan over digits and warps turns the per-warp counts into each warp's first tile position
-//     per digit; the ranking (ballots per digit bit: a hand-made match-any; the peers' leader adds
-//     their number with one shared atomic and shuffles the old value to them) then yields final tile
-//     positions, and each key is staged in shared memory at once (CUB's "early counts" ranking);
+//     per digit; the ranking (ballots per digit bit: a hand-made match-any; every peer reads the
+//     digit's offset and the leader writes it back advanced by their number) then yields final tile
+//     positions, and each key is staged in shared memory at once (CUB's "early counts" ranking).
+//     Full stripes (all tiles but the last) count and rank without validity tests: the ranking is
+//     ALU-bound, so its instructions per key set the pass time (docs/PERFORMANCE.md, sixth round);
 //  4. values are loaded; per digit (one thread each): decoupled look-back over the predecessors'
 //     status words until an INCLUSIVE one (they had the whole ranking to publish), then this tile's
 //     INCLUSIVE word;

@@ -110,6 +110,22 @@ bool onesweep_recompute_digit(const Job& job) {
 // (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).
 bool onesweep_status_pingpong() { return std::getenv("GPUSORT_RADIX_FILL_STATUS") == nullptr; }
 bool onesweep_hist_lanes() { return std::getenv("GPUSORT_RADIX_NO_HIST_LANES") == nullptr; }
+
+// The onesweep path's small temporaries share one buffer that one fill zeroes: the histograms, the
+// pass counters and the first pass's look-back status words (three fills were three launches,
+// a few microseconds of a 2^16-key sort). Views start at multiples of 4096 bytes (runtime rule).
+std::size_t radix_hist_bytes(std::uint32_t num_passes) {
+  return std::size_t(num_passes) * kRadix * 8 + 8;  // + radix_histogram_lanes' -0/NaN flag word
+}
+struct OnesweepMeta {
+  std::size_t counters_offset, status_offset, status_bytes, bytes;
+};
+OnesweepMeta onesweep_meta(std::uint32_t num_passes, std::uint64_t tiles) {
+  const std::size_t counters_offset = ceil_div(radix_hist_bytes(num_passes), 4096) * 4096;
+  const std::size_t status_offset = counters_offset + 4096;
+  const std::size_t status_bytes = tiles * kRadix * 4;
+  return {counters_offset, status_offset, status_bytes, status_offset + status_bytes};
+}
 // radix_histogram_lanes' counter copies: 32 up to four passes, 16 beyond (GPUSORT_RADIX_HIST_COPIES=16|32: tuning)
 std::uint32_t onesweep_hist_copies(std::uint32_t passes) {
   if (const char* c = std::getenv("GPUSORT_RADIX_HIST_COPIES")) return std::atoi(c) == 16 ? 16 : 32;
@@ -223,8 +239,8 @@ struct PhaseTimer {
 
 }  // namespace
 
-void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes, rt::Buffer& hist,
-                           rt::Buffer* bufs_k[2], rt::Buffer* bufs_v[2], PhaseTimer& timer);
+void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
+                           const OnesweepMeta& layout, rt::Buffer* bufs_k[2], rt::Buffer* bufs_v[2], PhaseTimer& timer);
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
@@ -247,8 +263,16 @@ void radix_sort(SortJob& job) {
   // Temporaries first: if any allocation fails, nothing has been touched (radix_temp_bytes sums them).
   rt::BufferPtr tmp_keys = job.temp(n * ks);
   rt::BufferPtr tmp_values = job.values ? job.temp(n * job.value_bytes) : nullptr;
-  // + one word: radix_histogram_lanes' -0/NaN flag for float keys (RADIX_FLOAT_FLAG)
-  rt::BufferPtr hist = job.temp(std::size_t(num_passes) * kRadix * 8 + 8);
+  rt::BufferPtr meta, hist;  // onesweep: hist is a view of meta (onesweep_meta)
+  OnesweepMeta layout{};
+  if (onesweep) {
+    const OnesweepPolicy op = onesweep_policy(job);
+    layout = onesweep_meta(num_passes, ceil_div(n, std::uint64_t(op.group) * op.items));
+    meta = job.temp(layout.bytes);
+    hist = dev.sub_buffer(*meta, 0, radix_hist_bytes(num_passes));
+  } else {
+    hist = job.temp(radix_hist_bytes(num_passes));
+  }
 
   const std::uint64_t tile = std::uint64_t(pp.group) * pp.items;
   const Plan plan = plan_spans(n, tile, std::uint64_t(std::max(1u, desc.compute_units)) * pp.groups_per_compute_unit);
@@ -262,7 +286,10 @@ void radix_sort(SortJob& job) {
   PhaseTimer timer{dev, job.options.verbose, {}};
   timer.mark("start");
   // 1. all histograms (the portable program's kernel; on CUDA the onesweep program's own copy)
-  dev.fill_bytes(*hist, 0, 0, hist->bytes());
+  if (onesweep)
+    dev.fill_bytes(*meta, 0, 0, layout.bytes);
+  else
+    dev.fill_bytes(*hist, 0, 0, hist->bytes());
   if (onesweep) {
     const OnesweepPolicy op = onesweep_policy(job);
     rt::Program& prog = onesweep_program(job, op);
@@ -309,7 +336,7 @@ void radix_sort(SortJob& job) {
 
   // 3. the passes
   if (onesweep) {
-    radix_onesweep_passes(job, passes, *hist, bk, bv, timer);
+    radix_onesweep_passes(job, passes, *hist, *meta, layout, bk, bv, timer);
   } else {
     rt::Program& prog = portable_program();
     rt::BufferPtr counts = job.temp(std::size_t(kRadix) * plan.groups * 8);
@@ -342,8 +369,8 @@ void radix_sort(SortJob& job) {
 namespace gpusort::algo {
 
 // CUDA fast path: per pass one radix_onesweep launch over tiles of group * items keys.
-void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes, rt::Buffer& hist,
-                           rt::Buffer* bk[2], rt::Buffer* bv[2], PhaseTimer& timer) {
+void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
+                           const OnesweepMeta& layout, rt::Buffer* bk[2], rt::Buffer* bv[2], PhaseTimer& timer) {
   rt::Device& dev = job.device;
   const OnesweepPolicy op = onesweep_policy(job);
   const std::uint64_t n = job.n;
@@ -354,17 +381,17 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;
   const std::uint64_t tiles = ceil_div(n, tile);
   const bool pingpong = onesweep_status_pingpong() && passes.size() > 1;
-  rt::BufferPtr status = job.temp(tiles * kRadix * 4);
+  // counters and the first status buffer: views of meta, zeroed with the histograms
+  rt::BufferPtr status = dev.sub_buffer(meta, layout.status_offset, layout.status_bytes);
   rt::BufferPtr status2 = pingpong ? job.temp(tiles * kRadix * 4) : nullptr;
-  rt::BufferPtr counters = job.temp(passes.size() * 4);
-  dev.fill_bytes(*counters, 0, 0, counters->bytes());
+  rt::BufferPtr counters = dev.sub_buffer(meta, layout.counters_offset, passes.size() * 4);
   rt::Buffer* st[2] = {status.get(), pingpong ? status2.get() : status.get()};
   // staging buffer(s) + per-warp digit offsets + staged digits unless recomputed (radix_onesweep.cl)
   const std::size_t stage_item = onesweep_split_stage(ks, job.value_bytes) ? ks + job.value_bytes
                                                                           : std::max<std::size_t>(ks, job.value_bytes);
   const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + (onesweep_recompute_digit(job) ? 0 : tile);
   for (std::size_t i = 0; i < passes.size(); ++i) {
-    if (!pingpong || i == 0) {  // ping-pong: pass i clears the buffer of pass i + 1
+    if (!pingpong && i > 0) {  // ping-pong: pass i clears the buffer of pass i + 1 (the first is zeroed)
       dev.fill_bytes(*st[i & 1], 0, 0, st[i & 1]->bytes());
       timer.mark("status reset");
     }
@@ -380,25 +407,25 @@ void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passe
 
 namespace gpusort::algo {
 
-// The most radix_sort asks job.temp() for: the ping-pong copy, the histograms, then counts
-// (portable) or look-back status words + pass counters (onesweep, with every pass run).
+// The most radix_sort asks job.temp() for: the ping-pong copy, then the histograms and counts
+// (portable) or the onesweep_meta buffer (histograms, pass counters, first status words) and the
+// second status buffer (onesweep, with every pass run).
 std::uint64_t radix_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
   const std::uint64_t ks = key_size(q.type);
-  const std::uint64_t num_passes = (ks * 8 + kRadixBits - 1) / kRadixBits;
-  std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0) +
-                        temp_request_bytes(num_passes * kRadix * 8 + 8);
+  const auto num_passes = static_cast<std::uint32_t>((ks * 8 + kRadixBits - 1) / kRadixBits);
+  std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);
   if (use_onesweep(q)) {
     const OnesweepPolicy op = onesweep_policy(q);
     const std::uint64_t tiles = ceil_div(q.n, std::uint64_t(op.group) * op.items);
-    total += temp_request_bytes(tiles * kRadix * 4) * (num_passes > 1 && onesweep_status_pingpong() ? 2 : 1) +
-             temp_request_bytes(num_passes * 4);
+    total += temp_request_bytes(onesweep_meta(num_passes, tiles).bytes);
+    if (num_passes > 1 && onesweep_status_pingpong()) total += temp_request_bytes(tiles * kRadix * 4);
   } else {
     const PortablePolicy pp = portable_policy(q);
     const auto& desc = q.device.description();
     const Plan plan = plan_spans(q.n, std::uint64_t(pp.group) * pp.items,
                                  std::uint64_t(std::max(1u, desc.compute_units)) * pp.groups_per_compute_unit);
-    total += temp_request_bytes(std::uint64_t(kRadix) * plan.groups * 8);
+    total += temp_request_bytes(radix_hist_bytes(num_passes)) + temp_request_bytes(std::uint64_t(kRadix) * plan.groups * 8);
   }
   return total;
 }

@@ -42,37 +42,13 @@
 #endif
 // ONESWEEP_SPLIT_STAGE (host): values get their own staging area after the keys' (TILE x (key +
 // value bytes)), staged before the scatter barrier; 0: values reuse the keys' area after a second
-// barrier (TILE x max(key, value bytes)). ONESWEEP_PACK_DIGITS: digits kept in registers (below).
+// barrier (TILE x max(key, value bytes)).
 #ifndef ONESWEEP_SPLIT_STAGE
 #define ONESWEEP_SPLIT_STAGE 0
 #endif
 #if ONESWEEP_SPLIT_STAGE
 #undef STAGE_BYTES
 #define STAGE_BYTES (KEY_BITS / 8 + VALUE_BYTES)
-#endif
-// ONESWEEP_PACK_KV (host, 4-byte keys with 4-byte values): values are loaded with the keys and each
-// ranked key goes to the staging buffer together with its value as one 8-byte word (value high), so
-// the value loads overlap the key loads and no separate value staging phase follows the look-back.
-#ifndef ONESWEEP_PACK_KV
-#define ONESWEEP_PACK_KV 0
-#endif
-#if ONESWEEP_PACK_KV && !(HAS_VALUES && KEY_BITS == 32 && VALUE_BYTES == 4)
-#undef ONESWEEP_PACK_KV  // only 4-byte keys with 4-byte values are packed
-#define ONESWEEP_PACK_KV 0
-#endif
-#if ONESWEEP_PACK_KV
-#undef STAGE_BYTES
-#define STAGE_BYTES 8
-#endif
-// ONESWEEP_PACK_DIGITS: the digits computed for the early counts stay packed in registers (4 per
-// word) for the ranking. Default 1, except packed pairs of integer keys: there the ranking recomputes
-// the digit (2 instructions), which frees the registers that made 24 items spill at 80 registers.
-#ifndef ONESWEEP_PACK_DIGITS
-#if ONESWEEP_PACK_KV && KEY_KIND != 2
-#define ONESWEEP_PACK_DIGITS 0
-#else
-#define ONESWEEP_PACK_DIGITS 1
-#endif
 #endif
 // RADIX_FLOAT_FLAG (host, float keys, lane histogram): radix_histogram_lanes sets
 // hist[RADIX_PASSES * RADIX] when some key is -0 or NaN (the only keys where ordered_key differs from
@@ -95,38 +71,14 @@ DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
   return (okey_t)k ^ (neg | (okey_t)KEY_SIGN_BIT) ^ flip;
 }
 #endif
-// predecessors' status words read at once by the look-back (host: GPUSORT_RADIX_DEFINES for tuning)
-// the full-warp match (radix_match_peers_full): 0 sign tests, 1 bit tests (R2P), 2 MATCH.ANY,
-// 3 bit tests against constant-memory masks (default; H200 2^28: u32 4.90 ms vs 5.03 with 0)
-#ifndef ONESWEEP_MATCH
-#define ONESWEEP_MATCH 3
-#endif
-#ifndef ONESWEEP_LOOKBACK_WINDOW
-#define ONESWEEP_LOOKBACK_WINDOW 1
-#endif
-// timing diagnostics only (wrong results; GPUSORT_RADIX_DEFINES): leave out the look-back, the full
-// tiles' global stores, or the packed pairs' value stores, to see what each costs
-#ifndef ONESWEEP_DIAG_NO_LOOKBACK
-#define ONESWEEP_DIAG_NO_LOOKBACK 0
-#endif
-#ifndef ONESWEEP_DIAG_NO_STORES
-#define ONESWEEP_DIAG_NO_STORES 0
-#endif
-#ifndef ONESWEEP_DIAG_NO_VALUES_OUT
-#define ONESWEEP_DIAG_NO_VALUES_OUT 0
-#endif
-// 1: values are loaded with the keys (registers through the ranking) instead of after it (tuning)
-#ifndef ONESWEEP_VALUES_EARLY
-#define ONESWEEP_VALUES_EARLY 0
-#endif
 // 1: the scatter takes each staged key's digit from the key (integer keys: 2-3 ALU instructions)
 // instead of a staged digit byte (one shared store and one shared load less per key: the pairs pass
 // is shared-memory-throttled). Needs the staged keys at scatter time: keys only or values staged
-// beside them, not packed pairs.
+// beside them.
 #ifndef ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_RECOMPUTE_DIGIT 0
 #endif
-#if ONESWEEP_RECOMPUTE_DIGIT && (KEY_KIND == 2 || ONESWEEP_PACK_KV || (HAS_VALUES && !ONESWEEP_SPLIT_STAGE))
+#if ONESWEEP_RECOMPUTE_DIGIT && (KEY_KIND == 2 || (HAS_VALUES && !ONESWEEP_SPLIT_STAGE))
 #undef ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_RECOMPUTE_DIGIT 0
 #endif
@@ -140,59 +92,34 @@ DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
 #define ONESWEEP_FULL_PATH 1
 #endif
 #endif
+// predecessors' status words the look-back reads at once (tuning, GPUSORT_RADIX_DEFINES)
+#ifndef ONESWEEP_LOOKBACK_WINDOW
+#define ONESWEEP_LOOKBACK_WINDOW 1
+#endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
 #define STATUS_VALUE 0x3FFFFFFFu
 
 // Lanes of a full warp (every lane holds a key) whose digit equals ours: one ballot per digit bit (a
-// hand-made match-any; MATCH.ANY (form 2) sorted 2^28 u32 keys in 9.35 ms against 5.02). The ranking
-// is ALU-bound (Nsight Compute, H200, 2026-11-21), so the instructions per bit matter: the first
-// version (the partial form below with every lane valid) compiled to ~7 per bit plus validity masks;
-// sign tests of the shifted digit (form 0) to 5; bit tests against masks in constant memory (form 3,
-// default) to 4; bit tests against immediates (form 1) to ~3, because ptxas derives 7 predicates at
-// once (R2P), but ptxas 13.0 then fails in most configurations ("Register allocation failed with
-// register count of '7'"), so form 1 is opt-in with a fallback (radix_sort.cpp).
-#if ONESWEEP_MATCH == 3
+// hand-made match-any). The ranking is ALU-bound (Nsight Compute, H200, 2026-11-21), so the
+// instructions per bit matter; measured forms (docs/PERFORMANCE.md, sixth round): MATCH.ANY 9.35 ms
+// for 2^28 u32 keys against 4.90; the partial form below with every lane valid ~7 SASS instructions
+// per bit; sign tests of the shifted digit 5; bit tests against masks in constant memory 4 (this one);
+// bit tests against immediates ~3, because ptxas derives 7 predicates at once (R2P), but ptxas 13.0
+// then fails in most configurations ("Register allocation failed with register count of '7'").
 #if RADIX_BITS > 8
 #error "radix_bit_mask holds 8 bits"
 #endif
 __constant__ u32 radix_bit_mask[8] = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
-#endif
 DEVICE_FN u32 radix_match_peers_full(u32 d) {
-#if ONESWEEP_MATCH == 2  // the hardware match (MATCH.ANY)
-  return __match_any_sync(0xFFFFFFFFu, d);
-#else
   u32 peers = 0xFFFFFFFFu;
-#if ONESWEEP_MATCH == 1  // bit tests: ptxas makes 7 predicates at once (R2P); may fail to allocate
 #pragma unroll
   for (u32 b = 0; b < RADIX_BITS; ++b) {
-    u32 bal, same;  // same: all ones where d has bit b (then bal is the peers' bit), else zero
-    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
-        "and.b32 t, %2, %3;\n\tsetp.ne.u32 p, t, 0;\n\t"
-        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\tselp.b32 %1, 0xffffffff, 0, p;\n\t}"
-        : "=r"(bal), "=r"(same)
-        : "r"(d), "r"(1u << b));
-    peers &= ~(bal ^ same);
-  }
-#elif ONESWEEP_MATCH == 3  // bit tests against masks in constant memory (opaque to ptxas: no R2P)
-#pragma unroll
-  for (u32 b = 0; b < RADIX_BITS; ++b) {
-    const bool bit = (d & radix_bit_mask[b]) != 0u;
+    const bool bit = (d & radix_bit_mask[b]) != 0u;  // masks opaque to ptxas: no R2P
     const u32 bal = __ballot_sync(0xFFFFFFFFu, bit);
     peers &= bit ? bal : ~bal;
   }
-#else  // sign tests of the digit shifted up one bit at a time
-  u32 top = d << (32u - RADIX_BITS);
-#pragma unroll
-  for (u32 b = 0; b < RADIX_BITS; ++b) {
-    const u32 same = (u32)((i32)top >> 31);  // all ones where this bit of d is set
-    const u32 bal = __ballot_sync(0xFFFFFFFFu, (i32)top < 0);
-    peers &= ~(bal ^ same);
-    top <<= 1;
-  }
-#endif
   return peers;
-#endif
 }
 // The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
 // the ballots but match nobody).
@@ -351,28 +278,14 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
-#if ONESWEEP_PACK_KV || (HAS_VALUES && ONESWEEP_VALUES_EARLY)
-  value_t v[ITEMS];  // loaded with the keys: in flight during the counts and the ranking
-#pragma unroll
-  for (u32 i = 0; i < ITEMS; ++i)
-    if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
-#endif
-#if ONESWEEP_PACK_KV
-  u64* stage_kv = (u64*)stage;  // staged pairs: key low, value high
-#endif
   // early counts per warp, so the tile's aggregate is published before the ranking; the digits are
   // kept packed in registers (4 per word), so ordered_key runs once per key and pass
-#if ONESWEEP_PACK_DIGITS
   u32 dpk[(ITEMS + 3) / 4];
 #pragma unroll
   for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
-#endif
-#if ONESWEEP_PACK_DIGITS  // byte i % 4 of dpk[i / 4] (PRMT: one instruction)
+  // byte i % 4 of dpk[i / 4] (PRMT: one instruction)
 #define ONESWEEP_PACK_DIGIT(i, d) \
   dpk[(i) / 4] = __byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
-#else
-#define ONESWEEP_PACK_DIGIT(i, d)
-#endif
   u32* my_counts = warp_off[warp];
   // full stripes (all but the last tile's) count without validity tests
 #define ONESWEEP_COUNT_LOOP(DIGIT)                    \
@@ -390,7 +303,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
         ONESWEEP_PACK_DIGIT(i, d);                    \
       }                                               \
   }
-#if RADIX_FLOAT_FLAG && ONESWEEP_PACK_DIGITS
+#if RADIX_FLOAT_FLAG
   if (hist[RADIX_PASSES * RADIX] == 0) {  // no -0 or NaN key: digits of the plain sign flip
     ONESWEEP_COUNT_LOOP((u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK)
   } else {
@@ -434,24 +347,15 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   // warp's digit offset by their number, the others take their place below it (items in order,
   // lanes in order = input order within the warp's stripe)
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
-#if ONESWEEP_PACK_KV
-#define ONESWEEP_STAGE(i, d)                                        \
-  stage_kv[pos[i]] = ((u64)v[i] << 32) | (u64)k[i];                 \
-  stage_digit[pos[i]] = (u8)(d)
-#elif ONESWEEP_RECOMPUTE_DIGIT
   key_t* stage_keys = (key_t*)stage;
+#if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
 #else
-  key_t* stage_keys = (key_t*)stage;
 #define ONESWEEP_STAGE(i, d)    \
   stage_keys[pos[i]] = k[i];    \
   stage_digit[pos[i]] = (u8)(d)
 #endif
-#if ONESWEEP_PACK_DIGITS
 #define ONESWEEP_DIGIT(i) ((dpk[(i) / 4] >> (8u * ((i) % 4))) & 0xFFu)  // 0 past the end
-#else
-#define ONESWEEP_DIGIT(i) radix_digit(k[i], flip, shift)
-#endif
   if (full_stripe) {
     // every lane holds ITEMS keys (all stripes but the last tile's): no validity masks
 #pragma unroll
@@ -473,11 +377,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
       const u32 rem = in_stripe > i * 32u ? in_stripe - i * 32u : 0u;
       const u32 valid = rem >= 32u ? 0xFFFFFFFFu : (1u << rem) - 1u;
       const u32 is_valid = lane < rem;
-#if ONESWEEP_PACK_DIGITS
       const u32 d = ONESWEEP_DIGIT(i);
-#else
-      const u32 d = is_valid ? ONESWEEP_DIGIT(i) : 0u;
-#endif
       const u32 peers = radix_match_peers(d, valid, is_valid);
       const u32 leader = 31u - __clz(peers);
       const u32 rank_le = __popc(peers & lanes_le);
@@ -490,7 +390,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     }
   }
 
-#if HAS_VALUES && !ONESWEEP_PACK_KV && !ONESWEEP_VALUES_EARLY
+#if HAS_VALUES
   value_t v[ITEMS];  // loaded now: in flight during the look-back and the key scatter
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
@@ -498,9 +398,9 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 #endif
 
   // one digit per thread: decoupled look-back (predecessors have had the whole ranking to publish).
-  // ONESWEEP_LOOKBACK_WINDOW predecessors are read at once: a walk over published aggregates costs
-  // one memory latency per window instead of one per tile.
-  if (tile > 0 && !ONESWEEP_DIAG_NO_LOOKBACK) {
+  // ONESWEEP_LOOKBACK_WINDOW predecessors are read at once (tuning: windows of 2-16 were slower,
+  // docs/PERFORMANCE.md, sixth round).
+  if (tile > 0) {
     const volatile u32* column = status + t;
     u32 next = tile;  // predecessors below `next` are not summed yet
     for (;;) {
@@ -523,7 +423,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     *my_status = STATUS_INCLUSIVE | (exclusive + count);
   }
   global_base[t] = exclusive - excl_digit;
-#if HAS_VALUES && ONESWEEP_SPLIT_STAGE && !ONESWEEP_PACK_KV
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
   // values staged beside the keys (own area), so one barrier serves both and one loop writes both
   value_t* stage_values = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8));
 #pragma unroll
@@ -533,50 +433,37 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   __syncthreads();
 
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-#if ONESWEEP_PACK_KV  // key in the low word, value in the high word of each staged 8-byte pair
-#define ONESWEEP_STAGED_KEY(s) ((key_t)((const u32*)stage)[2u * (s)])
-#define ONESWEEP_STAGED_VALUE(s) ((value_t)((const u32*)stage)[2u * (s) + 1u])
-#else
-#define ONESWEEP_STAGED_KEY(s) stage_keys[s]
-#define ONESWEEP_STAGED_VALUE(s) stage_values[s]
-#endif
 #if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_GLOBAL(s) (global_base[radix_digit(stage_keys[s], flip, shift)] + (s))
 #else
 #define ONESWEEP_GLOBAL(s) (global_base[stage_digit[s]] + (s))  // < 2^30: n < 2^30 on this path
 #endif
-#if HAS_VALUES && (ONESWEEP_PACK_KV || ONESWEEP_SPLIT_STAGE)
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
   // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
   // alternating, H200 run 17); a full tile keeps the global positions in registers between the sweeps
   if (valid == TILE) {
-    if (!ONESWEEP_DIAG_NO_STORES) {
-      u32 g[ITEMS];
+    u32 g[ITEMS];
 #pragma unroll
-      for (u32 j = 0; j < ITEMS; ++j) {
-        const u32 s = t + j * GROUP_SIZE;
-        g[j] = ONESWEEP_GLOBAL(s);
-        keys_out[g[j]] = ONESWEEP_STAGED_KEY(s);
-      }
-      if (!ONESWEEP_DIAG_NO_VALUES_OUT) {
-#pragma unroll
-        for (u32 j = 0; j < ITEMS; ++j) values_out[g[j]] = ONESWEEP_STAGED_VALUE(t + j * GROUP_SIZE);
-      }
+    for (u32 j = 0; j < ITEMS; ++j) {
+      const u32 s = t + j * GROUP_SIZE;
+      g[j] = ONESWEEP_GLOBAL(s);
+      keys_out[g[j]] = stage_keys[s];
     }
+#pragma unroll
+    for (u32 j = 0; j < ITEMS; ++j) values_out[g[j]] = stage_values[t + j * GROUP_SIZE];
   } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_KEY(s);
-    for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_VALUE(s);
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = stage_keys[s];
+    for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = stage_values[s];
   }
 #else
   if (valid == TILE) {
-    if (!ONESWEEP_DIAG_NO_STORES) {
 #pragma unroll 4
-      for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_KEY(s);
-    }
+    for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = stage_keys[s];
   } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = ONESWEEP_STAGED_KEY(s);
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = stage_keys[s];
   }
 #endif
-#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE && !ONESWEEP_PACK_KV
+#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE
   __syncthreads();
   value_t* stage_values = (value_t*)stage;
 #pragma unroll

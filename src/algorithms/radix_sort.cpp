@@ -87,13 +87,6 @@ OnesweepPolicy onesweep_policy(const Job& job) {
 bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
   return value_bytes != 0 && key_bytes + value_bytes <= 8 && std::getenv("GPUSORT_RADIX_NO_SPLIT") == nullptr;
 }
-// 4-byte keys with 4-byte values loaded together and staged as one 8-byte word (ONESWEEP_PACK_KV):
-// opt-in since the sixth round (GPUSORT_RADIX_PACK_KV=1, tuning A/B): with the cheaper ranking the
-// separate value staging is faster (u32/u32 2^28: 8.08 vs 8.21 ms at 24 items, and it does not spill).
-bool onesweep_pack_kv(std::size_t key_bytes, std::size_t value_bytes) {
-  return onesweep_split_stage(key_bytes, value_bytes) && key_bytes == 4 && value_bytes == 4 &&
-         std::getenv("GPUSORT_RADIX_PACK_KV") != nullptr;
-}
 // The scatter recomputes each staged key's digit instead of reading a staged digit byte
 // (ONESWEEP_RECOMPUTE_DIGIT: needs integer keys staged apart from their values). H200 2^28: u64 keys
 // 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89 and a tile's bytes of local memory less (room for bigger
@@ -140,7 +133,6 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   defines.push_back("GROUP_SIZE=" + std::to_string(op.group));
   defines.push_back("ITEMS=" + std::to_string(op.items));
   defines.push_back(std::string("ONESWEEP_SPLIT_STAGE=") + (onesweep_split_stage(key_size(job.type), job.value_bytes) ? "1" : "0"));
-  defines.push_back(std::string("ONESWEEP_PACK_KV=") + (onesweep_pack_kv(key_size(job.type), job.value_bytes) ? "1" : "0"));
   defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
   defines.push_back(std::string("ONESWEEP_RECOMPUTE_DIGIT=") + (onesweep_recompute_digit(job) ? "1" : "0"));
   const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
@@ -183,21 +175,8 @@ std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size
 
 namespace {
 
-// The onesweep program. GPUSORT_RADIX_MATCH=0..3 (tuning) picks the full-warp match form
-// (radix_onesweep.cl, ONESWEEP_MATCH; default 3); form 1 can make ptxas (CUDA 13.0) fail with "Register
-// allocation failed with register count of '7'", so a failed build falls back to the default form.
 rt::Program& onesweep_program(const SortJob& job, const OnesweepPolicy& op) {
-  auto defines = onesweep_defines(job, op);
-  const char* match = std::getenv("GPUSORT_RADIX_MATCH");
-  if (match == nullptr) return job.device.program("radix_onesweep.cl", defines);
-  auto tuned = defines;
-  tuned.push_back("ONESWEEP_MATCH=" + std::to_string(std::atoi(match)));
-  try {
-    return job.device.program("radix_onesweep.cl", tuned);
-  } catch (const Error& e) {
-    if (e.code() != errc::build_error) throw;
-    return job.device.program("radix_onesweep.cl", defines);
-  }
+  return job.device.program("radix_onesweep.cl", onesweep_defines(job, op));
 }
 
 template <class Job>
@@ -239,8 +218,9 @@ struct PhaseTimer {
 
 }  // namespace
 
-void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
-                           const OnesweepMeta& layout, rt::Buffer* bufs_k[2], rt::Buffer* bufs_v[2], PhaseTimer& timer);
+void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& prog, const std::vector<std::uint32_t>& passes,
+                           rt::Buffer& hist, rt::Buffer& meta, const OnesweepMeta& layout, rt::Buffer* bufs_k[2],
+                           rt::Buffer* bufs_v[2], PhaseTimer& timer);
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
@@ -265,8 +245,8 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr tmp_values = job.values ? job.temp(n * job.value_bytes) : nullptr;
   rt::BufferPtr meta, hist;  // onesweep: hist is a view of meta (onesweep_meta)
   OnesweepMeta layout{};
+  const OnesweepPolicy op = onesweep_policy(job);
   if (onesweep) {
-    const OnesweepPolicy op = onesweep_policy(job);
     layout = onesweep_meta(num_passes, ceil_div(n, std::uint64_t(op.group) * op.items));
     meta = job.temp(layout.bytes);
     hist = dev.sub_buffer(*meta, 0, radix_hist_bytes(num_passes));
@@ -290,9 +270,9 @@ void radix_sort(SortJob& job) {
     dev.fill_bytes(*meta, 0, 0, layout.bytes);
   else
     dev.fill_bytes(*hist, 0, 0, hist->bytes());
+  rt::Program* onesweep_prog = onesweep ? &onesweep_program(job, op) : nullptr;
   if (onesweep) {
-    const OnesweepPolicy op = onesweep_policy(job);
-    rt::Program& prog = onesweep_program(job, op);
+    rt::Program& prog = *onesweep_prog;
     if (onesweep_hist_lanes()) {
       // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys; 64 KiB (16 KiB
       // per pass up to 4 passes, 8 KiB per pass beyond) of dynamic local memory
@@ -336,7 +316,7 @@ void radix_sort(SortJob& job) {
 
   // 3. the passes
   if (onesweep) {
-    radix_onesweep_passes(job, passes, *hist, *meta, layout, bk, bv, timer);
+    radix_onesweep_passes(job, op, *onesweep_prog, passes, *hist, *meta, layout, bk, bv, timer);
   } else {
     rt::Program& prog = portable_program();
     rt::BufferPtr counts = job.temp(std::size_t(kRadix) * plan.groups * 8);
@@ -369,13 +349,12 @@ void radix_sort(SortJob& job) {
 namespace gpusort::algo {
 
 // CUDA fast path: per pass one radix_onesweep launch over tiles of group * items keys.
-void radix_onesweep_passes(SortJob& job, const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
-                           const OnesweepMeta& layout, rt::Buffer* bk[2], rt::Buffer* bv[2], PhaseTimer& timer) {
+void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& prog, const std::vector<std::uint32_t>& passes,
+                           rt::Buffer& hist, rt::Buffer& meta, const OnesweepMeta& layout, rt::Buffer* bk[2],
+                           rt::Buffer* bv[2], PhaseTimer& timer) {
   rt::Device& dev = job.device;
-  const OnesweepPolicy op = onesweep_policy(job);
   const std::uint64_t n = job.n;
   const std::size_t ks = key_size(job.type);
-  rt::Program& prog = onesweep_program(job, op);
   rt::Kernel& kernel = prog.kernel("radix_onesweep");
 
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;

@@ -20,6 +20,12 @@ std::uint64_t merge_temp_bytes(const TempQuery& q);
 std::uint64_t radix_temp_bytes(const TempQuery& q);
 std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
                                                         std::uint64_t n);  // radix_sort.cpp
+// radix_single_group.cpp: one work-group sorts small inputs in local memory (radix_sort's first choice).
+bool radix_single_group_fits(const SortJob& job);
+bool radix_single_group_fits(const TempQuery& q);
+void radix_single_group_sort(SortJob& job);
+std::uint64_t radix_single_group_capacity(const rt::Device& dev, key_type type, std::size_t value_bytes,
+                                          const SortOptions& options);  // largest n it takes (0: none)
 std::uint64_t rank_temp_bytes(const TempQuery& q);
 std::uint64_t naive_merge_temp_bytes(const TempQuery& q);
 std::uint64_t section_merge_temp_bytes(const TempQuery& q);

@@ -224,6 +224,7 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
+  if (radix_single_group_fits(job)) { radix_single_group_sort(job); return; }
   rt::Device& dev = job.device;
   const std::uint64_t n = job.n;
   const std::size_t ks = key_size(job.type);
@@ -391,6 +392,7 @@ namespace gpusort::algo {
 // second status buffer (onesweep, with every pass run).
 std::uint64_t radix_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
+  if (radix_single_group_fits(q)) return 0;
   const std::uint64_t ks = key_size(q.type);
   const auto num_passes = static_cast<std::uint32_t>((ks * 8 + kRadixBits - 1) / kRadixBits);
   std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);

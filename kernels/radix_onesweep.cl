@@ -96,6 +96,16 @@ DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
 #ifndef ONESWEEP_LOOKBACK_WINDOW
 #define ONESWEEP_LOOKBACK_WINDOW 1
 #endif
+// ONESWEEP_LOOKBACK_SNAPSHOT = W > 0 (host): halfway through the ranking each thread copies its
+// digit's status words of the W predecessors into shared memory with cp.async (no registers held);
+// after the ranking the look-back sums the published ones from there and reads live only beyond
+// them. Nsight Compute (H200, 2^28) put 15-19% of the pass's stall samples on the live walk, ~5-7
+// dependent global round trips per tile; only 64-bit keys gained (docs/PERFORMANCE.md, seventh
+// round). Words copied mid-ranking are final once published (counts never change), so a stale
+// copy (not yet published) only means "read on live".
+#ifndef ONESWEEP_LOOKBACK_SNAPSHOT
+#define ONESWEEP_LOOKBACK_SNAPSHOT 0
+#endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
 #define STATUS_VALUE 0x3FFFFFFFu
@@ -251,6 +261,12 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   GS_DECLARE_DYNAMIC_LOCAL(u8, stage);
   u32(*warp_off)[RADIX] = (u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
   u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u;
+#if ONESWEEP_LOOKBACK_SNAPSHOT
+  // snap[j][d]: predecessor tile - 1 - j's status word of digit d, copied mid-ranking, in its own
+  // area after the staged digits (the host adds 16 + W x RADIX x 4 bytes; the value staging area
+  // is free then too, but other threads would stage values over words not yet read)
+  u32* snap = (u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u + (ONESWEEP_RECOMPUTE_DIGIT ? 0u : TILE) + 15u) & ~(u64)15u));
+#endif
   __shared__ u32 global_base[RADIX];  // mod 2^32: global index of the digit's key at tile position s = base + s
   __shared__ u32 warp_sums[WARPS];
   __shared__ u32 s_tile;
@@ -347,6 +363,21 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   // warp's digit offset by their number, the others take their place below it (items in order,
   // lanes in order = input order within the warp's stripe)
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
+#if ONESWEEP_LOOKBACK_SNAPSHOT
+  // 4-byte cp.async (.ca: the words are re-read live past the copy anyway)
+#define ONESWEEP_SNAPSHOT_ISSUE()                                                                        \
+  if (tile > 0) {                                                                                        \
+    _Pragma("unroll") for (u32 j = 0; j < ONESWEEP_LOOKBACK_SNAPSHOT; ++j) if (tile > j) {               \
+      const u32 dst = (u32)__cvta_generic_to_shared(snap + j * RADIX + t);                              \
+      const u32* src = status + (u64)(tile - 1u - j) * RADIX + t;                                        \
+      asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(src) : "memory");          \
+    }                                                                                                    \
+    asm volatile("cp.async.commit_group;" ::: "memory");                                                 \
+  } else                                                                                                 \
+    (void)0
+#else
+#define ONESWEEP_SNAPSHOT_ISSUE() (void)0
+#endif
   key_t* stage_keys = (key_t*)stage;
 #if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
@@ -360,6 +391,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     // every lane holds ITEMS keys (all stripes but the last tile's): no validity masks
 #pragma unroll
     for (u32 i = 0; i < ITEMS; ++i) {
+      if (i == ITEMS / 2) ONESWEEP_SNAPSHOT_ISSUE();
       const u32 d = ONESWEEP_DIGIT(i);
       const u32 peers = radix_match_peers_full(d);
       const u32 rank_le = __popc(peers & lanes_le);  // the leader's (highest peer) is the peers' number
@@ -374,6 +406,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   } else {
 #pragma unroll
     for (u32 i = 0; i < ITEMS; ++i) {
+      if (i == ITEMS / 2) ONESWEEP_SNAPSHOT_ISSUE();
       const u32 rem = in_stripe > i * 32u ? in_stripe - i * 32u : 0u;
       const u32 valid = rem >= 32u ? 0xFFFFFFFFu : (1u << rem) - 1u;
       const u32 is_valid = lane < rem;
@@ -403,6 +436,22 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   if (tile > 0) {
     const volatile u32* column = status + t;
     u32 next = tile;  // predecessors below `next` are not summed yet
+#if ONESWEEP_LOOKBACK_SNAPSHOT
+    bool found = false;  // an INCLUSIVE word was summed: the walk is over
+    asm volatile("cp.async.wait_all;" ::: "memory");  // this thread's own copies: no barrier needed
+#pragma unroll
+    for (u32 j = 0; j < ONESWEEP_LOOKBACK_SNAPSHOT; ++j) {
+      if (!found && next == tile - j && tile > j) {  // contiguous published words only
+        const u32 w = snap[j * RADIX + t];
+        if ((w & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) != 0u) {
+          exclusive += w & STATUS_VALUE;
+          next -= 1u;
+          found = (w & STATUS_INCLUSIVE) != 0u;
+        }
+      }
+    }
+    if (!found)
+#endif
     for (;;) {
       u32 s[ONESWEEP_LOOKBACK_WINDOW];
 #pragma unroll

@@ -103,6 +103,20 @@ bool onesweep_recompute_digit(const Job& job) {
 // (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).
 bool onesweep_status_pingpong() { return std::getenv("GPUSORT_RADIX_FILL_STATUS") == nullptr; }
 bool onesweep_hist_lanes() { return std::getenv("GPUSORT_RADIX_NO_HIST_LANES") == nullptr; }
+// Look-back snapshot: W predecessors' status words copied into shared memory mid-ranking
+// (radix_onesweep.cl, ONESWEEP_LOOKBACK_SNAPSHOT). H200 2^28 (seventh round): u64 keys 13.87 ->
+// 13.58 and 13.79 -> 13.43 ms with W = 4; u32 keys, u32/u32 and u64/u64 pairs no gain or slower.
+// GPUSORT_RADIX_SNAPSHOT=W: tuning A/B.
+template <class Job>
+std::uint32_t onesweep_snapshot(const Job& job) {
+  if (const char* e = std::getenv("GPUSORT_RADIX_SNAPSHOT")) return static_cast<std::uint32_t>(std::max(0, std::min(64, std::atoi(e))));
+  return key_size(job.type) == 8 && job.value_bytes == 0 ? 4u : 0u;
+}
+template <class Job>
+std::size_t onesweep_snapshot_bytes(const Job& job) {
+  const std::uint32_t w = onesweep_snapshot(job);
+  return w ? 16 + std::size_t(w) * kRadix * 4 : 0;  // 16: the area's alignment
+}
 
 // The onesweep path's small temporaries share one buffer that one fill zeroes: the histograms, the
 // pass counters and the first pass's look-back status words (three fills were three launches,
@@ -135,6 +149,7 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   defines.push_back(std::string("ONESWEEP_SPLIT_STAGE=") + (onesweep_split_stage(key_size(job.type), job.value_bytes) ? "1" : "0"));
   defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
   defines.push_back(std::string("ONESWEEP_RECOMPUTE_DIGIT=") + (onesweep_recompute_digit(job) ? "1" : "0"));
+  if (onesweep_snapshot(job) != 0) defines.push_back("ONESWEEP_LOOKBACK_SNAPSHOT=" + std::to_string(onesweep_snapshot(job)));
   const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
   defines.push_back("RADIX_HIST_COPIES=" + std::to_string(onesweep_hist_copies(passes)));
   // float keys: the lane histogram flags -0/NaN keys, the passes use the plain sign flip otherwise
@@ -369,7 +384,8 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
   // staging buffer(s) + per-warp digit offsets + staged digits unless recomputed (radix_onesweep.cl)
   const std::size_t stage_item = onesweep_split_stage(ks, job.value_bytes) ? ks + job.value_bytes
                                                                           : std::max<std::size_t>(ks, job.value_bytes);
-  const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + (onesweep_recompute_digit(job) ? 0 : tile);
+  const std::size_t stage = tile * stage_item + (op.group / 32) * kRadix * 4 + (onesweep_recompute_digit(job) ? 0 : tile) +
+                            onesweep_snapshot_bytes(job);
   for (std::size_t i = 0; i < passes.size(); ++i) {
     if (!pingpong && i > 0) {  // ping-pong: pass i clears the buffer of pass i + 1 (the first is zeroed)
       dev.fill_bytes(*st[i & 1], 0, 0, st[i & 1]->bytes());

@@ -246,6 +246,117 @@ DEVICE_FN u32 radix_block_exclusive_scan(u32 v, u32* warp_sums) {
   return prefix + incl - v;
 }
 
+// radix_single_tile: one block sorts the whole input (n <= GROUP_SIZE * SINGLE_ITEMS) in one launch:
+// keys (and values) stay in registers and shared memory through every pass; no histogram, fill,
+// temporary or look-back (the onesweep path spends most of a few-thousand-key sort in its six
+// launches). Each pass ranks like radix_onesweep (per-warp counts, a block scan, the ballot match
+// with the leader's write-back), stages keys in digit order and reads them back warp-striped.
+// Items past n take digit RADIX - 1 in every pass: they come last in the input and stay after every
+// real key (stable), so every warp ranks full stripes. A pass where all keys share a digit is skipped.
+// Dynamic local memory (host: single_tile_local_bytes): TILE keys, TILE values, WARPS x RADIX u32
+// counters.
+template <u32 SINGLE_ITEMS>
+DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
+  constexpr u32 SINGLE_TILE = GROUP_SIZE * SINGLE_ITEMS;
+  key_t* stage_keys = (key_t*)smem;
+  value_t* stage_values = (value_t*)(smem + (u64)SINGLE_TILE * (KEY_BITS / 8));  // 16-byte aligned: TILE % 16 == 0
+  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SINGLE_TILE * (KEY_BITS / 8 + VALUE_BYTES));
+  __shared__ u32 warp_sums[WARPS];
+  const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
+  const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
+  const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
+  key_t k[SINGLE_ITEMS];
+#if HAS_VALUES
+  value_t v[SINGLE_ITEMS];
+#endif
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+    const u32 g = stripe + i * 32u + lane;
+    if (g < n) {
+      k[i] = keys[g];
+#if HAS_VALUES
+      v[i] = values[g];
+#endif
+    }
+  }
+#define SINGLE_DIGIT(i) (stripe + (i) * 32u + lane < n ? radix_digit(k[i], flip, shift) : RADIX_MASK)
+  for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
+#pragma unroll
+    for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
+    __syncthreads();
+    u32* my_counts = warp_off[warp];
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) atomicAdd(&my_counts[SINGLE_DIGIT(i)], 1u);
+    __syncthreads();
+    u32 wc[WARPS];
+    u32 count = 0;
+#pragma unroll
+    for (u32 w = 0; w < WARPS; ++w) {
+      wc[w] = warp_off[w][t];
+      count += wc[w];
+    }
+    // all real keys share a digit (digit RADIX - 1 also holds the padding): nothing moves
+    if (__syncthreads_or(t == RADIX_MASK ? count == SINGLE_TILE : count == n)) continue;
+    u32 run = radix_block_exclusive_scan(count, warp_sums);
+#pragma unroll
+    for (u32 w = 0; w < WARPS; ++w) {
+      warp_off[w][t] = run;
+      run += wc[w];
+    }
+    __syncthreads();
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+      const u32 d = SINGLE_DIGIT(i);
+      const u32 peers = radix_match_peers_full(d);
+      const u32 rank_le = __popc(peers & lanes_le);
+      const u32 before = my_counts[d];
+      if ((peers & ~lanes_le) == 0u) my_counts[d] = before + rank_le;
+      __syncwarp();
+      const u32 pos = before + rank_le - 1u;
+      stage_keys[pos] = k[i];
+#if HAS_VALUES
+      stage_values[pos] = v[i];
+#endif
+    }
+    __syncthreads();
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+      k[i] = stage_keys[stripe + i * 32u + lane];
+#if HAS_VALUES
+      v[i] = stage_values[stripe + i * 32u + lane];
+#endif
+    }
+    // the next pass stages only after two more barriers: these reads are done by then
+  }
+#undef SINGLE_DIGIT
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+    const u32 g = stripe + i * 32u + lane;
+    if (g < n) {
+      keys[g] = k[i];
+#if HAS_VALUES
+      values[g] = v[i];
+#endif
+    }
+  }
+}
+
+// Tiles of 256 x 4 .. 32 keys: the host takes the smallest that holds n (the work is per tile);
+// 32 only when key + value take <= 8 bytes (registers and 227 KiB of shared memory).
+#define GS_SINGLE_TILE_KERNEL(IT)                                                                        \
+  KERNEL __launch_bounds__(GROUP_SIZE) radix_single_tile_##IT(key_t* keys, value_t* values, u32 n,       \
+                                                              okey_t flip GS_DYNAMIC_LOCAL) {             \
+    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                  \
+    radix_single_tile_body<IT>(smem, keys, values, n, flip);                                             \
+  }
+GS_SINGLE_TILE_KERNEL(4)
+GS_SINGLE_TILE_KERNEL(8)
+GS_SINGLE_TILE_KERNEL(16)
+#if KEY_BITS / 8 + VALUE_BYTES <= 8
+GS_SINGLE_TILE_KERNEL(32)
+#endif
+#undef GS_SINGLE_TILE_KERNEL
+
 // hist: radix_histogram's output, [pass][RADIX]. Tile 0 turns its pass row into the digits' global
 // offsets and publishes them inside its INCLUSIVE status words, so every look-back ends with the
 // global position of the tile's first key of each digit (no host round trip for offsets).

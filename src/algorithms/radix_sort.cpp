@@ -199,6 +199,29 @@ bool use_onesweep(const Job& job) {
   return job.device.description().backend == "cuda" && job.n <= OnesweepPolicy{}.max_n;
 }
 
+// CUDA, small n: one block sorts everything (radix_onesweep.cl, radix_single_tile_<items>): tiles of
+// 256 x 4, 8, 16 or 32 keys (32 only when key + value take <= 8 bytes), the smallest that holds n;
+// no temporaries. Explicit group size or items per thread ask for the tiled path.
+// GPUSORT_RADIX_SINGLE_TILE_MAX=<n>: tuning (0: off).
+std::uint32_t single_tile_items(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes) {
+  const std::uint32_t most = key_bytes + value_bytes <= 8 ? 32 : 16;
+  std::uint32_t items = 4;
+  while (items < most && 256ull * items < n) items *= 2;
+  return items;
+}
+std::size_t single_tile_local_bytes(std::uint32_t items, std::size_t key_bytes, std::size_t value_bytes) {
+  return 256ull * items * (key_bytes + value_bytes) + (256 / 32) * kRadix * 4;
+}
+template <class Job>
+bool use_single_tile(const Job& job) {
+  if (!use_onesweep(job) || job.options.work_group_size != 0 || job.options.items_per_thread != 0) return false;
+  const std::size_t ks = key_size(job.type);
+  const std::uint32_t items = single_tile_items(job.n, ks, job.value_bytes);
+  std::uint64_t cap = 256ull * items;
+  if (const char* e = std::getenv("GPUSORT_RADIX_SINGLE_TILE_MAX")) cap = std::min<std::uint64_t>(cap, std::strtoull(e, nullptr, 10));
+  return job.n <= cap && single_tile_local_bytes(items, ks, job.value_bytes) <= job.device.description().local_memory_bytes;
+}
+
 template <class Job>
 PortablePolicy portable_policy(const Job& job) {
   const auto& desc = job.device.description();
@@ -239,6 +262,16 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
+  if (use_single_tile(job)) {  // one launch, in place
+    const std::size_t ks = key_size(job.type);
+    const std::uint32_t items = single_tile_items(job.n, ks, job.value_bytes);
+    rt::Program& prog = onesweep_program(job, onesweep_policy(job));
+    job.device.launch(prog.kernel("radix_single_tile_" + std::to_string(items)),
+                      {1, 256, single_tile_local_bytes(items, ks, job.value_bytes)},
+                      {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
+    job.device.finish();
+    return;
+  }
   if (radix_single_group_fits(job)) { radix_single_group_sort(job); return; }
   rt::Device& dev = job.device;
   const std::uint64_t n = job.n;
@@ -408,7 +441,7 @@ namespace gpusort::algo {
 // second status buffer (onesweep, with every pass run).
 std::uint64_t radix_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
-  if (radix_single_group_fits(q)) return 0;
+  if (use_single_tile(q) || radix_single_group_fits(q)) return 0;
   const std::uint64_t ks = key_size(q.type);
   const auto num_passes = static_cast<std::uint32_t>((ks * 8 + kRadixBits - 1) / kRadixBits);
   std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
 
 #include "support/test_support.hpp"
 
@@ -74,6 +75,28 @@ TEST(Radix, BadWorkGroupSizeIsAnError) {
   auto before = v;
   EXPECT_THROW(sort(test_context(), std::span<std::uint32_t>(v), {.algorithm = kRadix, .work_group_size = 3}), Error);
   EXPECT_EQ(v, before);
+}
+
+// CUDA: radix_single_tile sorts up to 8192 keys (key + value <= 8 bytes; 4096 beyond) in one block
+// with no temporaries; its edges (padding digit, skipped passes, both orders, wide values).
+TEST(Radix, CudaSingleTileEdges) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_single_tile runs on CUDA devices";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  for (auto [type, vb, cap] : {std::tuple{key_type::u32, std::size_t(0), std::size_t(8192)},
+                               {key_type::u32, 4, 8192}, {key_type::f64, 16, 4096}, {key_type::u8, 1, 8192}}) {
+    EXPECT_EQ(temporary_storage_bytes(ctx, type, cap, vb, o), 0u) << "value bytes=" << vb;
+    EXPECT_GT(temporary_storage_bytes(ctx, type, cap + 1, vb, o), 0u) << "value bytes=" << vb;
+  }
+  // every tile shape (256 x 4, 8, 16, 32) at and around its edges
+  const std::vector<std::size_t> sizes = {2, 31, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192};
+  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy_reduced};
+  check_keys_matrix<std::uint32_t>(o, sizes, dists);
+  check_keys_matrix<float>(o, sizes, dists);
+  check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096}, dists);
+  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
+  check_pairs<double, Bytes16>(o, {2, 257, 4095, 4096}, dist::specials);
+  check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
 }
 
 // Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).

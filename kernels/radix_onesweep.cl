@@ -255,13 +255,13 @@ DEVICE_FN u32 radix_block_exclusive_scan(u32 v, u32* warp_sums) {
 // real key (stable), so every warp ranks full stripes. A pass where all keys share a digit is skipped.
 // Dynamic local memory (host: single_tile_local_bytes): TILE keys, TILE values, WARPS x RADIX u32
 // counters.
-template <u32 SINGLE_ITEMS>
+template <u32 TPB, u32 SINGLE_ITEMS>
 DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
-  constexpr u32 SINGLE_TILE = GROUP_SIZE * SINGLE_ITEMS;
+  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
   key_t* stage_keys = (key_t*)smem;
   value_t* stage_values = (value_t*)(smem + (u64)SINGLE_TILE * (KEY_BITS / 8));  // 16-byte aligned: TILE % 16 == 0
   u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SINGLE_TILE * (KEY_BITS / 8 + VALUE_BYTES));
-  __shared__ u32 warp_sums[WARPS];
+  __shared__ u32 scan_sums[SWARPS];
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
@@ -281,27 +281,34 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   }
 #define SINGLE_DIGIT(i) (stripe + (i) * 32u + lane < n ? radix_digit(k[i], flip, shift) : RADIX_MASK)
   for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
-#pragma unroll
-    for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
+    for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) atomicAdd(&my_counts[SINGLE_DIGIT(i)], 1u);
     __syncthreads();
-    u32 wc[WARPS];
-    u32 count = 0;
-#pragma unroll
-    for (u32 w = 0; w < WARPS; ++w) {
-      wc[w] = warp_off[w][t];
-      count += wc[w];
-    }
+    u32 count = 0;  // thread t < RADIX: digit t's keys in the tile
+    if (t < RADIX)
+      for (u32 w = 0; w < SWARPS; ++w) count += warp_off[w][t];
     // all real keys share a digit (digit RADIX - 1 also holds the padding): nothing moves
-    if (__syncthreads_or(t == RADIX_MASK ? count == SINGLE_TILE : count == n)) continue;
-    u32 run = radix_block_exclusive_scan(count, warp_sums);
+    if (__syncthreads_or(t < RADIX && (t == RADIX_MASK ? count == SINGLE_TILE : count == n))) continue;
+    // exclusive scan of the digit counts over the block (threads >= RADIX add zeros)
+    u32 incl = count;
 #pragma unroll
-    for (u32 w = 0; w < WARPS; ++w) {
-      warp_off[w][t] = run;
-      run += wc[w];
+    for (u32 off = 1; off < 32; off <<= 1) {
+      const u32 y = __shfl_up_sync(0xFFFFFFFFu, incl, off);
+      if (lane >= off) incl += y;
+    }
+    if (lane == 31) scan_sums[warp] = incl;
+    __syncthreads();
+    if (t < RADIX) {
+      u32 run = incl - count;
+      for (u32 w = 0; w < warp; ++w) run += scan_sums[w];
+      for (u32 w = 0; w < SWARPS; ++w) {  // warp w's first position of digit t
+        const u32 c = warp_off[w][t];
+        warp_off[w][t] = run;
+        run += c;
+      }
     }
     __syncthreads();
 #pragma unroll
@@ -340,20 +347,29 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     }
   }
 }
-
-// Tiles of 256 x 4 .. 32 keys: the host takes the smallest that holds n (the work is per tile);
-// 32 only when key + value take <= 8 bytes (registers and 227 KiB of shared memory).
-#define GS_SINGLE_TILE_KERNEL(IT)                                                                        \
-  KERNEL __launch_bounds__(GROUP_SIZE) radix_single_tile_##IT(key_t* keys, value_t* values, u32 n,       \
-                                                              okey_t flip GS_DYNAMIC_LOCAL) {             \
-    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                  \
-    radix_single_tile_body<IT>(smem, keys, values, n, flip);                                             \
+// radix_single_tile_<threads>_<items>: the host takes the smallest tile that holds n (the work is
+// per tile; more threads hide more latency in the one block). A thread holds its items' keys and
+// values in registers: shapes are left out beyond 32 (512 threads) or 16 (1024 threads) registers of
+// them (radix_sort.cpp, single_tile_shapes, applies the same rule).
+#define GS_SINGLE_TILE_KERNEL(TPB, IT)                                                                     \
+  KERNEL __launch_bounds__(TPB) radix_single_tile_##TPB##_##IT(key_t* keys, value_t* values, u32 n,         \
+                                                               okey_t flip GS_DYNAMIC_LOCAL) {              \
+    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                    \
+    radix_single_tile_body<TPB, IT>(smem, keys, values, n, flip);                                          \
   }
-GS_SINGLE_TILE_KERNEL(4)
-GS_SINGLE_TILE_KERNEL(8)
-GS_SINGLE_TILE_KERNEL(16)
-#if KEY_BITS / 8 + VALUE_BYTES <= 8
-GS_SINGLE_TILE_KERNEL(32)
+#define SINGLE_KV_REGS ((KEY_BITS / 8 + 3) / 4 + (VALUE_BYTES + 3) / 4)
+GS_SINGLE_TILE_KERNEL(256, 4)
+#if 4 * SINGLE_KV_REGS <= 32
+GS_SINGLE_TILE_KERNEL(512, 4)
+#endif
+#if 8 * SINGLE_KV_REGS <= 32
+GS_SINGLE_TILE_KERNEL(512, 8)
+#endif
+#if 8 * SINGLE_KV_REGS <= 16
+GS_SINGLE_TILE_KERNEL(1024, 8)
+#endif
+#if 16 * SINGLE_KV_REGS <= 16
+GS_SINGLE_TILE_KERNEL(1024, 16)
 #endif
 #undef GS_SINGLE_TILE_KERNEL
 

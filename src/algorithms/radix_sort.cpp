@@ -199,27 +199,36 @@ bool use_onesweep(const Job& job) {
   return job.device.description().backend == "cuda" && job.n <= OnesweepPolicy{}.max_n;
 }
 
-// CUDA, small n: one block sorts everything (radix_onesweep.cl, radix_single_tile_<items>): tiles of
-// 256 x 4, 8, 16 or 32 keys (32 only when key + value take <= 8 bytes), the smallest that holds n;
-// no temporaries. Explicit group size or items per thread ask for the tiled path.
-// GPUSORT_RADIX_SINGLE_TILE_MAX=<n>: tuning (0: off).
-std::uint32_t single_tile_items(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes) {
-  const std::uint32_t most = key_bytes + value_bytes <= 8 ? 32 : 16;
-  std::uint32_t items = 4;
-  while (items < most && 256ull * items < n) items *= 2;
-  return items;
+// CUDA, small n: one block sorts everything (radix_onesweep.cl, radix_single_tile_<threads>_<items>):
+// the smallest tile shape that holds n; no temporaries. A shape exists when its keys and values fit
+// a thread's registers (the kernel file's rule). Explicit group size or items per thread ask for the
+// tiled path. GPUSORT_RADIX_SINGLE_TILE_MAX=<n>: tuning (0: off).
+struct SingleTileShape {
+  std::uint32_t threads = 0, items = 0;
+  std::uint64_t tile() const { return std::uint64_t(threads) * items; }
+};
+SingleTileShape single_tile_shape(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes) {
+  const std::uint32_t regs = static_cast<std::uint32_t>((key_bytes + 3) / 4 + (value_bytes + 3) / 4);
+  const SingleTileShape shapes[] = {{256, 4}, {512, 4}, {512, 8}, {1024, 8}, {1024, 16}};
+  for (const SingleTileShape& s : shapes) {
+    const std::uint32_t budget = s.threads == 256 ? ~0u : s.threads == 512 ? 32 : 16;
+    if (s.items * regs <= budget && s.tile() >= n) return s;
+  }
+  return {};  // n is too large
 }
-std::size_t single_tile_local_bytes(std::uint32_t items, std::size_t key_bytes, std::size_t value_bytes) {
-  return 256ull * items * (key_bytes + value_bytes) + (256 / 32) * kRadix * 4;
+std::size_t single_tile_local_bytes(const SingleTileShape& s, std::size_t key_bytes, std::size_t value_bytes) {
+  return s.tile() * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
 }
 template <class Job>
 bool use_single_tile(const Job& job) {
   if (!use_onesweep(job) || job.options.work_group_size != 0 || job.options.items_per_thread != 0) return false;
   const std::size_t ks = key_size(job.type);
-  const std::uint32_t items = single_tile_items(job.n, ks, job.value_bytes);
-  std::uint64_t cap = 256ull * items;
+  const SingleTileShape shape = single_tile_shape(job.n, ks, job.value_bytes);
+  std::uint64_t cap = shape.tile();
   if (const char* e = std::getenv("GPUSORT_RADIX_SINGLE_TILE_MAX")) cap = std::min<std::uint64_t>(cap, std::strtoull(e, nullptr, 10));
-  return job.n <= cap && single_tile_local_bytes(items, ks, job.value_bytes) <= job.device.description().local_memory_bytes;
+  const auto& desc = job.device.description();
+  return job.n <= cap && shape.threads <= desc.max_work_group_size &&
+         single_tile_local_bytes(shape, ks, job.value_bytes) <= desc.local_memory_bytes;
 }
 
 template <class Job>
@@ -264,10 +273,10 @@ void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
   if (use_single_tile(job)) {  // one launch, in place
     const std::size_t ks = key_size(job.type);
-    const std::uint32_t items = single_tile_items(job.n, ks, job.value_bytes);
+    const SingleTileShape shape = single_tile_shape(job.n, ks, job.value_bytes);
     rt::Program& prog = onesweep_program(job, onesweep_policy(job));
-    job.device.launch(prog.kernel("radix_single_tile_" + std::to_string(items)),
-                      {1, 256, single_tile_local_bytes(items, ks, job.value_bytes)},
+    job.device.launch(prog.kernel("radix_single_tile_" + std::to_string(shape.threads) + "_" + std::to_string(shape.items)),
+                      {1, shape.threads, single_tile_local_bytes(shape, ks, job.value_bytes)},
                       {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
     job.device.finish();
     return;

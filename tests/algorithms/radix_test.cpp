@@ -77,25 +77,34 @@ TEST(Radix, BadWorkGroupSizeIsAnError) {
   EXPECT_EQ(v, before);
 }
 
-// CUDA: radix_single_tile sorts up to 8192 keys (key + value <= 8 bytes; 4096 beyond) in one block
-// with no temporaries; its edges (padding digit, skipped passes, both orders, wide values).
+// CUDA: radix_single_tile sorts up to 16384 keys (4-byte keys; fewer for wider keys and values: the
+// largest tile whose keys and values fit a thread's registers) in one block with no temporaries;
+// its edges (tile shapes, padding digit, skipped passes, both orders, wide values).
 TEST(Radix, CudaSingleTileEdges) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_single_tile runs on CUDA devices";
   const SortOptions o{.stable = true, .algorithm = kRadix};
-  for (auto [type, vb, cap] : {std::tuple{key_type::u32, std::size_t(0), std::size_t(8192)},
-                               {key_type::u32, 4, 8192}, {key_type::f64, 16, 4096}, {key_type::u8, 1, 8192}}) {
-    EXPECT_EQ(temporary_storage_bytes(ctx, type, cap, vb, o), 0u) << "value bytes=" << vb;
-    EXPECT_GT(temporary_storage_bytes(ctx, type, cap + 1, vb, o), 0u) << "value bytes=" << vb;
+  {
+    // the portable single work-group path (up to 4096 keys) would take over just above these
+    setenv("GPUSORT_RADIX_SINGLE_MAX", "0", 1);
+    for (auto [type, vb, cap] : {std::tuple{key_type::u32, std::size_t(0), std::size_t(16384)},
+                                 {key_type::u32, 4, 8192}, {key_type::u64, 8, 4096}, {key_type::f64, 16, 2048},
+                                 {key_type::u8, 2, 8192}}) {
+      EXPECT_EQ(temporary_storage_bytes(ctx, type, cap, vb, o), 0u) << "value bytes=" << vb;
+      EXPECT_GT(temporary_storage_bytes(ctx, type, cap + 1, vb, o), 0u) << "value bytes=" << vb;
+    }
+    unsetenv("GPUSORT_RADIX_SINGLE_MAX");
   }
-  // every tile shape (256 x 4, 8, 16, 32) at and around its edges
-  const std::vector<std::size_t> sizes = {2, 31, 255, 256, 257, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 8191, 8192};
+  // every tile shape (1024 .. 16384 keys) at and around its edges
+  const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
+                                          2049, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384};
   const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy_reduced};
   check_keys_matrix<std::uint32_t>(o, sizes, dists);
   check_keys_matrix<float>(o, sizes, dists);
-  check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096}, dists);
+  check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096, 8192}, dists);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
-  check_pairs<double, Bytes16>(o, {2, 257, 4095, 4096}, dist::specials);
+  check_pairs<std::uint64_t, std::uint64_t>(o, {2, 1025, 2049, 4096}, dist::uniform);
+  check_pairs<double, Bytes16>(o, {2, 257, 1025, 2047, 2048}, dist::specials);
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
 }
 

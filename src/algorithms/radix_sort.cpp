@@ -278,8 +278,7 @@ void radix_sort(SortJob& job) {
     job.device.launch(prog.kernel("radix_single_tile_" + std::to_string(shape.threads) + "_" + std::to_string(shape.items)),
                       {1, shape.threads, single_tile_local_bytes(shape, ks, job.value_bytes)},
                       {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
-    job.device.finish();
-    return;
+    return;  // no temporaries to outlive: no finish (the caller's stop event waits on the queue)
   }
   if (radix_single_group_fits(job)) { radix_single_group_sort(job); return; }
   rt::Device& dev = job.device;

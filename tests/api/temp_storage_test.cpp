@@ -161,8 +161,9 @@ TEST(TempStorage, SubBuffersViewTheirParent) {
 TEST(BufferPool, RepeatedSmallSortsReuseBuffers) {
   Context& ctx = test_context();
   auto sort_once = [&](std::uint64_t seed) {
-    // above the single work-group radix path's capacity (4096): that path takes no temporaries
-    auto input = make_keys<std::uint32_t>(5000, dist::uniform, seed);
+    // above the one-block radix paths (single work-group: 4096 keys; CUDA single tile: 8192 pairs),
+    // which take no temporaries
+    auto input = make_keys<std::uint32_t>(20000, dist::uniform, seed);
     std::vector<std::uint32_t> values(input.size());
     std::iota(values.begin(), values.end(), 0u);
     auto keys = input;

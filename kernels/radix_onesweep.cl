@@ -279,7 +279,19 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
 #endif
     }
   }
-#define SINGLE_DIGIT(i) (stripe + (i) * 32u + lane < n ? radix_digit(k[i], flip, shift) : RADIX_MASK)
+#if RADIX_FLOAT_FLAG
+  // float keys without -0 and NaN (the block checks them once): digits of the plain sign flip, a few
+  // instructions per key and pass less than ordered_key (as the onesweep pass does)
+  u32 odd = 0;
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
+    if (stripe + i * 32u + lane < n) odd |= (u32)(ordered_key(k[i], flip) != radix_plain_float_key(k[i], flip));
+  const bool plain = !__syncthreads_or((int)odd);
+#define SINGLE_KEY_DIGIT(i) (plain ? (u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK : radix_digit(k[i], flip, shift))
+#else
+#define SINGLE_KEY_DIGIT(i) radix_digit(k[i], flip, shift)
+#endif
+#define SINGLE_DIGIT(i) (stripe + (i) * 32u + lane < n ? SINGLE_KEY_DIGIT(i) : RADIX_MASK)
   for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
@@ -336,6 +348,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     // the next pass stages only after two more barriers: these reads are done by then
   }
 #undef SINGLE_DIGIT
+#undef SINGLE_KEY_DIGIT
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
     const u32 g = stripe + i * 32u + lane;

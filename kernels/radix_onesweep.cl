@@ -246,15 +246,15 @@ DEVICE_FN u32 radix_block_exclusive_scan(u32 v, u32* warp_sums) {
   return prefix + incl - v;
 }
 
-// radix_single_tile: one block sorts the whole input (n <= GROUP_SIZE * SINGLE_ITEMS) in one launch:
+// radix_single_tile: one block sorts the whole input (n <= threads x items) in one launch:
 // keys (and values) stay in registers and shared memory through every pass; no histogram, fill,
 // temporary or look-back (the onesweep path spends most of a few-thousand-key sort in its six
 // launches). Each pass ranks like radix_onesweep (per-warp counts, a block scan, the ballot match
 // with the leader's write-back), stages keys in digit order and reads them back warp-striped.
 // Items past n take digit RADIX - 1 in every pass: they come last in the input and stay after every
 // real key (stable), so every warp ranks full stripes. A pass where all keys share a digit is skipped.
-// Dynamic local memory (host: single_tile_local_bytes): TILE keys, TILE values, WARPS x RADIX u32
-// counters.
+// Dynamic local memory (host: single_tile_local_bytes): TILE keys, TILE values, threads / 32 x RADIX
+// u32 counters.
 template <u32 TPB, u32 SINGLE_ITEMS>
 DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
@@ -363,7 +363,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
 // radix_single_tile_<threads>_<items>: the host takes the smallest tile that holds n (the work is
 // per tile; more threads hide more latency in the one block). A thread holds its items' keys and
 // values in registers: shapes are left out beyond 32 (512 threads) or 16 (1024 threads) registers of
-// them (radix_sort.cpp, single_tile_shapes, applies the same rule).
+// them (radix_sort.cpp, single_tile_shape, applies the same rule).
 #define GS_SINGLE_TILE_KERNEL(TPB, IT)                                                                     \
   KERNEL __launch_bounds__(TPB) radix_single_tile_##TPB##_##IT(key_t* keys, value_t* values, u32 n,         \
                                                                okey_t flip GS_DYNAMIC_LOCAL) {              \

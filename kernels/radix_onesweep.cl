@@ -70,6 +70,16 @@ DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
 #endif
   return (okey_t)k ^ (neg | (okey_t)KEY_SIGN_BIT) ^ flip;
 }
+// its inverse (the plain flip is a bijection): the sign bit of o ^ flip says the key's sign
+DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
+  const okey_t x = o ^ flip;
+#if KEY_BITS == 32
+  const okey_t was_positive = (okey_t)((i32)x >> 31);
+#else
+  const okey_t was_positive = (okey_t)((i64)x >> 63);
+#endif
+  return (key_t)(x ^ (~was_positive | (okey_t)KEY_SIGN_BIT));
+}
 #endif
 // 1: the scatter takes each staged key's digit from the key (integer keys: 2-3 ALU instructions)
 // instead of a staged digit byte (one shared store and one shared load less per key: the pairs pass
@@ -280,14 +290,20 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     }
   }
 #if RADIX_FLOAT_FLAG
-  // float keys without -0 and NaN (the block checks them once): digits of the plain sign flip, a few
-  // instructions per key and pass less than ordered_key (as the onesweep pass does)
+  // float keys without -0 and NaN (the block checks them once): digits of the plain sign flip (as the
+  // onesweep pass does), which for these keys equals ordered_key
   u32 odd = 0;
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     if (stripe + i * 32u + lane < n) odd |= (u32)(ordered_key(k[i], flip) != radix_plain_float_key(k[i], flip));
   const bool plain = !__syncthreads_or((int)odd);
-#define SINGLE_KEY_DIGIT(i) (plain ? (u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK : radix_digit(k[i], flip, shift))
+  // then the keys travel as their plain-flip images (each pass's digit is a shift, as for unsigned
+  // keys) and are turned back before the store
+  if (plain) {
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = (key_t)radix_plain_float_key(k[i], flip);
+  }
+#define SINGLE_KEY_DIGIT(i) (plain ? (u32)((okey_t)k[i] >> shift) & RADIX_MASK : radix_digit(k[i], flip, shift))
 #else
 #define SINGLE_KEY_DIGIT(i) radix_digit(k[i], flip, shift)
 #endif
@@ -349,6 +365,12 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   }
 #undef SINGLE_DIGIT
 #undef SINGLE_KEY_DIGIT
+#if RADIX_FLOAT_FLAG
+  if (plain) {
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
+  }
+#endif
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
     const u32 g = stripe + i * 32u + lane;

@@ -141,6 +141,18 @@ DEVICE_FN u32 radix_match_peers_full(u32 d) {
   }
   return peers;
 }
+// A full warp's key of digit d: its place among the warp's keys of that digit so far. counts[d] is
+// the warp's next position for digit d; every peer reads it (one broadcast), the leader (highest
+// peer) writes it back advanced by the peers' number, and __syncwarp orders that store before the
+// next item's reads (no atomic, no shuffle, no branch). lanes_le: this lane and the ones below it.
+DEVICE_FN u32 radix_rank_full(u32 d, u32* counts, u32 lanes_le) {
+  const u32 peers = radix_match_peers_full(d);
+  const u32 rank_le = __popc(peers & lanes_le);  // the leader's (highest peer) is the peers' number
+  const u32 before = counts[d];
+  if ((peers & ~lanes_le) == 0u) counts[d] = before + rank_le;
+  __syncwarp();
+  return before + rank_le - 1u;
+}
 // The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
 // the ballots but match nobody).
 DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
@@ -239,7 +251,8 @@ radix_histogram_lanes(const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span, 
 #define ONESWEEP_MIN_BLOCKS 4
 #endif
 
-// Exclusive prefix sum over the block's GROUP_SIZE threads (all threads must call it).
+// Exclusive prefix sum over the block's threads (all threads must call it; warp_sums holds one
+// word per warp). It ends with a barrier, so warp_sums may be used again at once.
 DEVICE_FN u32 radix_block_exclusive_scan(u32 v, u32* warp_sums) {
   const u32 lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   u32 incl = v;
@@ -321,17 +334,8 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     // all real keys share a digit (digit RADIX - 1 also holds the padding): nothing moves
     if (__syncthreads_or(t < RADIX && (t == RADIX_MASK ? count == SINGLE_TILE : count == n))) continue;
     // exclusive scan of the digit counts over the block (threads >= RADIX add zeros)
-    u32 incl = count;
-#pragma unroll
-    for (u32 off = 1; off < 32; off <<= 1) {
-      const u32 y = __shfl_up_sync(0xFFFFFFFFu, incl, off);
-      if (lane >= off) incl += y;
-    }
-    if (lane == 31) scan_sums[warp] = incl;
-    __syncthreads();
+    u32 run = radix_block_exclusive_scan(count, scan_sums);
     if (t < RADIX) {
-      u32 run = incl - count;
-      for (u32 w = 0; w < warp; ++w) run += scan_sums[w];
       for (u32 w = 0; w < SWARPS; ++w) {  // warp w's first position of digit t
         const u32 c = warp_off[w][t];
         warp_off[w][t] = run;
@@ -341,13 +345,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     __syncthreads();
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-      const u32 d = SINGLE_DIGIT(i);
-      const u32 peers = radix_match_peers_full(d);
-      const u32 rank_le = __popc(peers & lanes_le);
-      const u32 before = my_counts[d];
-      if ((peers & ~lanes_le) == 0u) my_counts[d] = before + rank_le;
-      __syncwarp();
-      const u32 pos = before + rank_le - 1u;
+      const u32 pos = radix_rank_full(SINGLE_DIGIT(i), my_counts, lanes_le);
       stage_keys[pos] = k[i];
 #if HAS_VALUES
       stage_values[pos] = v[i];
@@ -555,14 +553,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i) {
       if (i == ITEMS / 2) ONESWEEP_SNAPSHOT_ISSUE();
       const u32 d = ONESWEEP_DIGIT(i);
-      const u32 peers = radix_match_peers_full(d);
-      const u32 rank_le = __popc(peers & lanes_le);  // the leader's (highest peer) is the peers' number
-      // every peer reads the digit's offset (one broadcast), the leader advances it; __syncwarp orders
-      // that store before the next item's reads (no atomic, no shuffle, no branch)
-      const u32 before = my_counts[d];
-      if ((peers & ~lanes_le) == 0u) my_counts[d] = before + rank_le;
-      __syncwarp();
-      pos[i] = before + rank_le - 1u;
+      pos[i] = radix_rank_full(d, my_counts, lanes_le);
       ONESWEEP_STAGE(i, d);  // the rank is final: stage the key (and its digit) in tile order at once
     }
   } else {

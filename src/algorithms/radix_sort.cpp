@@ -149,7 +149,7 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
   defines.push_back(std::string("ONESWEEP_SPLIT_STAGE=") + (onesweep_split_stage(key_size(job.type), job.value_bytes) ? "1" : "0"));
   defines.push_back(std::string("RADIX_HIST_LANES=") + (onesweep_hist_lanes() ? "1" : "0"));
   defines.push_back(std::string("ONESWEEP_RECOMPUTE_DIGIT=") + (onesweep_recompute_digit(job) ? "1" : "0"));
-  if (onesweep_snapshot(job) != 0) defines.push_back("ONESWEEP_LOOKBACK_SNAPSHOT=" + std::to_string(onesweep_snapshot(job)));
+  if (const std::uint32_t w = onesweep_snapshot(job); w != 0) defines.push_back("ONESWEEP_LOOKBACK_SNAPSHOT=" + std::to_string(w));
   const auto passes = static_cast<std::uint32_t>((key_size(job.type) * 8 + kRadixBits - 1) / kRadixBits);
   defines.push_back("RADIX_HIST_COPIES=" + std::to_string(onesweep_hist_copies(passes)));
   // float keys: the lane histogram flags -0/NaN keys, the passes use the plain sign flip otherwise
@@ -219,16 +219,18 @@ SingleTileShape single_tile_shape(std::uint64_t n, std::size_t key_bytes, std::s
 std::size_t single_tile_local_bytes(const SingleTileShape& s, std::size_t key_bytes, std::size_t value_bytes) {
   return s.tile() * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
 }
+// The shape this job's single-tile sort would take; threads == 0: the path does not apply.
 template <class Job>
-bool use_single_tile(const Job& job) {
-  if (!use_onesweep(job) || job.options.work_group_size != 0 || job.options.items_per_thread != 0) return false;
+SingleTileShape single_tile_for(const Job& job) {
+  if (!use_onesweep(job) || job.options.work_group_size != 0 || job.options.items_per_thread != 0) return {};
   const std::size_t ks = key_size(job.type);
   const SingleTileShape shape = single_tile_shape(job.n, ks, job.value_bytes);
   std::uint64_t cap = shape.tile();
   if (const char* e = std::getenv("GPUSORT_RADIX_SINGLE_TILE_MAX")) cap = std::min<std::uint64_t>(cap, std::strtoull(e, nullptr, 10));
   const auto& desc = job.device.description();
-  return job.n <= cap && shape.threads <= desc.max_work_group_size &&
-         single_tile_local_bytes(shape, ks, job.value_bytes) <= desc.local_memory_bytes;
+  const bool fits = job.n <= cap && shape.threads <= desc.max_work_group_size &&
+                    single_tile_local_bytes(shape, ks, job.value_bytes) <= desc.local_memory_bytes;
+  return fits ? shape : SingleTileShape{};
 }
 
 template <class Job>
@@ -271,14 +273,12 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
-  if (use_single_tile(job)) {  // one launch, in place
-    const std::size_t ks = key_size(job.type);
-    const SingleTileShape shape = single_tile_shape(job.n, ks, job.value_bytes);
+  if (const SingleTileShape shape = single_tile_for(job); shape.threads != 0) {  // one launch, in place
     rt::Program& prog = onesweep_program(job, onesweep_policy(job));
     job.device.launch(prog.kernel("radix_single_tile_" + std::to_string(shape.threads) + "_" + std::to_string(shape.items)),
-                      {1, shape.threads, single_tile_local_bytes(shape, ks, job.value_bytes)},
+                      {1, shape.threads, single_tile_local_bytes(shape, key_size(job.type), job.value_bytes)},
                       {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
-    return;  // no temporaries to outlive: no finish (the caller's stop event waits on the queue)
+    return;
   }
   if (radix_single_group_fits(job)) { radix_single_group_sort(job); return; }
   rt::Device& dev = job.device;
@@ -388,7 +388,6 @@ void radix_sort(SortJob& job) {
                  {src, *bv[i & 1], dst, *bv[(i + 1) & 1], n, job.flip_arg(), shift, plan.span, counts});
       timer.mark("pass " + std::to_string(passes[i]) + " (count+scan+scatter)");
     }
-    if (!job.temp_storage) dev.finish();  // pool temporaries (counts) go back to the pool at scope end
   }
 
   // 4. odd number of passes: the result is in the temporaries
@@ -397,10 +396,11 @@ void radix_sort(SortJob& job) {
     if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, n * job.value_bytes);
     timer.mark("copy back");
   }
-  // Pool temporaries go back to the pool on return, so the queue must be done with them first. Caller
-  // storage stays the caller's, whose stop event waits on the queue: no finish (one host round trip,
-  // ~5 us on the H200: the single-tile path's 2^8-key sort went 0.0149 -> 0.0104 ms without it).
-  if (!job.temp_storage) dev.finish();
+  // No finish, as in the other drivers: pool temporaries may go back to the pool while the queue still
+  // uses them (the pool lends them only to later work on the same in-order queue; larger ones are
+  // freed directly, and cuMemFree / clReleaseMemObject wait for the work using them;
+  // runtime/buffer_pool.hpp), and the caller's stop event waits on the queue. A finish was one host
+  // round trip per sort (~5 us on the H200: the single-tile 2^8-key sort went 0.0149 -> 0.0104 ms).
   timer.print();
 }
 
@@ -440,7 +440,6 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
                 passes[i] * kRadixBits, hist, *st[i & 1], *st[(i + 1) & 1], counters, static_cast<std::uint32_t>(i)});
     timer.mark("onesweep pass " + std::to_string(passes[i]));
   }
-  if (!job.temp_storage) dev.finish();  // pool temporaries above go back to the pool on return
 }
 
 }  // namespace gpusort::algo
@@ -452,7 +451,7 @@ namespace gpusort::algo {
 // second status buffer (onesweep, with every pass run).
 std::uint64_t radix_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
-  if (use_single_tile(q) || radix_single_group_fits(q)) return 0;
+  if (single_tile_for(q).threads != 0 || radix_single_group_fits(q)) return 0;
   const std::uint64_t ks = key_size(q.type);
   const auto num_passes = static_cast<std::uint32_t>((ks * 8 + kRadixBits - 1) / kRadixBits);
   std::uint64_t total = temp_request_bytes(q.n * ks) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);

@@ -116,6 +116,45 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
 #ifndef ONESWEEP_LOOKBACK_SNAPSHOT
 #define ONESWEEP_LOOKBACK_SNAPSHOT 0
 #endif
+// ONESWEEP_PACKED_IN / ONESWEEP_PACKED_OUT (host; 4-byte keys with 4-byte values, staged apart):
+// the pass reads / writes the pairs packed, key in the low word of one 8-byte element, so that the
+// passes between the first and the last move one 8-byte word per pair (one load and one store
+// instruction instead of two: a 64-bit key pass moves the same bytes as a u32/u32 pass in 1.57 ms
+// instead of 1.78 on the H200). A packed array lives in the same buffer pair (K, V) of 4n bytes each
+// as the unpacked one: radix_packed_load / radix_packed_store say where element e is.
+#ifndef ONESWEEP_PACKED_IN
+#define ONESWEEP_PACKED_IN 0
+#endif
+#ifndef ONESWEEP_PACKED_OUT
+#define ONESWEEP_PACKED_OUT 0
+#endif
+#if (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT) && !(HAS_VALUES && ONESWEEP_SPLIT_STAGE && KEY_BITS == 32 && VALUE_BYTES == 4)
+#error "packed pairs are 4-byte keys with 4-byte values staged apart"
+#endif
+// ONESWEEP_PACKED_BATCH: pairs a packed-input pass loads at a time per thread. H200, u32/u32 2^28
+// (device run 54): 8 -> 7.27 ms, 16 -> 7.19, 32 (all at once; ptxas spills 72 bytes) -> 7.51; 4-byte
+// key loads with 4-byte cp.async copies of the values instead: 8.17 (unpacked: 7.61-7.64).
+#ifndef ONESWEEP_PACKED_BATCH
+#define ONESWEEP_PACKED_BATCH 16
+#endif
+#if ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT
+// Packed element e of n in the buffers K and V (4n bytes each, 8-byte aligned): e < h = n / 2 in K
+// as 8-byte words, h <= e < 2h in V, and for odd n the last element unpacked in the last 4 bytes of
+// K (key) and V (value), which no 8-byte word covers.
+// the key's word; the value's is the next word for e < 2h, V + e for the odd last pair
+DEVICE_FN const u32* radix_packed_key_word(const u32* K, const u32* V, u64 h, u64 e) {
+  return e < h ? K + 2u * e : e < 2u * h ? V + 2u * (e - h) : K + e;
+}
+DEVICE_FN void radix_packed_store(u32* K, u32* V, u64 h, u64 e, u32 k, u32 v) {
+  if (e < 2u * h) {
+    u64* dst = e < h ? (u64*)K + e : (u64*)V + (e - h);
+    *dst = (u64)k | ((u64)v << 32);
+  } else {
+    K[e] = k;
+    V[e] = v;
+  }
+}
+#endif
 #define STATUS_AGGREGATE 0x40000000u
 #define STATUS_INCLUSIVE 0x80000000u
 #define STATUS_VALUE 0x3FFFFFFFu
@@ -446,6 +485,46 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 
   key_t k[ITEMS];
   u32 pos[ITEMS];  // the key's place in the tile (digit order, stable)
+#if ONESWEEP_PACKED_IN
+  // keys and values arrive together: the values wait in their staging area, in load order, until the
+  // ranking is done (all 32 values in registers too would spill at 80 registers). 8-byte loads,
+  // ONESWEEP_PACKED_BATCH items at a time: 2 registers each while in flight.
+  value_t* stage_values_loaded = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8)) + warp * 32u * ITEMS + lane;
+  {
+    const u64 half = n / 2u, stripe_end = stripe + in_stripe;
+    if (stripe_end <= half || (stripe >= half && stripe_end <= 2u * half)) {  // within one buffer
+      const u64* eb = stripe < half ? (const u64*)keys_in + stripe : (const u64*)values_in + (stripe - half);
+#pragma unroll
+      for (u32 b = 0; b < ITEMS; b += ONESWEEP_PACKED_BATCH) {
+        u64 e[ONESWEEP_PACKED_BATCH];
+#pragma unroll
+        for (u32 j = 0; j < ONESWEEP_PACKED_BATCH; ++j)
+          if (b + j < ITEMS && (b + j) * 32u + lane < in_stripe) e[j] = eb[(b + j) * 32u + lane];
+#pragma unroll
+        for (u32 j = 0; j < ONESWEEP_PACKED_BATCH; ++j)
+          if (b + j < ITEMS && (b + j) * 32u + lane < in_stripe) {
+            k[b + j] = (key_t)(u32)e[j];
+            stage_values_loaded[(b + j) * 32u] = (value_t)(u32)(e[j] >> 32);
+          }
+      }
+    } else {
+      // the stripe that crosses from K to V, or holds the odd last pair (one or two per pass): key
+      // words loaded, value words copied by cp.async (this form keeps the hot path's registers: a
+      // batched 8-byte form here cost 0.27 ms at 2^28, device run 55)
+#pragma unroll
+      for (u32 i = 0; i < ITEMS; ++i)
+        if (i * 32u + lane < in_stripe) {
+          const u64 e = stripe + i * 32u + lane;
+          const u32* kw = radix_packed_key_word((const u32*)keys_in, (const u32*)values_in, half, e);
+          const u32* vw = e < 2u * half ? kw + 1 : (const u32*)values_in + e;
+          k[i] = (key_t)*kw;
+          const u32 dst = (u32)__cvta_generic_to_shared(stage_values_loaded + i * 32u);
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(vw) : "memory");
+        }
+      asm volatile("cp.async.commit_group;" ::: "memory");
+    }
+  }
+#else
   if (in_stripe == 32u * ITEMS) {
 #pragma unroll
     for (u32 i = 0; i < ITEMS; ++i) k[i] = keys_in[stripe + i * 32u + lane];
@@ -454,6 +533,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
   }
+#endif
   // early counts per warp, so the tile's aggregate is published before the ranking; the digits are
   // kept packed in registers (4 per word), so ordered_key runs once per key and pass
   u32 dpk[(ITEMS + 3) / 4];
@@ -539,6 +619,9 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 #define ONESWEEP_SNAPSHOT_ISSUE() (void)0
 #endif
   key_t* stage_keys = (key_t*)stage;
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+  value_t* stage_values = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8));  // beside the keys
+#endif
 #if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
 #else
@@ -576,7 +659,13 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     }
   }
 
-#if HAS_VALUES
+#if ONESWEEP_PACKED_IN
+  value_t v[ITEMS];  // this thread's own load-order slots: no barrier before reading them back
+  asm volatile("cp.async.wait_all;" ::: "memory");  // the crossing stripe's copies (none elsewhere)
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) v[i] = stage_values_loaded[i * 32u];
+#elif HAS_VALUES
   value_t v[ITEMS];  // loaded now: in flight during the look-back and the key scatter
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
@@ -627,7 +716,9 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   global_base[t] = exclusive - excl_digit;
 #if HAS_VALUES && ONESWEEP_SPLIT_STAGE
   // values staged beside the keys (own area), so one barrier serves both and one loop writes both
-  value_t* stage_values = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8));
+#if ONESWEEP_PACKED_IN
+  __syncthreads();  // every thread has read its load-order values back
+#endif
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
@@ -640,7 +731,19 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
 #else
 #define ONESWEEP_GLOBAL(s) (global_base[stage_digit[s]] + (s))  // < 2^30: n < 2^30 on this path
 #endif
-#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+#if ONESWEEP_PACKED_OUT
+  {
+    const u64 half = n / 2u;
+    if (valid == TILE) {
+#pragma unroll 4
+      for (u32 s = t; s < TILE; s += GROUP_SIZE)
+        radix_packed_store((u32*)keys_out, (u32*)values_out, half, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+    } else {
+      for (u32 s = t; s < valid; s += GROUP_SIZE)
+        radix_packed_store((u32*)keys_out, (u32*)values_out, half, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+    }
+  }
+#elif HAS_VALUES && ONESWEEP_SPLIT_STAGE
   // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
   // alternating, H200 run 17); a full tile keeps the global positions in registers between the sweeps
   if (valid == TILE) {

@@ -18,8 +18,9 @@ void batcher_iterative_sort(SortJob& job);  // batcher_sort.cpp
 // Algorithm::temp_bytes of the drivers that ask for temporaries (next to each driver).
 std::uint64_t merge_temp_bytes(const TempQuery& q);
 std::uint64_t radix_temp_bytes(const TempQuery& q);
-std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
-                                                        std::uint64_t n);  // radix_sort.cpp
+// Every define set the onesweep driver builds radix_onesweep.cl with (radix_sort.cpp).
+std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
+                                                                     std::uint64_t n);
 // radix_single_group.cpp: one work-group sorts small inputs in local memory (radix_sort's first choice).
 bool radix_single_group_fits(const SortJob& job);
 bool radix_single_group_fits(const TempQuery& q);

@@ -99,6 +99,20 @@ bool onesweep_recompute_digit(const Job& job) {
   if (const char* e = std::getenv("GPUSORT_RADIX_RECOMPUTE")) return std::atoi(e) != 0;
   return ks == 8 || job.value_bytes != 0;
 }
+// Packed pairs (radix_onesweep.cl, ONESWEEP_PACKED_IN/OUT): 4-byte integer keys with 4-byte values
+// travel as one 8-byte word per pair between the first and the last pass (same buffers, same bytes:
+// the kernel's radix_packed_* say where each pair lives), so those passes load and store one word
+// per pair instead of two. H200, u32/u32 (device runs 54-56): 2^28 7.61 -> 7.19 ms, 2^26 2.03 ->
+// 1.92, 2^24 0.600 -> 0.595; slower below (2^23 0.364 -> 0.373, 2^20 0.076 -> 0.082: the packed
+// loads hold the values in shared memory through the ranking, one more barrier per tile), hence
+// from 2^24 pairs. Float keys are not measured packed (ptxas spills 52 bytes there): unpacked.
+// GPUSORT_RADIX_PACKED=0|1: A/B (1 also allows float keys).
+template <class Job>
+bool onesweep_packed_pairs(const Job& job) {
+  if (key_size(job.type) != 4 || job.value_bytes != 4 || !onesweep_split_stage(4, 4)) return false;
+  if (const char* e = std::getenv("GPUSORT_RADIX_PACKED")) return std::atoi(e) != 0;
+  return !is_float(job.type) && job.n >= (1ull << 24);
+}
 // Look-back status words in two buffers used by alternate passes, each pass clearing the other's
 // (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).
 bool onesweep_status_pingpong() { return std::getenv("GPUSORT_RADIX_FILL_STATUS") == nullptr; }
@@ -177,7 +191,7 @@ std::vector<std::string> onesweep_defines(const Job& job, const OnesweepPolicy& 
 
 // The onesweep program's definitions with the driver's defaults for a key type and value width (the
 // build-matrix test compiles each with NVRTC: ptxas failures show up without a GPU).
-std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size_t value_bytes, std::uint64_t n) {
+std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes, std::uint64_t n) {
   struct Query {
     key_type type;
     std::size_t value_bytes;
@@ -185,13 +199,29 @@ std::vector<std::string> radix_onesweep_program_defines(key_type type, std::size
     SortOptions options;
     std::vector<std::string> key_defines() const { return key_defines_for(type, value_bytes); }
   } q{type, value_bytes, n, SortOptions{}};
-  return onesweep_defines(q, onesweep_policy(q));
+  const auto defines = onesweep_defines(q, onesweep_policy(q));
+  std::vector<std::vector<std::string>> all{defines};
+  if (onesweep_packed_pairs(q))  // the passes that read or write packed pairs
+    for (const char* io : {"ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=1", "ONESWEEP_PACKED_IN=1 ONESWEEP_PACKED_OUT=1",
+                           "ONESWEEP_PACKED_IN=1 ONESWEEP_PACKED_OUT=0"}) {
+      auto d = defines;
+      const std::string both(io);
+      d.push_back(both.substr(0, both.find(' ')));
+      d.push_back(both.substr(both.find(' ') + 1));
+      all.push_back(std::move(d));
+    }
+  return all;
 }
 
 namespace {
 
-rt::Program& onesweep_program(const SortJob& job, const OnesweepPolicy& op) {
-  return job.device.program("radix_onesweep.cl", onesweep_defines(job, op));
+rt::Program& onesweep_program(const SortJob& job, const OnesweepPolicy& op, bool packed_in = false, bool packed_out = false) {
+  auto defines = onesweep_defines(job, op);
+  if (packed_in || packed_out) {
+    defines.push_back(std::string("ONESWEEP_PACKED_IN=") + (packed_in ? "1" : "0"));
+    defines.push_back(std::string("ONESWEEP_PACKED_OUT=") + (packed_out ? "1" : "0"));
+  }
+  return job.device.program("radix_onesweep.cl", defines);
 }
 
 template <class Job>
@@ -415,7 +445,8 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
   rt::Device& dev = job.device;
   const std::uint64_t n = job.n;
   const std::size_t ks = key_size(job.type);
-  rt::Kernel& kernel = prog.kernel("radix_onesweep");
+  // packed pairs: the first pass packs, the last unpacks, the ones between stay packed
+  const bool packed = passes.size() > 1 && onesweep_packed_pairs(job);
 
   const std::uint64_t tile = std::uint64_t(op.group) * op.items;
   const std::uint64_t tiles = ceil_div(n, tile);
@@ -435,7 +466,9 @@ void radix_onesweep_passes(SortJob& job, const OnesweepPolicy& op, rt::Program& 
       dev.fill_bytes(*st[i & 1], 0, 0, st[i & 1]->bytes());
       timer.mark("status reset");
     }
-    dev.launch(kernel, {tiles, op.group, stage},
+    const bool packed_in = packed && i > 0, packed_out = packed && i + 1 < passes.size();
+    rt::Program& pass_prog = packed_in || packed_out ? onesweep_program(job, op, packed_in, packed_out) : prog;
+    dev.launch(pass_prog.kernel("radix_onesweep"), {tiles, op.group, stage},
                {*bk[i & 1], *bv[i & 1], *bk[(i + 1) & 1], *bv[(i + 1) & 1], n, job.flip_arg(),
                 passes[i] * kRadixBits, hist, *st[i & 1], *st[(i + 1) & 1], counters, static_cast<std::uint32_t>(i)});
     timer.mark("onesweep pass " + std::to_string(passes[i]));

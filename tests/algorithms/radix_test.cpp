@@ -2,10 +2,12 @@
 // specials, and few-unique / all-equal / sorted data where passes are skipped) x both orders;
 // pairs with value = index for every value width (stability); one size above 2^20; always stable.
 // The tile sizes covered: 1024 (portable path: 64 x 16) and 4096 / 6144 / 7168 (CUDA onesweep: 256 x 16/24/28).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
+#include <utility>
 
 #include "support/test_support.hpp"
 
@@ -106,6 +108,42 @@ TEST(Radix, CudaSingleTileEdges) {
   check_pairs<std::uint64_t, std::uint64_t>(o, {2, 1025, 2049, 4096}, dist::uniform);
   check_pairs<double, Bytes16>(o, {2, 257, 1025, 2047, 2048}, dist::specials);
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
+}
+
+// CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed
+// (one 8-byte word each, radix_onesweep.cl ONESWEEP_PACKED_*; by default from 2^20 pairs), forced
+// here from small n: odd n (the last pair stays unpacked in both buffers), n around tiles of 8192,
+// 2, 3 (odd: the copy back) and 4 passes (skipped digits), both orders, float and signed keys.
+TEST(Radix, CudaPackedPairs) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "packed pairs are a radix_onesweep (CUDA) layout";
+  setenv("GPUSORT_RADIX_PACKED", "1", 1);
+  setenv("GPUSORT_RADIX_NO_SKIP_LOG2", "10", 1);  // skip trivial digits from small n on
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  const std::vector<std::size_t> sizes = {8193, 16383, 16384, 3 * 8192 + 7, 100001, (1 << 20) + 2, (1 << 20) + 3};
+  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::uniform);
+  check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001}, dist::few_unique);
+  check_pairs<float, std::uint32_t>(o, {8193, 100001}, dist::specials);
+  check_pairs<std::int32_t, float>(o, {16385, 100000}, dist::entropy_reduced);
+  for (std::uint64_t range : {1ull << 16, 1ull << 24}) {  // 2 and 3 passes
+    for (std::size_t n : {std::size_t(70001), std::size_t(70002)}) {
+      std::mt19937_64 rng(fresh_seed());
+      std::vector<std::uint32_t> keys(n), values(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        keys[i] = static_cast<std::uint32_t>(rng() % range);
+        values[i] = static_cast<std::uint32_t>(i);
+      }
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> ref(n);
+      for (std::size_t i = 0; i < n; ++i) ref[i] = {keys[i], values[i]};
+      std::stable_sort(ref.begin(), ref.end(), [](auto& a, auto& b) { return a.first < b.first; });
+      sort_pairs(ctx, std::span<std::uint32_t>(keys), std::span<std::uint32_t>(values), o);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < n; ++i) bad += keys[i] != ref[i].first || values[i] != ref[i].second;
+      EXPECT_EQ(bad, 0u) << "range " << range << " n " << n;
+    }
+  }
+  unsetenv("GPUSORT_RADIX_NO_SKIP_LOG2");
+  unsetenv("GPUSORT_RADIX_PACKED");
 }
 
 // Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).

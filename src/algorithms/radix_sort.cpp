@@ -62,42 +62,10 @@ Plan plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups) {
   return {ceil_div(tiles, tiles_per_group), tiles_per_group * tile};
 }
 
-template <class Job>  // SortJob or TempQuery
-OnesweepPolicy onesweep_policy(const Job& job) {
-  OnesweepPolicy op;
-  // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys);
-  // early-counts ranking (2026-11-21): keys only 24: 7.56 ms, 28: 7.38 ms (pairs keep 24: registers)
-  // 2026-11-21 sixth round (cheaper ranking, values staged beside the keys, digits recomputed):
-  // u32/u32 2^28 24 items 8.08 ms, 28: 7.86, 32: 7.73, 40 (2 blocks/SM): 7.78; u32 keys 28: 4.90,
-  // 32: 5.14, 40: 5.15; u64/u64 16 items (3 blocks/SM) 26.04, 24 (2 blocks/SM): 24.56
-  const std::size_t ks = key_size(job.type);
-  if (ks <= 4 && job.value_bytes <= 4) op.items = job.value_bytes ? 32 : 28;
-  // values staged after the keys: 24 items (2 blocks/SM) for large n; at 2^12..2^18 u64/u64 the
-  // bigger tiles were 15-25% slower than 16 items at 3 blocks/SM (fewer tiles than SM slots)
-  else if (job.value_bytes != 0 && job.value_bytes <= 8 && job.n >= (1ull << 22)) op.items = 24;
-  if (const char* it = std::getenv("GPUSORT_RADIX_ITEMS")) op.items = static_cast<std::uint32_t>(std::atoi(it));  // tuning
-  if (job.options.items_per_thread != 0)
-    op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 64));
-  op.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(op.items, 64));
-  return op;
-}
-
 // Values in their own staging area (one barrier before a joint key+value scatter) when that still
 // fits 3 blocks per SM: keys + values of <= 8 bytes together (radix_onesweep.cl, ONESWEEP_SPLIT_STAGE).
 bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
   return value_bytes != 0 && key_bytes + value_bytes <= 8 && std::getenv("GPUSORT_RADIX_NO_SPLIT") == nullptr;
-}
-// The scatter recomputes each staged key's digit instead of reading a staged digit byte
-// (ONESWEEP_RECOMPUTE_DIGIT: needs integer keys staged apart from their values). H200 2^28: u64 keys
-// 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89 and a tile's bytes of local memory less (room for bigger
-// pair tiles); u32 keys 5.05 vs 4.90 (their ranking is ALU-bound), so not for 4-byte keys alone.
-// GPUSORT_RADIX_RECOMPUTE=0|1: tuning A/B.
-template <class Job>
-bool onesweep_recompute_digit(const Job& job) {
-  const std::size_t ks = key_size(job.type);
-  if (is_float(job.type) || (job.value_bytes != 0 && !onesweep_split_stage(ks, job.value_bytes))) return false;
-  if (const char* e = std::getenv("GPUSORT_RADIX_RECOMPUTE")) return std::atoi(e) != 0;
-  return ks == 8 || job.value_bytes != 0;
 }
 // Packed pairs (radix_onesweep.cl, ONESWEEP_PACKED_IN/OUT): 4-byte integer keys with 4-byte values
 // travel as one 8-byte word per pair between the first and the last pass (same buffers, same bytes:
@@ -112,6 +80,47 @@ bool onesweep_packed_pairs(const Job& job) {
   if (key_size(job.type) != 4 || job.value_bytes != 4 || !onesweep_split_stage(4, 4)) return false;
   if (const char* e = std::getenv("GPUSORT_RADIX_PACKED")) return std::atoi(e) != 0;
   return !is_float(job.type) && job.n >= (1ull << 24);
+}
+template <class Job>  // SortJob or TempQuery
+OnesweepPolicy onesweep_policy(const Job& job) {
+  OnesweepPolicy op;
+  // H200, 2^28 u32 keys: 12 items 10.1 ms, 16: 9.2 ms, 20: 8.5 ms, 24: 8.4 ms (registers limit 64-bit keys);
+  // early-counts ranking (2026-11-21): keys only 24: 7.56 ms, 28: 7.38 ms (pairs keep 24: registers)
+  // 2026-11-21 sixth round (cheaper ranking, values staged beside the keys, digits recomputed):
+  // u32/u32 2^28 24 items 8.08 ms, 28: 7.86, 32: 7.73, 40 (2 blocks/SM): 7.78; u32 keys 28: 4.90,
+  // 32: 5.14, 40: 5.15; u64/u64 16 items (3 blocks/SM) 26.04, 24 (2 blocks/SM): 24.56
+  const std::size_t ks = key_size(job.type);
+  if (ks <= 4 && job.value_bytes <= 4) {
+    op.items = job.value_bytes ? 32 : 28;
+    // u32/u32 from 2^22 to 2^24 (unpacked): 24 items, more tiles for the last wave (H200 run 57: 2^22
+    // 0.215 -> 0.200 ms, 2^23 0.368 -> 0.357; 2^21 and 2^20 0.108 / 0.076 at 32 items vs 0.112 / 0.080);
+    // packed (onesweep_packed_pairs, from 2^24): 28 items (runs 58-59, 2^28: 7.31-7.32 ms in 4 of 4
+    // runs; 32 items 7.38 once and 7.63 five times; 2^26 1.95 vs 1.96-2.02; 2^24 0.604 vs 0.596)
+    if (ks == 4 && job.value_bytes == 4 && job.n >= (1ull << 22))
+      op.items = job.n < (1ull << 24) ? 24 : onesweep_packed_pairs(job) ? 28 : 32;
+  } else if (job.value_bytes != 0 && job.value_bytes <= 8 && job.n >= (1ull << 22)) {
+    // values staged after the keys: 24 items (2 blocks/SM) for large n; at 2^12..2^18 u64/u64 the
+    // bigger tiles were 15-25% slower than 16 items at 3 blocks/SM (fewer tiles than SM slots)
+    op.items = 24;
+  }
+  if (const char* it = std::getenv("GPUSORT_RADIX_ITEMS")) op.items = static_cast<std::uint32_t>(std::atoi(it));  // tuning
+  if (job.options.items_per_thread != 0)
+    op.items = static_cast<std::uint32_t>(std::min<std::size_t>(job.options.items_per_thread, 64));
+  op.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(op.items, 64));
+  return op;
+}
+
+// The scatter recomputes each staged key's digit instead of reading a staged digit byte
+// (ONESWEEP_RECOMPUTE_DIGIT: needs integer keys staged apart from their values). H200 2^28: u64 keys
+// 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89 and a tile's bytes of local memory less (room for bigger
+// pair tiles); u32 keys 5.05 vs 4.90 (their ranking is ALU-bound), so not for 4-byte keys alone.
+// GPUSORT_RADIX_RECOMPUTE=0|1: tuning A/B.
+template <class Job>
+bool onesweep_recompute_digit(const Job& job) {
+  const std::size_t ks = key_size(job.type);
+  if (is_float(job.type) || (job.value_bytes != 0 && !onesweep_split_stage(ks, job.value_bytes))) return false;
+  if (const char* e = std::getenv("GPUSORT_RADIX_RECOMPUTE")) return std::atoi(e) != 0;
+  return ks == 8 || job.value_bytes != 0;
 }
 // Look-back status words in two buffers used by alternate passes, each pass clearing the other's
 // (no reset launch per pass); GPUSORT_RADIX_FILL_STATUS: one buffer reset before each pass (A/B).

@@ -21,7 +21,7 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   std::set<std::string> built;  // the tile shape depends on n: small and large sorts, each variant once
   for (key_type type : all_key_types) {
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
-      for (std::uint64_t n : {std::uint64_t(1) << 16, std::uint64_t(1) << 28}) {
+      for (std::uint64_t n : {std::uint64_t(1) << 16, std::uint64_t(1) << 23, std::uint64_t(1) << 28}) {
         for (const auto& defines : algo::radix_onesweep_program_defines(type, value_bytes, n)) {
           std::string all;
           for (const auto& d : defines) all += " " + d;

@@ -113,14 +113,15 @@ TEST(Radix, CudaSingleTileEdges) {
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed
 // (one 8-byte word each, radix_onesweep.cl ONESWEEP_PACKED_*; by default from 2^20 pairs), forced
 // here from small n: odd n (the last pair stays unpacked in both buffers), n around tiles of 8192,
-// 2, 3 (odd: the copy back) and 4 passes (skipped digits), both orders, float and signed keys.
+// 2, 3 (odd: the copy back) and 4 passes (skipped digits), both orders, float and signed keys; then
+// the driver's defaults around 2^22 and 2^24.
 TEST(Radix, CudaPackedPairs) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "packed pairs are a radix_onesweep (CUDA) layout";
   setenv("GPUSORT_RADIX_PACKED", "1", 1);
   setenv("GPUSORT_RADIX_NO_SKIP_LOG2", "10", 1);  // skip trivial digits from small n on
   const SortOptions o{.stable = true, .algorithm = kRadix};
-  const std::vector<std::size_t> sizes = {8193, 16383, 16384, 3 * 8192 + 7, 100001, (1 << 20) + 2, (1 << 20) + 3};
+  const std::vector<std::size_t> sizes = {8193, 16383, 16384, 3 * 8192 + 7, 100001, (1 << 20) + 2, (1 << 20) + 3, (1 << 22) + 1};
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::uniform);
   check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001}, dist::few_unique);
   check_pairs<float, std::uint32_t>(o, {8193, 100001}, dist::specials);
@@ -144,6 +145,8 @@ TEST(Radix, CudaPackedPairs) {
   }
   unsetenv("GPUSORT_RADIX_NO_SKIP_LOG2");
   unsetenv("GPUSORT_RADIX_PACKED");
+  // the driver's own choices around 2^22 and 2^24 (24 items unpacked below 2^24, packed from 2^24)
+  check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
 // Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).

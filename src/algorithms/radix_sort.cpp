@@ -67,19 +67,19 @@ Plan plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups) {
 bool onesweep_split_stage(std::size_t key_bytes, std::size_t value_bytes) {
   return value_bytes != 0 && key_bytes + value_bytes <= 8 && std::getenv("GPUSORT_RADIX_NO_SPLIT") == nullptr;
 }
-// Packed pairs (radix_onesweep.cl, ONESWEEP_PACKED_IN/OUT): 4-byte integer keys with 4-byte values
+// Packed pairs (radix_onesweep.cl, ONESWEEP_PACKED_IN/OUT): 4-byte keys with 4-byte values
 // travel as one 8-byte word per pair between the first and the last pass (same buffers, same bytes:
 // the kernel's radix_packed_* say where each pair lives), so those passes load and store one word
 // per pair instead of two. H200, u32/u32 (device runs 54-56): 2^28 7.61 -> 7.19 ms, 2^26 2.03 ->
 // 1.92, 2^24 0.600 -> 0.595; slower below (2^23 0.364 -> 0.373, 2^20 0.076 -> 0.082: the packed
 // loads hold the values in shared memory through the ranking, one more barrier per tile), hence
-// from 2^24 pairs. Float keys are not measured packed (ptxas spills 52 bytes there): unpacked.
-// GPUSORT_RADIX_PACKED=0|1: A/B (1 also allows float keys).
+// from 2^24 pairs. f32 keys (staged digit bytes, ptxas spills 52 bytes packed), run 61: 2^28 8.04 ->
+// 7.74 ms, 2^26 2.10 either way, 2^24 0.613 -> 0.67-0.69: from 2^26. GPUSORT_RADIX_PACKED=0|1: A/B.
 template <class Job>
 bool onesweep_packed_pairs(const Job& job) {
   if (key_size(job.type) != 4 || job.value_bytes != 4 || !onesweep_split_stage(4, 4)) return false;
   if (const char* e = std::getenv("GPUSORT_RADIX_PACKED")) return std::atoi(e) != 0;
-  return !is_float(job.type) && job.n >= (1ull << 24);
+  return job.n >= (1ull << (is_float(job.type) ? 26 : 24));
 }
 template <class Job>  // SortJob or TempQuery
 OnesweepPolicy onesweep_policy(const Job& job) {

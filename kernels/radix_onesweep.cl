@@ -121,7 +121,7 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
 // passes between the first and the last move one 8-byte word per pair (one load and one store
 // instruction instead of two: a 64-bit key pass moves the same bytes as a u32/u32 pass in 1.57 ms
 // instead of 1.78 on the H200). A packed array lives in the same buffer pair (K, V) of 4n bytes each
-// as the unpacked one: radix_packed_load / radix_packed_store say where element e is.
+// as the unpacked one: radix_packed_key_word / radix_packed_store say where element e is.
 #ifndef ONESWEEP_PACKED_IN
 #define ONESWEEP_PACKED_IN 0
 #endif
@@ -140,8 +140,8 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
 #if ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT
 // Packed element e of n in the buffers K and V (4n bytes each, 8-byte aligned): e < h = n / 2 in K
 // as 8-byte words, h <= e < 2h in V, and for odd n the last element unpacked in the last 4 bytes of
-// K (key) and V (value), which no 8-byte word covers.
-// the key's word; the value's is the next word for e < 2h, V + e for the odd last pair
+// K (key) and V (value), which no 8-byte word covers. radix_packed_key_word: the key's 4-byte word
+// (the value's is the next word for e < 2h, V + e for the odd last pair).
 DEVICE_FN const u32* radix_packed_key_word(const u32* K, const u32* V, u64 h, u64 e) {
   return e < h ? K + 2u * e : e < 2u * h ? V + 2u * (e - h) : K + e;
 }

@@ -111,7 +111,8 @@ TEST(Radix, CudaSingleTileEdges) {
 }
 
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed
-// (one 8-byte word each, radix_onesweep.cl ONESWEEP_PACKED_*; by default from 2^20 pairs), forced
+// (one 8-byte word each, radix_onesweep.cl ONESWEEP_PACKED_*; by default from 2^24 pairs, 2^26 with
+// float keys), forced
 // here from small n: odd n (the last pair stays unpacked in both buffers), n around tiles of 8192,
 // 2, 3 (odd: the copy back) and 4 passes (skipped digits), both orders, float and signed keys; then
 // the driver's defaults around 2^22 and 2^24.

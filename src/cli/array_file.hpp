@@ -10,7 +10,12 @@
 
 namespace gpusort::cli {
 
-class AtomicOutput;
+class OutputFile;
+
+// How an input is read: recognised by its first bytes (a .npy magic, else raw), or forced.
+enum class FileFormat { automatic, raw, npy };
+// "auto", "raw" or "npy" (the --format argument); Error(invalid_argument) otherwise.
+FileFormat parse_format_arg(const std::string& name);
 
 struct ArrayFile {
   std::string path;
@@ -39,20 +44,23 @@ struct ValueType {
 ValueType parse_value_type_arg(const std::string& name, const std::string& option);
 
 // Loading ---------------------------------------------------------------------------------
-// Keys: a .npy file's dtype must be a key type (and agree with `type` if one was given); a raw
-// file needs `type` and a size that is a multiple of the key size.
+// Paths may be "-" (standard input). Keys: a .npy file's dtype must be a key type (and agree with
+// `type` if one was given); a raw file needs `type` and a size that is a multiple of the key size.
+// A raw input that looks like text (digits and separators only) is refused unless the format is
+// forced to raw: it is almost always numbers meant to be parsed, not binary keys.
 struct KeyFile {
   ArrayFile file;
   key_type type;
 };
-KeyFile load_keys(const std::string& path, std::optional<key_type> type, const std::string& what = "input");
+KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format,
+                  const std::string& what = "input");
 
 // Values: any dtype of a supported width for .npy; a raw file needs `type`.
-ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type);
+ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format);
 
 // Writing ---------------------------------------------------------------------------------
 // Writes `count` elements at `data` to `out`, with a .npy header of dtype `descr` if npy.
-void write_array(AtomicOutput& out, const void* data, std::size_t count, std::size_t item_size, bool npy,
+void write_array(OutputFile& out, const void* data, std::size_t count, std::size_t item_size, bool npy,
                  const std::string& descr);
 
 // True if the name ends in ".npy" (used to pick the output format of new files).

@@ -18,12 +18,14 @@ struct SortArgs {
   std::string values;
   std::string values_type;
   std::string values_out;
-  std::size_t work_group_size = 0;
-  std::size_t items_per_thread = 0;
+  // Numeric options stay text until run_sort parses them strictly (option_numbers.hpp); empty = not given.
+  std::string work_group_size;
+  std::string items_per_thread;
   std::string local_variant;
   std::string merge_variant;
-  int host_merge_levels = -1;
-  std::uint64_t device_memory_limit = 0;  // bytes of device memory to use; 0 = automatic  // hybrid: top merge levels done on host threads (-1 = automatic)
+  std::string host_merge_levels;    // hybrid: top merge levels done on host threads
+  std::string device_memory_limit;  // bytes of device memory to use, with an optional unit
+  std::string format;               // auto, raw or npy: how the inputs are read
   bool verbose = false;
 };
 
@@ -31,13 +33,14 @@ struct GenArgs {
   std::string type;
   std::string count;  // decimal, or 2^K
   std::string dist = "uniform";
-  std::uint64_t seed = 1;
+  std::string seed = "1";
   std::string output;
 };
 
 struct VerifyArgs {
   std::string file;
   std::string type;
+  std::string format;
   bool descending = false;
   bool quiet = false;
 };

@@ -1,31 +1,26 @@
 // gpusort gen: write test keys of one distribution.
-#include <charconv>
-#include <cstdio>
-#include <string_view>
+#include <unistd.h>
+
+#include <cstdint>
 #include <limits>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "array_file.hpp"
 #include "commands.hpp"
-#include "file_io.hpp"
 #include "generate.hpp"
 #include "gpusort/errors.hpp"
 #include "npy.hpp"
+#include "option_numbers.hpp"
+#include "output_file.hpp"
 
 namespace gpusort::cli {
 namespace {
 
-// "1000" or "2^20".
-std::size_t parse_count(const std::string& text) {
-  auto number = [&](std::string_view s, std::size_t& out) {
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-    return !s.empty() && ec == std::errc() && p == s.data() + s.size();
-  };
-  std::size_t v = 0;
-  if (number(text, v)) return v;
-  if (text.rfind("2^", 0) == 0 && number(std::string_view(text).substr(2), v) && v < 64) return std::size_t(1) << v;
-  throw Error(errc::invalid_argument, "--count '" + text + "' is not a non-negative integer (or 2^K)");
+std::uint64_t physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : std::numeric_limits<std::uint64_t>::max();
 }
 
 }  // namespace
@@ -37,19 +32,28 @@ int run_gen(const GenArgs& args) {
     throw Error(errc::invalid_argument,
                 "unknown --dist '" + args.dist +
                     "' (expected uniform, sorted, reverse, organ-pipe, few-unique, all-equal or entropy-K with K >= 1)");
+  const std::uint64_t seed = parse_unsigned_arg(args.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
   const std::size_t size = key_size(t);
-  const std::size_t n = parse_count(args.count);
-  if (n > std::numeric_limits<std::size_t>::max() / size)
-    throw Error(errc::invalid_argument, "--count " + args.count + " is too large");
+  const std::uint64_t n = parse_count_arg(args.count, "--count");
+  // The keys are made in host memory: refuse what cannot fit before trying.
+  const std::uint64_t memory = physical_memory_bytes();
+  if (n > memory / size)
+    throw Error(errc::out_of_memory, "--count " + args.count + " of " + std::string(key_type_name(t)) + " keys needs " +
+                                         (n > std::numeric_limits<std::uint64_t>::max() / size
+                                              ? std::string("more than 2^64")
+                                              : std::to_string(n * size)) +
+                                         " bytes of host memory; this machine has " + std::to_string(memory));
 
-  AtomicOutput out(args.output, "output");  // fail early on an unwritable destination
+  OutputFile out(args.output, "output");  // fail early on an unwritable destination
   std::vector<unsigned char> keys;
   try {
     keys.resize(n * size);
   } catch (const std::bad_alloc&) {
     throw Error(errc::out_of_memory, "not enough host memory for " + std::to_string(n) + " keys");
+  } catch (const std::length_error&) {
+    throw Error(errc::out_of_memory, "not enough host memory for " + std::to_string(n) + " keys");
   }
-  generate_keys(t, keys.data(), n, *dist, args.seed);
+  generate_keys(t, keys.data(), n, *dist, seed);
   write_array(out, keys.data(), n, size, has_npy_extension(args.output), descr_of(t));
   out.commit();
   return 0;

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstring>
+#include <utility>
 #include <exception>
 #include <new>
 #include <string>
@@ -40,8 +42,28 @@ std::string first_line(const std::string& message, bool* more = nullptr) {
   return nl == std::string::npos ? message : message.substr(0, nl);
 }
 
-void print_error(const std::string& message, bool details) {
+// The library's errors name its API fields; on the command line the flag that sets each one is
+// what the user can act on.
+std::string in_flag_terms(std::string message) {
+  static const std::pair<const char*, const char*> kFieldFlags[] = {
+      {"SortOptions::work_group_size", "--wg"},
+      {"SortOptions::items_per_thread", "--items-per-thread"},
+      {"SortOptions::local_variant", "--local"},
+      {"SortOptions::merge_variant", "--merge"},
+      {"SortOptions::host_merge_levels", "--host-levels"},
+      {"SortOptions::device_memory_limit", "--device-memory-limit"},
+      {"SortOptions::stable", "--stable"},
+      {"SortOptions::algorithm", "--algorithm"},
+      {"SortOptions::order", "--descending"},
+  };
+  for (const auto& [field, flag] : kFieldFlags)
+    for (std::size_t at; (at = message.find(field)) != std::string::npos;) message.replace(at, std::strlen(field), flag);
+  return message;
+}
+
+void print_error(const std::string& raw_message, bool details) {
   bool more = false;
+  const std::string message = in_flag_terms(raw_message);
   std::fprintf(stderr, "gpusort: error: %s\n", first_line(message, &more).c_str());
   // The rest (e.g. a kernel build log) only when asked for: the error itself is one line.
   if (more && details) std::fprintf(stderr, "%s\n", message.substr(message.find('\n') + 1).c_str());
@@ -57,8 +79,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit status: 0 success; 1 failure (device, memory) or, for verify, not sorted; 2 usage or input error.\n"
-      "Errors are one line on stderr starting with \"gpusort: error: \". Outputs are written to a temporary\n"
-      "file and renamed into place, so a failed run never leaves a partial or clobbered output.");
+      "Errors are one line on stderr starting with \"gpusort: error: \". A file output is written to a temporary\n"
+      "file and renamed into place (keys and values together), so a failed run never leaves a partial or\n"
+      "clobbered file; standard output, devices and FIFOs are written as a stream.");
 
   bool devices_verbose = false;
   auto* devices = app.add_subcommand("devices", "List the devices gpusort can use (id for --device, backend, name, memory)");
@@ -68,10 +91,15 @@ int main(int argc, char** argv) {
 
   SortArgs s;
   auto* sort = app.add_subcommand("sort", "Sort a file of keys (optionally carrying a file of values along)");
-  sort->add_option("input", s.input, "Keys: raw little-endian array of --type, or a .npy file")->required();
-  sort->add_option("-o,--output", s.output,
-                   "Where the sorted keys go (written atomically; .npy if the input is .npy or the name ends in .npy)")
+  sort->add_option("input", s.input, "Keys: raw little-endian array of --type, or a .npy file; - reads standard input")
       ->required();
+  sort->add_option("-o,--output", s.output,
+                   "Where the sorted keys go (a file is replaced only once complete; - is standard output; .npy if "
+                   "the input is .npy or the name ends in .npy)")
+      ->required();
+  sort->add_option("--format", s.format,
+                   "How inputs are read: auto (a .npy magic, else raw), raw (even if the bytes start like .npy "
+                   "or look like text) or npy");
   sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)");
   sort->add_flag("-d,--descending", s.descending, "Sort in descending order (NaNs first for floats)");
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");
@@ -85,16 +113,18 @@ int main(int argc, char** argv) {
                    "Value type: any key type name (its size is the value width) or bytes16 (16 opaque bytes); "
                    "optional for .npy values");
   sort->add_option("--values-out", s.values_out, "Where the permuted values go");
-  sort->add_option("--wg", s.work_group_size, "Work-group (CUDA block) size; 0 = the algorithm's default");
-  sort->add_option("--items-per-thread", s.items_per_thread, "Keys per work-item in tiled kernels; 0 = default");
+  sort->add_option("--wg", s.work_group_size,
+                   "Work-group (CUDA block) size, a power of two; 0 = the algorithm's default (only for algorithms "
+                   "that take it)");
+  sort->add_option("--items-per-thread", s.items_per_thread,
+                   "Keys per work-item in tiled kernels; 0 = default (only for algorithms that take it)");
   sort->add_option("--local", s.local_variant, "Algorithm-specific local-sort variant (SortOptions::local_variant)");
   sort->add_option("--merge", s.merge_variant, "Algorithm-specific merge variant (SortOptions::merge_variant)");
   sort->add_option("--host-levels", s.host_merge_levels,
-                   "hybrid: how many top merge levels host threads do; -1 = automatic")
-      ->check(CLI::Range(-1, 64));
+                   "hybrid: how many top merge levels host threads do, -1..64; -1 = automatic");
   sort->add_option("--device-memory-limit", s.device_memory_limit,
-                   "Bytes of device memory the sort may use (0 = 70% of the device); larger inputs are sorted "
-                   "in chunks and merged on the host");
+                   "Device memory the sort may use, in bytes or with a unit (768M, 4GiB, 2GB; 0 = 70% of the "
+                   "device); larger inputs are sorted in chunks and merged on the host");
   sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
 
   GenArgs g;
@@ -104,13 +134,15 @@ int main(int argc, char** argv) {
   gen->add_option("-n,--count", g.count, "Number of keys: decimal, or 2^K")->required();
   gen->add_option("--dist", g.dist, "Distribution (see below)")->capture_default_str();
   gen->add_option("--seed", g.seed, "Random seed (same seed, same data)")->capture_default_str();
-  gen->add_option("-o,--output", g.output, "Output file: raw little-endian, or .npy if the name ends in .npy")
+  gen->add_option("-o,--output", g.output,
+                  "Output file: raw little-endian, or .npy if the name ends in .npy; - is standard output")
       ->required();
 
   VerifyArgs v;
   auto* verify = app.add_subcommand("verify", "Exit 0 if a file of keys is sorted, else 1 naming the first unsorted index");
   verify->add_option("file", v.file, "Keys: raw little-endian array of --type, or a .npy file")->required();
   verify->add_option("-t,--type", v.type, "Key type (optional for .npy files)");
+  verify->add_option("--format", v.format, "How the file is read: auto, raw or npy (as for sort)");
   verify->add_flag("-d,--descending", v.descending, "Check descending order");
   verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
 

@@ -1,22 +1,22 @@
-// gpusort sort: read keys (and values), sort them on a device, write them out atomically.
-// The input files are only read; outputs appear only once complete, so a failed run leaves
-// existing files as they were.
+// gpusort sort: read keys (and values), sort them on a device, write them out.
+// The inputs are only read; file outputs appear only once complete and together (keys and values),
+// so a failed run leaves existing files as they were (output_file.hpp).
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <vector>
-#include <sys/stat.h>
 
 #include "array_file.hpp"
 #include "commands.hpp"
-#include "file_io.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
 #include "npy.hpp"
+#include "option_numbers.hpp"
+#include "output_file.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -27,14 +27,6 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// True if both names refer to the same existing file, or are the same string.
-bool same_file(const std::string& a, const std::string& b) {
-  if (a == b) return true;
-  struct stat sa {}, sb {};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
 void check_arguments(const SortArgs& a) {
   const bool with_values = !a.values.empty();
   if (with_values && a.values_out.empty())
@@ -43,8 +35,8 @@ void check_arguments(const SortArgs& a) {
     throw Error(errc::invalid_argument, "--values-out given without --values");
   if (!with_values && !a.values_type.empty())
     throw Error(errc::invalid_argument, "--values-type given without --values");
-  if (with_values && same_file(a.output, a.values_out))
-    throw Error(errc::invalid_argument, "--output and --values-out name the same file '" + a.output + "'");
+  if (with_values && a.input == "-" && a.values == "-")
+    throw Error(errc::invalid_argument, "the input and --values cannot both be standard input ('-')");
 }
 
 SortOptions make_options(const SortArgs& a) {
@@ -52,12 +44,19 @@ SortOptions make_options(const SortArgs& a) {
   o.order = a.descending ? order::descending : order::ascending;
   o.stable = a.stable;
   o.algorithm = a.algorithm.empty() ? "auto" : a.algorithm;
-  o.work_group_size = a.work_group_size;
-  o.items_per_thread = a.items_per_thread;
+  // Broad syntax and range checks here; the library checks each value against the algorithm and
+  // the device (its errors name SortOptions fields, which main.cpp turns into these flags).
+  if (!a.work_group_size.empty())
+    o.work_group_size = parse_unsigned_arg(a.work_group_size, "--wg", 0, 1u << 16, "0 = the algorithm's default");
+  if (!a.items_per_thread.empty())
+    o.items_per_thread =
+        parse_unsigned_arg(a.items_per_thread, "--items-per-thread", 0, 1u << 16, "0 = the algorithm's default");
   o.local_variant = a.local_variant;
   o.merge_variant = a.merge_variant;
-  o.host_merge_levels = a.host_merge_levels;
-  o.device_memory_limit = a.device_memory_limit;
+  if (!a.host_merge_levels.empty())
+    o.host_merge_levels =
+        static_cast<int>(parse_signed_arg(a.host_merge_levels, "--host-levels", -1, 64, "-1 = automatic"));
+  if (!a.device_memory_limit.empty()) o.device_memory_limit = parse_size_arg(a.device_memory_limit, "--device-memory-limit");
   o.verbose = a.verbose;
   return o;
 }
@@ -81,16 +80,18 @@ std::string rate(std::size_t n, double ms) {
 
 int run_sort(const SortArgs& args) {
   check_arguments(args);
+  const FileFormat format = parse_format_arg(args.format);
+  const SortOptions options = make_options(args);
   std::optional<key_type> type;
   if (!args.type.empty()) type = parse_key_type_arg(args.type, "--type");
   std::optional<ValueType> value_type;
   if (!args.values_type.empty()) value_type = parse_value_type_arg(args.values_type, "--values-type");
 
   const auto t_read = Clock::now();
-  KeyFile keys = load_keys(args.input, type);
+  KeyFile keys = load_keys(args.input, type, format);
   std::optional<ArrayFile> values;
   if (!args.values.empty()) {
-    values = load_values(args.values, value_type);
+    values = load_values(args.values, value_type, format);
     if (values->count != keys.file.count)
       throw Error(errc::invalid_argument, "values file '" + args.values + "' holds " + std::to_string(values->count) +
                                               " elements but input '" + args.input + "' holds " +
@@ -99,10 +100,13 @@ int run_sort(const SortArgs& args) {
   const double read_ms = ms_since(t_read);
   const std::size_t n = keys.file.count;
 
-  // Create the outputs' temporary files now: an unwritable destination fails before the sort.
-  AtomicOutput out(args.output, "output");
-  std::unique_ptr<AtomicOutput> values_out;
-  if (values) values_out = std::make_unique<AtomicOutput>(args.values_out, "values output");
+  // Open the outputs now: an unwritable destination, or two names for one file, fail before the sort.
+  OutputFile out(args.output, "output");
+  std::unique_ptr<OutputFile> values_out;
+  if (values) values_out = std::make_unique<OutputFile>(args.values_out, "values output");
+  std::vector<OutputFile*> outputs{&out};
+  if (values_out) outputs.push_back(values_out.get());
+  check_distinct(outputs);
 
   // --device a,b,... sorts on several devices at once (sample sort, gpusort/multi_device.hpp).
   std::vector<Context> contexts;
@@ -115,7 +119,6 @@ int run_sort(const SortArgs& args) {
   std::vector<Context*> context_ptrs;
   for (auto& c : contexts) context_ptrs.push_back(&c);
   Context& ctx = contexts.front();
-  const SortOptions options = make_options(args);
   const SortReport report =
       sort_host_multi(context_ptrs, keys.type, keys.file.data(), n, values ? values->data() : nullptr,
                       values ? values->item_size : 0, options);
@@ -126,11 +129,8 @@ int run_sort(const SortArgs& args) {
   if (values)
     write_array(*values_out, values->data(), n, values->item_size, values->npy || has_npy_extension(args.values_out),
                 values->descr);
-  // Everything is on disk before either file replaces its target.
-  out.finish();
-  if (values_out) values_out->finish();
-  out.commit();
-  if (values_out) values_out->commit();
+  // Everything is on disk before either file replaces its target, and both do or neither.
+  commit_together(outputs);
   const double write_ms = ms_since(t_write);
 
   if (args.verbose) {

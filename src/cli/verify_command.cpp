@@ -11,7 +11,7 @@ namespace gpusort::cli {
 int run_verify(const VerifyArgs& args) {
   std::optional<key_type> type;
   if (!args.type.empty()) type = parse_key_type_arg(args.type, "--type");
-  const KeyFile k = load_keys(args.file, type, "file");
+  const KeyFile k = load_keys(args.file, type, parse_format_arg(args.format), "file");
   const char* order = args.descending ? "descending" : "ascending";
   const auto bad = find_unsorted(k.type, k.file.data(), k.file.count, args.descending);
   if (!bad) {

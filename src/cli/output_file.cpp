@@ -1,0 +1,320 @@
+#include "output_file.hpp"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "gpusort/errors.hpp"
+#include "signal_cleanup.hpp"
+
+namespace gpusort::cli {
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The descriptor a standard-stream name stands for: "-", /dev/stdout, /dev/stderr, /dev/fd/N and
+// /proc/self/fd/N. Opening those names would reopen (or, through rename, replace) what they point
+// to; writing to the descriptor itself is what a user means.
+std::optional<int> standard_stream_fd(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::string p(prefix);
+    if (path.size() > p.size() && path.compare(0, p.size(), p) == 0 &&
+        path.find_first_not_of("0123456789", p.size()) == std::string::npos && path.size() - p.size() < 9)
+      return std::stoi(path.substr(p.size()));
+  }
+  return std::nullopt;
+}
+
+// Follows symbolic links one at a time, so a link to a file that does not exist yet resolves to
+// where that file will be created. Returns the path that is not a link.
+std::string follow_links(const std::string& path) {
+  std::string p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    std::vector<char> buf(PATH_MAX + 1);
+    const ssize_t len = ::readlink(p.c_str(), buf.data(), buf.size() - 1);
+    if (len < 0) return p;
+    const std::string link(buf.data(), static_cast<std::size_t>(len));
+    p = link.front() == '/' ? link : directory_of(p) + "/" + link;
+  }
+  throw Error(errc::io_error, "cannot write to " + quoted(path) + ": too many levels of symbolic links");
+}
+
+// The same file under any spelling gives the same string: device and inode if it exists, else
+// the real path of its directory plus its name.
+std::string identity_of(const std::string& target, const struct stat* existing) {
+  if (existing) return "inode:" + std::to_string(existing->st_dev) + ":" + std::to_string(existing->st_ino);
+  char real[PATH_MAX];
+  const std::string dir = directory_of(target);
+  const std::string resolved = ::realpath(dir.c_str(), real) ? std::string(real) : dir;
+  return "path:" + resolved + "/" + base_of(target);
+}
+
+// Temporary names must fit NAME_MAX (255) whatever the target's name length.
+std::string temp_template_for(const std::string& target) {
+  constexpr std::size_t kKeepOfName = 200;
+  std::string base = base_of(target);
+  if (base.size() > kKeepOfName) base.resize(kKeepOfName);
+  return directory_of(target) + "/." + base + ".gpusort-tmp-XXXXXX";
+}
+
+void write_all(int fd, const unsigned char* p, std::size_t bytes, int& err) {
+  err = 0;
+  while (bytes > 0) {
+    const std::size_t chunk = bytes < (std::size_t(1) << 30) ? bytes : (std::size_t(1) << 30);
+    const ssize_t n = ::write(fd, p, chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      return;
+    }
+    p += n;
+    bytes -= static_cast<std::size_t>(n);
+  }
+}
+
+void fsync_directory_of(const std::string& path) {
+  // Makes a rename durable; a failure here loses nothing the caller could act on.
+  const int dfd = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace
+
+OutputFile::OutputFile(std::string path, std::string what) : path_(std::move(path)), what_(std::move(what)) {
+  if (path_.empty()) throw Error(errc::invalid_argument, what_ + " file name is empty");
+  install_signal_cleanup();
+  if (const auto fd = standard_stream_fd(path_)) {
+    open_stream(*fd);
+    return;
+  }
+  target_ = follow_links(path_);
+  struct stat st {};
+  if (::stat(target_.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail("write", errno);
+    open_temporary(target_, nullptr);
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) throw Error(errc::io_error, "cannot write " + what_ + " " + quoted(path_) + ": it is a directory");
+  if (S_ISREG(st.st_mode)) {
+    open_temporary(target_, &st);
+    return;
+  }
+  if (S_ISSOCK(st.st_mode))
+    throw Error(errc::io_error, "cannot write " + what_ + " " + quoted(path_) +
+                                    ": it is a socket (connect to it yourself and use -o - to write to standard output)");
+  // A device or FIFO: written in place, as a stream (a FIFO's open waits for its reader).
+  const int fd = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) fail("open", errno);
+  mode_ = Mode::stream;
+  fd_ = fd;
+  identity_ = identity_of(target_, &st);
+}
+
+void OutputFile::open_stream(int fd_to_dup) {
+  mode_ = Mode::stream;
+  fd_ = ::fcntl(fd_to_dup, F_DUPFD_CLOEXEC, 3);
+  if (fd_ < 0) fail("write to", errno);
+  struct stat st {};
+  identity_ = ::fstat(fd_, &st) == 0 && (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))
+                  ? identity_of("", &st)
+                  : "fd:" + std::to_string(fd_to_dup);
+}
+
+void OutputFile::open_temporary(const std::string& target, const struct ::stat* existing) {
+  mode_ = existing && existing->st_nlink > 1 ? Mode::rewrite_links : Mode::replace;
+  identity_ = identity_of(target, existing);
+  std::string templ = temp_template_for(target);
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  {
+    const SignalBlock hold_signals;  // a signal between creation and registration would leak the file
+    fd_ = ::mkostemp(buf.data(), O_CLOEXEC);
+    if (fd_ < 0) fail("write", errno);
+    temp_path_ = buf.data();
+    register_temp(temp_path_);
+  }
+  if (existing) {
+    // Keep the target's owner and mode. chown first: it clears set-user-ID bits that fchmod then
+    // restores. Without the right to give a file away, the owner becomes the caller (as with
+    // any editor that saves by rename); the group and mode are still kept where allowed.
+    if (::fchown(fd_, existing->st_uid, existing->st_gid) != 0) (void)!::fchown(fd_, (uid_t)-1, existing->st_gid);
+    ::fchmod(fd_, existing->st_mode & 07777);
+  } else {
+    // mkostemp creates 0600; a new output gets the mode a plain open() would give it.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
+  }
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) forget_temporary();
+}
+
+void OutputFile::forget_temporary() {
+  if (temp_path_.empty()) return;
+  ::unlink(temp_path_.c_str());
+  unregister_temp(temp_path_);
+  temp_path_.clear();
+}
+
+void OutputFile::fail(const std::string& action, int err) const {
+  const std::string name = path_ == "-" ? "standard output" : quoted(path_);
+  if (err == EPIPE) throw Error(errc::io_error, "cannot write " + what_ + " to " + name + ": the reader closed the pipe");
+  throw Error(errc::io_error, "cannot " + action + " " + what_ + " " + name + ": " + std::strerror(err));
+}
+
+void OutputFile::write(const void* data, std::size_t bytes) {
+  if (fd_ < 0 || finished_) throw Error(errc::io_error, "internal: write to a finished output " + quoted(path_));
+  int err = 0;
+  write_all(fd_, static_cast<const unsigned char*>(data), bytes, err);
+  if (err) fail("write", err);
+}
+
+void OutputFile::finish() {
+  if (finished_) return;
+  if (mode_ != Mode::stream && ::fsync(fd_) != 0) fail("sync", errno);
+  finished_ = true;
+  if (mode_ == Mode::replace) {
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("close", errno);
+  }
+}
+
+void OutputFile::copy_into_target() {
+  // The complete output is durable in the temporary file; only now is the target truncated. If
+  // the copy fails, the temporary file is kept and the error names it, so nothing is lost.
+  const int out = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (out < 0) fail("open", errno);
+  std::vector<unsigned char> buf(std::size_t(1) << 22);
+  int err = ::lseek(fd_, 0, SEEK_SET) < 0 ? errno : 0;
+  while (!err) {
+    const ssize_t got = ::read(fd_, buf.data(), buf.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) err = errno;
+    if (got <= 0) break;
+    write_all(out, buf.data(), static_cast<std::size_t>(got), err);
+  }
+  if (!err && ::fsync(out) != 0) err = errno;
+  if (::close(out) != 0 && !err) err = errno;
+  if (err) {
+    unregister_temp(temp_path_);
+    const std::string kept = temp_path_;
+    temp_path_.clear();  // keep it: it holds the only complete copy
+    throw Error(errc::io_error, "cannot rewrite " + what_ + " " + quoted(path_) + " in place: " + std::strerror(err) +
+                                    "; the complete output is in " + quoted(kept));
+  }
+  ::close(fd_);
+  fd_ = -1;
+  forget_temporary();
+}
+
+void OutputFile::commit() {
+  OutputFile* self = this;
+  commit_together(std::span<OutputFile* const>(&self, 1));
+}
+
+void check_distinct(std::span<OutputFile* const> outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (outputs[i]->identity() == outputs[j]->identity())
+        throw Error(errc::invalid_argument, "the " + outputs[i]->what() + " " + quoted(outputs[i]->path()) + " and the " +
+                                                outputs[j]->what() + " " + quoted(outputs[j]->path()) +
+                                                " are the same file");
+}
+
+void commit_together(std::span<OutputFile* const> outputs) {
+  for (OutputFile* o : outputs) o->finish();
+  const SignalBlock hold_signals;
+
+  // Replace the renamed targets first, remembering each old content by a hard link so that a later
+  // failure can put it back.
+  struct Undo {
+    OutputFile* output;
+    std::string backup;  // empty: the target did not exist (undo = remove it)
+  };
+  std::vector<Undo> done;
+  auto roll_back = [&] {
+    for (auto it = done.rbegin(); it != done.rend(); ++it) {
+      if (it->backup.empty())
+        ::unlink(it->output->target_.c_str());
+      else
+        ::rename(it->backup.c_str(), it->output->target_.c_str());
+    }
+  };
+  auto drop_backups = [&] {
+    for (const Undo& u : done)
+      if (!u.backup.empty()) {
+        ::unlink(u.backup.c_str());
+        unregister_temp(u.backup);
+      }
+  };
+  for (OutputFile* o : outputs) {
+    if (o->mode_ != OutputFile::Mode::replace) continue;
+    Undo undo{o, {}};
+    if (outputs.size() > 1 && ::access(o->target_.c_str(), F_OK) == 0) {
+      undo.backup = o->temp_path_ + ".old";
+      if (::link(o->target_.c_str(), undo.backup.c_str()) != 0)
+        undo.backup.clear();  // no hard links here: this target cannot be restored
+      else
+        register_temp(undo.backup);
+    }
+    if (::rename(o->temp_path_.c_str(), o->target_.c_str()) != 0) {
+      const int err = errno;
+      if (!undo.backup.empty()) {
+        ::unlink(undo.backup.c_str());
+        unregister_temp(undo.backup);
+      }
+      roll_back();
+      drop_backups();
+      o->fail("rename temporary file onto", err);
+    }
+    unregister_temp(o->temp_path_);
+    o->temp_path_.clear();
+    o->committed_ = true;
+    done.push_back(std::move(undo));
+  }
+  try {
+    for (OutputFile* o : outputs)
+      if (o->mode_ == OutputFile::Mode::rewrite_links) {
+        o->copy_into_target();
+        o->committed_ = true;
+      }
+  } catch (...) {
+    roll_back();
+    drop_backups();
+    throw;
+  }
+  drop_backups();
+  for (const Undo& u : done) fsync_directory_of(u.output->target_);
+  for (OutputFile* o : outputs) o->committed_ = true;
+}
+
+}  // namespace gpusort::cli

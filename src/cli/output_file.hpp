@@ -1,0 +1,74 @@
+#pragma once
+// Outputs of the gpusort command that never lose data.
+//
+// How an output reaches its target depends on what the target is:
+// - a regular file, or a name that does not exist yet: the data goes to a temporary file in the
+//   target's directory, which replaces the target by rename() only once complete and on disk. An
+//   existing target keeps its mode and owner (as far as the process may set them); a symbolic link
+//   is followed, so the file it points to is replaced and the link stays.
+// - a regular file with several hard links: the complete output is first written to a temporary
+//   file, then copied into the target itself, so every link sees the new content.
+// - standard output ("-", /dev/stdout, /dev/fd/N) or an existing device, FIFO or socket: written
+//   directly as a stream; nothing is renamed or replaced.
+// If commit() is never reached (an error, an exception, a terminating signal) the temporary file is
+// removed and the target is as it was.
+#include <sys/stat.h>
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+namespace gpusort::cli {
+
+class OutputFile {
+ public:
+  // Resolves the target and opens the temporary file or stream now, so an unwritable destination
+  // fails before any work is done. `what` names the output in errors ("output", "values output").
+  OutputFile(std::string path, std::string what);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(const void* data, std::size_t bytes);
+  // All data durable in the temporary file (fsync); for a stream, nothing to do.
+  void finish();
+  // finish(), then the temporary file takes the target's place.
+  void commit();
+
+  const std::string& path() const noexcept { return path_; }
+  const std::string& what() const noexcept { return what_; }
+  bool is_stream() const noexcept { return mode_ == Mode::stream; }
+  // Two outputs with equal identities would write the same file (whatever the spelling).
+  const std::string& identity() const noexcept { return identity_; }
+
+ private:
+  friend void commit_together(std::span<OutputFile* const> outputs);
+  enum class Mode { replace, rewrite_links, stream };
+
+  void open_stream(int fd_to_dup);
+  void open_temporary(const std::string& target, const struct ::stat* existing);
+  [[noreturn]] void fail(const std::string& action, int err) const;
+  void copy_into_target();  // rewrite_links: temporary file -> target, in place
+  void forget_temporary();
+
+  std::string path_;
+  std::string what_;
+  Mode mode_ = Mode::replace;
+  std::string target_;  // the file that receives the data (symbolic links resolved)
+  std::string temp_path_;
+  std::string identity_;
+  int fd_ = -1;
+  bool finished_ = false;
+  bool committed_ = false;
+};
+
+// Error(invalid_argument) if two of the outputs would write the same file.
+void check_distinct(std::span<OutputFile* const> outputs);
+
+// Commits every output, or none: every temporary file is finished first, then the targets are
+// replaced in turn with terminating signals held off; if one replacement fails, the targets already
+// replaced get their previous content back (or are removed if they did not exist) and the error is
+// thrown. Streams were written as the data came and cannot be taken back.
+void commit_together(std::span<OutputFile* const> outputs);
+
+}  // namespace gpusort::cli

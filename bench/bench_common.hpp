@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/key_generator.hpp"
 #include "gpusort/gpusort.hpp"
 
 namespace bench {
@@ -57,90 +58,18 @@ inline double ms_since(clock_type::time_point t0) {
 }
 
 // --- data ---------------------------------------------------------------------------------
-enum class dist { uniform, entropy, sorted, reverse, few_unique, all_equal };
+// Inputs come from the shared generator (core/key_generator.hpp), as for `gpusort gen` and the tests.
+using dist = gpusort::core::Dist;
+// The benchmark's distributions (organ-pipe and specials are correctness cases, not timed ones).
 inline constexpr dist all_dists[] = {dist::uniform, dist::entropy, dist::sorted, dist::reverse, dist::few_unique,
                                      dist::all_equal};
-const char* dist_name(dist d);
+inline std::string dist_name(dist d) { return gpusort::core::distribution_name(d); }
 bool parse_dist(const std::string& s, dist& out);
-
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-template <class K>
-using bits_of = std::conditional_t<sizeof(K) == 4, std::uint32_t, std::uint64_t>;
-
-// Inverse of gpusort::ordered_bits for the key types the benchmark uses (u32, u64, f32).
-template <class K>
-K key_from_ordered(bits_of<K> o) {
-  if constexpr (std::is_floating_point_v<K>) {
-    using U = bits_of<K>;
-    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-    U bits = (o & sign) ? U(o ^ sign) : U(~o);
-    return std::bit_cast<K>(bits);
-  } else {
-    return static_cast<K>(o);
-  }
-}
-
-// Finite keys from random bits (floats: an all-ones exponent is bent into a finite one).
-template <class K>
-K key_from_random(std::uint64_t r) {
-  if constexpr (std::is_floating_point_v<K>) {
-    auto b = static_cast<bits_of<K>>(r);
-    if ((b & 0x7F800000u) == 0x7F800000u) b &= ~bits_of<K>(0x40000000u);
-    return std::bit_cast<K>(b);
-  } else {
-    return static_cast<K>(r);
-  }
-}
 
 template <class K>
 std::vector<K> make_keys(std::size_t n, dist d, std::uint64_t seed) {
-  SplitMix rng{seed};
   std::vector<K> v(n);
-  using U = bits_of<K>;
-  // Ordered-bit range of finite keys (floats: -max .. +max).
-  U lo = 0, hi = std::numeric_limits<U>::max();
-  if constexpr (std::is_floating_point_v<K>) {
-    lo = gpusort::ordered_bits(std::numeric_limits<K>::lowest());
-    hi = gpusort::ordered_bits(std::numeric_limits<K>::max());
-  }
-  switch (d) {
-    case dist::uniform:
-      for (auto& x : v) x = key_from_random<K>(rng.next());
-      break;
-    case dist::entropy:  // AND of 3 random words: skewed bits, duplicates
-      for (auto& x : v) x = key_from_random<K>(rng.next() & rng.next() & rng.next());
-      break;
-    case dist::sorted:
-    case dist::reverse: {
-      // Ascending ordered bits: bucket i of width `step`, a random point inside it.
-      const U step = std::max<U>(U(1), U((hi - lo) / U(std::max<std::size_t>(n, 1))));
-      for (std::size_t i = 0; i < n; ++i) {
-        std::size_t pos = d == dist::sorted ? i : n - 1 - i;
-        v[pos] = key_from_ordered<K>(U(lo + U(i) * step + U(rng.next() % step)));
-      }
-      break;
-    }
-    case dist::few_unique: {
-      K pool[16];
-      for (auto& p : pool) p = key_from_random<K>(rng.next());
-      for (auto& x : v) x = pool[rng.next() & 15];
-      break;
-    }
-    case dist::all_equal: {
-      K k = key_from_random<K>(rng.next());
-      std::fill(v.begin(), v.end(), k);
-      break;
-    }
-  }
+  gpusort::core::generate_keys(v.data(), n, gpusort::core::Distribution{d}, seed);
   return v;
 }
 

@@ -9,18 +9,6 @@
 
 namespace bench {
 
-const char* dist_name(dist d) {
-  switch (d) {
-    case dist::uniform: return "uniform";
-    case dist::entropy: return "entropy";
-    case dist::sorted: return "sorted";
-    case dist::reverse: return "reverse";
-    case dist::few_unique: return "few-unique";
-    case dist::all_equal: return "all-equal";
-  }
-  return "?";
-}
-
 bool parse_dist(const std::string& s, dist& out) {
   for (dist d : all_dists)
     if (s == dist_name(d)) {

@@ -33,6 +33,25 @@ template <> struct key_type_of<std::int64_t> { static constexpr key_type value =
 template <> struct key_type_of<float> { static constexpr key_type value = key_type::f32; };
 template <> struct key_type_of<double> { static constexpr key_type value = key_type::f64; };
 
+// Calls f(T{}) with the C++ type of a run-time key type: the one switch over key types that code
+// generic over keys needs (f is usually a generic lambda: [&](auto tag) { using T = decltype(tag); }).
+template <class F>
+decltype(auto) visit_key_type(key_type t, F&& f) {
+  switch (t) {
+    case key_type::u8: return f(std::uint8_t{});
+    case key_type::u16: return f(std::uint16_t{});
+    case key_type::u32: return f(std::uint32_t{});
+    case key_type::u64: return f(std::uint64_t{});
+    case key_type::i8: return f(std::int8_t{});
+    case key_type::i16: return f(std::int16_t{});
+    case key_type::i32: return f(std::int32_t{});
+    case key_type::i64: return f(std::int64_t{});
+    case key_type::f32: return f(float{});
+    case key_type::f64: return f(double{});
+  }
+  return f(std::uint8_t{});  // unreachable for valid enumerators
+}
+
 template <class T>
 concept sortable_key = requires { key_type_of<std::remove_cv_t<T>>::value; };
 

@@ -9,7 +9,7 @@
 
 #include "array_file.hpp"
 #include "commands.hpp"
-#include "generate.hpp"
+#include "core/key_generator.hpp"
 #include "gpusort/errors.hpp"
 #include "npy.hpp"
 #include "option_numbers.hpp"
@@ -27,11 +27,11 @@ std::uint64_t physical_memory_bytes() {
 
 int run_gen(const GenArgs& args) {
   const key_type t = parse_key_type_arg(args.type, "--type");
-  const auto dist = parse_distribution(args.dist);
+  const auto dist = core::parse_distribution(args.dist);
   if (!dist)
     throw Error(errc::invalid_argument,
                 "unknown --dist '" + args.dist +
-                    "' (expected uniform, sorted, reverse, organ-pipe, few-unique, all-equal or entropy-K with K >= 1)");
+                    "' (expected uniform, sorted, reverse, organ-pipe, few-unique, all-equal, specials or entropy-K with K in 1..64)");
   const std::uint64_t seed = parse_unsigned_arg(args.seed, "--seed", 0, std::numeric_limits<std::uint64_t>::max());
   const std::size_t size = key_size(t);
   const std::uint64_t n = parse_count_arg(args.count, "--count");
@@ -53,7 +53,7 @@ int run_gen(const GenArgs& args) {
   } catch (const std::length_error&) {
     throw Error(errc::out_of_memory, "not enough host memory for " + std::to_string(n) + " keys");
   }
-  generate_keys(t, keys.data(), n, *dist, seed);
+  core::generate_keys(t, keys.data(), n, *dist, seed);
   write_array(out, keys.data(), n, size, has_npy_extension(args.output), descr_of(t));
   out.commit();
   return 0;

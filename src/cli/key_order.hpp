@@ -33,24 +33,6 @@ struct KeyLess {
   constexpr bool operator()(T a, T b) const noexcept { return key_before(a, b, descending); }
 };
 
-// Calls f(T{}) with the C++ type of a key type.
-template <class F>
-decltype(auto) with_key_type(key_type t, F&& f) {
-  switch (t) {
-    case key_type::u8: return f(std::uint8_t{});
-    case key_type::u16: return f(std::uint16_t{});
-    case key_type::u32: return f(std::uint32_t{});
-    case key_type::u64: return f(std::uint64_t{});
-    case key_type::i8: return f(std::int8_t{});
-    case key_type::i16: return f(std::int16_t{});
-    case key_type::i32: return f(std::int32_t{});
-    case key_type::i64: return f(std::int64_t{});
-    case key_type::f32: return f(float{});
-    case key_type::f64: return f(double{});
-  }
-  return f(std::uint8_t{});  // unreachable for valid enumerators
-}
-
 // A key as a human reads it (for messages).
 template <class T>
 std::string format_key(T k) {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "generate.hpp"
+#include "core/key_generator.hpp"
 #include "gpusort/errors.hpp"
 
 #ifndef GPUSORT_VERSION
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
 
   GenArgs g;
   auto* gen = app.add_subcommand("gen", "Generate test keys");
-  gen->footer("Distributions:\n" + distribution_help());
+  gen->footer("Distributions:\n" + gpusort::core::distribution_help());
   gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
   gen->add_option("-n,--count", g.count, "Number of keys: decimal, or 2^K")->required();
   gen->add_option("--dist", g.dist, "Distribution (see below)")->capture_default_str();

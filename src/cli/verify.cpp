@@ -7,7 +7,7 @@
 namespace gpusort::cli {
 
 std::optional<Unsorted> find_unsorted(key_type t, const void* keys, std::size_t n, bool descending) {
-  return with_key_type(t, [&](auto tag) -> std::optional<Unsorted> {
+  return visit_key_type(t, [&](auto tag) -> std::optional<Unsorted> {
     using T = decltype(tag);
     const auto* p = static_cast<const unsigned char*>(keys);
     auto load = [p](std::size_t i) {

@@ -71,7 +71,7 @@ TYPED_TEST_SUITE(MergeKeys, KeyTypes);
 
 TYPED_TEST(MergeKeys, DefaultVariantsMatrix) {
   check_keys_matrix<TypeParam>(merge_options("", ""), interesting_sizes(1024, 1 << 13, fresh_seed()),
-                               {dist::uniform, dist::entropy_reduced, dist::few_unique, dist::all_equal,
+                               {dist::uniform, dist::entropy, dist::few_unique, dist::all_equal,
                                 dist::organ_pipe, dist::specials, dist::sorted});
 }
 

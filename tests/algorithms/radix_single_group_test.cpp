@@ -76,7 +76,7 @@ TEST_F(RadixSingleGroup, PairsEveryValueWidth) {
   check_pairs<std::uint32_t, std::uint8_t>(o, {2, 3, 33, 200, 255}, dist::few_unique);
   check_pairs<std::uint32_t, std::uint16_t>(o, sizes(key_type::u32, 2), dist::few_unique);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes(key_type::u32, 4), dist::few_unique);
-  check_pairs<std::uint32_t, std::uint32_t>(o, sizes(key_type::u32, 4), dist::entropy_reduced);
+  check_pairs<std::uint32_t, std::uint32_t>(o, sizes(key_type::u32, 4), dist::entropy);
   check_pairs<float, std::uint64_t>(o, sizes(key_type::f32, 8), dist::specials);
   check_pairs<std::int64_t, Bytes16>(o, sizes(key_type::i64, 16), dist::few_unique);
   check_pairs<double, std::uint32_t>(o, sizes(key_type::f64, 4), dist::specials);

@@ -32,7 +32,7 @@ TYPED_TEST(RadixKeys, Matrix) {
   SortOptions o{.stable = true, .algorithm = kRadix};
   check_keys_matrix<TypeParam>(o, interesting_sizes(1024, 1 << 13, fresh_seed()));
   check_keys_matrix<TypeParam>(o, {4095, 4097, (1 << 16) + 1, (1 << 18) - 1},
-                               {dist::uniform, dist::entropy_reduced, dist::few_unique, dist::specials});
+                               {dist::uniform, dist::entropy, dist::few_unique, dist::specials});
 }
 
 TEST(Radix, LargeUniformAndSkippedPasses) {
@@ -57,7 +57,7 @@ TEST(Radix, PairsEveryValueWidth) {
   check_pairs<std::uint32_t, std::uint8_t>(o, {1, 2, 200, 255}, dist::uniform);
   check_pairs<std::uint32_t, std::uint16_t>(o, interesting_sizes(1024, 5000, fresh_seed()), dist::few_unique);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
-  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::entropy_reduced);
+  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::entropy);
   check_pairs<float, std::uint64_t>(o, sizes, dist::specials);
   check_pairs<std::int64_t, Bytes16>(o, sizes, dist::few_unique);
   check_pairs<double, std::uint32_t>(o, sizes, dist::specials);
@@ -100,7 +100,7 @@ TEST(Radix, CudaSingleTileEdges) {
   // every tile shape (1024 .. 16384 keys) at and around its edges
   const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
                                           2049, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384};
-  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy_reduced};
+  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
   check_keys_matrix<std::uint32_t>(o, sizes, dists);
   check_keys_matrix<float>(o, sizes, dists);
   check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096, 8192}, dists);
@@ -126,7 +126,7 @@ TEST(Radix, CudaPackedPairs) {
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::uniform);
   check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001}, dist::few_unique);
   check_pairs<float, std::uint32_t>(o, {8193, 100001}, dist::specials);
-  check_pairs<std::int32_t, float>(o, {16385, 100000}, dist::entropy_reduced);
+  check_pairs<std::int32_t, float>(o, {16385, 100000}, dist::entropy);
   for (std::uint64_t range : {1ull << 16, 1ull << 24}) {  // 2 and 3 passes
     for (std::size_t n : {std::size_t(70001), std::size_t(70002)}) {
       std::mt19937_64 rng(fresh_seed());

@@ -71,7 +71,7 @@ TEST(HostMerge, MatchesStableSortOfTheRuns) {
 TEST(HostMerge, TinyAndAutomaticThreads) {
   for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(5)})
     check_merge<std::uint32_t, std::uint32_t>(n, 3, dist::uniform, order::ascending, 4, fresh_seed());
-  check_merge<std::int32_t, std::uint32_t>(200000, 13, dist::entropy_reduced, order::ascending, 0, fresh_seed());
+  check_merge<std::int32_t, std::uint32_t>(200000, 13, dist::entropy, order::ascending, 0, fresh_seed());
 }
 
 // ---- whole sorts through the chunk pipeline ----------------------------------------------------
@@ -124,7 +124,7 @@ TEST(OutOfCore, KeysUnstableBitonic) {
 }
 
 TEST(OutOfCore, KeysStableMerge) {
-  check_keys_chunked<std::uint64_t>("merge", true, 120001, dist::entropy_reduced, 10);
+  check_keys_chunked<std::uint64_t>("merge", true, 120001, dist::entropy, 10);
 }
 
 TEST(OutOfCore, PairsStable) {

@@ -100,7 +100,7 @@ TEST_P(CliSortTypes, MatchesReference) {
   std::vector<std::string> verify = {"verify", out, "-t", name};
   if (descending) verify.push_back("--descending");
   EXPECT_CLI_OK(run_cli(verify));
-  gpusort::cli::with_key_type(type, [&](auto tag) {
+  gpusort::visit_key_type(type, [&](auto tag) {
     using T = decltype(tag);
     const auto input = read_vec<T>(in), output = read_vec<T>(out);
     ASSERT_EQ(output.size(), input.size());

@@ -45,7 +45,7 @@ TYPED_TEST(KernelPieces, OrderedKeyMatchesTheHostOrder) {
   rt::Device& dev = test_context().runtime_device();
   rt::Program& program = dev.program("kernel_pieces_test.cl", defines_for<T>());
   auto keys = make_keys<T>(5000, dist::specials, fresh_seed());
-  for (T s : special_keys<T>()) keys.push_back(s);
+  for (T s : core::edge_keys<T>) keys.push_back(s);
   const std::uint64_t n = keys.size();
   auto in = upload(dev, keys);
   auto out = dev.alloc(n * sizeof(okey<T>));

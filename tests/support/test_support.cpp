@@ -4,20 +4,6 @@
 
 namespace gpusort::test {
 
-const char* dist_name(dist d) {
-  switch (d) {
-    case dist::uniform: return "uniform";
-    case dist::entropy_reduced: return "entropy-reduced";
-    case dist::sorted: return "sorted";
-    case dist::reverse: return "reverse";
-    case dist::few_unique: return "few-unique";
-    case dist::all_equal: return "all-equal";
-    case dist::organ_pipe: return "organ-pipe";
-    case dist::specials: return "specials";
-  }
-  return "?";
-}
-
 std::uint64_t fresh_seed() {
   static std::random_device rd;
   return (std::uint64_t(rd()) << 32) ^ rd();

@@ -14,14 +14,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/key_generator.hpp"
 #include "gpusort/gpusort.hpp"
 
 namespace gpusort::test {
 
-enum class dist { uniform, entropy_reduced, sorted, reverse, few_unique, all_equal, organ_pipe, specials };
-inline constexpr dist all_dists[] = {dist::uniform, dist::entropy_reduced, dist::sorted, dist::reverse,
-                                     dist::few_unique, dist::all_equal, dist::organ_pipe, dist::specials};
-const char* dist_name(dist d);
+// The one list of distributions (core/key_generator.hpp) drives every typed suite.
+using dist = core::Dist;
+using core::all_dists;
+inline std::string dist_name(dist d) { return core::distribution_name(d); }
 
 // A fresh seed per call (from std::random_device), printed by the checks on failure.
 std::uint64_t fresh_seed();
@@ -29,85 +30,11 @@ std::uint64_t fresh_seed();
 // The context every test uses: $GPUSORT_DEVICE or the default device; opened once per process.
 Context& test_context();
 
-template <class T>
-T random_key(std::mt19937_64& rng) {
-  if constexpr (std::is_floating_point_v<T>) {
-    // random finite values of every magnitude and sign
-    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    for (;;) {
-      T v = std::bit_cast<T>(static_cast<U>(rng()));
-      if (std::isfinite(v)) return v;
-    }
-  } else {
-    return static_cast<T>(rng());
-  }
-}
-
-// Float specials mixed into random data: +-0, +-inf, NaNs with various payloads and signs,
-// denormals, extremes. For integers: min, max, 0, -1.
-template <class T>
-std::vector<T> special_keys() {
-  if constexpr (std::is_floating_point_v<T>) {
-    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-    U qnan = std::bit_cast<U>(std::numeric_limits<T>::quiet_NaN());
-    return {T(0.0), -T(0.0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
-            std::bit_cast<T>(qnan), std::bit_cast<T>(U(qnan | sign)), std::bit_cast<T>(U(qnan | 1)),
-            std::bit_cast<T>(U(qnan | sign | 5)), std::numeric_limits<T>::denorm_min(),
-            -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(),
-            T(1), T(-1)};
-  } else {
-    return {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), static_cast<T>(-1), T(1)};
-  }
-}
-
+// Keys of one distribution from the shared generator (entropy: the AND of 3 random words).
 template <class T>
 std::vector<T> make_keys(std::size_t n, dist d, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
   std::vector<T> v(n);
-  switch (d) {
-    case dist::uniform:
-      for (auto& x : v) x = random_key<T>(rng);
-      break;
-    case dist::entropy_reduced:  // AND of 3 random words: skewed bits, many duplicates in narrow types
-      for (auto& x : v) {
-        using U = std::conditional_t<sizeof(T) <= 4, std::uint32_t, std::uint64_t>;
-        U w = U(rng()) & U(rng()) & U(rng());
-        if constexpr (std::is_floating_point_v<T>) {
-          x = std::bit_cast<T>(static_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(w));
-        } else {
-          x = static_cast<T>(w);
-        }
-      }
-      break;
-    case dist::sorted:
-    case dist::reverse:
-      for (auto& x : v) x = random_key<T>(rng);
-      std::stable_sort(v.begin(), v.end(), key_less<T>{});
-      if (d == dist::reverse) std::reverse(v.begin(), v.end());
-      break;
-    case dist::few_unique: {
-      std::vector<T> pool(7);
-      for (auto& x : pool) x = random_key<T>(rng);
-      for (auto& x : v) x = pool[rng() % pool.size()];
-      break;
-    }
-    case dist::all_equal: {
-      T k = random_key<T>(rng);
-      std::fill(v.begin(), v.end(), k);
-      break;
-    }
-    case dist::organ_pipe:
-      for (auto& x : v) x = random_key<T>(rng);
-      std::sort(v.begin(), v.begin() + n / 2, key_less<T>{});
-      std::sort(v.begin() + n / 2, v.end(), key_less<T>{order::descending});
-      break;
-    case dist::specials: {
-      auto sp = special_keys<T>();
-      for (auto& x : v) x = (rng() % 3 == 0) ? sp[rng() % sp.size()] : random_key<T>(rng);
-      break;
-    }
-  }
+  core::generate_keys(v.data(), n, core::Distribution{d}, seed);
   return v;
 }
 

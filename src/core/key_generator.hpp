@@ -1,0 +1,186 @@
+#pragma once
+// Test and benchmark keys: the one generator behind `gpusort gen`, gpusort-bench and the tests.
+// Deterministic for a given (key type, n, distribution, seed) on every platform (SplitMix64), and
+// linear in n for every distribution, so 2^28-key inputs take no sort to make.
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "gpusort/key_order.hpp"
+#include "gpusort/key_type.hpp"
+
+namespace gpusort::core {
+
+enum class Dist {
+  uniform,     // every bit pattern equally likely; floats: finite patterns only
+  entropy,     // each key the AND of K uniform words: fewer distinct bits, more duplicates as K grows
+  sorted,      // ascending, spread over the whole finite range
+  reverse,     // descending
+  organ_pipe,  // first half ascending, second half descending
+  few_unique,  // drawn from 16 random values
+  all_equal,   // one random value repeated
+  specials,    // a third of the keys from the type's edge values: +-0, +-inf, NaNs, denormals, min, max
+};
+
+struct Distribution {
+  Dist kind = Dist::uniform;
+  unsigned and_count = 3;  // entropy only: K
+};
+
+// The distributions every typed test suite runs (entropy with K = 3).
+inline constexpr Dist all_dists[] = {Dist::uniform,    Dist::entropy,    Dist::sorted,    Dist::reverse,
+                                     Dist::organ_pipe, Dist::few_unique, Dist::all_equal, Dist::specials};
+
+// "uniform", "entropy-K" (K = 1..64; "entropy" = entropy-3), "sorted", "reverse", "organ-pipe",
+// "few-unique", "all-equal", "specials".
+std::optional<Distribution> parse_distribution(std::string_view name);
+// Parses back with parse_distribution (entropy-3 is named "entropy").
+std::string distribution_name(const Distribution& d);
+inline std::string distribution_name(Dist kind) { return distribution_name(Distribution{kind}); }
+// One line per distribution, for --help.
+std::string distribution_help();
+
+struct SplitMix64 {
+  std::uint64_t state;
+  std::uint64_t next() noexcept {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
+namespace detail {
+
+template <class T>
+using bits_t = std::conditional_t<sizeof(T) == 1, std::uint8_t,
+               std::conditional_t<sizeof(T) == 2, std::uint16_t,
+               std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+
+// A finite key from random bits: an all-ones float exponent loses its top bit.
+template <class T>
+T key_from_bits(std::uint64_t r) noexcept {
+  using U = bits_t<T>;
+  U bits = static_cast<U>(r);
+  if constexpr (std::is_floating_point_v<T>) {
+    constexpr int mant = std::numeric_limits<T>::digits - 1;
+    constexpr U exp_mask = U(((U(1) << (sizeof(T) * 8 - 1 - mant)) - 1)) << mant;
+    if ((bits & exp_mask) == exp_mask) bits &= ~(U(1) << (sizeof(T) * 8 - 2));
+  }
+  return std::bit_cast<T>(bits);
+}
+
+// The inverse of gpusort::ordered_bits on non-NaN keys.
+template <class T>
+T key_from_ordered(bits_t<T> o) noexcept {
+  using U = bits_t<T>;
+  constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+  if constexpr (std::is_floating_point_v<T>)
+    return std::bit_cast<T>((o & sign) ? U(o ^ sign) : U(~o));
+  else if constexpr (std::is_signed_v<T>)
+    return static_cast<T>(U(o ^ sign));
+  else
+    return static_cast<T>(o);
+}
+
+// A quiet NaN carrying `payload` in its low mantissa bits (the sorts must keep them bit for bit).
+template <class T>
+constexpr T nan_with_payload(bits_t<T> payload, bool negative) noexcept {
+  using U = bits_t<T>;
+  const U sign = negative ? U(U(1) << (sizeof(U) * 8 - 1)) : U(0);
+  return std::bit_cast<T>(U(std::bit_cast<U>(std::numeric_limits<T>::quiet_NaN()) | payload | sign));
+}
+
+}  // namespace detail
+
+// The edge values of a key type (the specials distribution draws from them): integers min, max,
+// 0, 1, -1; floats +-0, +-inf, NaNs of both signs, +-denorm_min, max, lowest, +-1.
+template <class T>
+constexpr T edge_keys[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), T(1),
+                             static_cast<T>(-1)};
+template <class T>
+  requires std::is_floating_point_v<T>
+constexpr T edge_keys<T>[] = {T(0.0), -T(0.0), std::numeric_limits<T>::infinity(),
+                              -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
+                              -std::numeric_limits<T>::quiet_NaN(), detail::nan_with_payload<T>(1, false),
+                              detail::nan_with_payload<T>(5, true), std::numeric_limits<T>::denorm_min(),
+                              -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::max(),
+                              std::numeric_limits<T>::lowest(), T(1), T(-1)};
+
+namespace detail {
+
+// Key i of n in ascending order: evenly spread over the finite range with a random offset inside
+// its step, so the result is sorted (non-decreasing) without sorting.
+template <class T>
+T spread_key(std::size_t i, std::size_t n, SplitMix64& rng) noexcept {
+  using U = bits_t<T>;
+  const U lo = gpusort::ordered_bits(std::numeric_limits<T>::lowest());
+  const U hi = gpusort::ordered_bits(std::numeric_limits<T>::max());
+  const unsigned __int128 span = static_cast<unsigned __int128>(U(hi - lo)) + 1;
+  const unsigned __int128 step = span / n;
+  const unsigned __int128 jitter = step > 1 ? rng.next() % static_cast<std::uint64_t>(std::min<unsigned __int128>(step, UINT64_MAX)) : 0;
+  return key_from_ordered<T>(static_cast<U>(lo + static_cast<U>(span * i / n + jitter)));
+}
+
+}  // namespace detail
+
+// Fills out[0..n).
+template <class T>
+void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed) {
+  using namespace detail;
+  SplitMix64 rng{seed ^ 0x6770757367656E00ull};
+  auto uniform = [&] { return key_from_bits<T>(rng.next()); };
+  switch (d.kind) {
+    case Dist::uniform:
+      for (std::size_t i = 0; i < n; ++i) out[i] = uniform();
+      break;
+    case Dist::entropy:
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t r = ~std::uint64_t(0);
+        for (unsigned k = 0; k < d.and_count; ++k) r &= rng.next();
+        out[i] = key_from_bits<T>(r);
+      }
+      break;
+    case Dist::sorted:
+      for (std::size_t i = 0; i < n; ++i) out[i] = spread_key<T>(i, n, rng);
+      break;
+    case Dist::reverse:
+      for (std::size_t i = 0; i < n; ++i) out[n - 1 - i] = spread_key<T>(i, n, rng);
+      break;
+    case Dist::organ_pipe: {
+      const std::size_t h = n / 2;
+      for (std::size_t i = 0; i < h; ++i) out[i] = spread_key<T>(i, h, rng);
+      for (std::size_t i = 0; i < n - h; ++i) out[n - 1 - i] = spread_key<T>(i, n - h, rng);
+      break;
+    }
+    case Dist::few_unique: {
+      T set[16];
+      for (auto& v : set) v = uniform();
+      for (std::size_t i = 0; i < n; ++i) out[i] = set[rng.next() % 16];
+      break;
+    }
+    case Dist::all_equal:
+      std::fill(out, out + n, uniform());
+      break;
+    case Dist::specials: {
+      constexpr std::size_t count = std::size(edge_keys<T>);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t r = rng.next();
+        out[i] = r % 3 == 0 ? edge_keys<T>[(r >> 8) % count] : uniform();
+      }
+      break;
+    }
+  }
+}
+
+// The same for a key type known at run time.
+void generate_keys(key_type t, void* out, std::size_t n, const Distribution& d, std::uint64_t seed);
+
+}  // namespace gpusort::core

@@ -10,6 +10,7 @@
 #include <new>
 #include <string>
 
+#include "cache_command.hpp"
 #include "commands.hpp"
 #include "core/key_generator.hpp"
 #include "gpusort/errors.hpp"
@@ -146,6 +147,8 @@ int main(int argc, char** argv) {
   verify->add_flag("-d,--descending", v.descending, "Check descending order");
   verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
 
+  auto* cache = add_cache_command(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -168,6 +171,7 @@ int main(int argc, char** argv) {
     if (*sort) return run_sort(s);
     if (*gen) return run_gen(g);
     if (*verify) return run_verify(v);
+    if (*cache) return run_cache(*cache);
     return kExitUsage;
   } catch (const gpusort::Error& e) {
     print_error(e.what(), s.verbose);

@@ -14,13 +14,10 @@ namespace {
 
 using namespace cli_test;
 
-class CliErrors : public ::testing::Test {
+class CliErrors : public WithKeysFile {
  protected:
   void SetUp() override {
-    keys_ = (dir_ / "keys.u32").string();
-    std::vector<std::uint32_t> v(1000);
-    for (std::uint32_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) >> 7;
-    write_vec(keys_, v);
+    WithKeysFile::SetUp();
     keys_bytes_ = read_bytes(keys_);
     existing_ = (dir_ / "existing.out").string();
     write_bytes(existing_, "keep me", 7);
@@ -50,8 +47,7 @@ class CliErrors : public ::testing::Test {
     return r;
   }
 
-  TempDir dir_;
-  std::string keys_, existing_;
+  std::string existing_;
   std::vector<unsigned char> keys_bytes_;
 };
 

@@ -8,14 +8,8 @@ namespace {
 
 using namespace cli_test;
 
-class CliOptions : public ::testing::Test {
+class CliOptions : public WithKeysFile {
  protected:
-  void SetUp() override {
-    keys_ = (dir_ / "keys.u32").string();
-    std::vector<std::uint32_t> v(1000);
-    for (std::uint32_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) >> 3;
-    write_vec(keys_, v);
-  }
   RunResult sort_with(std::vector<std::string> extra) {
     std::vector<std::string> args = {"sort", keys_, "-t", "u32", "-o", (dir_ / "out").string()};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -27,8 +21,6 @@ class CliOptions : public ::testing::Test {
     EXPECT_NE(r.err.find(must_mention), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "out"));
   }
-  TempDir dir_;
-  std::string keys_;
 };
 
 TEST_F(CliOptions, NegativeAndMalformedNumbersAreRefused) {

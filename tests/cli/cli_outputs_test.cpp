@@ -24,21 +24,12 @@ std::vector<std::uint32_t> sorted_copy(std::vector<std::uint32_t> v) {
   return v;
 }
 
-class CliOutputs : public ::testing::Test {
+class CliOutputs : public WithKeysFile {
  protected:
-  void SetUp() override {
-    keys_ = (dir_ / "keys.u32").string();
-    input_.resize(1000);
-    for (std::uint32_t i = 0; i < input_.size(); ++i) input_[i] = (i * 2654435761u) >> 5;
-    write_vec(keys_, input_);
-  }
   // No temporary or backup file of gpusort left in the directory.
   void expect_no_leftovers() {
     for (const auto& name : dir_.entries()) EXPECT_EQ(name.find("gpusort-tmp"), std::string::npos) << name;
   }
-  TempDir dir_;
-  std::string keys_;
-  std::vector<std::uint32_t> input_;
 };
 
 TEST_F(CliOutputs, CharacterDeviceIsWrittenNotReplaced) {

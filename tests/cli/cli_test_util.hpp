@@ -160,6 +160,21 @@ inline void expect_clean_error(const RunResult& r, int expected_code = -1) {
   EXPECT_GT(lines[0].size(), std::strlen("gpusort: error: ") + 5) << describe(r);
 }
 
+// A fresh directory holding keys.u32: 1000 distinct u32 keys in no order, for tests that run the
+// command on a small input.
+class WithKeysFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    keys_ = (dir_ / "keys.u32").string();
+    input_.resize(1000);
+    for (std::uint32_t i = 0; i < input_.size(); ++i) input_[i] = i * 2654435761u;
+    write_vec(keys_, input_);
+  }
+  TempDir dir_;
+  std::string keys_;
+  std::vector<std::uint32_t> input_;
+};
+
 #define EXPECT_CLI_OK(r) EXPECT_EQ((r).code, 0) << ::cli_test::describe(r)
 #define ASSERT_CLI_OK(r) ASSERT_EQ((r).code, 0) << ::cli_test::describe(r)
 

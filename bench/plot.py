@@ -1,27 +1,66 @@
 #!/usr/bin/env python3
-"""Charts from gpusort-bench output (docs/PERFORMANCE.md).
+"""Charts and markdown tables from gpusort-bench output (docs/PERFORMANCE.md).
 
-usage: bench/plot.py [DIR] [--out OUTDIR] [--dist uniform] [--markdown]
-  DIR holds sweep.csv and/or tables.csv (default ./bench-out); charts go to OUTDIR (default DIR):
-  sweep_<type>.png/.svg   keys/s vs n, one line per algorithm and peer (one chart per key type)
-  tables_local_<kv>.png/.svg   keys/s vs work-group size per local tile kernel (Bainville's tables)
-  tables_merge_pass.png/.svg   keys/s vs run width per global merge variant (one pass each)
+usage: bench/plot.py [DIR] [--sweep CSV] [--tables CSV] [--out OUTDIR] [--prefix P] [--dist uniform]
+                     [--types u32,u32/u32] [--formats png,svg] [--device D] [--date D] [--commit C]
+                     [--markdown]
+
+  DIR holds sweep.csv and/or tables.csv (default ./bench-out); --sweep / --tables name the files
+  instead. Charts go to OUTDIR (default DIR), each name preceded by --prefix:
+    sweep_<type>.png          sort throughput (Gkeys/s) vs n, one line per algorithm and peer
+    tables_local_<kv>.png     local tile sorts: Gkeys/s vs work-group size (Bainville's tables)
+    tables_merge_pass.png     global merge variants: Gkeys/s per pass vs run width
+  Every chart carries a footer with the device, the date and the commit of the measurement: taken
+  from the CSV's columns (device, date, commit) or the JSON beside it (gpusort-bench writes
+  sweep.json / tables.json with the date and device), else from --device / --date / --commit.
+  --markdown prints markdown tables instead of drawing (needs no matplotlib).
+
+Drawing needs matplotlib (Debian/Ubuntu: apt-get install python3-matplotlib); reading the CSV and
+--markdown do not.
 """
 import argparse
 import csv
+import json
 import math
 import os
 import sys
 from collections import defaultdict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+# One colour per algorithm (and local kernel / merge variant) on every chart. gpusort's own
+# algorithms get saturated colours; the peers are drawn apart in greys with dashed/dotted lines.
+COLOURS = {
+    "radix": "#1f77b4",
+    "merge": "#ff7f0e",
+    "bitonic": "#2ca02c",
+    "section-merge": "#d62728",
+    "hybrid": "#9467bd",
+    "naive-merge": "#8c564b",
+    "rank": "#e377c2",
+    "odd-even": "#bcbd22",
+    "batcher-recursive": "#17becf",
+    "batcher-iterative": "#0b5563",
+    "bubble": "#7b4173",
+    # global merge variants (tables mode)
+    "path": "#ff7f0e",
+    "half": "#393b79",
+    "cached": "#637939",
+    "hashed": "#843c39",
+}
+PEERS = {  # name: (colour, line style, marker)
+    "cub_radix": ("#222222", "--", "s"),
+    "cub_merge": ("#6f6f6f", "--", "D"),
+    "std::sort": ("#9a9a9a", ":", "v"),
+    "std::stable_sort": ("#b5b5b5", ":", "^"),
+}
+PEER_LABELS = {"cub_radix": "CUB radix sort (peer)", "cub_merge": "CUB merge sort (peer)",
+               "std::sort": "std::sort, 1 host thread (peer)",
+               "std::stable_sort": "std::stable_sort, 1 host thread (peer)"}
+MARKERS = "osD^vP*Xph<>"
+FALLBACK = ["#7f7f7f", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5"]
 
 
 def read(path):
-    if not os.path.exists(path):
+    if not path or not os.path.exists(path):
         return []
     with open(path, newline="") as f:
         return [r for r in csv.DictReader(f)]
@@ -35,84 +74,151 @@ def num(s):
         return None
 
 
-def save(fig, outdir, name):
-    for ext in ("png", "svg"):
-        fig.savefig(os.path.join(outdir, f"{name}.{ext}"), dpi=90 if ext == "png" else None, bbox_inches="tight")
+def pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("plot.py: drawing charts needs matplotlib, which this Python lacks "
+                 "(Debian/Ubuntu: apt-get install python3-matplotlib; elsewhere: pip install matplotlib). "
+                 "--markdown works without it.")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def json_meta(csv_path):
+    """The meta block of the JSON gpusort-bench writes beside its CSV (sweep.json, tables.json)."""
+    if not csv_path:
+        return {}
+    path = os.path.splitext(csv_path)[0] + ".json"
+    try:
+        with open(path) as f:
+            return json.load(f).get("meta", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def provenance(rows, csv_path, args):
+    """Footer text: device, date and commit from the CSV (or its JSON), else the command line."""
+    def col(name):  # gpusort's own rows name the device as selected (peers name their API)
+        own = [r for r in rows if r.get("mode") != "peer"] or rows
+        return ", ".join(dict.fromkeys(r[name] for r in own if r.get(name)))
+    meta = json_meta(csv_path)
+    device = col("device") or meta.get("device_name", "") or args.device or "device unknown"
+    date = col("date") or meta.get("date", "")[:10] or args.date or "date unknown"
+    commit = col("commit") or meta.get("commit", "") or args.commit or "commit unknown"
+    src = os.path.basename(csv_path) if csv_path else ""
+    return f"{device}  ·  {date}  ·  commit {commit}" + (f"  ·  data: {src}" if src else "")
+
+
+def style_for(name, i, count):
+    """Colour, line style, marker and widths of series i of count; earlier series are drawn wider
+    and lower, so a series that coincides with another still shows as a rim around it."""
+    lw = 1.3 + 2.9 * (count - 1 - i) / max(1, count - 1)
+    ms = 3.5 + 6.0 * (count - 1 - i) / max(1, count - 1)
+    if name in PEERS:
+        colour, ls, marker = PEERS[name]
+        return dict(color=colour, linestyle=ls, marker=marker, linewidth=lw, markersize=ms, zorder=2 + i)
+    colour = COLOURS.get(name, FALLBACK[sum(name.encode()) % len(FALLBACK)])
+    return dict(color=colour, linestyle="-", marker=MARKERS[i % len(MARKERS)], linewidth=lw, markersize=ms,
+                zorder=2 + i)
+
+
+def draw(plt, series, xlabel, ylabel, title, footer, logy, outdir, name, formats):
+    """series: list of (name, label, [(x, y)]) in legend order."""
+    from matplotlib.ticker import FuncFormatter
+    fig, ax = plt.subplots(figsize=(8.6, 4.8))
+    count = len(series)
+    for i, (key, label, pts) in enumerate(series):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **style_for(key, i, count))
+    ax.set_xscale("log", base=2)
+    xs = sorted({p[0] for _, _, pts in series for p in pts})
+    if len(xs) <= 16:  # a tick at every measured size, labelled as a power of two
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"$2^{{{int(math.log2(x))}}}$" if x > 0 and x & (x - 1) == 0 else str(x) for x in xs])
+        ax.xaxis.set_minor_locator(plt.NullLocator())
+    if logy:
+        ax.set_yscale("log")
+        ys = [p[1] for _, _, pts in series for p in pts if p[1] > 0]
+        if ys:  # the lowest series above a labelled power of ten where one is close
+            decade = 10 ** math.floor(math.log10(min(ys)))
+            ax.set_ylim(bottom=decade if min(ys) < 2 * decade else min(ys) / 1.4)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", alpha=0.12)
+    ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, frameon=False)
+    fig.text(0.01, 0.005, footer, fontsize=7, color="#555555", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.035, 1, 1))
+    for ext in formats:
+        fig.savefig(os.path.join(outdir, f"{name}.{ext}"), dpi=150 if ext == "png" else None, bbox_inches="tight")
     plt.close(fig)
-    print(f"wrote {os.path.join(outdir, name)}.png/.svg")
+    print("wrote " + ", ".join(os.path.join(outdir, f"{name}.{ext}") for ext in formats))
 
 
-def device_of(rows):
-    for r in rows:
-        if r["mode"] != "peer" and r.get("device"):
-            return r["device"]
-    return rows[0].get("device", "") if rows else ""
+def order(curves):
+    """gpusort's series first, fastest (at its best point) first; then the peers in a fixed order."""
+    ours = sorted((k for k in curves if k not in PEERS), key=lambda k: -max(y for _, y in curves[k]))
+    return ours + [k for k in PEERS if k in curves]
 
 
-def plot_sweep(rows, outdir, dist):
+def kv_of(r):
+    return r["key_type"] + ("/" + r["value_type"] if r["value_type"] else "")
+
+
+def plot_sweep(plt, rows, csv_path, args, outdir):
+    footer = provenance(rows, csv_path, args)
     ok = [r for r in rows if r["status"] == "ok" and num(r["keys_per_s"]) and r["algorithm"] != "copy"]
     by_type = defaultdict(lambda: defaultdict(list))
+    auto_is = defaultdict(set)
     for r in ok:
-        if r["distribution"] != dist:
+        if r["distribution"] != args.dist:
             continue
-        kv = r["key_type"] + ("/" + r["value_type"] if r["value_type"] else "")
-        by_type[kv][r["algorithm"]].append((int(r["n"]), num(r["keys_per_s"])))
-    dev = device_of(rows)
-    for kv, algs in sorted(by_type.items()):
-        fig, ax = plt.subplots(figsize=(7, 4.2))
-        ax.set_prop_cycle(color=[plt.cm.tab20(i % 20) for i in range(40)])
-        for alg, pts in sorted(algs.items()):
-            pts.sort()
-            style = "--" if alg.startswith(("std::", "cub_")) else "-"
-            ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], style, marker=".", label=alg)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("n (keys)")
-        ax.set_ylabel("Mkeys/s (median)")
-        ax.set_title(f"{kv}, {dist} keys - {dev}", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, ncol=2)
-        save(fig, outdir, "sweep_" + kv.replace("/", "_"))
+        by_type[kv_of(r)][r["algorithm"]].append((int(r["n"]), num(r["keys_per_s"]) / 1e9))
+        if r["algorithm"] == "auto":
+            auto_is[kv_of(r)].add(r["variant"])
+    wanted = {t.strip() for t in args.types.split(",") if t.strip()}
+    for kv, curves in sorted(by_type.items()):
+        if wanted and kv not in wanted:
+            continue
+        labels = {k: PEER_LABELS.get(k, k) for k in curves}
+        # auto picks radix: its line would lie under radix's, so it is named in radix's label instead.
+        if "auto" in curves and "radix" in curves and auto_is[kv] <= {"radix"}:
+            del curves["auto"]
+            labels["radix"] = "radix (= auto)"
+        series = [(k, labels[k], curves[k]) for k in order(curves)]
+        kind = "pairs" if "/" in kv else "keys"
+        draw(plt, series, "n (keys)", "Gkeys/s (median; higher is better)",
+             f"Sort throughput, {kv} {kind}, {args.dist}", footer, True, outdir,
+             args.prefix + "sweep_" + kv.replace("/", "_"), args.formats)
 
 
-def plot_tables(rows, outdir):
+def plot_tables(plt, rows, csv_path, args, outdir):
+    footer = provenance(rows, csv_path, args)
     ok = [r for r in rows if r["status"] == "ok" and num(r["keys_per_s"])]
-    dev = device_of(rows)
-    for kv_label, want_values in (("key+value", True), ("keys", False)):
+    for kv_label, want_values in (("u32/u32 pairs", True), ("u32 keys", False)):
         curves = defaultdict(list)
         for r in ok:
             if r["mode"] == "local" and bool(r["value_type"]) == want_values:
-                curves[r["algorithm"]].append((int(r["work_group_size"]), num(r["keys_per_s"])))
+                curves[r["algorithm"]].append((int(r["work_group_size"]), num(r["keys_per_s"]) / 1e9))
         if not curves:
             continue
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for k, pts in curves.items():
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], marker="o", label=k)
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("work-group size (keys per tile, 1 per work-item)")
-        ax.set_ylabel("Mkeys/s (median)")
-        ax.set_title(f"local tile sorts, u32 {kv_label} - {dev}", fontsize=9)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-        save(fig, outdir, "tables_local_" + ("kv" if want_values else "keys"))
+        series = [(k, k, curves[k]) for k in order(curves)]
+        draw(plt, series, "work-group size = tile (one key per work-item)", "Gkeys/s (median)",
+             f"Local tile sorts, {kv_label}", footer, True, outdir,
+             args.prefix + "tables_local_" + ("kv" if want_values else "keys"), args.formats)
     curves = defaultdict(list)
     for r in ok:
         if r["mode"] == "merge-pass":
-            curves[r["algorithm"]].append((int(r["variant"].split("=")[1]), num(r["keys_per_s"])))
+            curves[r["algorithm"]].append((int(r["variant"].split("=")[1]), num(r["keys_per_s"]) / 1e9))
     if curves:
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for k, pts in curves.items():
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] / 1e6 for p in pts], marker="o", label=k)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("input run width (one pass: width -> 2*width)")
-        ax.set_ylabel("Mkeys/s per pass (median)")
-        ax.set_title(f"global merge passes, u32/u32 - {dev}", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
-        save(fig, outdir, "tables_merge_pass")
+        series = [(k, k, curves[k]) for k in order(curves)]
+        draw(plt, series, "input run width w (one pass merges runs of w into 2w)", "Gkeys/s per pass (median)",
+             "Global merge passes, u32/u32 pairs", footer, True, outdir, args.prefix + "tables_merge_pass",
+             args.formats)
 
 
 def fmt(v, digits=3):
@@ -124,9 +230,9 @@ def markdown(sweep, tables, dist):
     seeds' work-group tables (Mkeys/s, one row per local kernel, one column per WG)."""
     out = []
     ok = [r for r in sweep if r["status"] == "ok" and r["distribution"] == dist and num(r["median_ms"])]
-    kvs = sorted({r["key_type"] + ("/" + r["value_type"] if r["value_type"] else "") for r in ok})
+    kvs = sorted({kv_of(r) for r in ok})
     for kv in kvs:
-        rows = [r for r in ok if r["key_type"] + ("/" + r["value_type"] if r["value_type"] else "") == kv]
+        rows = [r for r in ok if kv_of(r) == kv]
         by_alg = {}
         for r in rows:
             if r["algorithm"] not in by_alg or int(r["n"]) > int(by_alg[r["algorithm"]]["n"]):
@@ -171,24 +277,36 @@ def markdown(sweep, tables, dist):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("dir", nargs="?", default="bench-out")
-    ap.add_argument("--out", default=None)
+    ap.add_argument("dir", nargs="?", default="bench-out", help="folder with sweep.csv / tables.csv")
+    ap.add_argument("--sweep", help="a sweep CSV (instead of DIR/sweep.csv)")
+    ap.add_argument("--tables", help="a tables CSV (instead of DIR/tables.csv)")
+    ap.add_argument("--out", default=None, help="folder for the charts (default DIR)")
+    ap.add_argument("--prefix", default="", help="put before every chart's file name, e.g. h200-")
     ap.add_argument("--dist", default="uniform")
+    ap.add_argument("--types", default="", help="sweep charts only for these, e.g. u32,u32/u32 (default: all)")
+    ap.add_argument("--formats", default="png,svg", help="comma-separated: png, svg, pdf")
+    ap.add_argument("--device", default="", help="footer: device, where the CSV does not say")
+    ap.add_argument("--date", default="", help="footer: date of the measurement, where the CSV does not say")
+    ap.add_argument("--commit", default="", help="footer: commit measured, where the CSV does not say")
     ap.add_argument("--markdown", action="store_true", help="print markdown tables instead of plotting")
     a = ap.parse_args()
-    outdir = a.out or a.dir
-    os.makedirs(outdir, exist_ok=True)
-    sweep = read(os.path.join(a.dir, "sweep.csv"))
-    tables = read(os.path.join(a.dir, "tables.csv"))
+    a.formats = [f.strip() for f in a.formats.split(",") if f.strip()]
+    sweep_path = a.sweep or (None if a.tables else os.path.join(a.dir, "sweep.csv"))
+    tables_path = a.tables or (None if a.sweep else os.path.join(a.dir, "tables.csv"))
+    sweep = read(sweep_path)
+    tables = read(tables_path)
     if not sweep and not tables:
-        sys.exit(f"plot.py: no sweep.csv or tables.csv in {a.dir}")
+        sys.exit(f"plot.py: no sweep or tables CSV found ({sweep_path or '-'}, {tables_path or '-'})")
     if a.markdown:
         sys.stdout.write(markdown(sweep, tables, a.dist))
         return
+    plt = pyplot()
+    outdir = a.out or (a.dir if not (a.sweep or a.tables) else os.path.dirname(a.sweep or a.tables) or ".")
+    os.makedirs(outdir, exist_ok=True)
     if sweep:
-        plot_sweep(sweep, outdir, a.dist)
+        plot_sweep(plt, sweep, sweep_path, a, outdir)
     if tables:
-        plot_tables(tables, outdir)
+        plot_tables(plt, tables, tables_path, a, outdir)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 #include <cstring>
 
-#include "key_order.hpp"
+#include "format_key.hpp"
+#include "gpusort/key_order.hpp"
 
 namespace gpusort::cli {
 
@@ -19,7 +20,7 @@ std::optional<Unsorted> find_unsorted(key_type t, const void* keys, std::size_t 
     T prev = load(0);
     for (std::size_t i = 1; i < n; ++i) {
       const T cur = load(i);
-      if (key_before(cur, prev, descending)) return Unsorted{i, format_key(cur), format_key(prev)};
+      if (gpusort::key_less<T>{descending ? order::descending : order::ascending}(cur, prev)) return Unsorted{i, format_key(cur), format_key(prev)};
       prev = cur;
     }
     return std::nullopt;

@@ -1,5 +1,5 @@
 #pragma once
-// Checking that keys are in the library's order (see key_order.hpp).
+// Checking that keys are in the library's order (gpusort/key_order.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>

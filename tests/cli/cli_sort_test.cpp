@@ -10,7 +10,7 @@
 #include <random>
 #include <set>
 
-#include "cli/key_order.hpp"
+#include "gpusort/key_order.hpp"
 #include "cli_test_util.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/key_type.hpp"
@@ -19,15 +19,17 @@
 namespace {
 
 using namespace cli_test;
-using gpusort::cli::key_before;
-using gpusort::cli::KeyLess;
-using gpusort::cli::ordered_key;
+// The library's order (gpusort/key_order.hpp) with a descending flag.
+template <class T>
+bool key_before(T a, T b, bool descending) {
+  return gpusort::key_less<T>{descending ? gpusort::order::descending : gpusort::order::ascending}(a, b);
+}
 
 // The reference: std::stable_sort in the library's order. Only comparable bit for bit where the
 // order is total on the data (integers); floats are checked by order + multiset instead.
 template <class T>
 std::vector<T> reference_sorted(std::vector<T> v, bool descending) {
-  std::stable_sort(v.begin(), v.end(), KeyLess<T>{descending});
+  std::stable_sort(v.begin(), v.end(), gpusort::key_less<T>{descending ? gpusort::order::descending : gpusort::order::ascending});
   return v;
 }
 

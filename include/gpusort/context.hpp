@@ -16,6 +16,10 @@ struct DeviceDescription {
   std::string name;      // the device's own name
   std::string driver;    // driver / platform version
   std::uint64_t global_memory_bytes = 0;
+  // Largest single buffer the device can allocate (OpenCL: CL_DEVICE_MAX_MEM_ALLOC_SIZE, often a
+  // quarter of the memory; CUDA: the global memory, no lower limit). Host sorts keep every device
+  // buffer within it, sorting in chunks when needed. 0 = not known.
+  std::uint64_t max_buffer_bytes = 0;
   std::uint64_t local_memory_bytes = 0;  // largest local/shared memory one work-group may use
   std::uint32_t max_work_group_size = 0;
   std::uint32_t compute_units = 0;

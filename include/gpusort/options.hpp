@@ -9,27 +9,38 @@ namespace gpusort {
 
 enum class order { ascending, descending };
 
+// Every field is checked before a sort does anything (Error(invalid_argument) naming the field):
+// values out of range are refused, and so is an algorithm-specific field (work_group_size through
+// host_merge_levels) left off its default when the chosen algorithm does not read it, or when
+// `algorithm` is "auto" -- nothing is silently ignored.
 struct SortOptions {
   gpusort::order order = gpusort::order::ascending;
   // Equal keys keep their input order. An algorithm that cannot be stable rejects this (Error).
   bool stable = false;
   // "auto" lets gpusort choose; otherwise a name from `gpusort algorithms` / gpusort::algorithms().
   std::string algorithm = "auto";
-  // Work-group (CUDA: block) size; 0 = the algorithm's default for the device.
+  // Work-group (CUDA: block) size; 0 = the algorithm's default for the device, else a power of two
+  // up to the device's max_work_group_size. Every device algorithm reads it (not batcher-*).
   std::size_t work_group_size = 0;
-  // Keys each work-item handles in tiled kernels; 0 = default.
+  // Keys each work-item handles in tiled kernels; 0 = default. merge: a power of two 1..64;
+  // radix: 1..64; rank: 1..16; section-merge and hybrid (the section length): 1..1024.
   std::size_t items_per_thread = 0;
-  // Algorithm-specific variant choices (e.g. merge: local="bitonic", merge="path"); empty = default.
+  // Algorithm-specific variant choices; empty = default. local_variant: bitonic, merge, rank;
+  // merge_variant: merge, hybrid ("host-levels=K"). See docs/algorithms/.
   std::string local_variant;
   std::string merge_variant;
-  // hybrid: how many top merge levels the host's threads do (-1 = automatic, see docs/algorithms/hybrid.md).
+  // hybrid: how many top merge levels the host's threads do: -1 = automatic, or 0..64
+  // (docs/algorithms/hybrid.md).
   int host_merge_levels = -1;
   // Print what was chosen and how long each phase took (to stderr).
   bool verbose = false;
   // Host sorts (sort, sort_pairs, sort_host): how many bytes of device memory the sort may use;
-  // 0 = 70% of the device's global memory. When the keys, values and the algorithm's temporaries do
-  // not fit, the data is sorted in chunks that do (pipelined: upload, sort, download) and the
-  // sorted chunks are merged on the host's threads (docs/DESIGN-NOTES.md, "Out-of-core").
+  // 0 = 70% of the device's global memory; else at least what chunks of 1024 elements need (some
+  // 70 to 140 KiB, by key and value size). When the keys, values and the algorithm's temporaries do
+  // not fit it, or one of their buffers exceeds the device's largest allocation
+  // (DeviceDescription::max_buffer_bytes), the data is sorted in chunks that do (pipelined: upload,
+  // sort, download) and the sorted chunks are merged on the host's threads
+  // (docs/DESIGN-NOTES.md, "Out-of-core"). Sorts of device memory (sort_device) refuse a nonzero value.
   std::uint64_t device_memory_limit = 0;
 };
 

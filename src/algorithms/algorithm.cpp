@@ -43,13 +43,17 @@ std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferr
   return g;
 }
 
+void check_work_group_size(std::size_t requested, std::uint32_t limit) {
+  if (requested == 0) return;
+  if ((requested & (requested - 1)) != 0 || requested > limit)
+    throw Error(errc::invalid_argument, "SortOptions::work_group_size must be 0 (the algorithm's default) or a power "
+                                        "of two from 1 to the device's limit " + std::to_string(limit) + " (got " +
+                                            std::to_string(requested) + ")");
+}
+
 std::uint32_t checked_group_size(const rt::Device& device, std::size_t requested, std::uint32_t preferred) {
   if (requested == 0) return default_group_size(device, preferred);
-  std::uint32_t limit = device.description().max_work_group_size;
-  if ((requested & (requested - 1)) != 0 || requested > limit)
-    throw Error(errc::invalid_argument, "work-group size " + std::to_string(requested) +
-                                            " is not a power of two between 1 and the device limit " +
-                                            std::to_string(limit));
+  check_work_group_size(requested, device.description().max_work_group_size);
   return static_cast<std::uint32_t>(requested);
 }
 

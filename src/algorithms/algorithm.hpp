@@ -62,6 +62,24 @@ struct TempQuery {
   const SortOptions& options;
 };
 
+// The SortOptions fields an algorithm reads beyond order, stable, algorithm and verbose. A field it
+// does not read must keep its default, so that no option is silently ignored: the entry points
+// check this (api/option_checks.hpp) before anything runs.
+struct OptionUse {
+  bool work_group_size = false;
+  bool items_per_thread = false;
+  bool local_variant = false;
+  bool merge_variant = false;
+  bool host_merge_levels = false;
+  // items_per_thread's valid values besides 0 (the default): 1..max_items_per_thread, only powers
+  // of two when items_power_of_two.
+  std::size_t max_items_per_thread = 0;
+  bool items_power_of_two = false;
+};
+
+// SortOptions::host_merge_levels' range is -1 (automatic) .. kMaxHostMergeLevels.
+constexpr int kMaxHostMergeLevels = 64;
+
 struct Algorithm {
   std::string name;
   std::string description;
@@ -73,6 +91,10 @@ struct Algorithm {
   // The temporary storage run() asks job.temp() for at most: the sum of temp_request_bytes() of
   // its requests. nullptr: not reported (caller-supplied temporary storage is then refused).
   std::uint64_t (*temp_bytes)(const TempQuery&) = nullptr;
+  OptionUse options;
+  // Checks the variant names in local_variant / merge_variant (and how they combine with the other
+  // options), throwing Error(invalid_argument) that names the field; nullptr: no variants.
+  void (*check_variants)(const SortOptions&) = nullptr;
 };
 
 // All algorithms, in the order `gpusort algorithms` lists them.
@@ -81,8 +103,11 @@ const Algorithm* find(const std::string& name);
 
 // Shared helpers for drivers.
 std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferred);
-// Validates a requested work-group size (power of two, within the device's limit).
+// Validates a requested work-group size (SortOptions::work_group_size: 0 for `preferred` capped at
+// the device's limit, else a power of two within that limit).
 std::uint32_t checked_group_size(const rt::Device& device, std::size_t requested, std::uint32_t preferred);
+// The check alone: Error(invalid_argument) unless requested is 0 or a power of two <= device_limit.
+void check_work_group_size(std::size_t requested, std::uint32_t device_limit);
 std::uint64_t next_pow2(std::uint64_t x);
 inline std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 

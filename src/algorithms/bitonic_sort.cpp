@@ -10,11 +10,16 @@
 
 namespace gpusort::algo {
 
-void bitonic_sort(SortJob& job) {
-  const std::string& variant = job.options.local_variant;
+void bitonic_check_variants(const SortOptions& options) {
+  const std::string& variant = options.local_variant;
   if (!variant.empty() && variant != "fused" && variant != "fused2" && variant != "global")
-    throw Error(errc::invalid_argument,
-                "bitonic: unknown local variant '" + variant + "' (known: fused, fused2, global)");
+    throw Error(errc::invalid_argument, "SortOptions::local_variant '" + variant +
+                                            "' is not a variant of algorithm 'bitonic' (valid: fused, fused2, global)");
+}
+
+void bitonic_sort(SortJob& job) {
+  bitonic_check_variants(job.options);
+  const std::string& variant = job.options.local_variant;
   if (job.n <= 1) return;
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
   const std::uint64_t tile = 2ull * group;

@@ -15,6 +15,12 @@ void hybrid_sort(SortJob& job);  // hybrid_sort.cpp
 void batcher_recursive_sort(SortJob& job);  // batcher_sort.cpp
 void batcher_iterative_sort(SortJob& job);  // batcher_sort.cpp
 
+// Algorithm::check_variants of the drivers with variants (next to each driver).
+void bitonic_check_variants(const SortOptions& options);
+void merge_check_variants(const SortOptions& options);
+void rank_check_variants(const SortOptions& options);
+void hybrid_check_variants(const SortOptions& options);
+
 // Algorithm::temp_bytes of the drivers that ask for temporaries (next to each driver).
 std::uint64_t merge_temp_bytes(const TempQuery& q);
 std::uint64_t radix_temp_bytes(const TempQuery& q);

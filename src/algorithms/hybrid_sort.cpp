@@ -23,20 +23,26 @@ struct Entry {
   std::uint64_t index;  // original position
 };
 
+// K of merge_variant "host-levels=K" (0..64, digits only), or -1 when merge_variant is empty.
+int variant_host_levels(const std::string& variant) {
+  if (variant.empty()) return -1;
+  const std::string prefix = "host-levels=";
+  const std::string digits = variant.rfind(prefix, 0) == 0 ? variant.substr(prefix.size()) : std::string();
+  int k = 0;
+  bool ok = !digits.empty() && digits.size() <= 2;  // two digits: no overflow, 0..99 before the range check
+  for (std::size_t i = 0; ok && i < digits.size(); ++i) {
+    ok = digits[i] >= '0' && digits[i] <= '9';
+    k = k * 10 + (digits[i] - '0');
+  }
+  if (!ok || k > kMaxHostMergeLevels)
+    throw Error(errc::invalid_argument, "SortOptions::merge_variant of algorithm 'hybrid' must be 'host-levels=K' with K "
+                                        "from 0 to " + std::to_string(kMaxHostMergeLevels) + " (got '" + variant + "')");
+  return k;
+}
+
 int requested_host_levels(const SortOptions& o) {
   if (o.host_merge_levels >= 0) return o.host_merge_levels;
-  const std::string prefix = "host-levels=";
-  if (o.merge_variant.empty()) return -1;
-  if (o.merge_variant.rfind(prefix, 0) == 0) {
-    try {
-      std::size_t used = 0;
-      int k = std::stoi(o.merge_variant.substr(prefix.size()), &used);
-      if (k >= 0 && used == o.merge_variant.size() - prefix.size()) return k;
-    } catch (...) {
-    }
-  }
-  throw Error(errc::invalid_argument,
-              "hybrid: merge variant must be 'host-levels=K' with K >= 0 (got '" + o.merge_variant + "')");
+  return variant_host_levels(o.merge_variant);
 }
 
 // Merge-path split of the stable merge of a[0..la) and b[0..lb) (a first on ties): how many of the
@@ -114,6 +120,13 @@ unsigned host_threads() { return std::max(1u, std::thread::hardware_concurrency(
 
 }  // namespace
 
+void hybrid_check_variants(const SortOptions& options) {
+  variant_host_levels(options.merge_variant);
+  if (!options.merge_variant.empty() && options.host_merge_levels != -1)
+    throw Error(errc::invalid_argument, "algorithm 'hybrid' takes its host merge levels from SortOptions::host_merge_levels "
+                                        "or from SortOptions::merge_variant 'host-levels=K', not both");
+}
+
 std::uint64_t hybrid_temp_bytes(const TempQuery& q) {
   const auto [levels, host_levels] = split_levels(q.options, q.n, host_threads());
   if (q.n <= 1) return 0;
@@ -121,7 +134,7 @@ std::uint64_t hybrid_temp_bytes(const TempQuery& q) {
 }
 
 void hybrid_sort(SortJob& job) {
-  requested_host_levels(job.options);  // a bad variant is an error even for n <= 1
+  hybrid_check_variants(job.options);  // a bad variant is an error even for n <= 1
   if (job.n <= 1) return;
   const std::uint64_t section = section_length(job);
   const unsigned threads = host_threads();

@@ -30,16 +30,19 @@ constexpr VariantFile kMerge[] = {
     {"hashed", "merge_global_hashed.cl", 4},
 };
 
+// field: the SortOptions field the name came from, for the error.
 template <std::size_t N>
-const VariantFile& lookup(const VariantFile (&table)[N], const std::string& name, const char* what) {
+const VariantFile& lookup(const VariantFile (&table)[N], const std::string& name, const char* field) {
   if (name.empty()) return table[0];
   for (const auto& v : table)
     if (name == v.name) return v;
   std::string valid;
   for (const auto& v : table) valid += std::string(valid.empty() ? "" : ", ") + v.name;
-  throw Error(errc::invalid_argument,
-              std::string("merge: unknown ") + what + " variant '" + name + "' (valid: " + valid + ")");
+  throw Error(errc::invalid_argument, std::string("SortOptions::") + field + " '" + name +
+                                          "' is not a variant of algorithm 'merge' (valid: " + valid + ")");
 }
+constexpr const char* kLocalField = "local_variant";
+constexpr const char* kMergeField = "merge_variant";
 
 std::vector<std::string> names_of(const auto& table) {
   std::vector<std::string> out;
@@ -56,8 +59,8 @@ std::uint64_t local_budget(const rt::Device& device) {
 
 void check_items(std::uint64_t items) {
   if (items == 0 || items > 64 || (items & (items - 1)) != 0)
-    throw Error(errc::invalid_argument, "merge: items per thread " + std::to_string(items) +
-                                            " is not a power of two between 1 and 64");
+    throw Error(errc::invalid_argument, "SortOptions::items_per_thread must be 0 (the default) or a power of two "
+                                        "from 1 to 64 for algorithm 'merge' (got " + std::to_string(items) + ")");
 }
 
 void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std::string& what) {
@@ -65,7 +68,8 @@ void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std:
     throw Error(errc::invalid_argument, "merge: " + what + " needs " + std::to_string(bytes) +
                                             " bytes of local memory, more than the device's " +
                                             std::to_string(local_budget(device)) +
-                                            "; use a smaller work-group size or fewer items per thread");
+                                            "; use a smaller SortOptions::work_group_size or "
+                                            "SortOptions::items_per_thread");
 }
 
 std::vector<std::string> with(std::vector<std::string> defines, std::initializer_list<std::string> more) {
@@ -83,10 +87,10 @@ const std::vector<std::string>& merge_variants() {
   static const std::vector<std::string> v = names_of(kMerge);
   return v;
 }
-std::string checked_local_variant(const std::string& name) { return lookup(kLocal, name, "local").name; }
-std::string checked_merge_variant(const std::string& name) { return lookup(kMerge, name, "merge").name; }
-std::uint32_t default_local_items(const std::string& v) { return lookup(kLocal, v, "local").default_items; }
-std::uint32_t default_merge_items(const std::string& v) { return lookup(kMerge, v, "merge").default_items; }
+std::string checked_local_variant(const std::string& name) { return lookup(kLocal, name, kLocalField).name; }
+std::string checked_merge_variant(const std::string& name) { return lookup(kMerge, name, kMergeField).name; }
+std::uint32_t default_local_items(const std::string& v) { return lookup(kLocal, v, kLocalField).default_items; }
+std::uint32_t default_merge_items(const std::string& v) { return lookup(kMerge, v, kMergeField).default_items; }
 
 void sort_tiles(SortJob& job, const std::string& local_variant, std::uint32_t group_size, std::uint32_t items) {
   sort_tiles_into(job, local_variant, group_size, items, job.keys, job.values_or_keys());
@@ -94,7 +98,7 @@ void sort_tiles(SortJob& job, const std::string& local_variant, std::uint32_t gr
 
 void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32_t group_size, std::uint32_t items,
                      rt::Buffer& dst_keys, rt::Buffer& dst_values) {
-  const VariantFile& v = lookup(kLocal, local_variant, "local");
+  const VariantFile& v = lookup(kLocal, local_variant, kLocalField);
   check_items(items);
   const std::uint64_t tile = std::uint64_t(group_size) * items;
   check_local_bytes(job.device, tile * (key_size(job.type) + 4), "a tile of " + std::to_string(tile) + " keys");
@@ -123,7 +127,7 @@ void check_merge_resources(const SortJob& job, const std::string& name, std::uin
 void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_keys, rt::Buffer& src_values,
                 rt::Buffer& dst_keys, rt::Buffer& dst_values, std::uint64_t width, std::uint32_t group_size,
                 std::uint32_t items) {
-  const VariantFile& v = lookup(kMerge, merge_variant, "merge");
+  const VariantFile& v = lookup(kMerge, merge_variant, kMergeField);
   const std::string name = v.name;
   if (width == 0 || (width & (width - 1)) != 0)
     throw Error(errc::invalid_argument, "merge: run width " + std::to_string(width) + " is not a power of two");
@@ -148,6 +152,11 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
 }
 
 }  // namespace merge
+
+void merge_check_variants(const SortOptions& options) {
+  merge::checked_local_variant(options.local_variant);
+  merge::checked_merge_variant(options.merge_variant);
+}
 
 void merge_sort(SortJob& job) {
   if (job.n <= 1) return;

@@ -8,18 +8,24 @@
 
 namespace gpusort::algo {
 
-void rank_sort(SortJob& job) {
-  const std::string& variant = job.options.local_variant;
+void rank_check_variants(const SortOptions& options) {
+  const std::string& variant = options.local_variant;
   if (!variant.empty() && variant != "stable" && variant != "unstable")
-    throw Error(errc::invalid_argument, "rank: unknown local variant '" + variant + "' (known: stable, unstable)");
-  if (variant == "unstable" && job.options.stable)
-    throw Error(errc::invalid_argument, "rank: the 'unstable' variant cannot sort stably; drop one of the two");
+    throw Error(errc::invalid_argument, "SortOptions::local_variant '" + variant +
+                                            "' is not a variant of algorithm 'rank' (valid: stable, unstable)");
+  if (variant == "unstable" && options.stable)
+    throw Error(errc::invalid_argument, "SortOptions::local_variant 'unstable' of algorithm 'rank' cannot sort stably; "
+                                        "drop SortOptions::stable or the variant");
+}
+
+void rank_sort(SortJob& job) {
+  rank_check_variants(job.options);
+  const std::string& variant = job.options.local_variant;
   if (job.n <= 1) return;
   const bool stable = job.options.stable || variant == "stable";
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  // 1..16 (the registry's range for SortOptions::items_per_thread, checked by the entry points)
   const std::size_t items = job.options.items_per_thread ? job.options.items_per_thread : 4;
-  if (items > 16)
-    throw Error(errc::invalid_argument, "rank: items_per_thread must be between 1 and 16 (got " + std::to_string(items) + ")");
   auto defines = job.key_defines(group);
   defines.push_back("RANK_ITEMS=" + std::to_string(items));
   rt::Program& program = job.device.program("rank_sort.cl", defines);

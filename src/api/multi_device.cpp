@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/option_checks.hpp"
 #include "gpusort/key_order.hpp"
 
 namespace gpusort {
@@ -87,6 +88,10 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   if (value_bytes != 0 && !is_supported_value_size(value_bytes))
     throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
   if ((value_bytes != 0) != (values != nullptr)) throw Error(errc::invalid_argument, "values and value size must be given together");
+  // The options against every device before the partition (n = 0: the buckets' sizes are not known
+  // yet; each bucket's sort_host checks its own against the algorithm's size limit).
+  for (Context* c : contexts) detail::checked_algorithm(c->device(), type, 0, value_bytes, options);
+  detail::check_device_memory_limit(options, key_size(type), value_bytes);
 
   const std::size_t buckets = contexts.size(), kb = key_size(type);
   const bool descending = options.order == order::descending;

@@ -2,6 +2,7 @@
 #include "api/out_of_core.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -46,6 +47,8 @@ wide temp_estimate(wide m, std::size_t kb, std::size_t vb) {
 
 std::uint64_t clamp64(wide x) { return x > wide(~std::uint64_t(0)) ? ~std::uint64_t(0) : std::uint64_t(x); }
 
+std::atomic<std::uint64_t> max_buffer_for_testing{0};  // 0: no override
+
 std::string mib(std::uint64_t bytes) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
@@ -81,6 +84,22 @@ std::uint64_t device_budget(const DeviceDescription& device, const SortOptions& 
   return device.global_memory_bytes / 10 * 7;
 }
 
+std::uint64_t max_buffer_bytes(const DeviceDescription& device) {
+  std::uint64_t limit = device.max_buffer_bytes != 0 ? device.max_buffer_bytes : ~std::uint64_t(0);
+  if (const std::uint64_t test = max_buffer_for_testing.load(); test != 0) limit = std::min(limit, test);
+  return limit;
+}
+
+void set_max_buffer_bytes_for_testing(std::uint64_t bytes) { max_buffer_for_testing.store(bytes); }
+
+std::uint64_t largest_buffer_bytes(std::uint64_t m, std::size_t kb, std::size_t vb) {
+  return clamp64(temp_occupancy(wide(m) * std::max(kb, vb)));
+}
+
+bool fits_in_one_piece(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t budget, std::uint64_t max_buffer) {
+  return one_shot_bytes(n, kb, vb) <= budget && largest_buffer_bytes(n, kb, vb) <= max_buffer;
+}
+
 std::uint64_t one_shot_bytes(std::uint64_t n, std::size_t kb, std::size_t vb) {
   return clamp64(temp_occupancy(wide(n) * kb) + temp_occupancy(wide(n) * vb) + temp_estimate(n, kb, vb));
 }
@@ -89,17 +108,23 @@ std::uint64_t pipeline_bytes(std::uint64_t m, std::size_t kb, std::size_t vb) {
   return clamp64(2 * wide(m) * (kb + vb) + temp_estimate(m, kb, vb));
 }
 
-ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t budget) {
+ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t budget, std::uint64_t max_buffer) {
   if (pipeline_bytes(kMinChunk, kb, vb) > budget)
     throw Error(errc::out_of_memory,
                 "device memory budget of " + std::to_string(budget) + " bytes is too small: sorting in chunks needs at least " +
                     std::to_string(pipeline_bytes(kMinChunk, kb, vb)) + " bytes (chunks of " +
-                    std::to_string(kMinChunk) + " elements); raise the device memory limit (SortOptions::device_memory_limit, --device-memory-limit)");
-  // Largest chunk that fits (pipeline_bytes grows with m).
+                    std::to_string(kMinChunk) + " elements); raise SortOptions::device_memory_limit");
+  if (largest_buffer_bytes(kMinChunk, kb, vb) > max_buffer)
+    throw Error(errc::out_of_memory, "the device allocates at most " + std::to_string(max_buffer) +
+                                         " bytes in one buffer, less than a chunk of " + std::to_string(kMinChunk) +
+                                         " elements needs (" + std::to_string(largest_buffer_bytes(kMinChunk, kb, vb)) +
+                                         " bytes)");
+  // Largest chunk that fits (both sizes grow with m).
+  auto fits = [&](std::uint64_t m) { return pipeline_bytes(m, kb, vb) <= budget && largest_buffer_bytes(m, kb, vb) <= max_buffer; };
   std::uint64_t lo = kMinChunk, hi = std::max<std::uint64_t>(n, kMinChunk);
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-    if (pipeline_bytes(mid, kb, vb) <= budget)
+    if (fits(mid))
       lo = mid;
     else
       hi = mid - 1;
@@ -118,9 +143,9 @@ ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint
 
 SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std::size_t n, void* values,
                              std::size_t value_bytes, const SortOptions& options, std::uint64_t budget,
-                             SortReport report) {
+                             std::uint64_t max_buffer, SortReport report) {
   const std::size_t kb = key_size(type), vb = value_bytes;
-  const ChunkPlan plan = plan_chunks(n, kb, vb, budget);
+  const ChunkPlan plan = plan_chunks(n, kb, vb, budget, max_buffer);
   const std::size_t m = static_cast<std::size_t>(plan.chunk), chunks = plan.count;
   const algo::Algorithm& algorithm = core::choose_algorithm(
       {type, m, vb, options.stable, options.algorithm, device.description().is_gpu});
@@ -128,9 +153,10 @@ SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std:
   chunk_options.verbose = false;  // one line per chunk from here, not the algorithm's phase times
   if (options.verbose)
     std::fprintf(stderr,
-                 "gpusort: %zu elements need ~%s on the device, budget %s: %zu chunks of %zu, sorted by %s, merged on "
-                 "the host\n",
-                 n, mib(one_shot_bytes(n, kb, vb)).c_str(), mib(budget).c_str(), chunks, m, algorithm.name.c_str());
+                 "gpusort: %zu elements need ~%s on the device (largest buffer %s), budget %s (largest allocation %s): "
+                 "%zu chunks of %zu, sorted by %s, merged on the host\n",
+                 n, mib(one_shot_bytes(n, kb, vb)).c_str(), mib(largest_buffer_bytes(n, kb, vb)).c_str(),
+                 mib(budget).c_str(), mib(max_buffer).c_str(), chunks, m, algorithm.name.c_str());
 
   // Everything is allocated before anything runs; cached pool buffers of earlier sorts go first.
   device.temp_pool().trim();

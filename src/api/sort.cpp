@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "api/option_checks.hpp"
 #include "api/out_of_core.hpp"
-#include "core/dispatch.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/sort.hpp"
 #include "runtime/buffer_pool.hpp"
@@ -28,11 +28,6 @@ void validate(key_type type, std::uint64_t n, const void* values, std::size_t va
   (void)type;
 }
 
-const algo::Algorithm& choose(rt::Device& device, key_type type, std::uint64_t n, std::size_t value_bytes,
-                              const SortOptions& options) {
-  return core::choose_algorithm({type, n, value_bytes, options.stable, options.algorithm, device.description().is_gpu});
-}
-
 // The temporary storage `algorithm` needs for this sort; Error(unsupported) if it does not say.
 std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& device, key_type type, std::uint64_t n,
                                 std::size_t value_bytes, const SortOptions& options) {
@@ -50,12 +45,12 @@ struct DeviceRun {
   double ms = 0;
   std::uint64_t compiled = 0;
 };
-// temp_storage: caller-supplied temporary storage, checked against the algorithm's needs before
-// anything runs; nullptr = temporaries from the device's pool.
-DeviceRun run_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys,
-                                             rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
-                                             rt::Buffer* temp_storage = nullptr) {
-  const algo::Algorithm& algorithm = choose(device, type, n, value_bytes, options);
+// `algorithm` comes from detail::checked_algorithm (options checked). temp_storage: caller-supplied
+// temporary storage, checked against the algorithm's needs before anything runs; nullptr =
+// temporaries from the device's pool.
+DeviceRun run_on_device(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::uint64_t n,
+                        rt::Buffer& keys, rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
+                        rt::Buffer* temp_storage = nullptr) {
   if (temp_storage) {
     const std::uint64_t need = needed_temp_bytes(algorithm, device, type, n, value_bytes, options);
     if (need > temp_storage->bytes())
@@ -96,15 +91,19 @@ SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, voi
   rt::Device& device = ctx.runtime_device();
   SortReport report;
   report.device = device.description().id;
-  // Choose (and reject) before any transfer, so bad requests cost nothing.
-  report.algorithm = core::choose_algorithm({type, n, value_bytes, options.stable, options.algorithm,
-                                             device.description().is_gpu}).name;
+  // Choose and check the options (reject) before any transfer, so bad requests cost nothing.
+  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), type, n, value_bytes, options);
+  detail::check_device_memory_limit(options, key_size(type), value_bytes);
+  report.algorithm = algorithm.name;
   if (n <= 1) return report;
 
-  // Larger than the device budget: sorted in chunks and merged on the host (api/out_of_core.hpp).
+  // Larger than the device budget, or than its largest allocation: sorted in chunks and merged on
+  // the host (api/out_of_core.hpp).
   const std::uint64_t budget = detail::device_budget(device.description(), options);
-  if (detail::one_shot_bytes(n, key_size(type), value_bytes) > budget)
-    return detail::sort_host_chunked(device, type, keys, n, values, value_bytes, options, budget, std::move(report));
+  const std::uint64_t max_buffer = detail::max_buffer_bytes(device.description());
+  if (!detail::fits_in_one_piece(n, key_size(type), value_bytes, budget, max_buffer))
+    return detail::sort_host_chunked(device, type, keys, n, values, value_bytes, options, budget, max_buffer,
+                                     std::move(report));
 
   const std::size_t key_bytes = n * key_size(type);
   const std::size_t val_bytes = n * value_bytes;
@@ -116,7 +115,7 @@ SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, voi
   if (dvalues) device.write(*dvalues, 0, values, val_bytes);
   report.upload_ms = ms_since(t0);
 
-  const DeviceRun run = run_on_device(device, type, n, *dkeys, dvalues.get(), value_bytes, options);
+  const DeviceRun run = run_on_device(device, algorithm, type, n, *dkeys, dvalues.get(), value_bytes, options);
   report.sort_ms = run.ms;
   report.programs_compiled = run.compiled;
 
@@ -163,6 +162,8 @@ SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std
   if (values && n * value_bytes > values->bytes())
     throw Error(errc::invalid_argument, "values buffer holds fewer than n values");
   rt::Device& device = ctx.runtime_device();
+  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), type, n, value_bytes, options);
+  detail::check_no_device_memory_limit(options);
   SortReport report;
   report.device = device.description().id;
   // Sorting in place on the device: a failure may leave device data partly sorted, but every key
@@ -173,7 +174,7 @@ SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std
     if (temp == &keys.runtime_buffer() || (values && temp == &values->runtime_buffer()))
       throw Error(errc::invalid_argument, "the temporary storage must be a buffer of its own, not the keys or values");
   }
-  const DeviceRun run = run_on_device(device, type, n, keys.runtime_buffer(),
+  const DeviceRun run = run_on_device(device, algorithm, type, n, keys.runtime_buffer(),
                                       values ? &values->runtime_buffer() : nullptr, value_bytes, options, temp);
   report.algorithm = run.algorithm;
   report.sort_ms = run.ms;
@@ -199,7 +200,8 @@ std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, 
     throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
   if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
   rt::Device& device = ctx.runtime_device();
-  const algo::Algorithm& algorithm = choose(device, type, n, value_bytes, options);
+  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), type, n, value_bytes, options);
+  detail::check_no_device_memory_limit(options);
   return static_cast<std::size_t>(needed_temp_bytes(algorithm, device, type, n, value_bytes, options));
 }
 

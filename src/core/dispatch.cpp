@@ -9,6 +9,13 @@ std::string all_names() {
   return s;
 }
 
+std::string stable_names() {
+  std::string s;
+  for (const auto& a : algo::registry())
+    if (a.can_be_stable) s += (s.empty() ? "" : ", ") + a.name;
+  return s;
+}
+
 // Preference for "auto", best first; the first one present that fits the request wins.
 constexpr const char* auto_preference_unstable[] = {"radix", "merge", "bitonic"};
 constexpr const char* auto_preference_stable[] = {"radix", "merge", "section-merge"};
@@ -32,11 +39,13 @@ const algo::Algorithm& choose_algorithm(const SortRequest& r) {
     if (!chosen) throw Error(errc::invalid_argument, "unknown algorithm '" + r.algorithm + "' (known: " + all_names() + ")");
   }
   if (r.stable && !chosen->can_be_stable)
-    throw Error(errc::invalid_argument, "algorithm '" + chosen->name + "' cannot sort stably; drop --stable or choose a stable algorithm");
+    throw Error(errc::invalid_argument, "algorithm '" + chosen->name + "' cannot sort stably; drop SortOptions::stable or "
+                                        "choose a stable algorithm with SortOptions::algorithm (stable: " +
+                                            stable_names() + ")");
   if (chosen->max_n != 0 && r.n > chosen->max_n)
     throw Error(errc::unsupported, "algorithm '" + chosen->name + "' is O(n^2) and accepts at most " +
                                        std::to_string(chosen->max_n) + " keys (got " + std::to_string(r.n) + "); use " +
-                                       chosen->too_large_hint);
+                                       chosen->too_large_hint + " instead");
   return *chosen;
 }
 

@@ -1,6 +1,8 @@
 // Device ids, enumeration across backends and the default choice.
+#include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "runtime/cuda/cuda_backend.hpp"
 #include "runtime/device.hpp"
@@ -9,10 +11,57 @@
 namespace gpusort::rt {
 namespace {
 
-int parse_index(const std::string& text, const std::string& id) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-    throw Error(errc::invalid_argument, "bad device id '" + id + "' (expected cuda:N or opencl:P:D)");
-  return std::stoi(text);
+Error malformed(const std::string& id) {
+  return Error(errc::invalid_argument, "malformed device id '" + id +
+                                           "' (expected cuda:N or opencl:P:D, as gpusort::list_devices() lists them)");
+}
+
+// An index of a device id: decimal digits only (no sign, no spaces), at least one. Values too large
+// for 64 bits saturate: they are out of range on any machine all the same, and the caller says so.
+std::uint64_t parse_index(const std::string& text, const std::string& id) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) throw malformed(id);
+  constexpr std::uint64_t kSaturated = ~std::uint64_t(0);
+  std::uint64_t value = 0;
+  for (char c : text) {
+    if (value > (kSaturated - 9) / 10) return kSaturated;
+    value = value * 10 + std::uint64_t(c - '0');
+  }
+  return value;
+}
+
+std::string count_of(std::size_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+// A well-formed id naming a device this machine does not have.
+Error out_of_range(const std::string& id, const std::string& which_index, const std::string& why) {
+  return Error(errc::unsupported, "device id '" + id + "': " + which_index + " index out of range (" + why + ")");
+}
+
+DevicePtr open_cuda(const std::string& id) {
+  const std::uint64_t index = parse_index(id.substr(5), id);
+  const std::size_t count = cuda_enumerate_devices().size();
+  if (index >= count) {
+    const std::string why = cuda_unavailable_reason();
+    throw out_of_range(id, "device", "this machine has " + count_of(count, "CUDA device") +
+                                         (why.empty() ? "" : "; CUDA is unavailable: " + why));
+  }
+  return cuda_open_device(static_cast<int>(index));
+}
+
+DevicePtr open_opencl(const std::string& id) {
+  const std::string rest = id.substr(7);
+  const std::size_t colon = rest.find(':');
+  if (colon == std::string::npos) throw malformed(id);
+  const std::uint64_t platform = parse_index(rest.substr(0, colon), id);
+  const std::uint64_t device = parse_index(rest.substr(colon + 1), id);
+  const std::vector<std::size_t> devices = opencl_device_counts();
+  if (platform >= devices.size())
+    throw out_of_range(id, "platform", "this machine has " + count_of(devices.size(), "OpenCL platform"));
+  if (device >= devices[platform])
+    throw out_of_range(id, "device", "OpenCL platform " + std::to_string(platform) + " has " +
+                                         count_of(devices[platform], "device"));
+  return opencl_open_device(static_cast<int>(platform), static_cast<int>(device));
 }
 
 }  // namespace
@@ -38,14 +87,9 @@ DevicePtr open_device(const std::string& requested) {
     throw Error(errc::unsupported, "no device found: no OpenCL platform has a device" +
                                        (why.empty() ? std::string() : " and CUDA is unavailable (" + why + ")"));
   }
-  if (id.rfind("cuda:", 0) == 0) return cuda_open_device(parse_index(id.substr(5), id));
-  if (id.rfind("opencl:", 0) == 0) {
-    auto rest = id.substr(7);
-    auto colon = rest.find(':');
-    if (colon == std::string::npos) throw Error(errc::invalid_argument, "bad device id '" + id + "' (expected opencl:P:D)");
-    return opencl_open_device(parse_index(rest.substr(0, colon), id), parse_index(rest.substr(colon + 1), id));
-  }
-  throw Error(errc::invalid_argument, "unknown device id '" + id + "' (expected cuda:N or opencl:P:D; see `gpusort devices`)");
+  if (id.rfind("cuda:", 0) == 0) return open_cuda(id);
+  if (id.rfind("opencl:", 0) == 0) return open_opencl(id);
+  throw malformed(id);
 }
 
 }  // namespace gpusort::rt

@@ -21,7 +21,7 @@ TEST(OddEven, SmallWorkGroups) {
     check_keys_matrix<std::uint32_t>(o, {1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 300}, {dist::uniform, dist::reverse, dist::few_unique});
   }
 }
-TEST(OddEven, SizeLimit) { expect_too_large("odd-even", 1u << 16, "merge --local odd-even", false); }
+TEST(OddEven, SizeLimit) { expect_too_large("odd-even", 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'odd-even'", false); }
 
 }  // namespace
 }  // namespace gpusort::test

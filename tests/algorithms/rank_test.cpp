@@ -28,7 +28,7 @@ TEST(Rank, ItemsPerThreadAndGroupSizes) {
   check_pairs<std::uint32_t, std::uint32_t>({.stable = true, .algorithm = "rank", .work_group_size = 32, .items_per_thread = 1},
                                             {33, 1000}, dist::few_unique);
 }
-TEST(Rank, SizeLimit) { expect_too_large("rank", 1u << 16, "merge --local rank", true); }
+TEST(Rank, SizeLimit) { expect_too_large("rank", 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'rank'", true); }
 TEST(Rank, BadVariants) {
   std::vector<std::uint32_t> v = {3, 1, 2};
   EXPECT_THROW(sort(test_context(), std::span<std::uint32_t>(v), {.algorithm = "rank", .local_variant = "nope"}), Error);

@@ -294,6 +294,7 @@ DeviceDescription describe(const DriverApi& api, int ordinal) {
   d.name = name;
   d.driver = "CUDA driver " + version_text(api.version) + ", " + nvrtc_version_string();
   d.global_memory_bytes = total;
+  d.max_buffer_bytes = total;  // one cuMemAlloc may take all of it
   d.local_memory_bytes = static_cast<std::uint64_t>(
       attribute(api, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev, "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"));
   d.max_work_group_size =

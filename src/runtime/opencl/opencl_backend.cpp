@@ -64,6 +64,7 @@ DeviceDescription describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   desc.driver = platform_string(p, CL_PLATFORM_NAME) + " " + platform_string(p, CL_PLATFORM_VERSION) + ", driver " +
                 device_string(d, CL_DRIVER_VERSION);
   desc.global_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
+  desc.max_buffer_bytes = device_value<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   desc.local_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
   desc.max_work_group_size = static_cast<std::uint32_t>(device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   desc.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
@@ -392,6 +393,12 @@ std::vector<DeviceDescription> opencl_enumerate_devices() {
     for (size_t di = 0; di < ds.size(); ++di) out.push_back(describe(ps[pi], ds[di], int(pi), int(di)));
   }
   return out;
+}
+
+std::vector<std::size_t> opencl_device_counts() {
+  std::vector<std::size_t> counts;
+  for (cl_platform_id p : platforms()) counts.push_back(devices_of(p).size());
+  return counts;
 }
 
 DevicePtr opencl_open_device(int platform, int device) {

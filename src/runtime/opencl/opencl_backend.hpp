@@ -9,6 +9,8 @@ namespace gpusort::rt {
 
 // Every device of every OpenCL platform; empty (never throws) if there is no ICD.
 std::vector<DeviceDescription> opencl_enumerate_devices();
+// How many devices each OpenCL platform has (index = P of "opencl:P:D"); empty without an ICD.
+std::vector<std::size_t> opencl_device_counts();
 // "opencl:P:D": platform P, device D. Throws Error(unsupported) if it does not exist.
 DevicePtr opencl_open_device(int platform, int device);
 

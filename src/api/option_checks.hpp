@@ -1,0 +1,35 @@
+#pragma once
+// The checks every entry point runs on a request's SortOptions before anything runs (so a bad
+// option costs nothing and leaves the caller's data unchanged). Errors are Error(invalid_argument)
+// and name the field exactly as `SortOptions::<field>` with its valid values, so that a front end
+// can replace that text with its own spelling of the option.
+#include <cstddef>
+#include <cstdint>
+
+#include "algorithms/algorithm.hpp"
+#include "gpusort/context.hpp"
+#include "gpusort/options.hpp"
+
+namespace gpusort::detail {
+
+// The algorithm that serves the request (core::choose_algorithm), after check_options.
+const algo::Algorithm& checked_algorithm(const DeviceDescription& device, key_type type, std::uint64_t n,
+                                         std::size_t value_bytes, const SortOptions& options);
+
+// The algorithm-specific fields (work_group_size, items_per_thread, local_variant, merge_variant,
+// host_merge_levels):
+//  - with SortOptions::algorithm "auto" (or empty) every one must keep its default;
+//  - a field `algorithm` does not read (Algorithm::options) must keep its default;
+//  - the rest must be in range: work_group_size 0 or a power of two up to the device's limit,
+//    items_per_thread 0 or within the algorithm's range, host_merge_levels -1..64, and the
+//    variant names the algorithm knows (Algorithm::check_variants).
+void check_options(const SortOptions& options, const algo::Algorithm& algorithm, const DeviceDescription& device);
+
+// Host sorts (sort_host and what calls it): device_memory_limit is 0 or at least what the chunk
+// pipeline's smallest chunk of these elements needs (out_of_core.hpp, pipeline_bytes(kMinChunk)).
+void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes, std::size_t value_bytes);
+// Device sorts (sort_device, temporary_storage_bytes): the data is already on the device, so
+// device_memory_limit has nothing to limit and must be 0.
+void check_no_device_memory_limit(const SortOptions& options);
+
+}  // namespace gpusort::detail

@@ -202,7 +202,7 @@ TEST(CliSort, WorkGroupSizeOption) {
   const auto in = (d / "in").string(), out = (d / "out").string();
   ASSERT_CLI_OK(run_cli({"gen", "-t", "u32", "-n", "10000", "-o", in}));
   const auto input = read_vec<std::uint32_t>(in);
-  ASSERT_CLI_OK(run_cli({"sort", in, "-o", out, "-t", "u32", "--wg", "64"}));
+  ASSERT_CLI_OK(run_cli({"sort", in, "-o", out, "-t", "u32", "-a", "merge", "--wg", "64"}));
   EXPECT_EQ(read_vec<std::uint32_t>(out), reference_sorted(input, false));
 }
 

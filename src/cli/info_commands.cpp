@@ -52,8 +52,9 @@ int run_devices(bool verbose) {
     std::printf("%-*s  %-*s  %-*s  %s", wi, d.id.c_str(), wb, d.backend.c_str(), wn, d.name.c_str(),
                 format_bytes(d.global_memory_bytes).c_str());
     if (verbose)
-      std::printf("  %s  %u CUs  wg<=%u  local %s  driver %s", d.is_gpu ? "gpu" : "cpu", d.compute_units,
-                  d.max_work_group_size, format_bytes(d.local_memory_bytes).c_str(), d.driver.c_str());
+      std::printf("  %s  %u CUs  wg<=%u  local %s  one buffer<=%s  driver %s", d.is_gpu ? "gpu" : "cpu",
+                  d.compute_units, d.max_work_group_size, format_bytes(d.local_memory_bytes).c_str(),
+                  format_bytes(d.max_buffer_bytes).c_str(), d.driver.c_str());
     std::printf("\n");
   }
   return 0;

@@ -8,3 +8,4 @@
 #include "gpusort/multi_device.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
+#include "gpusort/version.hpp"

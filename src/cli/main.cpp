@@ -14,10 +14,8 @@
 #include "commands.hpp"
 #include "core/key_generator.hpp"
 #include "gpusort/errors.hpp"
+#include "gpusort/version.hpp"
 
-#ifndef GPUSORT_VERSION
-#define GPUSORT_VERSION "unknown"
-#endif
 
 namespace {
 
@@ -73,10 +71,10 @@ void print_error(const std::string& raw_message, bool details) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gpusort " GPUSORT_VERSION ": sort arrays of keys (and values) on a GPU or any OpenCL device.\n"
+  CLI::App app{"gpusort " GPUSORT_VERSION_STRING ": sort arrays of keys (and values) on a GPU or any OpenCL device.\n"
                "Files are raw little-endian arrays or .npy files (recognised by their magic bytes)."};
   app.name("gpusort");
-  app.set_version_flag("--version", "gpusort " GPUSORT_VERSION);
+  app.set_version_flag("--version", "gpusort " GPUSORT_VERSION_STRING);
   app.require_subcommand(1);
   app.footer(
       "Exit status: 0 success; 1 failure (device, memory) or, for verify, not sorted; 2 usage or input error.\n"

@@ -1,0 +1,11 @@
+#pragma once
+// The parts of the extension module gpusort._gpusort; module.cpp calls each once.
+#include <nanobind/nanobind.h>
+
+namespace gpusort::python {
+
+void bind_errors(nanobind::module_& m);  // exception types and the gpusort::Error translator
+void bind_info(nanobind::module_& m);    // devices(), algorithms(), __version__
+void bind_sort(nanobind::module_& m);    // inspect(), sort_inplace()
+
+}  // namespace gpusort::python

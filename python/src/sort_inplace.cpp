@@ -1,0 +1,131 @@
+// Step two of every sort: sort the arrays obtain_keys/obtain_values found, where they live.
+//   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back)
+//   CUDA memory  -> (coming) a sort of the device memory in place, no copies; refused for now
+// The Python layer (python/gpusort/) makes the copies that sort/argsort/sort_pairs return, in the
+// caller's own array library, and passes them here; sort_/sort_pairs_ pass the caller's arrays.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "array_view.hpp"
+#include "bindings.hpp"
+#include "contexts.hpp"
+#include "errors.hpp"
+#include "gpusort/sort.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace gpusort::python {
+namespace {
+
+// What inspect() tells the Python layer about an array before it copies it.
+struct ArrayInfo {
+  std::string memory;  // "host" or "cuda"
+  int device_id = 0;
+  std::size_t n = 0;
+  std::string dtype;
+  std::size_t itemsize = 0;
+  bool writable = true;
+};
+
+// The one place that refuses device memory until gpusort sorts it in place: inspect() calls it
+// before the Python layer copies anything, sort_inplace() where the device sort will go.
+void refuse_device_memory_for_now(const ArrayView& v) {
+  if (v.memory != memory_kind::host)
+    raise(PyExc_NotImplementedError,
+          "device arrays: coming. gpusort sorts host arrays for now: copy to the host first "
+          "(tensor.cpu(), cupy.asnumpy(x))");
+}
+
+ArrayInfo inspect(nb::handle obj, const std::string& name, const std::string& role) {
+  if (role != "keys" && role != "values") raise(PyExc_ValueError, "inspect: role is 'keys' or 'values'");
+  const ArrayView v = role == "keys" ? obtain_keys(obj, name.c_str()) : obtain_values(obj, name.c_str());
+  refuse_device_memory_for_now(v);
+  return {v.memory == memory_kind::host ? "host" : "cuda", v.device_id, v.n, v.dtype, v.itemsize, v.writable};
+}
+
+void check_writable(const ArrayView& v, const char* name) {
+  if (!v.writable)
+    raise(PyExc_ValueError, std::string(name) + " is read-only: sort a copy (gpusort.sort returns one) or a writable array");
+}
+
+void check_pair(const ArrayView& keys, const ArrayView& values) {
+  if (values.n != keys.n)
+    raise(PyExc_ValueError, "keys and values differ in length: " + std::to_string(keys.n) + " keys, " +
+                                std::to_string(values.n) + " values");
+  if (values.memory != keys.memory || values.device_id != keys.device_id)
+    raise(PyExc_ValueError, "keys and values must live in the same memory (both host arrays, or both on one GPU)");
+  const auto k = reinterpret_cast<std::uintptr_t>(keys.data), v = reinterpret_cast<std::uintptr_t>(values.data);
+  if (keys.n > 0 && k < v + values.n * values.itemsize && v < k + keys.n * keys.itemsize)
+    raise(PyExc_ValueError, "keys and values share memory; pass separate arrays");
+}
+
+SortOptions options_from(bool descending, bool stable, const std::optional<std::string>& algorithm) {
+  SortOptions options;
+  options.order = descending ? order::descending : order::ascending;
+  options.stable = stable;
+  options.algorithm = algorithm.value_or("auto");
+  return options;
+}
+
+void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
+                    const std::string& device) {
+  const key_type type = key_type_of_view(keys);
+  // Other Python threads run meanwhile; the views keep the arrays alive (released after the GIL
+  // is back, when they go out of scope in the caller).
+  nb::gil_scoped_release unlocked;
+  SharedContext& shared = shared_context(device);
+  std::lock_guard one_sort_at_a_time(shared.busy);
+  sort_host(shared.context, type, keys.data, keys.n, values ? values->data : nullptr, values ? values->itemsize : 0,
+            options);
+}
+
+void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
+                  const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
+                  const std::string& keys_name) {
+  const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
+  check_writable(keys, keys_name.c_str());
+  std::optional<ArrayView> values;
+  if (!values_obj.is_none()) {
+    values = obtain_values(values_obj, "values");
+    check_writable(*values, "values");
+    check_pair(keys, *values);
+  }
+  const SortOptions options = options_from(descending, stable, algorithm);
+  switch (keys.memory) {
+    case memory_kind::host:
+      sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""));
+      return;
+    case memory_kind::cuda:
+      // The place for a sort of device memory in place (pointer, n, key type, CUDA device id):
+      // the array's device decides; `device`, when given, must name the same one.
+      refuse_device_memory_for_now(keys);
+      return;
+  }
+}
+
+}  // namespace
+
+void bind_sort(nb::module_& m) {
+  nb::class_<ArrayInfo>(m, "ArrayInfo", "What gpusort found in an array: where it lives, its length and dtype.")
+      .def_ro("memory", &ArrayInfo::memory)
+      .def_ro("device_id", &ArrayInfo::device_id)
+      .def_ro("n", &ArrayInfo::n)
+      .def_ro("dtype", &ArrayInfo::dtype)
+      .def_ro("itemsize", &ArrayInfo::itemsize)
+      .def_ro("writable", &ArrayInfo::writable);
+  m.def("inspect", &inspect, "array"_a, "name"_a, "role"_a,
+        "Checks that gpusort can sort `array` as keys or values (role) without copying it; raises "
+        "TypeError/ValueError naming `name` otherwise.");
+  m.def("sort_inplace", &sort_inplace, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
+        "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
+        "keys_name"_a = "keys",
+        "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile.");
+}
+
+}  // namespace gpusort::python

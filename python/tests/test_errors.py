@@ -1,0 +1,84 @@
+"""What gpusort refuses, and how: TypeError for a dtype, ValueError for a shape or layout, gpusort's
+own errors as gpusort.Error subclasses that are also the matching built-in exception. A refused
+call leaves the caller's arrays unchanged."""
+import numpy as np
+import pytest
+
+import gpusort
+
+SUPPORTED = "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float32, float64"
+
+
+@pytest.mark.parametrize("dtype", [bool, np.float16, np.complex64, np.complex128, object, ">u4"],
+                         ids=lambda d: np.dtype(d).str)
+@pytest.mark.parametrize("function", [gpusort.sort, gpusort.argsort, gpusort.sort_])
+def test_unsupported_key_dtype(function, dtype):
+    with pytest.raises(TypeError, match="float32, float64"):
+        function(np.zeros(4, dtype=dtype))
+
+
+def test_not_an_array():
+    with pytest.raises(TypeError, match="list"):
+        gpusort.sort([3, 1, 2])
+
+
+@pytest.mark.parametrize("x", [np.zeros((2, 3), np.uint32), np.uint32(7), np.zeros((1, 4), np.float32)],
+                         ids=["2-D", "0-D", "1x4"])
+def test_not_one_dimensional(x):
+    with pytest.raises(ValueError, match="1-D"):
+        gpusort.sort(x)
+
+
+@pytest.mark.parametrize("view", [slice(None, None, 2), slice(None, None, -1)], ids=["stride 2", "reversed"])
+def test_not_contiguous(view):
+    x = np.arange(10, dtype=np.int32)[view]
+    with pytest.raises(ValueError, match=r"np\.ascontiguousarray\(x\)"):
+        gpusort.sort(x)
+    with pytest.raises(ValueError, match=r"np\.ascontiguousarray\(values\)"):
+        gpusort.sort_pairs(np.arange(5, dtype=np.int32), x)
+
+
+def test_values_of_unsupported_size():
+    keys = np.arange(3, dtype=np.uint8)
+    with pytest.raises(TypeError, match="1, 2, 4, 8 or 16 bytes"):
+        gpusort.sort_pairs(keys, np.array([b"abc", b"d", b"e"]))  # 3-byte elements
+    with pytest.raises(TypeError, match="object"):
+        gpusort.sort_pairs(keys, np.array([1, "a", None], dtype=object))
+
+
+def test_length_mismatch():
+    with pytest.raises(ValueError, match="3 keys, 2 values"):
+        gpusort.sort_pairs(np.arange(3, dtype=np.uint8), np.arange(2, dtype=np.uint8))
+
+
+def test_in_place_needs_writable_and_separate_arrays():
+    x = np.array([3, 1, 2], dtype=np.uint32)
+    x.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        gpusort.sort_(x)
+    keys = np.array([3, 1, 2], dtype=np.uint32)
+    with pytest.raises(ValueError, match="share memory"):
+        gpusort.sort_pairs_(keys, keys)
+
+
+def test_gpusort_errors_map_to_builtin_exceptions():
+    x = np.array([3, 1, 2], dtype=np.uint32)
+    with pytest.raises(gpusort.InvalidArgumentError, match="unknown algorithm 'nope'") as caught:
+        gpusort.sort(x, algorithm="nope")
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, gpusort.Error)
+    # bitonic cannot be stable, and sorts are stable unless asked otherwise.
+    with pytest.raises(ValueError, match="cannot sort stably"):
+        gpusort.sort(x, algorithm="bitonic")
+    with pytest.raises(gpusort.Error, match="opencl:99:0"):
+        gpusort.sort(x, device="opencl:99:0")
+    np.testing.assert_array_equal(x, [3, 1, 2])
+
+
+def test_error_hierarchy():
+    assert issubclass(gpusort.Error, RuntimeError)
+    assert issubclass(gpusort.InvalidArgumentError, ValueError)
+    assert issubclass(gpusort.UnsupportedError, NotImplementedError)
+    assert issubclass(gpusort.OutOfMemoryError, MemoryError)
+    for e in (gpusort.InvalidArgumentError, gpusort.UnsupportedError, gpusort.OutOfMemoryError,
+              gpusort.DeviceError, gpusort.KernelBuildError):
+        assert issubclass(e, gpusort.Error)

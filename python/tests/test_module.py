@@ -1,0 +1,86 @@
+"""The rest of the package: devices(), algorithms(), __version__, arrays of other libraries
+(through DLPack), and sorts from several Python threads at once."""
+import re
+import threading
+
+import numpy as np
+import pytest
+
+import gpusort
+
+
+def test_version():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", gpusort.__version__)
+
+
+def test_devices():
+    devices = gpusort.devices()
+    assert devices, "no device: PoCL provides an OpenCL CPU device"
+    for d in devices:
+        assert d["backend"] in ("cuda", "opencl")
+        assert re.fullmatch(r"cuda:\d+|opencl:\d+:\d+", d["id"])
+        assert d["name"] and d["memory"] > 0
+
+
+def test_algorithms():
+    algorithms = {a["name"]: a for a in gpusort.algorithms()}
+    assert {"radix", "merge", "bitonic"} <= algorithms.keys()
+    assert algorithms["radix"]["stable"] and not algorithms["bitonic"]["stable"]
+    assert all(a["description"] for a in algorithms.values())
+
+
+class HostDLPackArray:
+    """A host array of some other library: only the DLPack protocol, no buffer protocol."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def __dlpack__(self, **kwargs):
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+
+def test_host_dlpack_arrays():
+    x = HostDLPackArray(np.array([3.0, -1.0, 2.0]))
+    np.testing.assert_array_equal(gpusort.sort(x), [-1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(gpusort.argsort(x), [1, 2, 0])
+    # In place: the producer's memory, no copy.
+    backing = np.array([5, 4, 6], dtype=np.int16)
+    gpusort.sort_(HostDLPackArray(backing))
+    np.testing.assert_array_equal(backing, [4, 5, 6])
+
+
+def test_threads_share_a_device():
+    arrays = [np.random.default_rng(seed).integers(0, 1000, 20011).astype(np.uint32) for seed in range(4)]
+    results = [None] * len(arrays)
+
+    def work(i):
+        results[i] = gpusort.sort(arrays[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(arrays))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for a, r in zip(arrays, results):
+        np.testing.assert_array_equal(r, np.sort(a))
+
+
+def test_torch_tensors():
+    torch = pytest.importorskip("torch")
+    x = torch.tensor([3, 1, 2], dtype=torch.int32)
+    result = gpusort.sort(x)
+    assert isinstance(result, torch.Tensor)
+    assert result.tolist() == [1, 2, 3]
+    assert gpusort.argsort(x).tolist() == [1, 2, 0]
+    if torch.cuda.is_available():
+        with pytest.raises(NotImplementedError, match="device arrays: coming"):
+            gpusort.sort(x.cuda())
+
+
+def test_cupy_arrays():
+    cupy = pytest.importorskip("cupy")
+    with pytest.raises(NotImplementedError, match="device arrays: coming"):
+        gpusort.sort(cupy.arange(3, dtype=cupy.uint32))

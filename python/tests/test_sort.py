@@ -1,0 +1,116 @@
+"""gpusort.sort, argsort, sort_pairs and the in-place forms against numpy, on the default device
+(PoCL on a machine without a GPU). Every sort uses gpusort's own choice of algorithm, so each key
+type compiles few kernel programs (cached on disk: $GPUSORT_CACHE_DIR)."""
+import numpy as np
+import pytest
+
+import gpusort
+from sort_reference import DISTRIBUTIONS, KEY_DTYPES, bits, float_specials, make_keys, stable_order
+
+SIZES = [0, 1, 2, 3, 1001, 10007]
+ORDERS = [False, True]  # descending
+
+
+def dtype_id(d):
+    return np.dtype(d).name
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", KEY_DTYPES, ids=dtype_id)
+def test_sort_sizes(dtype, n, descending):
+    x = make_keys(dtype, n, "random")
+    before = x.copy()
+    result = gpusort.sort(x, descending=descending)
+    assert result.dtype == x.dtype and result.shape == x.shape and result is not x
+    np.testing.assert_array_equal(bits(result), bits(x[stable_order(x, descending)]))
+    np.testing.assert_array_equal(bits(x), bits(before))  # the input is left alone
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+@pytest.mark.parametrize("distribution", DISTRIBUTIONS)
+@pytest.mark.parametrize("dtype", KEY_DTYPES, ids=dtype_id)
+def test_argsort_distributions(dtype, distribution, descending):
+    x = make_keys(dtype, 10007, distribution)
+    order = gpusort.argsort(x, descending=descending)
+    assert order.dtype == np.int64
+    # Stable: equal keys keep their input order (indices ascending), in both orders.
+    np.testing.assert_array_equal(order, stable_order(x, descending))
+    if not descending:
+        np.testing.assert_array_equal(order, np.argsort(x, kind="stable"))
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
+def test_float_specials(dtype, descending):
+    x = float_specials(dtype)
+    result = gpusort.sort(x, descending=descending)
+    # NaN last ascending (numpy's np.sort agrees), first descending; -0.0 and +0.0 equal, so they
+    # keep their input order; NaN payloads are kept bit for bit.
+    np.testing.assert_array_equal(bits(result), bits(x[stable_order(x, descending)]))
+    nan_count = np.isnan(x).sum()
+    nans = result[-nan_count:] if not descending else result[:nan_count]
+    assert np.isnan(nans).all()
+    if not descending:
+        np.testing.assert_array_equal(result[~np.isnan(result)], np.sort(x)[:-nan_count])
+    np.testing.assert_array_equal(gpusort.argsort(x, descending=descending), stable_order(x, descending))
+
+
+@pytest.mark.parametrize("value_dtype", [np.uint8, np.float16, np.int32, np.float64, np.complex128, "V16"],
+                         ids=dtype_id)
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+def test_sort_pairs_value_sizes(value_dtype, descending):
+    keys = make_keys(np.uint32, 5003, "few-unique")
+    raw = np.random.default_rng(3).integers(0, 256, size=5003 * np.dtype(value_dtype).itemsize, dtype=np.uint8)
+    values = raw.view(value_dtype)
+    sorted_keys, sorted_values = gpusort.sort_pairs(keys, values, descending=descending)
+    order = stable_order(keys, descending)
+    np.testing.assert_array_equal(sorted_keys, keys[order])
+    assert sorted_values.dtype == values.dtype
+    np.testing.assert_array_equal(sorted_values.view(np.uint8), values[order].view(np.uint8))
+
+
+def test_sort_pairs_structured_values():
+    keys = np.array([3, 1, 2], dtype=np.int16)
+    records = np.array([(30, 3.0), (10, 1.0), (20, 2.0)], dtype=[("a", "<i4"), ("b", "<f4")])
+    sorted_keys, sorted_records = gpusort.sort_pairs(keys, records)
+    np.testing.assert_array_equal(sorted_keys, [1, 2, 3])
+    np.testing.assert_array_equal(sorted_records["a"], [10, 20, 30])
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32], ids=dtype_id)
+def test_sort_in_place(dtype):
+    x = make_keys(dtype, 1001, "random")
+    expected = x[stable_order(x, True)]
+    assert gpusort.sort_(x, descending=True) is x
+    np.testing.assert_array_equal(bits(x), bits(expected))
+
+
+def test_sort_pairs_in_place():
+    keys = make_keys(np.uint16, 1001, "few-unique")
+    values = np.arange(1001, dtype=np.int64)
+    order = stable_order(keys)
+    expected_keys = keys[order]
+    returned_keys, returned_values = gpusort.sort_pairs_(keys, values)
+    assert returned_keys is keys and returned_values is values
+    np.testing.assert_array_equal(keys, expected_keys)
+    np.testing.assert_array_equal(values, order)
+
+
+def test_read_only_input_is_copied():
+    x = np.array([3, 1, 2], dtype=np.uint32)
+    x.flags.writeable = False
+    np.testing.assert_array_equal(gpusort.sort(x), [1, 2, 3])
+    np.testing.assert_array_equal(gpusort.argsort(x), [1, 2, 0])
+
+
+def test_unstable_request_and_chosen_algorithm():
+    x = make_keys(np.uint32, 1001, "random")
+    np.testing.assert_array_equal(gpusort.sort(x, stable=False), np.sort(x))
+    np.testing.assert_array_equal(gpusort.sort(x, algorithm="radix"), np.sort(x))
+
+
+def test_device_by_id():
+    x = make_keys(np.int32, 1001, "random")
+    device = gpusort.devices()[0]["id"]
+    np.testing.assert_array_equal(gpusort.sort(x, device=device), np.sort(x))

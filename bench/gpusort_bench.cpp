@@ -10,7 +10,6 @@
 // (SortReport::sort_ms). A warm-up sort (which compiles the kernels) precedes the timed repeats;
 // the median is reported. The output of the last repeat is downloaded and verified.
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -75,11 +74,6 @@ std::vector<std::string> split(const std::string& s, char sep = ',') {
   while (std::getline(ss, item, sep))
     if (!item.empty()) out.push_back(item);
   return out;
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 struct Options {
@@ -304,23 +298,14 @@ struct Bench {
   };
   std::map<std::string, Projection> projections;  // (algorithm, types) -> last size measured
 
+  // The algorithm's own properties (algo::Algorithm); "auto" and unknown names have none.
   bool quadratic(const std::string& name) {
-    static const std::set<std::string> known = {"rank", "odd-even", "bubble"};
-    if (known.count(name)) return true;
-    if (auto* a = gpusort::algo::find(name)) {
-      std::string d = lower(a->description);
-      return a->max_n != 0 || d.find("o(n^2)") != std::string::npos || d.find("quadratic") != std::string::npos;
-    }
-    return false;
+    const auto* a = gpusort::algo::find(name);
+    return a && a->complexity == gpusort::algo::Complexity::n_squared;
   }
   bool host_side(const std::string& name) {
-    if (name.rfind("batcher", 0) == 0) return true;
-    if (auto* a = gpusort::algo::find(name)) {
-      std::string d = lower(a->description);
-      return d.find("on the host") != std::string::npos || d.find("host-side") != std::string::npos ||
-             d.find("(host)") != std::string::npos;
-    }
-    return false;
+    const auto* a = gpusort::algo::find(name);
+    return a && a->runs_on == gpusort::algo::RunsOn::host;
   }
 
   // Returns a reason to skip, or "".

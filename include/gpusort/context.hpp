@@ -1,33 +1,14 @@
 #pragma once
 // A Context is one device that gpusort sorts on. Several contexts (several devices, or several
 // on one device) may live in one process.
-#include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
+
+#include "gpusort/device.hpp"
 
 namespace gpusort {
 
 namespace rt { class Device; }
-
-struct DeviceDescription {
-  std::string id;        // what --device / GPUSORT_DEVICE take: "cuda:0", "opencl:0:1"
-  std::string backend;   // "cuda" or "opencl"
-  std::string name;      // the device's own name
-  std::string driver;    // driver / platform version
-  std::uint64_t global_memory_bytes = 0;
-  // Largest single buffer the device can allocate (OpenCL: CL_DEVICE_MAX_MEM_ALLOC_SIZE, often a
-  // quarter of the memory; CUDA: the global memory, no lower limit). Host sorts keep every device
-  // buffer within it, sorting in chunks when needed. 0 = not known.
-  std::uint64_t max_buffer_bytes = 0;
-  std::uint64_t local_memory_bytes = 0;  // largest local/shared memory one work-group may use
-  std::uint32_t max_work_group_size = 0;
-  std::uint32_t compute_units = 0;
-  bool is_gpu = false;
-};
-
-// Every device gpusort can use, CUDA devices first. Backends that are absent list nothing.
-std::vector<DeviceDescription> list_devices();
 
 class Context {
  public:

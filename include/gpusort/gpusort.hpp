@@ -1,6 +1,7 @@
 #pragma once
 // gpusort: sorting on GPUs through OpenCL and CUDA. Include this one header.
 #include "gpusort/context.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/key_order.hpp"

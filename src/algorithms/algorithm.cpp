@@ -69,4 +69,31 @@ const Algorithm* find(const std::string& name) {
   return nullptr;
 }
 
+RunEvents run(const Algorithm& algorithm, SortJob& job) {
+  RunEvents events;
+  events.start = job.device.record();
+  if (job.n > 1) algorithm.sort(job);
+  events.stop = job.device.record();
+  return events;
+}
+
+const char* to_string(Complexity complexity) {
+  switch (complexity) {
+    case Complexity::n_log_n: return "n log n";
+    case Complexity::n_log2_n: return "n log^2 n";
+    case Complexity::n_squared: return "n^2";
+    case Complexity::n_k: return "n*k/8";
+  }
+  return "?";
+}
+
+const char* to_string(RunsOn where) {
+  switch (where) {
+    case RunsOn::device: return "device";
+    case RunsOn::device_and_host: return "device+host";
+    case RunsOn::host: return "host";
+  }
+  return "?";
+}
+
 }  // namespace gpusort::algo

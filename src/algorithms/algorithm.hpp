@@ -5,6 +5,7 @@
 // writes the keys (so a failure leaves them unchanged); Algorithm::temp_bytes reports their sum.
 // It never touches host memory.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,14 +81,35 @@ struct OptionUse {
 // SortOptions::host_merge_levels' range is -1 (automatic) .. kMaxHostMergeLevels.
 constexpr int kMaxHostMergeLevels = 64;
 
+// How an algorithm's work grows with n: shown by `gpusort algorithms`, and how the benchmark
+// projects a larger run's time from a smaller one's.
+enum class Complexity {
+  n_log_n,
+  n_log2_n,   // sorting networks: log n merge stages of up to log n steps each
+  n_squared,  // these also set Algorithm::max_n
+  n_k,        // radix: one pass per 8-bit digit of a k-bit key
+};
+const char* to_string(Complexity complexity);  // "n log n", "n log^2 n", "n^2", "n*k/8"
+
+// Where an algorithm does its work. The data always starts and ends in device buffers.
+enum class RunsOn {
+  device,
+  device_and_host,  // the device first, then host threads (hybrid's top merge levels)
+  host,             // all of it on one host thread (the keys come to the host and go back)
+};
+const char* to_string(RunsOn where);  // "device", "device+host", "host"
+
 struct Algorithm {
   std::string name;
   std::string description;
+  Complexity complexity = Complexity::n_log_n;
+  RunsOn runs_on = RunsOn::device;
   bool can_be_stable = false;
   // Largest n the algorithm accepts (0 = no limit), and what to use instead above it.
   std::uint64_t max_n = 0;
   std::string too_large_hint;
-  void (*run)(SortJob&) = nullptr;
+  // The driver; called only through algo::run below.
+  void (*sort)(SortJob&) = nullptr;
   // The temporary storage run() asks job.temp() for at most: the sum of temp_request_bytes() of
   // its requests. nullptr: not reported (caller-supplied temporary storage is then refused).
   std::uint64_t (*temp_bytes)(const TempQuery&) = nullptr;
@@ -100,6 +122,16 @@ struct Algorithm {
 // All algorithms, in the order `gpusort algorithms` lists them.
 const std::vector<Algorithm>& registry();
 const Algorithm* find(const std::string& name);
+
+// Events recorded on the device's default queue around one sort: their elapsed time is the sort's
+// device time.
+struct RunEvents {
+  std::unique_ptr<rt::Event> start, stop;
+};
+// The one place a driver is called from: `algorithm` sorts `job` between two recorded events
+// (nothing between them when job.n <= 1, which is sorted already). The device may still be working
+// when it returns; stop->wait() waits for the sort.
+RunEvents run(const Algorithm& algorithm, SortJob& job);
 
 // Shared helpers for drivers.
 std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferred);

@@ -30,16 +30,16 @@ constexpr OptionUse kNoOptions{};  // host-side networks: no device launch shape
 const std::vector<Algorithm>& registry() {
   static const std::vector<Algorithm> table = {
       {"bitonic", "Batcher's bitonic network: local-memory tile sort, then global stage/sub-stage merges (not stable)",
-       false, 0, "", bitonic_sort, no_temp_bytes, kBitonicOptions, bitonic_check_variants},
-      {"merge", "Local tile sort then global merge passes; SortOptions::local_variant merge|bitonic|rank|odd-even|bubble, SortOptions::merge_variant path|rank|half|cached|hashed (stable)", true, 0, "", merge_sort, merge_temp_bytes, kMergeOptions, merge_check_variants},
-      {"radix", "LSD radix sort, 8-bit digits of the order-preserving key: all-digit histogram, trivial passes skipped; CUDA: onesweep (decoupled look-back); stable", true, 0, "", radix_sort, radix_temp_bytes, kRadixOptions},
-      {"rank", "Parallel selection / counting sort: each key counts the keys before it, O(n^2) (stable on request)", true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'rank'", rank_sort, rank_temp_bytes, kRankOptions, rank_check_variants},
-      {"odd-even", "Odd-even transposition (assembly lane), block-wise with a sliding local window, O(n^2) (stable)", true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'odd-even'", odd_even_sort, no_temp_bytes, kGroupOnly},
-      {"naive-merge", "Local odd-even tiles, then one work-item per pair of runs merges sequentially (stable; baseline)", true, 0, "", naive_merge_sort, naive_merge_temp_bytes, kGroupOnly},
-      {"section-merge", "Per-thread section insertion sort, then scatter-address merges by binary rank (stable)", true, 0, "", section_merge_sort, section_merge_temp_bytes, kSectionMergeOptions},
-      {"hybrid", "Section-merge on the device, top merge levels on host threads with merge-path splits (stable)", true, 0, "", hybrid_sort, hybrid_temp_bytes, kHybridOptions, hybrid_check_variants},
-      {"batcher-recursive", "Batcher's odd-even merge network on the host, recursive shuffle/unshuffle form (not stable)", false, 0, "", batcher_recursive_sort, no_temp_bytes, kNoOptions},
-      {"batcher-iterative", "Batcher's odd-even merge network on the host, iterative p/k/j loops (not stable)", false, 0, "", batcher_iterative_sort, no_temp_bytes, kNoOptions},
+       Complexity::n_log2_n, RunsOn::device, false, 0, "", bitonic_sort, no_temp_bytes, kBitonicOptions, bitonic_check_variants},
+      {"merge", "Local tile sort then global merge passes; SortOptions::local_variant merge|bitonic|rank|odd-even|bubble, SortOptions::merge_variant path|rank|half|cached|hashed (stable)", Complexity::n_log_n, RunsOn::device, true, 0, "", merge_sort, merge_temp_bytes, kMergeOptions, merge_check_variants},
+      {"radix", "LSD radix sort, 8-bit digits of the order-preserving key: all-digit histogram, trivial passes skipped; CUDA: onesweep (decoupled look-back); stable", Complexity::n_k, RunsOn::device, true, 0, "", radix_sort, radix_temp_bytes, kRadixOptions},
+      {"rank", "Parallel selection / counting sort: each key counts the keys before it, O(n^2) (stable on request)", Complexity::n_squared, RunsOn::device, true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'rank'", rank_sort, rank_temp_bytes, kRankOptions, rank_check_variants},
+      {"odd-even", "Odd-even transposition (assembly lane), block-wise with a sliding local window, O(n^2) (stable)", Complexity::n_squared, RunsOn::device, true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'odd-even'", odd_even_sort, no_temp_bytes, kGroupOnly},
+      {"naive-merge", "Local odd-even tiles, then one work-item per pair of runs merges sequentially (stable; baseline)", Complexity::n_log_n, RunsOn::device, true, 0, "", naive_merge_sort, naive_merge_temp_bytes, kGroupOnly},
+      {"section-merge", "Per-thread section insertion sort, then scatter-address merges by binary rank (stable)", Complexity::n_log_n, RunsOn::device, true, 0, "", section_merge_sort, section_merge_temp_bytes, kSectionMergeOptions},
+      {"hybrid", "Section-merge on the device, top merge levels on host threads with merge-path splits (stable)", Complexity::n_log_n, RunsOn::device_and_host, true, 0, "", hybrid_sort, hybrid_temp_bytes, kHybridOptions, hybrid_check_variants},
+      {"batcher-recursive", "Batcher's odd-even merge network on the host, recursive shuffle/unshuffle form (not stable)", Complexity::n_log2_n, RunsOn::host, false, 0, "", batcher_recursive_sort, no_temp_bytes, kNoOptions},
+      {"batcher-iterative", "Batcher's odd-even merge network on the host, iterative p/k/j loops (not stable)", Complexity::n_log2_n, RunsOn::host, false, 0, "", batcher_iterative_sort, no_temp_bytes, kNoOptions},
   };
   return table;
 }

@@ -1,5 +1,6 @@
 // Sample sort across several contexts: sample -> splitters -> stable host partition -> one
-// concurrent gpusort::sort_host per bucket -> buckets end to end. See gpusort/multi_device.hpp.
+// concurrent host sort per bucket (all by the request's one chosen algorithm) -> buckets end to
+// end. See gpusort/multi_device.hpp.
 #include "gpusort/multi_device.hpp"
 
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "algorithms/chooser.hpp"
+#include "api/host_sort.hpp"
 #include "api/option_checks.hpp"
 #include "gpusort/key_order.hpp"
 
@@ -88,9 +91,10 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   if (value_bytes != 0 && !is_supported_value_size(value_bytes))
     throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
   if ((value_bytes != 0) != (values != nullptr)) throw Error(errc::invalid_argument, "values and value size must be given together");
-  // The options against every device before the partition (n = 0: the buckets' sizes are not known
-  // yet; each bucket's sort_host checks its own against the algorithm's size limit).
-  for (Context* c : contexts) detail::checked_algorithm(c->device(), type, 0, value_bytes, options);
+  // The one choice, and the options against every device, before the partition; each bucket is
+  // checked against the algorithm's size limit once its size is known.
+  const algo::Algorithm& algorithm = algo::choose(options);
+  for (Context* c : contexts) detail::check_options(options, algorithm, c->device());
   detail::check_device_memory_limit(options, key_size(type), value_bytes);
 
   const std::size_t buckets = contexts.size(), kb = key_size(type);
@@ -145,8 +149,11 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
     threads.emplace_back([&, b] {
       try {
         const std::size_t count = offset[b + 1] - offset[b];
-        reports[b] = sort_host(*contexts[b], type, part_keys.data() + offset[b] * kb, count,
-                               value_bytes ? part_values.data() + offset[b] * value_bytes : nullptr, value_bytes, options);
+        algo::check_size(algorithm, count);
+        reports[b] = detail::sort_host_with(contexts[b]->runtime_device(), algorithm, type,
+                                            part_keys.data() + offset[b] * kb, count,
+                                            value_bytes ? part_values.data() + offset[b] * value_bytes : nullptr,
+                                            value_bytes, options);
       } catch (...) {
         errors[b] = std::current_exception();
       }

@@ -1,8 +1,8 @@
 // Checks of SortOptions against the chosen algorithm and the device (api/option_checks.hpp).
 #include "api/option_checks.hpp"
 
+#include "algorithms/chooser.hpp"
 #include "api/out_of_core.hpp"
-#include "core/dispatch.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -44,10 +44,9 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 
 }  // namespace
 
-const algo::Algorithm& checked_algorithm(const DeviceDescription& device, key_type type, std::uint64_t n,
-                                         std::size_t value_bytes, const SortOptions& options) {
-  const algo::Algorithm& algorithm =
-      core::choose_algorithm({type, n, value_bytes, options.stable, options.algorithm, device.is_gpu});
+const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {
+  const algo::Algorithm& algorithm = algo::choose(options);
+  algo::check_size(algorithm, n);
   check_options(options, algorithm, device);
   return algorithm;
 }

@@ -7,14 +7,14 @@
 #include <cstdint>
 
 #include "algorithms/algorithm.hpp"
-#include "gpusort/context.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/options.hpp"
 
 namespace gpusort::detail {
 
-// The algorithm that serves the request (core::choose_algorithm), after check_options.
-const algo::Algorithm& checked_algorithm(const DeviceDescription& device, key_type type, std::uint64_t n,
-                                         std::size_t value_bytes, const SortOptions& options);
+// The one choice of a request of n elements: the algorithm that serves it (algo::choose), checked
+// against its size limit (algo::check_size) and then its options (check_options).
+const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options);
 
 // The algorithm-specific fields (work_group_size, items_per_thread, local_variant, merge_variant,
 // host_merge_levels):

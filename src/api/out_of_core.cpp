@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -13,7 +14,6 @@
 
 #include "algorithms/algorithm.hpp"
 #include "api/host_merge.hpp"
-#include "core/dispatch.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -25,18 +25,14 @@ double ms_since(clock::time_point t0) { return std::chrono::duration<double, std
 
 using wide = unsigned __int128;  // footprints of up to 2^60 elements of 24 bytes do not overflow
 
-constexpr wide kFixedMargin = 64 * 1024;        // histograms, tile status, counters, alignment
-constexpr wide kPooledMax = wide(64) << 20;     // temporaries up to this size are rounded to 2^k
-constexpr wide kPoolMinClass = 4096;
+constexpr wide kFixedMargin = 64 * 1024;  // histograms, tile status, counters, alignment
 
-// What a temporary of `bytes` occupies: the device's temporary pool rounds small ones up to a
-// power of two (runtime/buffer_pool.hpp); larger ones are allocated as asked.
+// What a device buffer of `bytes` occupies: what the device's temporary pool allocates for it
+// (runtime/buffer_pool.hpp), which rounds small ones up to their size class.
 wide temp_occupancy(wide bytes) {
-  if (bytes == 0) return 0;
-  if (bytes > kPooledMax) return bytes;
-  wide p = kPoolMinClass;
-  while (p < bytes) p <<= 1;
-  return p;
+  if (bytes == 0) return 0;                  // no such buffer (keys only: no values)
+  if (bytes > wide(SIZE_MAX)) return bytes;  // far above the pooled sizes: allocated as asked
+  return rt::BufferPool::allocation_bytes(std::size_t(bytes));
 }
 
 // The algorithms' temporaries for m elements: at most one more copy of keys and values, plus
@@ -141,14 +137,12 @@ ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint
   return plan;
 }
 
-SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std::size_t n, void* values,
-                             std::size_t value_bytes, const SortOptions& options, std::uint64_t budget,
-                             std::uint64_t max_buffer, SortReport report) {
+SortReport sort_host_chunked(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
+                             std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options,
+                             std::uint64_t budget, std::uint64_t max_buffer, SortReport report) {
   const std::size_t kb = key_size(type), vb = value_bytes;
   const ChunkPlan plan = plan_chunks(n, kb, vb, budget, max_buffer);
   const std::size_t m = static_cast<std::size_t>(plan.chunk), chunks = plan.count;
-  const algo::Algorithm& algorithm = core::choose_algorithm(
-      {type, m, vb, options.stable, options.algorithm, device.description().is_gpu});
   SortOptions chunk_options = options;
   chunk_options.verbose = false;  // one line per chunk from here, not the algorithm's phase times
   if (options.verbose)
@@ -220,9 +214,7 @@ SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std:
     report.upload_ms += ms_since(t);
 
     algo::SortJob job{device, type, length(c), vb, *dkeys[s], dvalues[s].get(), chunk_options};
-    auto start = device.record();
-    if (length(c) > 1) algorithm.run(job);
-    auto stop = device.record();
+    const algo::RunEvents sorted = algo::run(algorithm, job);
 
     if (c >= 1) {
       t = clock::now();
@@ -235,8 +227,8 @@ SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std:
       stage_in(c + 1, 1 - s);
       report.upload_ms += ms_since(t);
     }
-    stop->wait();
-    const double ms = stop->elapsed_ms_since(*start);
+    sorted.stop->wait();
+    const double ms = sorted.stop->elapsed_ms_since(*sorted.start);
     report.sort_ms += ms;
     start_download(c, s);
     if (options.verbose) std::fprintf(stderr, "gpusort: chunk %zu/%zu sorted (%.3f ms device time)\n", c + 1, chunks, ms);

@@ -4,7 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "gpusort/context.hpp"
+#include "algorithms/algorithm.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
@@ -56,9 +57,11 @@ ChunkPlan plan_chunks(std::uint64_t n, std::size_t key_bytes, std::size_t value_
 // The chunked host sort: upload, sort, download chunk by chunk (double-buffered, the copies of
 // neighbouring chunks overlapping each sort), then a stable multi-threaded merge on the host into
 // keys/values. Caller data is written only by the merge, after every device step has succeeded.
-// `report` arrives with algorithm and device filled in; budget and max_buffer as for plan_chunks.
-SortReport sort_host_chunked(rt::Device& device, key_type type, void* keys, std::size_t n, void* values,
-                             std::size_t value_bytes, const SortOptions& options, std::uint64_t budget,
-                             std::uint64_t max_buffer, SortReport report);
+// Every chunk is sorted by `algorithm`, the request's one choice (checked for all n elements, so
+// it serves every chunk). `report` arrives with algorithm and device filled in; budget and
+// max_buffer as for plan_chunks.
+SortReport sort_host_chunked(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
+                             std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options,
+                             std::uint64_t budget, std::uint64_t max_buffer, SortReport report);
 
 }  // namespace gpusort::detail

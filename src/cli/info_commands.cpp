@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gpusort/context.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/sort.hpp"
 
@@ -24,10 +24,12 @@ std::string format_bytes(std::uint64_t bytes) {
   return buf;
 }
 
-std::size_t widest(const std::vector<std::string>& v) {
+// The width of a text column: the longest `field` of any row, for printf's %-*s.
+template <class Row>
+int widest(const std::vector<Row>& rows, std::string Row::*field) {
   std::size_t w = 0;
-  for (const auto& s : v) w = std::max(w, s.size());
-  return w;
+  for (const Row& row : rows) w = std::max(w, (row.*field).size());
+  return static_cast<int>(w);
 }
 
 }  // namespace
@@ -40,14 +42,8 @@ int run_devices(bool verbose) {
                  "PoCL provides an OpenCL CPU device)\n");
     return 1;
   }
-  std::vector<std::string> ids, backends, names;
-  for (const auto& d : devices) {
-    ids.push_back(d.id);
-    backends.push_back(d.backend);
-    names.push_back(d.name);
-  }
-  const int wi = static_cast<int>(widest(ids)), wb = static_cast<int>(widest(backends)),
-            wn = static_cast<int>(widest(names));
+  const int wi = widest(devices, &DeviceDescription::id), wb = widest(devices, &DeviceDescription::backend),
+            wn = widest(devices, &DeviceDescription::name);
   for (const auto& d : devices) {
     std::printf("%-*s  %-*s  %-*s  %s", wi, d.id.c_str(), wb, d.backend.c_str(), wn, d.name.c_str(),
                 format_bytes(d.global_memory_bytes).c_str());
@@ -62,11 +58,11 @@ int run_devices(bool verbose) {
 
 int run_algorithms() {
   const auto algos = algorithms();
-  std::vector<std::string> names;
-  for (const auto& a : algos) names.push_back(a.name);
-  const int w = static_cast<int>(widest(names));
+  const int wn = widest(algos, &AlgorithmInfo::name), wc = widest(algos, &AlgorithmInfo::complexity),
+            wp = widest(algos, &AlgorithmInfo::runs_on);
   for (const auto& a : algos)
-    std::printf("%-*s  %s%s\n", w, a.name.c_str(), a.description.c_str(), a.can_be_stable ? " [stable]" : "");
+    std::printf("%-*s  %-*s  %-*s  %s%s\n", wn, a.name.c_str(), wc, a.complexity.c_str(), wp, a.runs_on.c_str(),
+                a.description.c_str(), a.can_be_stable ? " [stable]" : "");
   return 0;
 }
 

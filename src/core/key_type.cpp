@@ -1,20 +1,7 @@
-// Names, sizes and classification of key types; error category names.
-#include "gpusort/errors.hpp"
+// Names, sizes and classification of key types.
 #include "gpusort/key_type.hpp"
 
 namespace gpusort {
-
-const char* to_string(errc code) noexcept {
-  switch (code) {
-    case errc::invalid_argument: return "invalid argument";
-    case errc::unsupported: return "unsupported";
-    case errc::out_of_memory: return "out of memory";
-    case errc::device_error: return "device error";
-    case errc::build_error: return "kernel build error";
-    case errc::io_error: return "i/o error";
-  }
-  return "error";
-}
 
 std::size_t key_size(key_type t) noexcept {
   switch (t) {

@@ -25,6 +25,10 @@ std::size_t BufferPool::size_class(std::size_t bytes) {
   return c;
 }
 
+std::size_t BufferPool::allocation_bytes(std::size_t bytes) {
+  return bytes > kMaxPooledBytes ? bytes : size_class(bytes);
+}
+
 BufferPtr BufferPool::allocate(std::size_t bytes) {
   try {
     return device_.alloc(bytes);

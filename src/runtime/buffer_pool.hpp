@@ -49,6 +49,9 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
   BufferPoolStats stats() const;
 
   static std::size_t size_class(std::size_t bytes);
+  // What get(bytes) allocates, and bytes() of what it lends: bytes' size class, or bytes itself
+  // above kMaxPooledBytes. Lets a caller plan a sort's device footprint before allocating.
+  static std::size_t allocation_bytes(std::size_t bytes);
 
  private:
   struct Return;

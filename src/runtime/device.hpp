@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gpusort/context.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::rt {

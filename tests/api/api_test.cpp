@@ -1,4 +1,6 @@
 // The public API: host spans, pairs, device-resident arrays, errors that leave data unchanged.
+#include <set>
+
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -21,6 +23,20 @@ TEST(Api, AlgorithmsAreListed) {
     has_bitonic |= a.name == "bitonic";
   }
   EXPECT_TRUE(has_bitonic);
+}
+
+// The properties the benchmark and `gpusort algorithms` read, instead of the descriptions' text.
+TEST(Api, AlgorithmsCarryTheirProperties) {
+  const std::set<std::string> complexities = {"n log n", "n log^2 n", "n^2", "n*k/8"};
+  const std::set<std::string> places = {"device", "device+host", "host"};
+  for (const auto& a : algorithms()) {
+    EXPECT_TRUE(complexities.count(a.complexity)) << a.name << ": " << a.complexity;
+    EXPECT_TRUE(places.count(a.runs_on)) << a.name << ": " << a.runs_on;
+    if (a.name == "rank" || a.name == "odd-even") EXPECT_EQ(a.complexity, "n^2") << a.name;
+    if (a.name == "radix") EXPECT_EQ(a.complexity, "n*k/8");
+    if (a.name == "hybrid") EXPECT_EQ(a.runs_on, "device+host");
+    if (a.name.rfind("batcher", 0) == 0) EXPECT_EQ(a.runs_on, "host") << a.name;
+  }
 }
 
 TEST(Api, DefaultSortIsCorrect) {

@@ -29,7 +29,8 @@ TEST(InstallConsumer, FindPackageBuildAndRun) {
                       log),
             0)
       << read_text(log);
-  EXPECT_TRUE(fs::exists(prefix / "include" / "gpusort" / "gpusort.hpp"));
+  for (const fs::path& header : fs::directory_iterator(fs::path(GPUSORT_SOURCE_DIR) / "include" / "gpusort"))
+    EXPECT_TRUE(fs::exists(prefix / "include" / "gpusort" / header.filename())) << header << " is installed";
   EXPECT_TRUE(fs::exists(prefix / "bin" / "gpusort")) << "the gpusort command is installed";
 
   const std::string source = std::string(GPUSORT_SOURCE_DIR) + "/examples/consumer";

@@ -1,0 +1,44 @@
+#include "api/device_run.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "runtime/program_cache.hpp"
+
+namespace gpusort::detail {
+
+std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& device, key_type type, std::uint64_t n,
+                                std::size_t value_bytes, const SortOptions& options) {
+  if (!algorithm.temp_bytes)
+    throw Error(errc::unsupported, "algorithm " + algorithm.name +
+                                       " does not report its temporary storage; let gpusort allocate it");
+  return algorithm.temp_bytes({device, type, n, value_bytes, options});
+}
+
+DeviceRun run_on_device(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::uint64_t n,
+                        rt::Buffer& keys, rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
+                        rt::Buffer* temp_storage) {
+  if (temp_storage) {
+    const std::uint64_t need = needed_temp_bytes(algorithm, device, type, n, value_bytes, options);
+    if (need > temp_storage->bytes())
+      throw Error(errc::invalid_argument, algorithm.name + " needs " + std::to_string(need) +
+                                              " bytes of temporary storage, got " +
+                                              std::to_string(temp_storage->bytes()) +
+                                              " (see gpusort::temporary_storage_bytes)");
+  }
+  algo::SortJob job{device, type, n, value_bytes, keys, values, options, temp_storage};
+  if (n <= 1) return {};
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  const algo::RunEvents events = algo::run(algorithm, job);
+  const double ms = events.stop->elapsed_ms_since(*events.start);
+  const std::uint64_t compiled = rt::program_cache_stats().compiled - compiled_before;
+  if (options.verbose) {
+    auto stats = rt::program_cache_stats();
+    std::fprintf(stderr, "gpusort: %s on %s (%s): %.3f ms device time; kernel programs compiled %llu, loaded from cache %llu\n",
+                 algorithm.name.c_str(), device.description().id.c_str(), device.description().name.c_str(), ms,
+                 (unsigned long long)stats.compiled, (unsigned long long)stats.loaded);
+  }
+  return {ms, compiled};
+}
+
+}  // namespace gpusort::detail

@@ -1,0 +1,21 @@
+#pragma once
+// A sort of host memory once its request has been validated and its algorithm chosen and checked
+// (api/option_checks.hpp): upload, sort, download in one piece, or in chunks merged on the host
+// when the data is larger than the device allows (api/out_of_core.hpp).
+#include <cstddef>
+
+#include "algorithms/algorithm.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::detail {
+
+// gpusort::sort_host after its checks, and each bucket of gpusort::sort_host_multi (whose request
+// was chosen for once, before the buckets were known). The caller's arrays change only once
+// everything has succeeded.
+SortReport sort_host_with(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
+                          std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options);
+
+}  // namespace gpusort::detail

@@ -8,7 +8,7 @@ using namespace seeds;
 
 template <class T>
 class BatcherKeys : public ::testing::Test {};
-TYPED_TEST_SUITE(BatcherKeys, KeyTypes);
+TYPED_TEST_SUITE(BatcherKeys, AllKeyTypes);
 
 TYPED_TEST(BatcherKeys, RecursiveMatrix) {
   check_keys_matrix<TypeParam>({.algorithm = "batcher-recursive"}, interesting_sizes(64, 1 << 12, fresh_seed()));

@@ -1,5 +1,6 @@
 // Bitonic sort over the typed matrix: every key type x sizes around tiles and powers of two x
 // distributions x both orders; pairs for every value width; the stable request is refused.
+#include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -7,9 +8,7 @@ namespace {
 
 template <class T>
 class BitonicKeys : public ::testing::Test {};
-using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(BitonicKeys, KeyTypes);
+TYPED_TEST_SUITE(BitonicKeys, AllKeyTypes);
 
 TYPED_TEST(BitonicKeys, MatrixDefaultGroup) {
   check_keys_matrix<TypeParam>({.algorithm = "bitonic"}, interesting_sizes(512, 1 << 13, fresh_seed()));

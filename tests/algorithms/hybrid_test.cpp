@@ -8,7 +8,7 @@ using namespace seeds;
 
 template <class T>
 class HybridKeys : public ::testing::Test {};
-TYPED_TEST_SUITE(HybridKeys, KeyTypes);
+TYPED_TEST_SUITE(HybridKeys, AllKeyTypes);
 
 TYPED_TEST(HybridKeys, StableMatrix) {
   check_keys_matrix<TypeParam>({.stable = true, .algorithm = "hybrid"}, interesting_sizes(32, 1 << 14, fresh_seed()),

@@ -6,6 +6,7 @@
 
 #include "algorithms/merge_sort.hpp"
 #include "runtime/device.hpp"
+#include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -65,9 +66,7 @@ TEST(MergeDefault, PairsEveryValueWidth) {
 
 template <class T>
 class MergeKeys : public ::testing::Test {};
-using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(MergeKeys, KeyTypes);
+TYPED_TEST_SUITE(MergeKeys, AllKeyTypes);
 
 TYPED_TEST(MergeKeys, DefaultVariantsMatrix) {
   check_keys_matrix<TypeParam>(merge_options("", ""), interesting_sizes(1024, 1 << 13, fresh_seed()),

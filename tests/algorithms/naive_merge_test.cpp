@@ -8,7 +8,7 @@ using namespace seeds;
 
 template <class T>
 class NaiveMergeKeys : public ::testing::Test {};
-TYPED_TEST_SUITE(NaiveMergeKeys, KeyTypes);
+TYPED_TEST_SUITE(NaiveMergeKeys, AllKeyTypes);
 
 TYPED_TEST(NaiveMergeKeys, StableMatrix) {
   check_keys_matrix<TypeParam>({.stable = true, .algorithm = "naive-merge"}, interesting_sizes(512, 1 << 13, fresh_seed()),

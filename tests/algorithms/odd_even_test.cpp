@@ -8,7 +8,7 @@ using namespace seeds;
 
 template <class T>
 class OddEvenKeys : public ::testing::Test {};
-TYPED_TEST_SUITE(OddEvenKeys, KeyTypes);
+TYPED_TEST_SUITE(OddEvenKeys, AllKeyTypes);
 
 TYPED_TEST(OddEvenKeys, StableMatrix) {
   check_keys_matrix<TypeParam>({.stable = true, .algorithm = "odd-even"}, small_sizes(), some_dists);

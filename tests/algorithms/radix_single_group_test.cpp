@@ -10,6 +10,7 @@
 
 #include "algorithms/drivers.hpp"
 #include "gpusort/device_array.hpp"
+#include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -59,9 +60,7 @@ class RadixSingleGroup : public ::testing::Test {
 };
 template <class T>
 class RadixSingleGroupKeys : public RadixSingleGroup {};
-using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(RadixSingleGroupKeys, KeyTypes);
+TYPED_TEST_SUITE(RadixSingleGroupKeys, AllKeyTypes);
 
 TYPED_TEST(RadixSingleGroupKeys, Matrix) {
   const std::size_t cap = capacity(key_type_of<TypeParam>::value, 0);

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -24,9 +25,7 @@ std::vector<std::size_t> radix_sizes() {
 
 template <class T>
 class RadixKeys : public ::testing::Test {};
-using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(RadixKeys, KeyTypes);
+TYPED_TEST_SUITE(RadixKeys, AllKeyTypes);
 
 TYPED_TEST(RadixKeys, Matrix) {
   SortOptions o{.stable = true, .algorithm = kRadix};

@@ -8,7 +8,7 @@ using namespace seeds;
 
 template <class T>
 class RankKeys : public ::testing::Test {};
-TYPED_TEST_SUITE(RankKeys, KeyTypes);
+TYPED_TEST_SUITE(RankKeys, AllKeyTypes);
 
 TYPED_TEST(RankKeys, UnstableMatrix) {
   check_keys_matrix<TypeParam>({.algorithm = "rank"}, small_sizes(), some_dists);

@@ -9,7 +9,7 @@ using namespace seeds;
 
 template <class T>
 class SectionMergeKeys : public ::testing::Test {};
-TYPED_TEST_SUITE(SectionMergeKeys, KeyTypes);
+TYPED_TEST_SUITE(SectionMergeKeys, AllKeyTypes);
 
 TYPED_TEST(SectionMergeKeys, StableMatrix) {
   check_keys_matrix<TypeParam>({.stable = true, .algorithm = "section-merge"},

@@ -1,13 +1,11 @@
 #pragma once
 // Shared by the tests of the seed algorithms (rank, odd-even, naive-merge, section-merge, hybrid,
-// batcher-*, bitonic variants): the key-type list, small size sets for O(n^2) algorithms, and the
-// checks every one of them repeats (stable refusal, O(n^2) size limit).
+// batcher-*, bitonic variants): small size sets for O(n^2) algorithms, and the checks every one
+// of them repeats (stable refusal, O(n^2) size limit). Their key types: AllKeyTypes.
+#include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test::seeds {
-
-using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
 
 // Around work-group tiles (256 / 512) and 2^k +- 1, small enough for O(n^2) on PoCL.
 inline std::vector<std::size_t> small_sizes() { return {0, 1, 2, 3, 5, 17, 255, 256, 257, 511, 513, 1025, 2047}; }

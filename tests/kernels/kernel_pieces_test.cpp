@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "runtime/device.hpp"
+#include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -36,9 +37,7 @@ std::vector<T> download(rt::Device& dev, const rt::Buffer& buf, std::size_t n) {
 
 template <class T>
 class KernelPieces : public ::testing::Test {};
-using KeyTypes = ::testing::Types<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                  std::int16_t, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(KernelPieces, KeyTypes);
+TYPED_TEST_SUITE(KernelPieces, AllKeyTypes);
 
 TYPED_TEST(KernelPieces, OrderedKeyMatchesTheHostOrder) {
   using T = TypeParam;

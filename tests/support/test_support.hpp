@@ -16,6 +16,7 @@
 
 #include "core/key_generator.hpp"
 #include "gpusort/gpusort.hpp"
+#include "support/guard_zones.hpp"
 
 namespace gpusort::test {
 
@@ -108,8 +109,8 @@ template <class T, class V>
 // Sizes around tiles and powers of two, for a tile of `tile` keys, up to max_n.
 std::vector<std::size_t> interesting_sizes(std::size_t tile, std::size_t max_n, std::uint64_t seed);
 
-// One full check of an algorithm on one key type: every size x distribution x order (keys only).
-// Returns a failure describing the first bad case.
+// One full check of an algorithm on one key type: every size x distribution x order (keys only),
+// the keys between guard zones. Returns a failure describing the first bad case.
 template <class T>
 void check_keys_matrix(const SortOptions& base, const std::vector<std::size_t>& sizes,
                        const std::vector<dist>& dists = std::vector<dist>(std::begin(all_dists), std::end(all_dists))) {
@@ -118,13 +119,16 @@ void check_keys_matrix(const SortOptions& base, const std::vector<std::size_t>& 
       for (dist d : dists) {
         std::uint64_t seed = fresh_seed();
         auto input = make_keys<T>(n, d, seed);
-        auto output = input;
+        GuardedHostArray<T> output(input);
         SortOptions opt = base;
         opt.order = o;
-        sort(test_context(), std::span<T>(output), opt);
-        ASSERT_TRUE(keys_sorted_like_reference(input, output, o, opt.stable))
-            << "algorithm " << opt.algorithm << " n=" << n << " dist=" << dist_name(d)
-            << " order=" << (o == order::ascending ? "asc" : "desc") << " seed=" << seed;
+        sort(test_context(), output.span(), opt);
+        const auto where = [&](::testing::AssertionResult r) {
+          return r << " (algorithm " << opt.algorithm << " n=" << n << " dist=" << dist_name(d)
+                   << " order=" << (o == order::ascending ? "asc" : "desc") << " seed=" << seed << ")";
+        };
+        ASSERT_TRUE(where(keys_sorted_like_reference(input, output.contents(), o, opt.stable)));
+        ASSERT_TRUE(where(output.guards_intact()));
       }
     }
   }
@@ -142,20 +146,27 @@ std::vector<V> index_values(std::size_t n) {
   return values;
 }
 
+// Pairs with value = index: every size x order of one distribution, keys and values between guard
+// zones.
 template <class T, class V>
 void check_pairs(const SortOptions& base, const std::vector<std::size_t>& sizes, dist d) {
   for (order o : {order::ascending, order::descending}) {
     for (std::size_t n : sizes) {
       std::uint64_t seed = fresh_seed();
       auto input = make_keys<T>(n, d, seed);
-      auto keys = input;
-      std::vector<V> values = index_values<V>(n);
+      GuardedHostArray<T> keys(input);
+      GuardedHostArray<V> values(index_values<V>(n));
       SortOptions opt = base;
       opt.order = o;
-      sort_pairs(test_context(), std::span<T>(keys), std::span<V>(values), opt);
-      ASSERT_TRUE(pairs_sorted_like_reference(input, keys, values, o, opt.stable))
-          << "algorithm " << opt.algorithm << " n=" << n << " dist=" << dist_name(d) << " value bytes=" << sizeof(V)
-          << " order=" << (o == order::ascending ? "asc" : "desc") << " seed=" << seed;
+      sort_pairs(test_context(), keys.span(), values.span(), opt);
+      const auto where = [&](::testing::AssertionResult r) {
+        return r << " (algorithm " << opt.algorithm << " n=" << n << " dist=" << dist_name(d)
+                 << " value bytes=" << sizeof(V) << " order=" << (o == order::ascending ? "asc" : "desc")
+                 << " seed=" << seed << ")";
+      };
+      ASSERT_TRUE(where(pairs_sorted_like_reference(input, keys.contents(), values.contents(), o, opt.stable)));
+      ASSERT_TRUE(where(keys.guards_intact()));
+      ASSERT_TRUE(where(values.guards_intact()));
     }
   }
 }

@@ -1,0 +1,52 @@
+#pragma once
+// The one list of key types behind every typed suite, as GoogleTest type lists. It mirrors
+// gpusort::all_key_types (checked below), so a key type added to the library fails to compile
+// here until the tests cover it too.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gpusort/key_type.hpp"
+
+namespace gpusort::test {
+
+// A list of C++ key types, usable both as a GoogleTest type list (::gtest, for TYPED_TEST_SUITE)
+// and as a loop inside one test (for_each: f(T{}) for each T).
+template <class... Ts>
+struct KeyTypeList {
+  using gtest = ::testing::Types<Ts...>;
+  static constexpr std::size_t size = sizeof...(Ts);
+  static constexpr key_type kinds[] = {key_type_of<Ts>::value...};
+  template <class F>
+  static void for_each(F&& f) {
+    (f(Ts{}), ...);
+  }
+};
+
+using AllKeyTypeList = KeyTypeList<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
+                                   std::int16_t, std::int32_t, std::int64_t, float, double>;
+
+namespace detail {
+template <class List>
+constexpr bool same_as_all_key_types() {
+  if (List::size != std::size(all_key_types)) return false;
+  for (std::size_t i = 0; i < List::size; ++i)
+    if (List::kinds[i] != all_key_types[i]) return false;
+  return true;
+}
+}  // namespace detail
+static_assert(detail::same_as_all_key_types<AllKeyTypeList>(),
+              "AllKeyTypeList must list gpusort::all_key_types, in the same order");
+
+// Every key type: the default for typed suites.
+using AllKeyTypes = AllKeyTypeList::gtest;
+
+// One key of each kernel path that differs by key type: 32-bit unsigned (the common case, no
+// order transform), and 32-bit float (the sign/NaN/-0 transform). For suites that run every
+// algorithm or many option combinations, where each extra key type costs one more kernel program
+// per combination (about a second each to compile on PoCL); the typed per-algorithm suites cover
+// the other key types.
+using RepresentativeKeyTypeList = KeyTypeList<std::uint32_t, float>;
+
+}  // namespace gpusort::test

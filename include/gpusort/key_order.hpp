@@ -33,11 +33,18 @@ constexpr auto ordered_bits(T key) noexcept {
   }
 }
 
+// The same for either order: the bitwise complement for descending, which is the exact reverse.
+template <class T>
+constexpr auto ordered_bits(T key, gpusort::order o) noexcept {
+  const auto bits = ordered_bits(key);
+  return o == gpusort::order::descending ? decltype(bits)(~bits) : bits;
+}
+
 template <class T>
 struct key_less {
   gpusort::order order = gpusort::order::ascending;
   constexpr bool operator()(T a, T b) const noexcept {
-    return order == gpusort::order::ascending ? ordered_bits(a) < ordered_bits(b) : ordered_bits(b) < ordered_bits(a);
+    return ordered_bits(a, order) < ordered_bits(b, order);
   }
 };
 

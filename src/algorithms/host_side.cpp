@@ -8,13 +8,11 @@ namespace gpusort::algo {
 namespace {
 
 template <class T>
-void map_keys(const unsigned char* bytes, std::uint64_t n, bool descending, std::vector<std::uint64_t>& out) {
-  const std::uint64_t mask = sizeof(T) == 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * sizeof(T))) - 1;
+void map_keys(const unsigned char* bytes, std::uint64_t n, order o, std::vector<std::uint64_t>& out) {
   for (std::uint64_t i = 0; i < n; ++i) {
     T k;
     std::memcpy(&k, bytes + i * sizeof(T), sizeof(T));
-    std::uint64_t o = static_cast<std::uint64_t>(ordered_bits(k));
-    out[i] = descending ? (~o & mask) : o;
+    out[i] = static_cast<std::uint64_t>(ordered_bits(k, o));
   }
 }
 
@@ -34,19 +32,7 @@ HostCopy download(SortJob& job) {
 std::vector<std::uint64_t> ordered_keys(const SortJob& job, const HostCopy& host) {
   std::vector<std::uint64_t> out(job.n);
   const unsigned char* b = host.keys.data();
-  const bool d = job.descending();
-  switch (job.type) {
-    case key_type::u8: map_keys<std::uint8_t>(b, job.n, d, out); break;
-    case key_type::u16: map_keys<std::uint16_t>(b, job.n, d, out); break;
-    case key_type::u32: map_keys<std::uint32_t>(b, job.n, d, out); break;
-    case key_type::u64: map_keys<std::uint64_t>(b, job.n, d, out); break;
-    case key_type::i8: map_keys<std::int8_t>(b, job.n, d, out); break;
-    case key_type::i16: map_keys<std::int16_t>(b, job.n, d, out); break;
-    case key_type::i32: map_keys<std::int32_t>(b, job.n, d, out); break;
-    case key_type::i64: map_keys<std::int64_t>(b, job.n, d, out); break;
-    case key_type::f32: map_keys<float>(b, job.n, d, out); break;
-    case key_type::f64: map_keys<double>(b, job.n, d, out); break;
-  }
+  visit_key_type(job.type, [&](auto tag) { map_keys<decltype(tag)>(b, job.n, job.options.order, out); });
   return out;
 }
 

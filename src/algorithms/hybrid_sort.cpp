@@ -7,13 +7,14 @@
 // about the thread count, where the device's per-level launch overhead is no longer amortised and
 // the host can still give every thread a whole pair. Clamped to the levels there are.
 #include <algorithm>
-#include <atomic>
 #include <thread>
 #include <utility>
 
 #include "algorithms/drivers.hpp"
 #include "algorithms/host_side.hpp"
 #include "algorithms/section_merge.hpp"
+#include "core/merge_path.hpp"
+#include "core/parallel_for.hpp"
 
 namespace gpusort::algo {
 namespace {
@@ -45,19 +46,7 @@ int requested_host_levels(const SortOptions& o) {
   return variant_host_levels(o.merge_variant);
 }
 
-// Merge-path split of the stable merge of a[0..la) and b[0..lb) (a first on ties): how many of the
-// first d outputs come from a.
-std::uint64_t co_rank(const Entry* a, std::uint64_t la, const Entry* b, std::uint64_t lb, std::uint64_t d) {
-  std::uint64_t lo = d > lb ? d - lb : 0, hi = std::min(d, la);
-  while (lo < hi) {
-    std::uint64_t mid = (lo + hi) / 2;
-    if (b[d - mid - 1].key < a[mid].key)
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo;
-}
+bool entry_less(const Entry& x, const Entry& y) { return x.key < y.key; }
 
 struct Task {
   const Entry *a, *b;
@@ -65,20 +54,15 @@ struct Task {
   Entry* out;
 };
 
+// The tasks are equal pieces by construction (merge-path splits), so a static split suffices.
 void run_tasks(const std::vector<Task>& tasks, unsigned threads) {
-  auto work = [&](std::atomic<std::size_t>& next) {
-    for (std::size_t t; (t = next.fetch_add(1)) < tasks.size();) {
-      const Task& k = tasks[t];
-      std::merge(k.a, k.a + k.la, k.b, k.b + k.lb, k.out,
-                 [](const Entry& x, const Entry& y) { return x.key < y.key; });
-    }
-  };
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> pool;
-  const unsigned extra = std::min<std::size_t>(threads, tasks.size()) - 1;
-  for (unsigned i = 0; i < extra; ++i) pool.emplace_back(work, std::ref(next));
-  work(next);
-  for (auto& th : pool) th.join();
+  core::parallel_for(tasks.size(), std::min<std::size_t>(threads, tasks.size()),
+                     [&](std::size_t, std::size_t begin, std::size_t end) {
+                       for (std::size_t t = begin; t < end; ++t) {
+                         const Task& k = tasks[t];
+                         std::merge(k.a, k.a + k.la, k.b, k.b + k.lb, k.out, entry_less);
+                       }
+                     });
 }
 
 // One host level: runs of `width` entries merged pairwise from src to dst.
@@ -93,7 +77,7 @@ void host_merge_level(const std::vector<Entry>& src, std::vector<Entry>& dst, st
     std::uint64_t prev_d = 0, prev_i = 0;
     for (std::uint64_t q = 1; q <= parts; ++q) {
       const std::uint64_t d = total * q / parts;
-      const std::uint64_t i = co_rank(a, la, b, lb, d);
+      const std::uint64_t i = core::merge_path_split(a, la, b, lb, d, entry_less);
       if (d > prev_d)
         tasks.push_back({a + prev_i, b + (prev_d - prev_i), i - prev_i, (d - i) - (prev_d - prev_i), dst.data() + start + prev_d});
       prev_d = d;

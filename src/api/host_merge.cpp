@@ -8,8 +8,10 @@
 #include <thread>
 #include <type_traits>
 
+#include "core/parallel_for.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/key_order.hpp"
+#include "gpusort/key_type.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -17,15 +19,11 @@ namespace {
 template <class K>
 using okey_t = decltype(ordered_bits(K{}));
 
-// The key's position in the requested order as an unsigned integer: ascending order of the
-// result is the sort order (descending is the bitwise complement, the exact reverse).
+// The key's position in the requested order as an unsigned integer (gpusort/key_order.hpp).
 template <class K>
 struct OrderedKey {
-  bool descending;
-  okey_t<K> operator()(K k) const noexcept {
-    const okey_t<K> b = ordered_bits(k);
-    return descending ? okey_t<K>(~b) : b;
-  }
+  order o;
+  okey_t<K> operator()(K k) const noexcept { return ordered_bits(k, o); }
 };
 
 // First index of a[0, len) whose ordered key is > v (or_equal) or >= v (!or_equal).
@@ -147,37 +145,26 @@ unsigned merge_typed(const SortedRuns& r, order o, void* keys_out, void* values_
   const std::size_t runs = off.size() - 1, n = off.back();
   const K* keys = static_cast<const K*>(r.keys);
   const auto* values = static_cast<const unsigned char*>(r.values);
-  const OrderedKey<K> ok{o == order::descending};
+  const OrderedKey<K> ok{o};
 
   // Automatic: one thread per hardware thread, each with at least 32768 elements to merge.
-  std::size_t t_count = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-  t_count = std::max<std::size_t>(1, std::min<std::size_t>(t_count, threads ? n : n / 32768));
-  auto rank_of = [&](std::size_t t) { return (n / t_count) * t + (n % t_count) * t / t_count; };
+  const std::size_t t_count =
+      threads ? std::max<std::size_t>(1, std::min<std::size_t>(threads, n)) : core::threads_for(n, 32768);
+  auto rank_of = [&](std::size_t t) { return core::part_begin(n, t_count, t); };
 
   // Everything that allocates, before the first write.
   std::vector<std::size_t> starts((t_count + 1) * runs);
   std::vector<Head<U>> heaps(t_count * runs);
   std::vector<std::size_t> pos(t_count * runs);
-  std::vector<std::thread> pool;
-  pool.reserve(t_count);
   for (std::size_t t = 0; t <= t_count; ++t) select_rank(keys, off, rank_of(t), ok, &starts[t * runs]);
 
-  auto work = [&](std::size_t t) noexcept {
-    const std::size_t first = rank_of(t);
+  // Part t merges output [rank_of(t), rank_of(t + 1)): parallel_for cuts [0, n) the same way.
+  core::parallel_for(n, t_count, [&](std::size_t t, std::size_t first, std::size_t) noexcept {
     merge_slices<K, VB>(keys, values, &starts[t * runs], &starts[(t + 1) * runs], runs, ok,
                         static_cast<K*>(keys_out) + first,
                         VB ? static_cast<unsigned char*>(values_out) + first * VB : nullptr, &heaps[t * runs],
                         &pos[t * runs]);
-  };
-  for (std::size_t t = 1; t < t_count; ++t) {
-    try {
-      pool.emplace_back(work, t);
-    } catch (...) {  // no thread: do its share here
-      work(t);
-    }
-  }
-  work(0);
-  for (auto& th : pool) th.join();
+  });
   return static_cast<unsigned>(t_count);
 }
 
@@ -200,19 +187,9 @@ unsigned merge_sorted_runs(const SortedRuns& r, order o, void* keys_out, void* v
   if (r.offsets.size() < 2 || r.offsets.front() != 0)
     throw Error(errc::invalid_argument, "merge: runs must be given as offsets starting at 0");
   if (r.offsets.back() == 0) return 0;
-  switch (r.type) {
-    case key_type::u8: return merge_values<std::uint8_t>(r, o, keys_out, values_out, threads);
-    case key_type::u16: return merge_values<std::uint16_t>(r, o, keys_out, values_out, threads);
-    case key_type::u32: return merge_values<std::uint32_t>(r, o, keys_out, values_out, threads);
-    case key_type::u64: return merge_values<std::uint64_t>(r, o, keys_out, values_out, threads);
-    case key_type::i8: return merge_values<std::int8_t>(r, o, keys_out, values_out, threads);
-    case key_type::i16: return merge_values<std::int16_t>(r, o, keys_out, values_out, threads);
-    case key_type::i32: return merge_values<std::int32_t>(r, o, keys_out, values_out, threads);
-    case key_type::i64: return merge_values<std::int64_t>(r, o, keys_out, values_out, threads);
-    case key_type::f32: return merge_values<float>(r, o, keys_out, values_out, threads);
-    case key_type::f64: return merge_values<double>(r, o, keys_out, values_out, threads);
-  }
-  throw Error(errc::invalid_argument, "merge: unknown key type");
+  return visit_key_type(r.type, [&](auto tag) {
+    return merge_values<decltype(tag)>(r, o, keys_out, values_out, threads);
+  });
 }
 
 }  // namespace gpusort::detail

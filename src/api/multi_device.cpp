@@ -13,6 +13,7 @@
 #include "algorithms/chooser.hpp"
 #include "api/host_sort.hpp"
 #include "api/option_checks.hpp"
+#include "core/parallel_for.hpp"
 #include "gpusort/key_order.hpp"
 
 namespace gpusort {
@@ -21,27 +22,12 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 
 // Host threads for the partition: one per hardware thread, each with at least 1M elements.
-std::size_t partition_threads(std::size_t n) {
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-  return std::max<std::size_t>(1, std::min(hw, n >> 20));
-}
-
-// Runs f(part, begin, end) over `parts` equal contiguous ranges of [0, n), one thread each.
-template <class F>
-void parallel_ranges(std::size_t n, F&& f, std::size_t parts = 0) {
-  if (parts == 0) parts = partition_threads(n);
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < parts; ++t) threads.emplace_back(f, t, t * n / parts, (t + 1) * n / parts);
-  f(std::size_t(0), std::size_t(0), n / parts);
-  for (auto& th : threads) th.join();
-}
+std::size_t partition_threads(std::size_t n) { return core::threads_for(n, std::size_t(1) << 20); }
 
 // The key as an unsigned integer whose natural order is the requested order.
 template <class K>
 std::uint64_t rank_bits(K key, bool descending) {
-  auto bits = ordered_bits(key);
-  using U = decltype(bits);
-  return descending ? std::uint64_t(U(~bits)) : std::uint64_t(bits);
+  return ordered_bits(key, descending ? order::descending : order::ascending);
 }
 
 // Bucket index of every key: the number of splitters strictly before it, so equal keys share a
@@ -55,7 +41,7 @@ std::vector<std::uint32_t> bucket_of_keys(const K* keys, std::size_t n, std::siz
   std::vector<std::uint64_t> splitters;
   for (std::size_t b = 1; b < buckets; ++b) splitters.push_back(sample[b * sample_size / buckets]);
   std::vector<std::uint32_t> bucket(n);
-  parallel_ranges(n, [&](std::size_t, std::size_t begin, std::size_t end) {
+  core::parallel_for(n, partition_threads(n), [&](std::size_t, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const std::uint64_t r = rank_bits(keys[i], descending);
       bucket[i] = std::uint32_t(std::upper_bound(splitters.begin(), splitters.end(), r) - splitters.begin());
@@ -65,19 +51,9 @@ std::vector<std::uint32_t> bucket_of_keys(const K* keys, std::size_t n, std::siz
 }
 
 std::vector<std::uint32_t> bucket_of(key_type type, const void* keys, std::size_t n, std::size_t buckets, bool desc) {
-  switch (type) {
-    case key_type::u8: return bucket_of_keys(static_cast<const std::uint8_t*>(keys), n, buckets, desc);
-    case key_type::u16: return bucket_of_keys(static_cast<const std::uint16_t*>(keys), n, buckets, desc);
-    case key_type::u32: return bucket_of_keys(static_cast<const std::uint32_t*>(keys), n, buckets, desc);
-    case key_type::u64: return bucket_of_keys(static_cast<const std::uint64_t*>(keys), n, buckets, desc);
-    case key_type::i8: return bucket_of_keys(static_cast<const std::int8_t*>(keys), n, buckets, desc);
-    case key_type::i16: return bucket_of_keys(static_cast<const std::int16_t*>(keys), n, buckets, desc);
-    case key_type::i32: return bucket_of_keys(static_cast<const std::int32_t*>(keys), n, buckets, desc);
-    case key_type::i64: return bucket_of_keys(static_cast<const std::int64_t*>(keys), n, buckets, desc);
-    case key_type::f32: return bucket_of_keys(static_cast<const float*>(keys), n, buckets, desc);
-    case key_type::f64: return bucket_of_keys(static_cast<const double*>(keys), n, buckets, desc);
-  }
-  throw Error(errc::invalid_argument, "unknown key type");
+  return visit_key_type(type, [&](auto tag) {
+    return bucket_of_keys(static_cast<const decltype(tag)*>(keys), n, buckets, desc);
+  });
 }
 
 }  // namespace
@@ -115,10 +91,10 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   // threads < t in bucket b, so input order is kept inside every bucket.
   const std::size_t parts = partition_threads(n);
   std::vector<std::vector<std::size_t>> count(parts, std::vector<std::size_t>(buckets, 0));
-  parallel_ranges(n, [&](std::size_t part, std::size_t begin, std::size_t end) {
+  core::parallel_for(n, parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
     auto& c = count[part];
     for (std::size_t i = begin; i < end; ++i) ++c[bucket[i]];
-  }, parts);
+  });
   std::vector<std::size_t> offset(buckets + 1, 0);
   for (std::size_t b = 0; b < buckets; ++b) {
     std::size_t at = offset[b];
@@ -131,14 +107,14 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   }
   const auto* in_k = static_cast<const unsigned char*>(keys);
   const auto* in_v = static_cast<const unsigned char*>(values);
-  parallel_ranges(n, [&](std::size_t part, std::size_t begin, std::size_t end) {
+  core::parallel_for(n, parts, [&](std::size_t part, std::size_t begin, std::size_t end) {
     auto& next = count[part];
     for (std::size_t i = begin; i < end; ++i) {
       const std::size_t to = next[bucket[i]]++;
       std::memcpy(&part_keys[to * kb], in_k + i * kb, kb);
       if (value_bytes) std::memcpy(&part_values[to * value_bytes], in_v + i * value_bytes, value_bytes);
     }
-  }, parts);
+  });
   const double partition_ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
 
   // One host thread per device sorts its bucket.

@@ -53,11 +53,7 @@ DEVICE_FN void bitonic_tile(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, o
 
 KERNEL bitonic_sort_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, okey_t flip) {
   LOCAL_ARRAY key_t tile_keys[TILE];
-#if HAS_VALUES
-  LOCAL_ARRAY value_t tile_values[TILE];
-#else
-  LOCAL value_t* tile_values = 0;
-#endif
+  LOCAL_VALUE_ARRAY(tile_values, TILE);
   bitonic_tile(keys, values, n, flip, 2, TILE, tile_keys, tile_values);
 }
 
@@ -71,27 +67,9 @@ KERNEL bitonic_global_step(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u6
 // TILE), so k = 2*TILE stands for any such stage.
 KERNEL bitonic_merge_tiles(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, okey_t flip) {
   LOCAL_ARRAY key_t tile_keys[TILE];
-#if HAS_VALUES
-  LOCAL_ARRAY value_t tile_values[TILE];
-#else
-  LOCAL value_t* tile_values = 0;
-#endif
+  LOCAL_VALUE_ARRAY(tile_values, TILE);
   bitonic_tile(keys, values, n, flip, 2 * TILE, 2 * TILE, tile_keys, tile_values);
 }
-
-// Register compare-exchange of positions pa < pb (pb past the end = +infinity: skipped).
-#if HAS_VALUES
-#define GS_REG_CMPX(ka, va, kb, vb, pb)                        \
-  if ((pb) < n && key_before(kb, ka, flip)) {                  \
-    key_t tk = ka; ka = kb; kb = tk;                           \
-    value_t tv = va; va = vb; vb = tv;                         \
-  }
-#else
-#define GS_REG_CMPX(ka, va, kb, vb, pb)                        \
-  if ((pb) < n && key_before(kb, ka, flip)) {                  \
-    key_t tk = ka; ka = kb; kb = tk;                           \
-  }
-#endif
 
 KERNEL bitonic_global_step2(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u64 k, u64 j, okey_t flip) {
   const u64 h = j >> 1;
@@ -114,13 +92,14 @@ KERNEL bitonic_global_step2(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u
   if (p2 < n) v2 = values[p2];
   if (p3 < n) v3 = values[p3];
 #endif
-  GS_REG_CMPX(k0, v0, k2, v2, p2)
-  GS_REG_CMPX(k1, v1, k3, v3, p3)
-  GS_REG_CMPX(k0, v0, k1, v1, p1)
+  // A position past the end holds +infinity: its comparators are skipped.
+  COMPARE_EXCHANGE_REGS(p2 < n, k0, k2, flip, GS_SWAP_VALUES(v0, v2))
+  COMPARE_EXCHANGE_REGS(p3 < n, k1, k3, flip, GS_SWAP_VALUES(v1, v3))
+  COMPARE_EXCHANGE_REGS(p1 < n, k0, k1, flip, GS_SWAP_VALUES(v0, v1))
   if (p3 < p2) {
-    GS_REG_CMPX(k3, v3, k2, v2, p2)
+    COMPARE_EXCHANGE_REGS(p2 < n, k3, k2, flip, GS_SWAP_VALUES(v3, v2))
   } else {
-    GS_REG_CMPX(k2, v2, k3, v3, p3)
+    COMPARE_EXCHANGE_REGS(p3 < n, k2, k3, flip, GS_SWAP_VALUES(v2, v3))
   }
   if (p0 < n) keys[p0] = k0;
   if (p1 < n) keys[p1] = k1;

@@ -11,18 +11,18 @@
 
 // Comparator c of step (k, j) compares positions lo = bitonic_low(c, j) and
 // hi = bitonic_high(lo, k, j). In the first step of a stage (j == k/2), lo = run + p with p < k/2
-// and its mirror run + k-1-p equals lo ^ (k-1).
-DEVICE_FN u64 bitonic_low(u64 c, u64 j) {
-  u64 low_bits = c & (j - 1);
-  return ((c - low_bits) << 1) | low_bits;
-}
-DEVICE_FN u64 bitonic_high(u64 lo, u64 k, u64 j) { return (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j); }
-
-// 32-bit twins for positions inside a local-memory tile (cheaper index arithmetic).
-DEVICE_FN u32 bitonic_low32(u32 c, u32 j) {
-  u32 low_bits = c & (j - 1);
-  return ((c - low_bits) << 1) | low_bits;
-}
-DEVICE_FN u32 bitonic_high32(u32 lo, u32 k, u32 j) { return (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j); }
+// and its mirror run + k-1-p equals lo ^ (k-1). Stamped for 64-bit positions (the whole array) and
+// as the 32-bit twins bitonic_low32 / bitonic_high32 for positions inside a local-memory tile
+// (cheaper index arithmetic).
+#define GS_DEFINE_BITONIC_POSITIONS(low_name, high_name, index_t) \
+  DEVICE_FN index_t low_name(index_t c, index_t j) {               \
+    const index_t low_bits = c & (j - 1);                          \
+    return ((c - low_bits) << 1) | low_bits;                       \
+  }                                                                \
+  DEVICE_FN index_t high_name(index_t lo, index_t k, index_t j) {  \
+    return (j == (k >> 1)) ? (lo ^ (k - 1)) : (lo + j);            \
+  }
+GS_DEFINE_BITONIC_POSITIONS(bitonic_low, bitonic_high, u64)
+GS_DEFINE_BITONIC_POSITIONS(bitonic_low32, bitonic_high32, u32)
 
 #endif

@@ -97,4 +97,12 @@ typedef struct {
 #endif
 #endif
 
+// Declares a local-memory array of count values, or, without values, a null pointer in its place
+// so helpers keep one signature and no local memory is spent on values that are never read.
+#if HAS_VALUES
+#define LOCAL_VALUE_ARRAY(name, count) LOCAL_ARRAY value_t name[count]
+#else
+#define LOCAL_VALUE_ARRAY(name, count) LOCAL value_t* name = 0
+#endif
+
 #endif  // GPUSORT_KEYS_H

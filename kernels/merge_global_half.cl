@@ -20,7 +20,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   const u64 b_len = run_length(b0, width, n);
   GLOBAL const key_t* b = src_keys + b0;
   const key_t key = src_keys[a0 + i];
-  const u64 p = rank_lower_bound(b, b_len, ordered_key(key, flip), flip);
+  const u64 p = rank_search_global(b, b_len, ordered_key(key, flip), RANK_LOWER, flip);
   merge_move(dst_keys, dst_values, a0 + i + p, key, src_values, a0 + i);
   u64 j = p;
   if (i == 0) {

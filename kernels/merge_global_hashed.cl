@@ -20,16 +20,8 @@
 KERNEL merge_pass(MERGE_PASS_ARGS) {
   LOCAL_ARRAY key_t cache[CACHE];
   LOCAL_ARRAY u32 tags[CACHE];
-  LOCAL_ARRAY u64 window[2];
-  const u32 t = LOCAL_ID();
-  const u64 g0 = GROUP_ID() * GROUP_SIZE;
-  const u32 cnt = (u32)gs_min_u64(GROUP_SIZE, n - g0);
-  const int left = merge_is_left(g0, width);
+  MERGE_WINDOW_BEGIN
   const int upper = !left;
-  const u64 sib = merge_sibling(g0, width);
-  const u64 sib_len = left ? run_length(sib, width, n) : width;
-  GLOBAL const key_t* sb = src_keys + sib;
-  merge_group_window(src_keys, sb, sib_len, g0, cnt, upper, flip, window);
   for (u32 s = t; s < CACHE; s += GROUP_SIZE) tags[s] = NO_TAG;
   BARRIER();
   const u64 lo = window[0];

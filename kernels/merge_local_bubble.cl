@@ -6,6 +6,7 @@
 // bounds of rank_search.h fix that. Work O(TILE*ITEMS + TILE log^2 TILE).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256 ITEMS=8
 #include "merge_tile.h"
+#include "compare_exchange.h"
 
 KERNEL merge_local_sort(TILE_KERNEL_ARGS) {
   TILE_KERNEL_BEGIN
@@ -19,16 +20,8 @@ KERNEL merge_local_sort(TILE_KERNEL_ARGS) {
       pr[i] = lp[b + i];
     }
     for (u32 pass = 1; pass < m; ++pass) {
-      for (u32 i = 0; i + pass < m; ++i) {
-        if (key_before(kr[i + 1], kr[i], flip)) {
-          const key_t tk = kr[i];
-          kr[i] = kr[i + 1];
-          kr[i + 1] = tk;
-          const u32 tp = pr[i];
-          pr[i] = pr[i + 1];
-          pr[i + 1] = tp;
-        }
-      }
+      for (u32 i = 0; i + pass < m; ++i)
+        COMPARE_EXCHANGE_REGS(1, kr[i], kr[i + 1], flip, GS_SWAP(u32, pr[i], pr[i + 1]))
     }
     for (u32 i = 0; i < m; ++i) {
       lk[b + i] = kr[i];

@@ -4,13 +4,14 @@
 // never triggers for adjacent equal keys already in order): stable. Work O(TILE^2), depth O(TILE).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256 ITEMS=2
 #include "merge_tile.h"
+#include "compare_exchange.h"
 
 KERNEL merge_local_sort(TILE_KERNEL_ARGS) {
   TILE_KERNEL_BEGIN
   for (u32 p = 0; p < count; ++p) {
     for (u32 c = LOCAL_ID(); c < TILE / 2; c += GROUP_SIZE) {
       const u32 i = 2 * c + (p & 1);
-      if (i + 1 < count) tile_compare_exchange(lk, lp, i, i + 1, flip);
+      if (i + 1 < count) compare_exchange_by_position(lk, lp, i, i + 1, flip);
     }
     BARRIER();
   }

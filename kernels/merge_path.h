@@ -10,33 +10,23 @@
 #include "rank_search.h"
 
 // Number of keys of a[0 .. a_len) among the first `diag` keys of merge(a, b), 0 <= diag <= a_len + b_len.
-DEVICE_FN u64 merge_path_global(GLOBAL const key_t* a, u64 a_len, GLOBAL const key_t* b, u64 b_len, u64 diag,
-                                okey_t flip) {
-  u64 lo = diag > b_len ? diag - b_len : 0;
-  u64 hi = gs_min_u64(diag, a_len);
-  while (lo < hi) {
-    u64 mid = lo + ((hi - lo) >> 1);
-    // b[diag-1-mid] strictly before a[mid]: a[mid] is not among the first diag keys.
-    if (rank_probe_before(ordered_key(b[diag - 1 - mid], flip), ordered_key(a[mid], flip), 0))
-      hi = mid;
-    else
-      lo = mid + 1;
+// b[diag-1-mid] strictly before a[mid] means a[mid] is not among the first diag keys. One body for
+// both address spaces: OpenCL 1.2 has no generic address space, so the macro stamps one per space.
+#define GS_DEFINE_MERGE_PATH(name, SPACE, index_t, min_fn)                                               \
+  DEVICE_FN index_t name(SPACE const key_t* a, index_t a_len, SPACE const key_t* b, index_t b_len,         \
+                         index_t diag, okey_t flip) {                                                      \
+    index_t lo = diag > b_len ? diag - b_len : 0;                                                          \
+    index_t hi = min_fn(diag, a_len);                                                                      \
+    while (lo < hi) {                                                                                      \
+      const index_t mid = lo + ((hi - lo) >> 1);                                                           \
+      if (rank_probe_before(ordered_key(b[diag - 1 - mid], flip), ordered_key(a[mid], flip), 0))           \
+        hi = mid;                                                                                          \
+      else                                                                                                 \
+        lo = mid + 1;                                                                                      \
+    }                                                                                                      \
+    return lo;                                                                                             \
   }
-  return lo;
-}
-
-DEVICE_FN u32 merge_path_local(LOCAL const key_t* a, u32 a_len, LOCAL const key_t* b, u32 b_len, u32 diag,
-                               okey_t flip) {
-  u32 lo = diag > b_len ? diag - b_len : 0;
-  u32 hi = gs_min_u32(diag, a_len);
-  while (lo < hi) {
-    u32 mid = lo + ((hi - lo) >> 1);
-    if (rank_probe_before(ordered_key(b[diag - 1 - mid], flip), ordered_key(a[mid], flip), 0))
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  return lo;
-}
+GS_DEFINE_MERGE_PATH(merge_path_global, GLOBAL, u64, gs_min_u64)
+GS_DEFINE_MERGE_PATH(merge_path_local, LOCAL, u32, gs_min_u32)
 
 #endif

@@ -50,4 +50,19 @@ DEVICE_FN void merge_group_window(GLOBAL const key_t* src_keys, GLOBAL const key
     window[1] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0 + cnt - 1], flip), upper, flip);
 }
 
+// The kernel frame of those variants: the group's keys src_keys[g0 .. g0+cnt) lie in one run (width
+// is a multiple of GROUP_SIZE), `left` says which of the pair, sb[0 .. sib_len) is the sibling run,
+// and window[] gets the bounds of the part they rank into (read it after a BARRIER). Declares t, g0,
+// cnt, left, sib, sib_len, sb and window in the kernel.
+#define MERGE_WINDOW_BEGIN                                                \
+  LOCAL_ARRAY u64 window[2];                                              \
+  const u32 t = LOCAL_ID();                                               \
+  const u64 g0 = GROUP_ID() * GROUP_SIZE;                                 \
+  const u32 cnt = (u32)gs_min_u64(GROUP_SIZE, n - g0);                    \
+  const int left = merge_is_left(g0, width);                              \
+  const u64 sib = merge_sibling(g0, width);                               \
+  const u64 sib_len = left ? run_length(sib, width, n) : width;           \
+  GLOBAL const key_t* sb = src_keys + sib;                                \
+  merge_group_window(src_keys, sb, sib_len, g0, cnt, !left, flip, window);
+
 #endif

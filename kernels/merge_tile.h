@@ -65,20 +65,6 @@ DEVICE_FN void tile_store(GLOBAL key_t* keys, GLOBAL value_t* values, LOCAL key_
   }
 }
 
-// Compare-exchange of (key, original position) pairs: equal keys are ordered by position, so any
-// comparator network sorts stably with it (gpusort's compare_exchange.h orders keys only).
-DEVICE_FN void tile_compare_exchange(LOCAL key_t* lk, LOCAL u32* lp, u32 lo, u32 hi, okey_t flip) {
-  const key_t a = lk[lo], b = lk[hi];
-  const okey_t oa = ordered_key(a, flip), ob = ordered_key(b, flip);
-  const u32 pa = lp[lo], pb = lp[hi];
-  if (ob < oa || (ob == oa && pb < pa)) {
-    lk[lo] = b;
-    lk[hi] = a;
-    lp[lo] = pb;
-    lp[hi] = pa;
-  }
-}
-
 // Bainville's / Locicero's local binary merge: runs of `width` (a power of two) are merged in pairs
 // until the tile is one run. Each key's new position is its offset in its run plus its rank in the
 // sibling run: a key of the left run counts sibling keys strictly before it, a key of the right run

@@ -16,11 +16,7 @@
 
 KERNEL odd_even_window(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u64 offset, okey_t flip) {
   LOCAL_ARRAY key_t wk[WINDOW];
-#if HAS_VALUES
-  LOCAL_ARRAY value_t wv[WINDOW];
-#else
-  LOCAL value_t* wv = 0;
-#endif
+  LOCAL_VALUE_ARRAY(wv, WINDOW);
   const u64 base = offset + GROUP_ID() * WINDOW;
   const u32 count = base < n ? (u32)gs_min_u64((u64)WINDOW, n - base) : 0u;
   window_load(keys, values, wk, wv, base, count);

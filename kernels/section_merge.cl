@@ -48,11 +48,11 @@ KERNEL section_merge_level(GLOBAL const key_t* src_keys, GLOBAL const value_t* s
   const okey_t ok = ordered_key(k, flip);
   u64 dest;
   if (run & 1) {
-    dest = pair_start + (i - run_start) + rank_upper_bound(src_keys + pair_start, width, ok, flip);
+    dest = pair_start + (i - run_start) + rank_search_global(src_keys + pair_start, width, ok, RANK_UPPER, flip);
   } else {
     const u64 sib = run_start + width;
     dest = i;
-    if (sib < n) dest += rank_lower_bound(src_keys + sib, gs_min_u64(width, n - sib), ok, flip);
+    if (sib < n) dest += rank_search_global(src_keys + sib, gs_min_u64(width, n - sib), ok, RANK_LOWER, flip);
   }
   dst_keys[dest] = k;
 #if HAS_VALUES

@@ -1,6 +1,7 @@
-// Test entry points for the shared kernel primitives, so tests/kernels/ can check each piece on
-// the device against its host reference: the key order (keys.h), the rank searches
-// (rank_search.h) and the merge-path split (merge_path.h). Not used by any algorithm.
+// Test entry points for the shared kernel primitives, so kernel_pieces_test.cpp can check each
+// piece on the device against its host reference: the key order (keys.h), the rank search
+// (rank_search.h) and the merge-path split (merge_path.h). Not used by any algorithm; embedded
+// beside the library's kernels only when the tests are built (CMakeLists.txt).
 #include "keys.h"
 #include "rank_search.h"
 #include "merge_path.h"
@@ -17,8 +18,8 @@ KERNEL test_rank_bounds(GLOBAL const key_t* run, u64 len, GLOBAL const key_t* pr
   u64 i = GLOBAL_ID();
   if (i >= m) return;
   okey_t ox = ordered_key(probes[i], flip);
-  lower[i] = rank_search_global(run, len, ox, 0, flip);
-  upper[i] = rank_search_global(run, len, ox, 1, flip);
+  lower[i] = rank_search_global(run, len, ox, RANK_LOWER, flip);
+  upper[i] = rank_search_global(run, len, ox, RANK_UPPER, flip);
 }
 
 // out[d] = keys of a among the first d keys of the stable merge of a and b, for d = 0 .. a_len + b_len.

@@ -4,7 +4,9 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <chrono>
 #include <optional>
+#include <thread>
 
 #include "gpusort/argsort.hpp"
 #include "gpusort/native.hpp"
@@ -171,6 +173,41 @@ TEST(NativeOpenCL, Pairs) {
   check_pairs_native<float, std::uint64_t>(3333, 0, false);
   check_pairs_native<std::int16_t, Bytes16>(1001, align, false);
   check_pairs_native<std::uint64_t, std::uint8_t>(255, align, true);
+}
+
+// The caller's queue is held back by a user event while the sort is enqueued: only the event
+// ordering can make the sort wait for the input, and the read after it wait for the sort. Another
+// thread opens the gate, because some algorithms block the calling thread on device results
+// (radix reads a histogram back) and so wait for the caller's earlier work inside the call.
+TEST(NativeOpenCL, OrderingHoldsWhileTheCallersQueueIsBlocked) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  const std::size_t n = 50001;
+  const std::uint64_t seed = fresh_seed();
+  const auto input = make_keys<std::uint32_t>(n, dist::uniform, seed);
+  Mem m{c.buffer(n * 4)};
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(c.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const unsigned char garbage = 0xFF;  // all keys equal: "sorted" already if the sort ran early
+  ASSERT_EQ(clEnqueueFillBuffer(c.queue, m.m, &garbage, 1, 0, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueBarrierWithWaitList(c.queue, 1, &gate, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(c.queue, m.m, CL_FALSE, 0, n * 4, input.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  std::thread opener([gate] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    clSetUserEventStatus(gate, CL_COMPLETE);
+  });
+  Completion done = sort_native_async<std::uint32_t>(*c.gpusort, OpenCLView{m.m}, OpenCLView{m.m}, n,
+                                                     OpenCLQueue{c.queue});
+  std::vector<std::uint32_t> out(n);
+  cl_event read = nullptr;
+  EXPECT_EQ(clEnqueueReadBuffer(c.queue, m.m, CL_FALSE, 0, n * 4, out.data(), 0, nullptr, &read), CL_SUCCESS);
+  opener.join();
+  ASSERT_EQ(clWaitForEvents(1, &read), CL_SUCCESS);
+  done.wait();
+  clReleaseEvent(read);
+  clReleaseEvent(gate);
+  EXPECT_TRUE(keys_sorted_like_reference(input, out, order::ascending, false)) << "seed=" << seed;
 }
 
 TEST(NativeOpenCL, MisalignedOffsetSaysTheAlignment) {

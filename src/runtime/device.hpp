@@ -13,6 +13,7 @@
 
 #include "gpusort/device.hpp"
 #include "gpusort/errors.hpp"
+#include "gpusort/native.hpp"
 
 namespace gpusort::rt {
 
@@ -121,6 +122,20 @@ class Device {
   virtual void launch(Kernel& kernel, const Launch& launch, const std::vector<Arg>& args, Queue* q = nullptr) = 0;
   virtual std::unique_ptr<Event> record(Queue* q = nullptr) = 0;
   virtual void finish(Queue* q = nullptr) = 0;
+
+  // ---- memory and queues the caller owns (gpusort/native.hpp) ----
+  // A buffer over `bytes` bytes of the caller's memory (view's offset included) that never frees
+  // it. Throws Error(invalid_argument) for a view of another backend, of another device or
+  // context, a range past the memory's end, or (OpenCL) an offset the device cannot start a
+  // sub-buffer at.
+  virtual BufferPtr wrap(const NativeView& view, std::size_t bytes) = 0;
+  // Makes q (ours, default queue if null) wait for everything enqueued on the caller's queue so
+  // far, without blocking the host. Throws Error(invalid_argument) for a queue of another backend
+  // or context.
+  virtual void wait_for_native(const NativeQueue& native, Queue* q = nullptr) = 0;
+  // Records an event on q after everything enqueued there so far and makes the caller's queue
+  // wait for it (later work there runs after it); returns the event, for the host to wait on.
+  virtual std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q = nullptr) = 0;
 
  private:
   std::mutex temp_pool_mutex_;

@@ -78,6 +78,7 @@ DriverState load_driver() {
   GS_REQUIRED(cuStreamCreate);
   GS_REQUIRED(cuStreamDestroy_v2);
   GS_REQUIRED(cuStreamSynchronize);
+  GS_REQUIRED(cuStreamWaitEvent);
   GS_REQUIRED(cuEventCreate);
   GS_REQUIRED(cuEventRecord);
   GS_REQUIRED(cuEventSynchronize);
@@ -93,6 +94,7 @@ DriverState load_driver() {
     missing += (missing.empty() ? "" : ", ") + std::string("cuEventElapsedTime");
   load_symbol(lib, "cuFuncGetParamInfo", a.cuFuncGetParamInfo);  // optional
   load_symbol(lib, "cuFuncGetAttribute", a.cuFuncGetAttribute);  // optional
+  load_symbol(lib, "cuPointerGetAttribute", a.cuPointerGetAttribute);  // optional
   if (!missing.empty()) {
     s.why = "the NVIDIA driver library is too old (missing " + missing + ")";
     return s;

@@ -45,6 +45,9 @@ inline constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;  // the kernel's s
 
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
+inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
+// CUpointer_attribute
+inline constexpr int CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 
 // ---- NVRTC types ------------------------------------------------------------------------------
@@ -86,6 +89,9 @@ struct DriverApi {
   CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags) = nullptr;
   CUresult (*cuStreamDestroy_v2)(CUstream stream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream stream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags) = nullptr;
+  // Optional: lets wrap() check that a caller's pointer is on the device (absent: not checked).
+  CUresult (*cuPointerGetAttribute)(void* data, int attribute, CUdeviceptr ptr) = nullptr;
 
   CUresult (*cuEventCreate)(CUevent* event, unsigned flags) = nullptr;
   CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;

@@ -160,6 +160,7 @@ class CudaEvent final : public Event {
     Current cur(*ctx_);
     cuda_check(ctx_->api->cuEventSynchronize(event_), "cuEventSynchronize");
   }
+  CUevent get() const { return event_; }
   double elapsed_ms_since(Event& start) override {
     auto* s = dynamic_cast<CudaEvent*>(&start);
     if (!s) throw Error(errc::invalid_argument, "CUDA: elapsed_ms_since needs a start event of the CUDA backend");
@@ -532,7 +533,65 @@ class CudaDevice final : public Device {
 
   void finish(Queue* q) override { queue(q).finish(); }
 
+  BufferPtr wrap(const NativeView& view, std::size_t bytes) override {
+    const auto* v = std::get_if<CudaView>(&view);
+    if (!v) throw Error(errc::invalid_argument, "an OpenCL view was given to the CUDA device " + desc_.id);
+    if (v->ptr == 0 && bytes != 0) throw Error(errc::invalid_argument, "CUDA view with a null pointer");
+    const CUdeviceptr ptr = static_cast<CUdeviceptr>(v->ptr);
+    if (bytes != 0 && api_.cuPointerGetAttribute) {
+      Current cur(*ctx_);
+      int ordinal = -1;
+      CUresult r = api_.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
+      // INVALID_VALUE: the driver knows no allocation there (host memory, a stale pointer). Other
+      // failures (an old driver without the attribute) leave the pointer unchecked.
+      if (r == CUDA_ERROR_INVALID_VALUE)
+        throw Error(errc::invalid_argument, "CUDA view: " + std::to_string(v->ptr) +
+                                                " is not device memory the CUDA driver knows");
+      if (r == CUDA_SUCCESS && ordinal != ctx_->ordinal)
+        throw Error(errc::invalid_argument, "CUDA view: the memory is on cuda:" + std::to_string(ordinal) +
+                                                ", the gpusort::Context is on " + desc_.id);
+    }
+    // Never freed by gpusort (a view without an owner): the caller keeps the memory alive.
+    auto buffer = std::make_shared<CudaBuffer>(ctx_, ptr, bytes);
+    buffer->is_view_ = true;
+    return buffer;
+  }
+
+  void wait_for_native(const NativeQueue& native, Queue* q) override {
+    CUstream theirs = caller_stream(native);
+    CudaQueue& ours = queue(q);
+    Current cur(*ctx_);
+    CUevent marker = nullptr;
+    cuda_check(api_.cuEventCreate(&marker, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    CUresult r = api_.cuEventRecord(marker, theirs);
+    if (r == CUDA_SUCCESS) r = api_.cuStreamWaitEvent(ours.stream(), marker, 0);
+    // Destroying an event that a stream still waits on is allowed: the wait keeps what it needs.
+    api_.cuEventDestroy_v2(marker);
+    check(r, [&] {
+      return "ordering gpusort's stream after the caller's (cuEventRecord / cuStreamWaitEvent; the stream must "
+             "belong to the primary context of " + desc_.id + ")";
+    });
+  }
+
+  std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q) override {
+    CUstream theirs = caller_stream(native);
+    CudaQueue& ours = queue(q);
+    auto done = std::make_unique<CudaEvent>(ctx_, ours.stream());
+    Current cur(*ctx_);
+    check(api_.cuStreamWaitEvent(theirs, done->get(), 0), [&] {
+      return "ordering the caller's stream after the sort (cuStreamWaitEvent; the stream must belong to the primary "
+             "context of " + desc_.id + ")";
+    });
+    return done;
+  }
+
  private:
+  static CUstream caller_stream(const NativeQueue& native) {
+    const auto* s = std::get_if<CudaStream>(&native);
+    if (!s) throw Error(errc::invalid_argument, "an OpenCL queue was given to a CUDA device");
+    return static_cast<CUstream>(s->stream);  // nullptr: the legacy default stream
+  }
+
   CudaQueue& queue(Queue* q) {
     if (!q) return *default_queue_;
     auto* cq = dynamic_cast<CudaQueue*>(q);

@@ -183,6 +183,19 @@ class ClDevice final : public Device {
     cl_check(err, "clCreateContext");
     default_queue_ = make_queue();
   }
+  // A device of a cl_context the caller made (Context::from_opencl): buffers and queues of the
+  // caller and of gpusort then belong to one context, so they can be shared. The context is
+  // retained, never released by the caller's clReleaseContext alone.
+  ClDevice(cl_platform_id platform, cl_device_id device, DeviceDescription desc, cl_context shared)
+      : platform_(platform), device_(device), desc_(std::move(desc)), context_(shared) {
+    cl_check(clRetainContext(context_), "clRetainContext");
+    try {
+      default_queue_ = make_queue();
+    } catch (...) {
+      clReleaseContext(context_);
+      throw;
+    }
+  }
   ~ClDevice() override {
     programs_.clear();
     default_queue_.reset();
@@ -225,7 +238,7 @@ class ClDevice final : public Device {
   }
 
   BufferPtr sub_buffer(Buffer& parent, std::size_t offset, std::size_t bytes) override {
-    const std::size_t align = std::max<std::size_t>(1, device_value<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
+    const std::size_t align = base_address_align();
     if (bytes == 0 || offset > parent.bytes() || bytes > parent.bytes() - offset)
       throw Error(errc::invalid_argument, "sub-buffer of " + std::to_string(bytes) + " bytes at offset " +
                                               std::to_string(offset) + " does not fit a buffer of " +
@@ -313,7 +326,104 @@ class ClDevice final : public Device {
   }
   void finish(Queue* q) override { cl_check(clFinish(queue(q)), "clFinish"); }
 
+  BufferPtr wrap(const NativeView& view, std::size_t bytes) override {
+    const auto* v = std::get_if<OpenCLView>(&view);
+    if (!v) throw Error(errc::invalid_argument, "a CUDA view was given to the OpenCL device " + desc_.id);
+    cl_mem mem = static_cast<cl_mem>(v->mem);
+    if (!mem) throw Error(errc::invalid_argument, "OpenCL view with a null cl_mem");
+    cl_context owner = nullptr;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, nullptr), "clGetMemObjectInfo(CL_MEM_CONTEXT)");
+    if (owner != context_)
+      throw Error(errc::invalid_argument, "the cl_mem belongs to another cl_context than the gpusort::Context's; make "
+                                          "the Context with gpusort::Context::from_opencl from the caller's context");
+    // A sub-buffer cannot have sub-buffers of its own: start from its parent and add its offset.
+    std::size_t offset = v->offset_bytes;
+    cl_mem parent = nullptr;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
+             "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
+    std::size_t size = 0;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr), "clGetMemObjectInfo(CL_MEM_SIZE)");
+    if (offset > size || bytes > size - offset)
+      throw Error(errc::invalid_argument, "OpenCL view of " + std::to_string(bytes) + " bytes at offset " +
+                                              std::to_string(offset) + " does not fit its cl_mem of " +
+                                              std::to_string(size) + " bytes");
+    if (parent && offset != 0) {
+      std::size_t sub_offset = 0;
+      cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof sub_offset, &sub_offset, nullptr),
+               "clGetMemObjectInfo(CL_MEM_OFFSET)");
+      offset += sub_offset;
+      mem = parent;
+    }
+    if (v->offset_bytes == 0) {
+      // From the start of the caller's cl_mem: share it itself.
+      cl_check(clRetainMemObject(mem), "clRetainMemObject");
+      try {
+        return std::make_shared<ClBuffer>(mem, bytes);
+      } catch (...) {
+        clReleaseMemObject(mem);
+        throw;
+      }
+    }
+    if (bytes == 0) bytes = 1;  // a zero-sized region is invalid; nothing reads it when n == 0
+    const std::size_t align = base_address_align();
+    if (offset % align != 0)
+      throw Error(errc::invalid_argument, "OpenCL view offset " + std::to_string(offset) + " must be a multiple of " +
+                                              std::to_string(align) + " bytes (" + desc_.name +
+                                              "'s CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+    cl_buffer_region region{offset, bytes};
+    cl_int err = CL_SUCCESS;
+    cl_mem sub = clCreateSubBuffer(mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    cl_check(err, "clCreateSubBuffer(" + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + ")");
+    try {
+      return std::make_shared<ClBuffer>(sub, bytes);
+    } catch (...) {
+      clReleaseMemObject(sub);
+      throw;
+    }
+  }
+
+  void wait_for_native(const NativeQueue& native, Queue* q) override {
+    cl_command_queue theirs = caller_queue(native);
+    cl_event marker = nullptr;
+    cl_check(clEnqueueMarkerWithWaitList(theirs, 0, nullptr, &marker), "clEnqueueMarkerWithWaitList (caller's queue)");
+    // An event of one queue may be waited on from another only once its queue has been flushed.
+    cl_int err = clFlush(theirs);
+    if (err == CL_SUCCESS) err = clEnqueueBarrierWithWaitList(queue(q), 1, &marker, nullptr);
+    clReleaseEvent(marker);
+    cl_check(err, "ordering gpusort's queue after the caller's (clFlush / clEnqueueBarrierWithWaitList)");
+  }
+
+  std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q) override {
+    cl_command_queue theirs = caller_queue(native);
+    cl_event done = nullptr;
+    cl_check(clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &done), "clEnqueueMarkerWithWaitList");
+    auto event = std::make_unique<ClEvent>(done);
+    cl_check(clFlush(queue(q)), "clFlush");
+    cl_check(clEnqueueBarrierWithWaitList(theirs, 1, &done, nullptr),
+             "clEnqueueBarrierWithWaitList (ordering the caller's queue after the sort)");
+    return event;
+  }
+
  private:
+  std::size_t base_address_align() const {
+    return std::max<std::size_t>(1, device_value<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
+  }
+
+  cl_command_queue caller_queue(const NativeQueue& native) const {
+    const auto* nq = std::get_if<OpenCLQueue>(&native);
+    if (!nq) throw Error(errc::invalid_argument, "a CUDA stream was given to the OpenCL device " + desc_.id);
+    auto theirs = static_cast<cl_command_queue>(nq->queue);
+    if (!theirs) throw Error(errc::invalid_argument, "OpenCL queue is null");
+    cl_context owner = nullptr;
+    cl_check(clGetCommandQueueInfo(theirs, CL_QUEUE_CONTEXT, sizeof owner, &owner, nullptr),
+             "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
+    // Events order work only between queues of one context.
+    if (owner != context_)
+      throw Error(errc::invalid_argument, "the command queue belongs to another cl_context than the gpusort::Context's; "
+                                          "make the Context with gpusort::Context::from_opencl");
+    return theirs;
+  }
+
   std::unique_ptr<ClQueue> make_queue() {
     cl_int err = CL_SUCCESS;
     cl_command_queue q = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -399,6 +509,36 @@ std::vector<std::size_t> opencl_device_counts() {
   std::vector<std::size_t> counts;
   for (cl_platform_id p : platforms()) counts.push_back(devices_of(p).size());
   return counts;
+}
+
+DevicePtr opencl_open_shared(void* context, void* device) {
+  auto ctx = static_cast<cl_context>(context);
+  auto dev = static_cast<cl_device_id>(device);
+  if (!ctx || !dev) throw Error(errc::invalid_argument, "Context::from_opencl: null cl_context or cl_device_id");
+  cl_uint count = 0;
+  cl_check(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, nullptr),
+           "clGetContextInfo(CL_CONTEXT_NUM_DEVICES)");
+  std::vector<cl_device_id> members(count);
+  if (count)
+    cl_check(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), members.data(), nullptr),
+             "clGetContextInfo(CL_CONTEXT_DEVICES)");
+  if (std::find(members.begin(), members.end(), dev) == members.end())
+    throw Error(errc::invalid_argument, "Context::from_opencl: the cl_device_id is not a device of the cl_context");
+  cl_platform_id platform = nullptr;
+  cl_check(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr),
+           "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
+  // The same id as the device opened by name ("opencl:P:D"), so reports and caches agree.
+  int pi = -1, di = -1;
+  auto ps = platforms();
+  for (std::size_t p = 0; p < ps.size() && pi < 0; ++p) {
+    if (ps[p] != platform) continue;
+    auto ds = devices_of(ps[p]);
+    for (std::size_t d = 0; d < ds.size(); ++d)
+      if (ds[d] == dev) pi = int(p), di = int(d);
+  }
+  DeviceDescription desc = describe(platform, dev, pi, di);
+  if (pi < 0) desc.id = "opencl:shared";  // a sub-device or a device its platform does not list
+  return std::make_shared<ClDevice>(platform, dev, std::move(desc), ctx);
 }
 
 DevicePtr opencl_open_device(int platform, int device) {

@@ -13,5 +13,9 @@ std::vector<DeviceDescription> opencl_enumerate_devices();
 std::vector<std::size_t> opencl_device_counts();
 // "opencl:P:D": platform P, device D. Throws Error(unsupported) if it does not exist.
 DevicePtr opencl_open_device(int platform, int device);
+// The device `device` (a cl_device_id) of the caller's cl_context `context`, sharing that context
+// (retained) so the caller's cl_mem and queues work with it. Throws Error(invalid_argument) if the
+// device is not in the context.
+DevicePtr opencl_open_shared(void* context, void* device);
 
 }  // namespace gpusort::rt

@@ -1,0 +1,52 @@
+// argsort of host keys: the indices 0..n-1 are made on the host and sorted as the values of a
+// copy of the keys, through sort_host (which chunks and merges data larger than the device).
+// Making them on the host costs one pass over n indices; they travel to the device with the keys
+// either way, so a device-side iota would save host time only, not transfers.
+#include "gpusort/argsort.hpp"
+
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace gpusort {
+namespace {
+
+template <class I>
+std::vector<I> iota_indices(std::size_t n) {
+  std::vector<I> out(n);
+  std::iota(out.begin(), out.end(), I{0});
+  return out;
+}
+
+}  // namespace
+
+SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
+                        std::size_t index_bytes, const SortOptions& options) {
+  if (index_bytes != 4 && index_bytes != 8)
+    throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
+  if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
+    throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
+  if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
+  // Staged copies: the caller's keys are never written, and its indices only once all succeeded.
+  std::vector<unsigned char> staged_keys;
+  try {
+    staged_keys.resize(n * key_size(type));
+  } catch (const std::bad_alloc&) {
+    throw Error(errc::out_of_memory, "argsort: cannot allocate " + std::to_string(n * key_size(type)) +
+                                         " bytes of host staging memory");
+  }
+  if (n) std::memcpy(staged_keys.data(), keys, staged_keys.size());
+  auto sort_with = [&](auto staged_indices) {
+    SortReport report = sort_host(ctx, type, staged_keys.data(), n, staged_indices.data(), index_bytes, options);
+    if (n) std::memcpy(indices, staged_indices.data(), n * index_bytes);
+    return report;
+  };
+  try {
+    return index_bytes == 4 ? sort_with(iota_indices<std::uint32_t>(n)) : sort_with(iota_indices<std::uint64_t>(n));
+  } catch (const std::bad_alloc&) {
+    throw Error(errc::out_of_memory, "argsort: cannot allocate host staging memory for " + std::to_string(n) +
+                                         " indices");
+  }
+}
+
+}  // namespace gpusort

@@ -1,0 +1,171 @@
+// Sorting the caller's device memory in order with the caller's stream or queue
+// (gpusort/native.hpp). The caller's queue is never synchronised with the host or the device as a
+// whole: gpusort's queue waits on an event of the caller's queue, and the caller's queue waits on
+// an event recorded after the sort (docs/DESIGN-NOTES.md, "Caller's streams and queues").
+#include <cstdio>
+#include <string>
+
+#include "algorithms/algorithm.hpp"
+#include "api/option_checks.hpp"
+#include "gpusort/native.hpp"
+#include "runtime/device.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace gpusort {
+
+// What a Completion holds: the event after the sort, and the device it belongs to (events may not
+// outlive their backend's objects). start is recorded just before the algorithm, for sort_ms.
+struct Completion::State {
+  std::shared_ptr<rt::Device> device;
+  std::unique_ptr<rt::Event> start;
+  std::unique_ptr<rt::Event> done;
+  std::uint64_t compiled = 0;
+};
+
+Completion::Completion() = default;
+Completion::Completion(std::unique_ptr<State> state, std::string algorithm)
+    : state_(std::move(state)), algorithm_(std::move(algorithm)) {}
+Completion::~Completion() = default;
+Completion::Completion(Completion&&) noexcept = default;
+Completion& Completion::operator=(Completion&&) noexcept = default;
+
+void Completion::wait() {
+  if (state_ && state_->done) state_->done->wait();
+}
+
+namespace {
+
+void validate(std::size_t n, const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
+              std::size_t value_bytes) {
+  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
+    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) +
+                                            " bytes are not supported (1, 2, 4, 8 or 16)");
+  if (values_in.has_value() != values_out.has_value())
+    throw Error(errc::invalid_argument, "values_in and values_out must be given together");
+  if (values_in.has_value() != (value_bytes != 0))
+    throw Error(errc::invalid_argument, "values and value size must be given together");
+  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+}
+
+// Kernels address elements through typed pointers, so a CUDA address must be aligned to its
+// element size. (OpenCL offsets are checked against the device's base alignment by wrap().)
+void check_alignment(const NativeView& view, std::size_t element_bytes, const char* what) {
+  if (const auto* v = std::get_if<CudaView>(&view); v && v->ptr % element_bytes != 0)
+    throw Error(errc::invalid_argument, std::string(what) + ": CUDA address " + std::to_string(v->ptr) +
+                                            " is not a multiple of the element size (" +
+                                            std::to_string(element_bytes) + " bytes)");
+}
+
+// Where a view starts, as (memory object, byte offset): equal pairs are the same elements.
+std::pair<std::uintptr_t, std::size_t> origin(const NativeView& view) {
+  if (const auto* c = std::get_if<CudaView>(&view)) return {0, c->ptr};
+  const auto& o = std::get<OpenCLView>(view);
+  return {reinterpret_cast<std::uintptr_t>(o.mem), o.offset_bytes};
+}
+
+// True when in and out are the same elements (an in-place sort); Error when they overlap
+// otherwise, since the input is copied to the output before sorting.
+bool same_elements(const NativeView& in, const NativeView& out, std::size_t bytes, const char* what) {
+  if (in.index() != out.index())
+    throw Error(errc::invalid_argument, std::string(what) + ": input and output views are of different backends");
+  const auto a = origin(in), b = origin(out);
+  if (a == b) return true;
+  const bool overlap = a.first == b.first && a.second < b.second + bytes && b.second < a.second + bytes;
+  if (overlap)
+    throw Error(errc::invalid_argument, std::string(what) +
+                                            ": input and output overlap without being the same (give the same view "
+                                            "for an in-place sort)");
+  return false;
+}
+
+// The device buffers of one in/out pair: out sorts in place after `in` was copied into it.
+struct Operands {
+  rt::BufferPtr in, out;
+  bool in_place = true;
+};
+
+Operands wrap_pair(rt::Device& device, const NativeView& in, const NativeView& out, std::size_t bytes,
+                   std::size_t element_bytes, const char* what) {
+  check_alignment(in, element_bytes, what);
+  check_alignment(out, element_bytes, what);
+  Operands ops;
+  ops.in_place = same_elements(in, out, bytes, what);
+  ops.out = device.wrap(out, bytes);
+  ops.in = ops.in_place ? ops.out : device.wrap(in, bytes);
+  return ops;
+}
+
+Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out, std::size_t n,
+                   const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
+                   std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options) {
+  validate(n, values_in, values_out, value_bytes);
+  std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
+  // Options and views are checked before anything is enqueued, so a bad request touches nothing.
+  const algo::Algorithm& algorithm = detail::checked_algorithm(device->description(), type, n, value_bytes, options);
+  detail::check_no_device_memory_limit(options);
+  if (n == 0) return Completion(nullptr, algorithm.name);
+
+  const std::size_t key_bytes = n * key_size(type);
+  const Operands keys = wrap_pair(*device, keys_in, keys_out, key_bytes, key_size(type), "keys");
+  Operands values;
+  if (value_bytes)
+    values = wrap_pair(*device, *values_in, *values_out, n * value_bytes, value_bytes, "values");
+
+  auto state = std::make_unique<Completion::State>();
+  state->device = device;
+  device->wait_for_native(queue);
+  try {
+    // Out of place: the input is copied and never written; the copy is then sorted in place.
+    if (!keys.in_place) device->copy(*keys.in, 0, *keys.out, 0, key_bytes);
+    if (value_bytes && !values.in_place) device->copy(*values.in, 0, *values.out, 0, n * value_bytes);
+    const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+    state->start = device->record();
+    if (n > 1) {
+      // Temporaries come from the device's pool and go back to it when the driver returns, while
+      // the sort may still run: that is safe because every user of the pool enqueues on this same
+      // in-order queue (runtime/buffer_pool.hpp).
+      algo::SortJob job{*device, type, n, value_bytes, *keys.out, values.out.get(), options, nullptr};
+      algorithm.run(job);
+    }
+    state->compiled = rt::program_cache_stats().compiled - compiled_before;
+  } catch (...) {
+    // Whatever was enqueued still touches the caller's memory: keep the caller's queue after it.
+    try {
+      device->signal_native(queue);
+    } catch (...) {
+    }
+    throw;
+  }
+  state->done = device->signal_native(queue);
+  return Completion(std::move(state), algorithm.name);
+}
+
+}  // namespace
+
+Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                             std::size_t n, const std::optional<NativeView>& values_in,
+                             const std::optional<NativeView>& values_out, std::size_t value_bytes,
+                             const NativeQueue& queue, const SortOptions& options) {
+  return enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options);
+}
+
+SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                       std::size_t n, const std::optional<NativeView>& values_in,
+                       const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
+                       const SortOptions& options) {
+  Completion done = enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options);
+  done.wait();
+  SortReport report;
+  report.algorithm = done.algorithm();
+  report.device = ctx.device().id;
+  if (const Completion::State* s = done.state()) {
+    report.sort_ms = s->done->elapsed_ms_since(*s->start);
+    report.programs_compiled = s->compiled;
+  }
+  if (options.verbose)
+    std::fprintf(stderr, "gpusort: %s on %s, caller's memory and queue: %.3f ms device time\n",
+                 report.algorithm.c_str(), report.device.c_str(), report.sort_ms);
+  return report;
+}
+
+}  // namespace gpusort

@@ -1,0 +1,160 @@
+// Sorting memory the caller owns on the caller's CUDA stream (gpusort/native.hpp): cuMemAlloc'd
+// buffers and a user stream made through the driver API (the project's dlopen loader, so the tests
+// need no CUDA toolkit to build), with the caller's own memset/copies before and after the sort on
+// that stream and no cuCtxSynchronize in between. Skipped without a CUDA device; scripts/device-check
+// runs them on a GPU.
+#include <optional>
+
+#include "gpusort/native.hpp"
+#include "runtime/cuda/cuda_api.hpp"
+#include "runtime/cuda/cuda_backend.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+using namespace rt::cuda;
+
+// The caller's side: device 0's primary context current on this thread (as the CUDA runtime
+// does), a non-default stream of it, and a gpusort Context on the same device.
+struct CallerCuda {
+  const DriverApi* api = nullptr;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;
+  std::optional<Context> gpusort;
+
+  CallerCuda() {
+    if (rt::cuda_enumerate_devices().empty()) return;
+    api = cuda_api();
+    cuda_check(api->cuDeviceGet(&dev, 0), "cuDeviceGet");
+    cuda_check(api->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    cuda_check(api->cuStreamCreate(&stream, 0), "cuStreamCreate");  // a blocking stream, as cudaStreamCreate
+    gpusort.emplace("cuda:0");
+  }
+  ~CallerCuda() {
+    gpusort.reset();
+    if (stream) api->cuStreamDestroy_v2(stream);
+    if (ctx) api->cuDevicePrimaryCtxRelease_v2(dev);
+  }
+  void current() const { cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
+};
+
+CallerCuda& caller() {
+  static CallerCuda c;
+  return c;
+}
+
+struct DeviceMem {
+  CUdeviceptr p = 0;
+  explicit DeviceMem(std::size_t bytes) {
+    caller().current();
+    cuda_check(caller().api->cuMemAlloc_v2(&p, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
+  }
+  ~DeviceMem() {
+    caller().current();
+    caller().api->cuMemFree_v2(p);
+  }
+};
+
+// Before the sort, on the caller's stream: garbage everywhere, then the input (asynchronous).
+template <class T>
+void enqueue_input(CUdeviceptr p, std::size_t total, const std::vector<T>& data, CUstream s) {
+  auto& c = caller();
+  c.current();
+  cuda_check(c.api->cuMemsetD8Async(p, 0xA5, total, s), "cuMemsetD8Async");
+  if (!data.empty())
+    cuda_check(c.api->cuMemcpyHtoDAsync_v2(p, data.data(), data.size() * sizeof(T), s), "cuMemcpyHtoDAsync");
+}
+
+// After the sort, on the caller's stream: a copy back, then a wait on that stream only.
+template <class T>
+std::vector<T> read_after(CUdeviceptr p, std::size_t n, CUstream s) {
+  auto& c = caller();
+  std::vector<T> out(n);
+  if (n == 0) return out;
+  c.current();
+  cuda_check(c.api->cuMemcpyDtoHAsync_v2(out.data(), p, n * sizeof(T), s), "cuMemcpyDtoHAsync");
+  cuda_check(c.api->cuStreamSynchronize(s), "cuStreamSynchronize");
+  return out;
+}
+
+template <class K>
+void check_keys(std::size_t n, bool in_place, bool async, CUstream s, order o = order::ascending) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto input = make_keys<K>(n, dist::uniform, seed);
+  DeviceMem in(n * sizeof(K));
+  std::optional<DeviceMem> out;
+  if (!in_place) out.emplace(n * sizeof(K));
+  const CUdeviceptr out_ptr = in_place ? in.p : out->p;
+  enqueue_input(in.p, n * sizeof(K), input, s);
+  if (!in_place) enqueue_input(out_ptr, n * sizeof(K), std::vector<K>{}, s);
+  std::optional<Completion> pending;
+  const CudaView vin{static_cast<std::uintptr_t>(in.p)}, vout{static_cast<std::uintptr_t>(out_ptr)};
+  if (async)
+    pending.emplace(sort_native_async<K>(*c.gpusort, vin, vout, n, CudaStream{s}, {.order = o}));
+  else
+    sort_native<K>(*c.gpusort, vin, vout, n, CudaStream{s}, {.order = o});
+  const auto sorted = read_after<K>(out_ptr, n, s);
+  EXPECT_TRUE(keys_sorted_like_reference(input, sorted, o, false))
+      << "n=" << n << (in_place ? " in place" : " out of place") << (async ? " async" : "") << " seed=" << seed;
+  if (!in_place) {
+    const auto kept = read_after<K>(in.p, n, s);
+    EXPECT_EQ(0, std::memcmp(kept.data(), input.data(), n * sizeof(K))) << "keys_in was modified";
+  }
+  if (pending) pending->wait();
+}
+
+#define SKIP_WITHOUT_CUDA() \
+  if (!caller().gpusort) GTEST_SKIP() << rt::cuda_unavailable_reason()
+
+TEST(NativeCuda, KeysOnAUserStream) {
+  SKIP_WITHOUT_CUDA();
+  auto s = caller().stream;
+  for (std::size_t n : {0, 1, 2, 1000, 100003}) check_keys<std::uint32_t>(n, true, false, s);
+  check_keys<float>(1 << 20, true, true, s, order::descending);
+  check_keys<std::int64_t>(77777, false, false, s);
+  check_keys<double>(300001, false, true, s);
+  check_keys<std::uint8_t>(4099, false, false, s);
+}
+
+TEST(NativeCuda, KeysOnTheLegacyDefaultStream) {
+  SKIP_WITHOUT_CUDA();
+  check_keys<std::uint32_t>(50001, true, false, nullptr);
+  check_keys<float>(50001, false, true, nullptr);
+}
+
+TEST(NativeCuda, PairsOutOfPlace) {
+  SKIP_WITHOUT_CUDA();
+  auto& c = caller();
+  const std::size_t n = 123457;
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<std::uint32_t>(n, dist::few_unique, seed);
+  const auto values = index_values<std::uint64_t>(n);
+  DeviceMem kin(n * 4), kout(n * 4), vin(n * 8), vout(n * 8);
+  enqueue_input(kin.p, n * 4, keys, c.stream);
+  enqueue_input(vin.p, n * 8, values, c.stream);
+  auto v = [](const DeviceMem& m) { return CudaView{static_cast<std::uintptr_t>(m.p)}; };
+  sort_pairs_native<std::uint32_t, std::uint64_t>(*c.gpusort, v(kin), v(kout), v(vin), v(vout), n,
+                                                  CudaStream{c.stream}, {.stable = true});
+  const auto sk = read_after<std::uint32_t>(kout.p, n, c.stream);
+  const auto sv = read_after<std::uint64_t>(vout.p, n, c.stream);
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, sk, sv, order::ascending, true)) << "seed=" << seed;
+}
+
+TEST(NativeCuda, HostMemoryAndMisalignmentAreRefused) {
+  SKIP_WITHOUT_CUDA();
+  auto& c = caller();
+  std::vector<std::uint32_t> host(16);
+  EXPECT_THROW(sort_native<std::uint32_t>(*c.gpusort, CudaView{host.data()}, CudaView{host.data()}, 16,
+                                          CudaStream{c.stream}),
+               Error);
+  DeviceMem m(64);
+  const CudaView odd{static_cast<std::uintptr_t>(m.p + 2)};
+  EXPECT_THROW(sort_native<std::uint32_t>(*c.gpusort, odd, odd, 8, CudaStream{c.stream}), Error);
+}
+
+}  // namespace
+}  // namespace gpusort::test

@@ -1,0 +1,302 @@
+// Sorting memory the caller owns on the caller's OpenCL queue (gpusort/native.hpp): a program with
+// its own cl_context, queue and buffers, whose own commands before and after the sort are enqueued
+// without any clFinish in between, so only the event ordering keeps them in order.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "gpusort/argsort.hpp"
+#include "gpusort/native.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+// The caller's OpenCL objects: the first device of the first platform that has one (PoCL here).
+struct CallerOpenCL {
+  cl_device_id device = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;  // in-order, no profiling: as a plain application makes it
+  std::optional<Context> gpusort;
+
+  CallerOpenCL() {
+    cl_uint np = 0;
+    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) return;
+    std::vector<cl_platform_id> ps(np);
+    clGetPlatformIDs(np, ps.data(), nullptr);
+    for (cl_platform_id p : ps)
+      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS) break;
+    if (!device) return;
+    cl_int err = CL_SUCCESS;
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    if (err != CL_SUCCESS) return;
+    queue = clCreateCommandQueue(context, device, 0, &err);
+    if (err != CL_SUCCESS) return;
+    gpusort.emplace(Context::from_opencl_queue(queue));
+  }
+  ~CallerOpenCL() {
+    gpusort.reset();
+    if (queue) clReleaseCommandQueue(queue);
+    if (context) clReleaseContext(context);  // gpusort's retain keeps it alive until its Context goes
+  }
+  std::size_t base_align() const {
+    cl_uint bits = 0;
+    clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
+    return std::max<std::size_t>(1, bits / 8);
+  }
+  cl_mem buffer(std::size_t bytes) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return m;
+  }
+};
+
+CallerOpenCL& caller() {
+  static CallerOpenCL c;
+  return c;
+}
+
+#define SKIP_WITHOUT_OPENCL() \
+  if (!caller().gpusort) GTEST_SKIP() << "no OpenCL device"
+
+struct Mem {
+  cl_mem m;
+  ~Mem() {
+    if (m) clReleaseMemObject(m);
+  }
+};
+
+// The caller's own work before the sort: garbage over the whole buffer, then (non-blocking) the
+// input at `offset`. Nothing waits for it on the host.
+template <class T>
+void enqueue_input(cl_command_queue q, cl_mem m, std::size_t offset, std::size_t total, const std::vector<T>& data) {
+  const unsigned char garbage = 0xA5;
+  ASSERT_EQ(clEnqueueFillBuffer(q, m, &garbage, 1, 0, total, 0, nullptr, nullptr), CL_SUCCESS);
+  if (!data.empty())
+    ASSERT_EQ(clEnqueueWriteBuffer(q, m, CL_FALSE, offset, data.size() * sizeof(T), data.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+}
+
+// The caller's own work after the sort: a non-blocking read; waits on that read's event only.
+template <class T>
+std::vector<T> read_after(cl_command_queue q, cl_mem m, std::size_t offset, std::size_t n) {
+  std::vector<T> out(n);
+  if (n == 0) return out;
+  cl_event e = nullptr;
+  EXPECT_EQ(clEnqueueReadBuffer(q, m, CL_FALSE, offset, n * sizeof(T), out.data(), 0, nullptr, &e), CL_SUCCESS);
+  EXPECT_EQ(clWaitForEvents(1, &e), CL_SUCCESS);
+  clReleaseEvent(e);
+  return out;
+}
+
+enum class call { sync, async };
+
+template <class K>
+void check_keys(std::size_t n, std::size_t offset, bool in_place, call how, order o = order::ascending) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto input = make_keys<K>(n, dist::uniform, seed);
+  const std::size_t total = offset + n * sizeof(K);
+  Mem in{c.buffer(total)};
+  Mem out{in_place ? nullptr : c.buffer(total)};
+  cl_mem out_mem = in_place ? in.m : out.m;
+  enqueue_input(c.queue, in.m, offset, total, input);
+  if (!in_place) enqueue_input(c.queue, out.m, offset, total, std::vector<K>{});
+  const OpenCLView vin{in.m, offset}, vout{out_mem, offset};
+  std::optional<Completion> pending;
+  if (how == call::sync)
+    sort_native<K>(*c.gpusort, vin, vout, n, OpenCLQueue{c.queue}, {.order = o});
+  else
+    pending.emplace(sort_native_async<K>(*c.gpusort, vin, vout, n, OpenCLQueue{c.queue}, {.order = o}));
+  const auto sorted = read_after<K>(c.queue, out_mem, offset, n);
+  EXPECT_TRUE(keys_sorted_like_reference(input, sorted, o, false))
+      << "n=" << n << " offset=" << offset << (in_place ? " in place" : " out of place") << " seed=" << seed;
+  if (!in_place) {
+    const auto kept = read_after<K>(c.queue, in.m, offset, n);
+    EXPECT_EQ(0, std::memcmp(kept.data(), input.data(), n * sizeof(K))) << "keys_in was modified";
+  }
+  if (pending) pending->wait();
+}
+
+template <class K, class V>
+void check_pairs_native(std::size_t n, std::size_t offset, bool in_place) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<K>(n, dist::few_unique, seed);
+  const auto values = index_values<V>(n);
+  const std::size_t ktotal = offset + n * sizeof(K), vtotal = offset + n * sizeof(V);
+  Mem kin{c.buffer(ktotal)}, vin{c.buffer(vtotal)};
+  Mem kout{in_place ? nullptr : c.buffer(ktotal)}, vout{in_place ? nullptr : c.buffer(vtotal)};
+  enqueue_input(c.queue, kin.m, offset, ktotal, keys);
+  enqueue_input(c.queue, vin.m, offset, vtotal, values);
+  cl_mem ko = in_place ? kin.m : kout.m, vo = in_place ? vin.m : vout.m;
+  sort_pairs_native<K, V>(*c.gpusort, OpenCLView{kin.m, offset}, OpenCLView{ko, offset}, OpenCLView{vin.m, offset},
+                          OpenCLView{vo, offset}, n, OpenCLQueue{c.queue}, {.stable = true});
+  const auto sorted_keys = read_after<K>(c.queue, ko, offset, n);
+  const auto sorted_values = read_after<V>(c.queue, vo, offset, n);
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, sorted_keys, sorted_values, order::ascending, true))
+      << "n=" << n << " offset=" << offset << (in_place ? " in place" : " out of place") << " seed=" << seed;
+}
+
+TEST(NativeOpenCL, KeysInPlaceOnTheCallersQueue) {
+  SKIP_WITHOUT_OPENCL();
+  for (std::size_t n : {0, 1, 2, 1000, 4097, 30011}) check_keys<std::uint32_t>(n, 0, true, call::sync);
+  check_keys<float>(12345, 0, true, call::sync, order::descending);
+  check_keys<std::int64_t>(7777, 0, true, call::async);
+  check_keys<double>(3001, 0, true, call::sync);
+  check_keys<std::int8_t>(999, 0, true, call::async);
+}
+
+TEST(NativeOpenCL, KeysOutOfPlaceLeaveTheInputAlone) {
+  SKIP_WITHOUT_OPENCL();
+  check_keys<std::uint32_t>(1, 0, false, call::sync);
+  check_keys<std::uint32_t>(20001, 0, false, call::sync);
+  check_keys<float>(4099, 0, false, call::async);
+  check_keys<std::uint16_t>(1235, 0, false, call::sync, order::descending);
+}
+
+TEST(NativeOpenCL, AtAnAlignedOffset) {
+  SKIP_WITHOUT_OPENCL();
+  const std::size_t align = caller().base_align();
+  check_keys<std::uint32_t>(5003, align, true, call::sync);
+  check_keys<double>(2049, 3 * align, false, call::async);
+}
+
+TEST(NativeOpenCL, Pairs) {
+  SKIP_WITHOUT_OPENCL();
+  const std::size_t align = caller().base_align();
+  check_pairs_native<std::uint32_t, std::uint32_t>(10007, 0, true);
+  check_pairs_native<float, std::uint64_t>(3333, 0, false);
+  check_pairs_native<std::int16_t, Bytes16>(1001, align, false);
+  check_pairs_native<std::uint64_t, std::uint8_t>(255, align, true);
+}
+
+// The caller's queue is held back by a user event while the sort is enqueued: only the event
+// ordering can make the sort wait for the input, and the read after it wait for the sort. Another
+// thread opens the gate, because some algorithms block the calling thread on device results
+// (radix reads a histogram back) and so wait for the caller's earlier work inside the call.
+TEST(NativeOpenCL, OrderingHoldsWhileTheCallersQueueIsBlocked) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  const std::size_t n = 50001;
+  const std::uint64_t seed = fresh_seed();
+  const auto input = make_keys<std::uint32_t>(n, dist::uniform, seed);
+  Mem m{c.buffer(n * 4)};
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(c.context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const unsigned char garbage = 0xFF;  // all keys equal: "sorted" already if the sort ran early
+  ASSERT_EQ(clEnqueueFillBuffer(c.queue, m.m, &garbage, 1, 0, n * 4, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueBarrierWithWaitList(c.queue, 1, &gate, nullptr), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueWriteBuffer(c.queue, m.m, CL_FALSE, 0, n * 4, input.data(), 0, nullptr, nullptr), CL_SUCCESS);
+  std::thread opener([gate] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    clSetUserEventStatus(gate, CL_COMPLETE);
+  });
+  Completion done = sort_native_async<std::uint32_t>(*c.gpusort, OpenCLView{m.m}, OpenCLView{m.m}, n,
+                                                     OpenCLQueue{c.queue});
+  std::vector<std::uint32_t> out(n);
+  cl_event read = nullptr;
+  EXPECT_EQ(clEnqueueReadBuffer(c.queue, m.m, CL_FALSE, 0, n * 4, out.data(), 0, nullptr, &read), CL_SUCCESS);
+  opener.join();
+  ASSERT_EQ(clWaitForEvents(1, &read), CL_SUCCESS);
+  done.wait();
+  clReleaseEvent(read);
+  clReleaseEvent(gate);
+  EXPECT_TRUE(keys_sorted_like_reference(input, out, order::ascending, false)) << "seed=" << seed;
+}
+
+TEST(NativeOpenCL, MisalignedOffsetSaysTheAlignment) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  const std::size_t align = c.base_align();
+  if (align <= 4) GTEST_SKIP() << "every 4-byte offset is aligned on this device";
+  Mem m{c.buffer(4 * align)};
+  try {
+    sort_native<std::uint32_t>(*c.gpusort, OpenCLView{m.m, 4}, OpenCLView{m.m, 4}, 16, OpenCLQueue{c.queue});
+    FAIL() << "a misaligned offset was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find(std::to_string(align)), std::string::npos) << e.what();
+  }
+}
+
+TEST(NativeOpenCL, ForeignContextIsRefused) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  cl_int err = CL_SUCCESS;
+  cl_context other = clCreateContext(nullptr, 1, &c.device, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_mem m = clCreateBuffer(other, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  try {
+    sort_native<std::uint32_t>(*c.gpusort, OpenCLView{m}, OpenCLView{m}, 16, OpenCLQueue{c.queue});
+    FAIL() << "a cl_mem of another context was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("from_opencl"), std::string::npos) << e.what();
+  }
+  clReleaseMemObject(m);
+  clReleaseContext(other);
+}
+
+TEST(NativeOpenCL, OverlappingInAndOutAreRefused) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  const std::size_t align = c.base_align();
+  Mem m{c.buffer(64 * align)};
+  EXPECT_THROW(sort_native<std::uint32_t>(*c.gpusort, OpenCLView{m.m, 0}, OpenCLView{m.m, align}, 8 * align,
+                                          OpenCLQueue{c.queue}),
+               Error);
+}
+
+TEST(NativeOpenCL, CudaHandlesAreRefused) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  std::vector<std::uint32_t> host(8);
+  EXPECT_THROW(sort_native<std::uint32_t>(*c.gpusort, CudaView{host.data()}, CudaView{host.data()}, 8, CudaStream{}),
+               Error);
+}
+
+// ---- argsort (host spans) -----------------------------------------------------------------------
+
+template <class K, class I>
+void check_argsort(std::size_t n, dist d, order o) {
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<K>(n, d, seed);
+  std::vector<I> idx(n, I(-1));
+  SortOptions options = argsort_options();
+  options.order = o;
+  argsort(test_context(), keys, idx, options);
+  std::vector<I> ref(n);
+  std::iota(ref.begin(), ref.end(), I{0});
+  std::stable_sort(ref.begin(), ref.end(), [&](I a, I b) { return key_less<K>{o}(keys[a], keys[b]); });
+  EXPECT_EQ(idx, ref) << "n=" << n << " dist=" << dist_name(d) << " seed=" << seed;
+}
+
+TEST(Argsort, MatchesAStableReference) {
+  for (std::size_t n : {0, 1, 2, 3, 1000, 4097, 65537}) check_argsort<std::uint32_t, std::uint32_t>(n, dist::few_unique, order::ascending);
+  check_argsort<float, std::uint64_t>(20001, dist::specials, order::ascending);
+  check_argsort<std::int64_t, std::uint32_t>(9999, dist::few_unique, order::descending);
+  check_argsort<std::uint8_t, std::uint64_t>(5000, dist::uniform, order::ascending);
+  check_argsort<double, std::uint32_t>(3001, dist::sorted, order::descending);
+}
+
+TEST(Argsort, LeavesTheKeysAloneAndChecksLengths) {
+  std::vector<std::int32_t> keys = {3, -1, 3, 0};
+  const auto before = keys;
+  std::vector<std::uint32_t> idx(4);
+  argsort(test_context(), std::span<const std::int32_t>(keys), idx);
+  EXPECT_EQ(keys, before);
+  EXPECT_EQ(idx, (std::vector<std::uint32_t>{1, 3, 0, 2}));
+  std::vector<std::uint32_t> short_idx(3, 7);
+  EXPECT_THROW(argsort(test_context(), keys, short_idx), Error);
+  EXPECT_EQ(short_idx, (std::vector<std::uint32_t>(3, 7)));
+}
+
+}  // namespace
+}  // namespace gpusort::test

@@ -101,7 +101,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   validate(n, values_in, values_out, value_bytes);
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
   // Options and views are checked before anything is enqueued, so a bad request touches nothing.
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device->description(), type, n, value_bytes, options);
+  const algo::Algorithm& algorithm = detail::checked_algorithm(device->description(), n, options);
   detail::check_no_device_memory_limit(options);
   if (n == 0) return Completion(nullptr, algorithm.name);
 
@@ -119,14 +119,11 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     if (!keys.in_place) device->copy(*keys.in, 0, *keys.out, 0, key_bytes);
     if (value_bytes && !values.in_place) device->copy(*values.in, 0, *values.out, 0, n * value_bytes);
     const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-    state->start = device->record();
-    if (n > 1) {
-      // Temporaries come from the device's pool and go back to it when the driver returns, while
-      // the sort may still run: that is safe because every user of the pool enqueues on this same
-      // in-order queue (runtime/buffer_pool.hpp).
-      algo::SortJob job{*device, type, n, value_bytes, *keys.out, values.out.get(), options, nullptr};
-      algorithm.run(job);
-    }
+    // Temporaries come from the device's pool and go back to it when the driver returns, while
+    // the sort may still run: that is safe because every user of the pool enqueues on this same
+    // in-order queue (runtime/buffer_pool.hpp).
+    algo::SortJob job{*device, type, n, value_bytes, *keys.out, values.out.get(), options, nullptr};
+    state->start = algo::run(algorithm, job).start;
     state->compiled = rt::program_cache_stats().compiled - compiled_before;
   } catch (...) {
     // Whatever was enqueued still touches the caller's memory: keep the caller's queue after it.

@@ -5,9 +5,10 @@ a copy of the caller's array, and argsort an arange, made by whoever owns that m
 host arrays. A host array of another library (a PyTorch CPU tensor, say) is copied through numpy
 and handed back as its own kind through that library's from_dlpack.
 
-Device arrays (CUDA tensors through DLPack) are refused by inspect() before anything is copied;
-when the compiled module learns to sort device memory, their copies belong here too, made by their
-own library on their own device (x.clone(), cupy's copy), so that no data leaves the GPU.
+Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are copied by their own library on
+their own device (torch's clone, cupy's copy), so no data leaves the GPU, and sorted on the
+producer's current stream: the sort runs after the work already queued there and before the work
+queued later.
 """
 import sys
 
@@ -17,9 +18,49 @@ from . import _gpusort
 
 
 def inspect(x, name, role):
-    """What gpusort sees in x (memory, n, dtype), or TypeError/ValueError (NotImplementedError for
-    device arrays, for now); nothing is copied."""
+    """What gpusort sees in x (memory, device, n, dtype), or TypeError/ValueError; nothing is copied."""
     return _gpusort.inspect(x, name, role)
+
+
+def _library(x):
+    return sys.modules.get(type(x).__module__.partition(".")[0])
+
+
+def is_device(info):
+    return info.memory == "cuda"
+
+
+def stream_of(x, info):
+    """The producer's current CUDA stream for x's device, as an int (0: the legacy default stream)."""
+    if not is_device(info):
+        return 0
+    library = _library(x)
+    name = getattr(library, "__name__", "")
+    if name == "torch":
+        return int(library.cuda.current_stream(x.device).cuda_stream)
+    if name == "cupy":
+        with library.cuda.Device(info.device_id):
+            return int(library.cuda.get_current_stream().ptr)
+    return 0  # another producer: the legacy default stream orders with every blocking stream
+
+
+def copy(x, info):
+    """A writable copy of x where x lives: numpy for host arrays, x's own library on its device."""
+    if not is_device(info):
+        return host_copy(x)
+    library = _library(x)
+    if getattr(library, "__name__", "") == "torch":
+        return x.clone()
+    return x.copy()  # cupy and other array-API libraries
+
+
+def device_indices(x, info):
+    """0..n-1 as int64 on x's device, made by x's library."""
+    library = _library(x)
+    if getattr(library, "__name__", "") == "torch":
+        return library.arange(info.n, dtype=library.int64, device=x.device)
+    with library.cuda.Device(info.device_id):
+        return library.arange(info.n, dtype=library.int64)
 
 
 def host_copy(x):
@@ -54,6 +95,8 @@ def as_value_bytes(values):
 def like(x, result):
     """result (a numpy array) as the kind of array x is: numpy stays numpy; a PyTorch CPU tensor
     gets a tensor back (sharing result's memory), through its library's from_dlpack."""
+    if result is x or type(result) is type(x):
+        return result
     if isinstance(x, np.ndarray) or not hasattr(x, "__dlpack__"):
         return result
     if hasattr(x, "__array_namespace__"):

@@ -11,11 +11,11 @@ from . import _arrays, _gpusort
 
 
 def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None):
-    """Returns a sorted copy of x, of the same kind as x."""
-    _arrays.inspect(x, "x", "keys")
-    result = _arrays.host_copy(x)
+    """Returns a sorted copy of x, of the same kind as x (on x's GPU for CUDA arrays)."""
+    info = _arrays.inspect(x, "x", "keys")
+    result = _arrays.copy(x, info)
     _gpusort.sort_inplace(result, descending=descending, stable=stable, algorithm=algorithm, device=device,
-                          keys_name="x")
+                          keys_name="x", stream=_arrays.stream_of(x, info))
     return _arrays.like(x, result)
 
 
@@ -23,34 +23,37 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None)
     """Returns the int64 indices that sort x: x[argsort(x)] == sort(x). Stable by default: equal
     keys keep their input order (indices ascending), in both orders."""
     info = _arrays.inspect(x, "x", "keys")
-    keys = _arrays.host_copy(x)
-    order = _arrays.indices(info.n)
+    keys = _arrays.copy(x, info)
+    order = _arrays.device_indices(x, info) if _arrays.is_device(info) else _arrays.indices(info.n)
     _gpusort.sort_inplace(keys, order, descending=descending, stable=stable, algorithm=algorithm, device=device,
-                          keys_name="x")
+                          keys_name="x", stream=_arrays.stream_of(x, info))
     return _arrays.like(x, order)
 
 
 def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None):
     """Returns (sorted copy of keys, copy of values permuted alike). values: a 1-D array of the
     same length with elements of 1, 2, 4, 8 or 16 bytes (any dtype: they are moved as bytes)."""
-    _arrays.inspect(keys, "keys", "keys")
-    _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
-    sorted_keys = _arrays.host_copy(keys)
-    sorted_values = _arrays.host_copy(values)
+    info = _arrays.inspect(keys, "keys", "keys")
+    values_info = _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
+    sorted_keys = _arrays.copy(keys, info)
+    sorted_values = _arrays.copy(values, values_info)
     _gpusort.sort_inplace(sorted_keys, _arrays.as_value_bytes(sorted_values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, keys_name="keys")
+                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys, info))
     return _arrays.like(keys, sorted_keys), _arrays.like(values, sorted_values)
 
 
 def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
-    _gpusort.sort_inplace(x, descending=descending, stable=stable, algorithm=algorithm, device=device, keys_name="x")
+    info = _arrays.inspect(x, "x", "keys")
+    _gpusort.sort_inplace(x, descending=descending, stable=stable, algorithm=algorithm, device=device, keys_name="x",
+                          stream=_arrays.stream_of(x, info))
     return x
 
 
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
+    info = _arrays.inspect(keys, "keys", "keys")
     _gpusort.sort_inplace(keys, _arrays.as_value_bytes(values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, keys_name="keys")
+                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys, info))
     return keys, values

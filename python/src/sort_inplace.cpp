@@ -1,6 +1,7 @@
 // Step two of every sort: sort the arrays obtain_keys/obtain_values found, where they live.
 //   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back)
-//   CUDA memory  -> (coming) a sort of the device memory in place, no copies; refused for now
+//   CUDA memory  -> gpusort::sort_native on the array's own device, in place, no copies, ordered
+//                   on the producer's stream (gpusort/native.hpp)
 // The Python layer (python/gpusort/) makes the copies that sort/argsort/sort_pairs return, in the
 // caller's own array library, and passes them here; sort_/sort_pairs_ pass the caller's arrays.
 #include <nanobind/nanobind.h>
@@ -15,6 +16,7 @@
 #include "bindings.hpp"
 #include "contexts.hpp"
 #include "errors.hpp"
+#include "gpusort/native.hpp"
 #include "gpusort/sort.hpp"
 
 namespace nb = nanobind;
@@ -33,19 +35,9 @@ struct ArrayInfo {
   bool writable = true;
 };
 
-// The one place that refuses device memory until gpusort sorts it in place: inspect() calls it
-// before the Python layer copies anything, sort_inplace() where the device sort will go.
-void refuse_device_memory_for_now(const ArrayView& v) {
-  if (v.memory != memory_kind::host)
-    raise(PyExc_NotImplementedError,
-          "device arrays: coming. gpusort sorts host arrays for now: copy to the host first "
-          "(tensor.cpu(), cupy.asnumpy(x))");
-}
-
 ArrayInfo inspect(nb::handle obj, const std::string& name, const std::string& role) {
   if (role != "keys" && role != "values") raise(PyExc_ValueError, "inspect: role is 'keys' or 'values'");
   const ArrayView v = role == "keys" ? obtain_keys(obj, name.c_str()) : obtain_values(obj, name.c_str());
-  refuse_device_memory_for_now(v);
   return {v.memory == memory_kind::host ? "host" : "cuda", v.device_id, v.n, v.dtype, v.itemsize, v.writable};
 }
 
@@ -85,9 +77,28 @@ void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOp
             options);
 }
 
+// Device memory is sorted where it is, on the array's own GPU, after the work already queued on
+// `stream` (the producer's current stream) and before the work queued there later; the call
+// returns when the sort is done (it waits on the sort's own event, not on the device).
+void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
+                    const std::string& device, std::uintptr_t stream) {
+  const std::string id = "cuda:" + std::to_string(keys.device_id);
+  if (!device.empty() && device != id)
+    raise(PyExc_ValueError, "the array lives on " + id + " but device='" + device + "' was given");
+  const key_type type = key_type_of_view(keys);
+  nb::gil_scoped_release unlocked;
+  SharedContext& shared = shared_context(id);
+  std::lock_guard one_sort_at_a_time(shared.busy);
+  const CudaView k{reinterpret_cast<std::uintptr_t>(keys.data)};
+  std::optional<NativeView> v;
+  if (values) v = CudaView{reinterpret_cast<std::uintptr_t>(values->data)};
+  sort_native(shared.context, type, k, k, keys.n, v, v, values ? values->itemsize : 0,
+              CudaStream{reinterpret_cast<void*>(stream)}, options);
+}
+
 void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
                   const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
-                  const std::string& keys_name) {
+                  const std::string& keys_name, std::uintptr_t stream) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   check_writable(keys, keys_name.c_str());
   std::optional<ArrayView> values;
@@ -102,9 +113,7 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
       sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""));
       return;
     case memory_kind::cuda:
-      // The place for a sort of device memory in place (pointer, n, key type, CUDA device id):
-      // the array's device decides; `device`, when given, must name the same one.
-      refuse_device_memory_for_now(keys);
+      sort_cuda_view(keys, values ? &*values : nullptr, options, device.value_or(""), stream);
       return;
   }
 }
@@ -124,8 +133,10 @@ void bind_sort(nb::module_& m) {
         "TypeError/ValueError naming `name` otherwise.");
   m.def("sort_inplace", &sort_inplace, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
-        "keys_name"_a = "keys",
-        "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile.");
+        "keys_name"_a = "keys", "stream"_a = 0,
+        "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile. For CUDA "
+        "arrays, `stream` is the CUstream (as an int; 0 = the legacy default stream) the sort is "
+        "ordered on.");
 }
 
 }  // namespace gpusort::python

@@ -1,0 +1,118 @@
+"""PyTorch and CuPy CUDA arrays: sorted where they live (no copy to the host), on the producer's
+current stream, for every dtype, with numpy's float rules. Skipped without a CUDA device."""
+import numpy as np
+import pytest
+
+import gpusort
+from sort_reference import stable_order as reference_order
+
+try:
+    import torch
+except ImportError:
+    torch = None
+try:
+    import cupy
+except ImportError:
+    cupy = None
+
+TORCH_DTYPES = ["uint8", "int8", "int16", "int32", "int64", "float32", "float64", "uint16", "uint32", "uint64"]
+NUMPY_DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64"]
+
+
+def need_torch_cuda():
+    if torch is None or not torch.cuda.is_available():
+        pytest.skip("needs PyTorch with a CUDA device")
+
+
+def need_cupy():
+    if cupy is None:
+        pytest.skip("needs CuPy")
+    try:
+        cupy.cuda.runtime.getDeviceCount()
+    except Exception:
+        pytest.skip("needs a CUDA device for CuPy")
+
+
+def host_keys(dtype, n, seed):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "f":
+        x = rng.standard_normal(n).astype(dtype)
+        specials = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf], dtype=dtype)
+        x[rng.integers(0, n, 64)] = rng.choice(specials, 64)
+        return x
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPES)
+@pytest.mark.parametrize("descending", [False, True])
+def test_cupy_every_dtype(dtype, descending):
+    need_cupy()
+    x = host_keys(dtype, 30011, 7)
+    d = cupy.asarray(x)
+    result = gpusort.sort(d, descending=descending)
+    assert isinstance(result, cupy.ndarray) and result.device.id == d.device.id
+    expected = x[reference_order(x, descending)]
+    np.testing.assert_array_equal(cupy.asnumpy(result).view(f"u{x.itemsize}"), expected.view(f"u{x.itemsize}"))
+    idx = gpusort.argsort(d, descending=descending)
+    assert idx.dtype == cupy.int64
+    np.testing.assert_array_equal(cupy.asnumpy(idx), reference_order(x, descending))
+
+
+def test_cupy_in_place_is_zero_copy_and_stream_ordered():
+    need_cupy()
+    n = 1 << 20
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        d = cupy.arange(n, 0, -1, dtype=cupy.uint32)  # producer kernel before the sort, on `stream`
+        pointer = d.data.ptr
+        gpusort.sort_(d)
+        assert d.data.ptr == pointer
+        d += 1  # consumer kernel after the sort, on the same stream, no synchronize between
+        host = cupy.asnumpy(d, stream=stream)
+    stream.synchronize()
+    np.testing.assert_array_equal(host, np.arange(2, n + 2, dtype=np.uint32))
+
+
+@pytest.mark.parametrize("dtype", TORCH_DTYPES)
+def test_torch_every_dtype(dtype):
+    need_torch_cuda()
+    tdtype = getattr(torch, dtype, None)
+    if tdtype is None:
+        pytest.skip(f"this PyTorch has no {dtype}")
+    x = host_keys(dtype, 20011, 3)
+    try:
+        t = torch.from_numpy(x).cuda()
+    except TypeError:
+        pytest.skip(f"this PyTorch cannot take {dtype} from numpy")
+    result = gpusort.sort(t)
+    assert isinstance(result, torch.Tensor) and result.is_cuda
+    expected = x[reference_order(x, False)]
+    np.testing.assert_array_equal(result.cpu().numpy().view(f"u{x.itemsize}"), expected.view(f"u{x.itemsize}"))
+    idx = gpusort.argsort(t, descending=True)
+    assert idx.dtype == torch.int64 and idx.is_cuda
+    np.testing.assert_array_equal(idx.cpu().numpy(), reference_order(x, True))
+
+
+def test_torch_in_place_is_zero_copy_and_stream_ordered():
+    need_torch_cuda()
+    n = 1 << 20
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        t = torch.arange(n, 0, -1, dtype=torch.int32, device="cuda")  # producer kernel on `stream`
+        pointer = t.data_ptr()
+        gpusort.sort_(t)
+        assert t.data_ptr() == pointer
+        t.add_(1)  # consumer kernel after the sort, same stream, no synchronize between
+        host = t.to("cpu", non_blocking=False)
+    torch.cuda.synchronize()
+    np.testing.assert_array_equal(host.numpy(), np.arange(2, n + 2, dtype=np.int32))
+
+
+def test_torch_pairs_on_device():
+    need_torch_cuda()
+    keys = torch.tensor([3, 1, 2, 1], dtype=torch.float32, device="cuda")
+    values = torch.tensor([30, 10, 20, 11], dtype=torch.int64, device="cuda")
+    k, v = gpusort.sort_pairs(keys, values)
+    assert k.is_cuda and v.is_cuda
+    assert k.tolist() == [1, 1, 2, 3] and v.tolist() == [10, 11, 20, 30]

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/radix_policy.hpp"
 #include "bench_common.hpp"
 #include "cub_loader.hpp"
 #include "local_kernels.hpp"
@@ -98,6 +99,7 @@ struct Options {
   std::string cub_lib;
   bool no_cub = false;
   bool verbose = false;
+  std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
   std::string command_line;
 };
 
@@ -123,6 +125,8 @@ tables:
 common:
   --repeats R                 timed repeats per cell, median reported (default 5; quick 3)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
+  --radix-policy k=v,...      radix tuning A/B: override fields of src/algorithms/radix_policy.hpp
+                              (RadixPolicyOverride), e.g. items=24,min_blocks=3,packed_pairs=0
   --verbose
 )");
   std::exit(rc);
@@ -180,6 +184,7 @@ Options parse(int argc, char** argv) {
       for (const auto& t : split(val())) o.wgs.push_back(static_cast<std::uint32_t>(std::stoul(t)));
     } else if (a == "--cub-lib") o.cub_lib = val();
     else if (a == "--no-cub") o.no_cub = true;
+    else if (a == "--radix-policy") o.radix_policy = val();
     else if (a == "--verbose") o.verbose = true;
     else if (a == "-h" || a == "--help") usage(0);
     else {
@@ -700,6 +705,7 @@ int main(int argc, char** argv) {
   using namespace bench;
   Options opt = parse(argc, argv);
   try {
+    gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
     Bench b(opt);
     std::fprintf(stderr, "gpusort-bench %s on %s (%s, %s); CUB: %s\n", opt.mode.c_str(), b.desc.id.c_str(),
                  b.desc.name.c_str(), b.desc.driver.c_str(),

@@ -24,12 +24,8 @@ void hybrid_check_variants(const SortOptions& options);
 // Algorithm::temp_bytes of the drivers that ask for temporaries (next to each driver).
 std::uint64_t merge_temp_bytes(const TempQuery& q);
 std::uint64_t radix_temp_bytes(const TempQuery& q);
-// Every define set the onesweep driver builds radix_onesweep.cl with (radix_sort.cpp).
-std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
-                                                                     std::uint64_t n);
-// radix_single_group.cpp: one work-group sorts small inputs in local memory (radix_sort's first choice).
+// radix_single_group.cpp: one work-group sorts small inputs in local memory (radix_policy.cpp chooses it).
 bool radix_single_group_fits(const SortJob& job);
-bool radix_single_group_fits(const TempQuery& q);
 void radix_single_group_sort(SortJob& job);
 std::uint64_t radix_single_group_capacity(const rt::Device& dev, key_type type, std::size_t value_bytes,
                                           const SortOptions& options);  // largest n it takes (0: none)

@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "algorithms/drivers.hpp"
+#include "algorithms/radix_policy.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
 #include "runtime/kernel_sources.hpp"
 

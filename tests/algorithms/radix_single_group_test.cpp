@@ -2,13 +2,12 @@
 // is sorted by one launch in local memory. Through the public API with algorithm "radix": every key
 // type x sizes up to the capacity x distributions (float specials, few-unique, all-equal: skipped
 // passes) x both orders; pairs of every value width with value = index (stability); the path is
-// really taken (no temporary storage), the GPUSORT_RADIX_SINGLE_MAX knob; and the driver called
+// really taken (no temporary storage), the single_group_max override; and the driver called
 // directly, so the kernel is checked even where radix_sort chooses another path.
-#include <cstdlib>
-#include <optional>
 #include <string>
 
 #include "algorithms/drivers.hpp"
+#include "algorithms/radix_policy.hpp"
 #include "gpusort/device_array.hpp"
 #include "support/key_types.hpp"
 #include "support/test_support.hpp"
@@ -37,27 +36,17 @@ std::vector<std::size_t> single_sizes(std::size_t cap) {
   return s;
 }
 
-// Sets an environment variable for one scope (tests run one per process under ctest).
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(const char* n, const char* value) : name(n) {
-    if (const char* o = std::getenv(n)) old = o;
-    setenv(n, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old)
-      setenv(name.c_str(), old->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-};
-
-// CUDA devices sort these sizes with radix_single_tile (radix_sort.cpp) first: switched off here so
+// CUDA devices sort these sizes with radix_single_tile (radix_policy.cpp) first: switched off here so
 // that this portable kernel is what these tests check on every backend.
 class RadixSingleGroup : public ::testing::Test {
-  ScopedEnv cuda_single_tile_off_{"GPUSORT_RADIX_SINGLE_TILE_MAX", "0"};
+  algo::ScopedRadixPolicyOverride cuda_single_tile_off_{{.single_tile_max = 0}};
 };
+// The fixture's override with the single work-group path capped at max_n.
+algo::RadixPolicyOverride single_group_max(std::uint64_t max_n) {
+  algo::RadixPolicyOverride o = algo::radix_policy_override();
+  o.single_group_max = max_n;
+  return o;
+}
 template <class T>
 class RadixSingleGroupKeys : public RadixSingleGroup {};
 TYPED_TEST_SUITE(RadixSingleGroupKeys, AllKeyTypes);
@@ -137,11 +126,11 @@ TEST_F(RadixSingleGroup, MaxKnob) {
   Context& ctx = test_context();
   const SortOptions o{.stable = true, .algorithm = kRadix};
   {
-    ScopedEnv off("GPUSORT_RADIX_SINGLE_MAX", "0");
+    const algo::ScopedRadixPolicyOverride off(single_group_max(0));
     EXPECT_EQ(capacity(key_type::u32, 0), 0u);
     EXPECT_GT(temporary_storage_bytes(ctx, key_type::u32, 100, 0, o), 0u);
   }
-  ScopedEnv small("GPUSORT_RADIX_SINGLE_MAX", "100");
+  const algo::ScopedRadixPolicyOverride small(single_group_max(100));
   EXPECT_EQ(capacity(key_type::u32, 0), 100u);
   EXPECT_EQ(temporary_storage_bytes(ctx, key_type::u32, 100, 0, o), 0u);
   EXPECT_GT(temporary_storage_bytes(ctx, key_type::u32, 101, 0, o), 0u);

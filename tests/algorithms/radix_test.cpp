@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "support/key_types.hpp"
+#include "algorithms/radix_policy.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -87,14 +88,13 @@ TEST(Radix, CudaSingleTileEdges) {
   const SortOptions o{.stable = true, .algorithm = kRadix};
   {
     // the portable single work-group path (up to 4096 keys) would take over just above these
-    setenv("GPUSORT_RADIX_SINGLE_MAX", "0", 1);
+    const algo::ScopedRadixPolicyOverride single_group_off({.single_group_max = 0});
     for (auto [type, vb, cap] : {std::tuple{key_type::u32, std::size_t(0), std::size_t(16384)},
                                  {key_type::u32, 4, 8192}, {key_type::u64, 8, 4096}, {key_type::f64, 16, 2048},
                                  {key_type::u8, 2, 8192}}) {
       EXPECT_EQ(temporary_storage_bytes(ctx, type, cap, vb, o), 0u) << "value bytes=" << vb;
       EXPECT_GT(temporary_storage_bytes(ctx, type, cap + 1, vb, o), 0u) << "value bytes=" << vb;
     }
-    unsetenv("GPUSORT_RADIX_SINGLE_MAX");
   }
   // every tile shape (1024 .. 16384 keys) at and around its edges
   const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
@@ -110,49 +110,52 @@ TEST(Radix, CudaSingleTileEdges) {
 }
 
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed
-// (one 8-byte word each, radix_onesweep.cl ONESWEEP_PACKED_*; by default from 2^24 pairs, 2^26 with
-// float keys), forced
-// here from small n: odd n (the last pair stays unpacked in both buffers), n around tiles of 8192,
-// 2, 3 (odd: the copy back) and 4 passes (skipped digits), both orders, float and signed keys; then
-// the driver's defaults around 2^22 and 2^24.
+// (one 8-byte word each, kernels/radix_packed_pairs.h; by default from 2^24 pairs, 2^26 with float
+// keys), forced here through the policy override from small n: odd n (the last pair stays unpacked
+// in both buffers), n around tiles of 8192, 2, 3 (odd: the copy back) and 4 passes (skipped digits),
+// both orders, float and signed keys; then the driver's defaults around 2^22 and 2^24.
 TEST(Radix, CudaPackedPairs) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "packed pairs are a radix_onesweep (CUDA) layout";
-  setenv("GPUSORT_RADIX_PACKED", "1", 1);
-  setenv("GPUSORT_RADIX_NO_SKIP_LOG2", "10", 1);  // skip trivial digits from small n on
   const SortOptions o{.stable = true, .algorithm = kRadix};
-  const std::vector<std::size_t> sizes = {8193, 16383, 16384, 3 * 8192 + 7, 100001, (1 << 20) + 2, (1 << 20) + 3, (1 << 22) + 1};
-  check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::uniform);
-  check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001}, dist::few_unique);
-  check_pairs<float, std::uint32_t>(o, {8193, 100001}, dist::specials);
-  check_pairs<std::int32_t, float>(o, {16385, 100000}, dist::entropy);
-  for (std::uint64_t range : {1ull << 16, 1ull << 24}) {  // 2 and 3 passes
-    for (std::size_t n : {std::size_t(70001), std::size_t(70002)}) {
-      std::mt19937_64 rng(fresh_seed());
-      std::vector<std::uint32_t> keys(n), values(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        keys[i] = static_cast<std::uint32_t>(rng() % range);
-        values[i] = static_cast<std::uint32_t>(i);
+  {
+    // packed at every n; trivial digits skipped from 2^10 keys on
+    const algo::ScopedRadixPolicyOverride forced({.packed_pairs = true, .no_skip_max_n = 1024});
+    const std::vector<std::size_t> sizes = {8193, 16383, 16384, 3 * 8192 + 7, 100001, (1 << 20) + 2, (1 << 20) + 3, (1 << 22) + 1};
+    check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::uniform);
+    check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001}, dist::few_unique);
+    check_pairs<float, std::uint32_t>(o, {8193, 100001}, dist::specials);
+    check_pairs<std::int32_t, float>(o, {16385, 100000}, dist::entropy);
+    for (std::uint64_t range : {1ull << 16, 1ull << 24}) {  // 2 and 3 passes
+      for (std::size_t n : {std::size_t(70001), std::size_t(70002)}) {
+        std::mt19937_64 rng(fresh_seed());
+        std::vector<std::uint32_t> keys(n), values(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          keys[i] = static_cast<std::uint32_t>(rng() % range);
+          values[i] = static_cast<std::uint32_t>(i);
+        }
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> ref(n);
+        for (std::size_t i = 0; i < n; ++i) ref[i] = {keys[i], values[i]};
+        std::stable_sort(ref.begin(), ref.end(), [](auto& a, auto& b) { return a.first < b.first; });
+        sort_pairs(ctx, std::span<std::uint32_t>(keys), std::span<std::uint32_t>(values), o);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i) bad += keys[i] != ref[i].first || values[i] != ref[i].second;
+        EXPECT_EQ(bad, 0u) << "range " << range << " n " << n;
       }
-      std::vector<std::pair<std::uint32_t, std::uint32_t>> ref(n);
-      for (std::size_t i = 0; i < n; ++i) ref[i] = {keys[i], values[i]};
-      std::stable_sort(ref.begin(), ref.end(), [](auto& a, auto& b) { return a.first < b.first; });
-      sort_pairs(ctx, std::span<std::uint32_t>(keys), std::span<std::uint32_t>(values), o);
-      std::size_t bad = 0;
-      for (std::size_t i = 0; i < n; ++i) bad += keys[i] != ref[i].first || values[i] != ref[i].second;
-      EXPECT_EQ(bad, 0u) << "range " << range << " n " << n;
     }
   }
-  unsetenv("GPUSORT_RADIX_NO_SKIP_LOG2");
-  unsetenv("GPUSORT_RADIX_PACKED");
   // the driver's own choices around 2^22 and 2^24 (24 items unpacked below 2^24, packed from 2^24)
   check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
 // Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).
+// GPUSORT_RADIX_PROBE_POLICY="items=20,min_blocks=4": a radix policy override for the whole probe
+// (algo::parse_radix_policy_override; gpusort-bench takes the same as --radix-policy).
 TEST(RadixProbe, PrintKeysPerSecond) {
   const char* env = std::getenv("GPUSORT_RADIX_PROBE");
   if (!env) GTEST_SKIP() << "set GPUSORT_RADIX_PROBE=log2(n) to print throughput";
+  const char* policy = std::getenv("GPUSORT_RADIX_PROBE_POLICY");
+  const algo::ScopedRadixPolicyOverride variant(algo::parse_radix_policy_override(policy ? policy : ""));
   const std::size_t n = std::size_t(1) << std::atoi(env);
   Context& ctx = test_context();
   std::mt19937_64 rng(1);

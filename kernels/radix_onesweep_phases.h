@@ -1,0 +1,237 @@
+// The phases of one radix_onesweep tile (radix_onesweep.cl), in kernel order: load the keys, count
+// and publish, rank and stage, load the values, (look-back: radix_lookback.h), scatter. Each is
+// called by every thread of the block; the shared-memory layout is the kernel's. Specialised by the
+// kernel file's configuration (TILE, WARPS, STAGE_BYTES, ONESWEEP_FULL_PATH) and the host's switches.
+#ifndef GPUSORT_RADIX_ONESWEEP_PHASES_H
+#define GPUSORT_RADIX_ONESWEEP_PHASES_H
+#include "radix_common.h"
+#include "radix_float_flip.h"
+#include "radix_packed_pairs.h"
+#include "radix_warp_rank.h"
+#include "radix_block_scan.h"
+#include "radix_lookback.h"
+
+// 1. The warp's stripe of keys (packed input: the values parked in load order, radix_packed_pairs.h).
+DEVICE_FN void onesweep_load_keys(key_t* k, value_t* parked, const key_t* keys_in, const value_t* values_in, u64 n,
+                                  u64 stripe, u32 in_stripe, u32 lane) {
+#if ONESWEEP_PACKED_IN
+  radix_packed_load_stripe(k, parked, keys_in, values_in, n, stripe, in_stripe, lane);
+#else
+  if (in_stripe == 32u * ITEMS) {
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i) k[i] = keys_in[stripe + i * 32u + lane];
+  } else {
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i)
+      if (i * 32u + lane < in_stripe) k[i] = keys_in[stripe + i * 32u + lane];
+  }
+#endif
+}
+
+// 2. Early counts per warp, so the tile's aggregate is published before the ranking; the digits are
+// kept packed in registers (dpk, 4 per word), so ordered_key runs once per key and pass. Returns
+// thread t's digit: the tile's count, the keys before this tile (known for tile 0 only) and before
+// the digit in the tile. warp_off[w][t] then holds the tile position of warp w's first digit-t key.
+struct OnesweepCounts {
+  u32 count, exclusive, excl_digit;
+};
+DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u32 (*warp_off)[RADIX], u32* warp_sums,
+                                                    u32* status, const u64* hist, okey_t flip, u32 shift,
+                                                    u32 tile, u32 in_stripe, bool full_stripe) {
+  const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
+#pragma unroll
+  for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
+  u32* my_counts = warp_off[warp];
+  // byte i % 4 of dpk[i / 4] (PRMT: one instruction); full stripes count without validity tests
+#define ONESWEEP_PACK_DIGIT(i, d) \
+  dpk[(i) / 4] = __byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
+#define ONESWEEP_COUNT_LOOP(DIGIT)                      \
+  if (full_stripe) {                                    \
+    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) { \
+      const u32 d = (DIGIT);                            \
+      atomicAdd(&my_counts[d], 1u);                     \
+      ONESWEEP_PACK_DIGIT(i, d);                        \
+    }                                                   \
+  } else {                                              \
+    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i)   \
+      if (i * 32u + lane < in_stripe) {                 \
+        const u32 d = (DIGIT);                          \
+        atomicAdd(&my_counts[d], 1u);                   \
+        ONESWEEP_PACK_DIGIT(i, d);                      \
+      }                                                 \
+  }
+#if RADIX_FLOAT_FLAG
+  if (hist[RADIX_PASSES * RADIX] == 0) {  // no -0 or NaN key: digits of the plain sign flip
+    ONESWEEP_COUNT_LOOP((u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK)
+  } else {
+    ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
+  }
+#elif KEY_BITS == 32 && KEY_KIND != 2 && RADIX_BITS == 8
+  // 32-bit integer keys: the digit is byte shift / 8 of the ordered key (PRMT)
+  const u32 digit_sel = 0x4440u | (shift >> 3);
+  ONESWEEP_COUNT_LOOP(__byte_perm((u32)ordered_key(k[i], flip), 0u, digit_sel))
+#else
+  ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
+#endif
+#undef ONESWEEP_COUNT_LOOP
+#undef ONESWEEP_PACK_DIGIT
+  __syncthreads();
+  u32 wc[WARPS];
+  OnesweepCounts c = {0, 0, 0};
+#pragma unroll
+  for (u32 w = 0; w < WARPS; ++w) {
+    wc[w] = warp_off[w][t];
+    c.count += wc[w];
+  }
+  volatile u32* my_status = status + (u64)tile * RADIX + t;
+  if (tile == 0) {
+    c.exclusive = radix_block_exclusive_scan((u32)hist[(shift / RADIX_BITS) * RADIX + t], warp_sums);
+    *my_status = STATUS_INCLUSIVE | (c.exclusive + c.count);
+  } else {
+    *my_status = STATUS_AGGREGATE | c.count;
+  }
+  c.excl_digit = radix_block_exclusive_scan(c.count, warp_sums);
+  u32 run = c.excl_digit;
+#pragma unroll
+  for (u32 w = 0; w < WARPS; ++w) {
+    warp_off[w][t] = run;
+    run += wc[w];
+  }
+  __syncthreads();
+  return c;
+}
+
+// 3. Per item, the lanes with the same digit; their leader (highest lane) advances the warp's digit
+// offset by their number, the others take their place below it (items in order, lanes in order =
+// input order within the warp's stripe). The rank is final: the key (and its digit, unless the
+// scatter recomputes it) is staged in tile order at once. Halfway, the look-back snapshot is issued.
+DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos, u32* my_counts, key_t* stage_keys,
+                                       u8* stage_digit, u32* snap, const u32* status, u32 tile, u32 in_stripe,
+                                       bool full_stripe) {
+  const u32 t = threadIdx.x, lane = t & 31u;
+  const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
+#if ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
+#else
+#define ONESWEEP_STAGE(i, d)    \
+  stage_keys[pos[i]] = k[i];    \
+  stage_digit[pos[i]] = (u8)(d)
+#endif
+#define ONESWEEP_DIGIT(i) ((dpk[(i) / 4] >> (8u * ((i) % 4))) & 0xFFu)  // 0 past the end
+  if (full_stripe) {
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i) {
+      if (i == ITEMS / 2) radix_lookback_snapshot_issue(snap, status, tile, t);
+      const u32 d = ONESWEEP_DIGIT(i);
+      pos[i] = radix_rank_full(d, my_counts, lanes_le);
+      ONESWEEP_STAGE(i, d);
+    }
+  } else {
+#pragma unroll
+    for (u32 i = 0; i < ITEMS; ++i) {
+      if (i == ITEMS / 2) radix_lookback_snapshot_issue(snap, status, tile, t);
+      const u32 rem = in_stripe > i * 32u ? in_stripe - i * 32u : 0u;
+      const u32 valid = rem >= 32u ? 0xFFFFFFFFu : (1u << rem) - 1u;
+      const u32 is_valid = lane < rem;
+      const u32 d = ONESWEEP_DIGIT(i);
+      const u32 peers = radix_match_peers(d, valid, is_valid);
+      const u32 leader = 31u - __clz(peers);
+      const u32 rank_le = __popc(peers & lanes_le);
+      u32 before = 0;
+      if (is_valid && lane == leader) before = atomicAdd(&my_counts[d], rank_le);
+      pos[i] = __shfl_sync(0xFFFFFFFFu, before, leader & 31u) + rank_le - 1u;
+      if (is_valid) {
+        ONESWEEP_STAGE(i, d);
+      }
+    }
+  }
+#undef ONESWEEP_DIGIT
+#undef ONESWEEP_STAGE
+}
+
+// 4. Values, now: in flight during the look-back and the key scatter (packed input: read back from
+// this thread's own load-order slots, no barrier needed).
+DEVICE_FN void onesweep_load_values(value_t* v, const value_t* values_in, const value_t* parked, u64 stripe,
+                                    u32 in_stripe, u32 lane) {
+#if ONESWEEP_PACKED_IN
+  asm volatile("cp.async.wait_all;" ::: "memory");  // the crossing stripe's copies (none elsewhere)
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) v[i] = parked[i * 32u];
+#elif HAS_VALUES
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) v[i] = values_in[stripe + i * 32u + lane];
+#endif
+}
+
+// 5. The staged keys (and values) to consecutive global addresses per digit run. Pairs of <= 8 bytes
+// stage their values beside the keys first (one barrier serves both); wider ones after the keys'
+// scatter, in the keys' area (stage_values == stage_keys then).
+DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, key_t* stage_keys, value_t* stage_values,
+                                const u8* stage_digit, const u32* global_base, key_t* keys_out, value_t* values_out,
+                                u64 n, u64 base, okey_t flip, u32 shift, u32 in_stripe) {
+  const u32 t = threadIdx.x, lane = t & 31u;
+  // the global position of the staged key at tile position s (< 2^30: n < 2^30 on this path)
+#if ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_GLOBAL(s) (global_base[radix_digit(stage_keys[s], flip, shift)] + (s))
+#else
+#define ONESWEEP_GLOBAL(s) (global_base[stage_digit[s]] + (s))
+#endif
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+#if ONESWEEP_PACKED_IN
+  __syncthreads();  // every thread has read its load-order values back
+#endif
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
+#endif
+  __syncthreads();
+  const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
+#if ONESWEEP_PACKED_OUT
+  const u64 half = n / 2u;
+  if (valid == TILE) {
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE)
+      radix_packed_store((u32*)keys_out, (u32*)values_out, half, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE)
+      radix_packed_store((u32*)keys_out, (u32*)values_out, half, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+  }
+#elif HAS_VALUES && ONESWEEP_SPLIT_STAGE
+  // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
+  // alternating, H200 run 17); a full tile keeps the global positions in registers between the sweeps
+  if (valid == TILE) {
+    u32 g[ITEMS];
+#pragma unroll
+    for (u32 j = 0; j < ITEMS; ++j) {
+      const u32 s = t + j * GROUP_SIZE;
+      g[j] = ONESWEEP_GLOBAL(s);
+      keys_out[g[j]] = stage_keys[s];
+    }
+#pragma unroll
+    for (u32 j = 0; j < ITEMS; ++j) values_out[g[j]] = stage_values[t + j * GROUP_SIZE];
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = stage_keys[s];
+    for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = stage_values[s];
+  }
+#else
+  if (valid == TILE) {
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = stage_keys[s];
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE) keys_out[ONESWEEP_GLOBAL(s)] = stage_keys[s];
+  }
+#endif
+#if HAS_VALUES && !ONESWEEP_SPLIT_STAGE
+  __syncthreads();
+#pragma unroll
+  for (u32 i = 0; i < ITEMS; ++i)
+    if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
+  __syncthreads();
+  for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = stage_values[s];
+#endif
+#undef ONESWEEP_GLOBAL
+}
+
+#endif  // GPUSORT_RADIX_ONESWEEP_PHASES_H

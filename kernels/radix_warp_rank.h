@@ -1,0 +1,54 @@
+// Warp-level ranking of 8-bit digits (CUDA radix paths: radix_onesweep, radix_single_tile): which
+// lanes of a warp hold the same digit (a hand-made match-any: one ballot per digit bit), and a key's
+// place among the warp's keys of its digit so far.
+//
+// The ranking is ALU-bound (Nsight Compute, H200, 2026-11-21), so the instructions per bit matter;
+// measured forms (docs/PERFORMANCE.md, sixth round): MATCH.ANY 9.35 ms for 2^28 u32 keys against
+// 4.90; the partial form below with every lane valid ~7 SASS instructions per bit; sign tests of the
+// shifted digit 5; bit tests against masks in constant memory 4 (radix_match_peers_full); bit tests
+// against immediates ~3, because ptxas derives 7 predicates at once (R2P), but ptxas 13.0 then fails
+// in most configurations ("Register allocation failed with register count of '7'").
+#ifndef GPUSORT_RADIX_WARP_RANK_H
+#define GPUSORT_RADIX_WARP_RANK_H
+#include "radix_common.h"
+
+#if RADIX_BITS > 8
+#error "radix_bit_mask holds 8 bits"
+#endif
+__constant__ u32 radix_bit_mask[8] = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
+// Lanes of a full warp (every lane holds a key) whose digit equals ours.
+DEVICE_FN u32 radix_match_peers_full(u32 d) {
+  u32 peers = 0xFFFFFFFFu;
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    const bool bit = (d & radix_bit_mask[b]) != 0u;  // masks opaque to ptxas: no R2P
+    const u32 bal = __ballot_sync(0xFFFFFFFFu, bit);
+    peers &= bit ? bal : ~bal;
+  }
+  return peers;
+}
+// A full warp's key of digit d: its place among the warp's keys of that digit so far. counts[d] is
+// the warp's next position for digit d; every peer reads it (one broadcast), the leader (highest
+// peer) writes it back advanced by the peers' number, and __syncwarp orders that store before the
+// next item's reads (no atomic, no shuffle, no branch). lanes_le: this lane and the ones below it.
+DEVICE_FN u32 radix_rank_full(u32 d, u32* counts, u32 lanes_le) {
+  const u32 peers = radix_match_peers_full(d);
+  const u32 rank_le = __popc(peers & lanes_le);  // the leader's (highest peer) is the peers' number
+  const u32 before = counts[d];
+  if ((peers & ~lanes_le) == 0u) counts[d] = before + rank_le;
+  __syncwarp();
+  return before + rank_le - 1u;
+}
+// The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
+// the ballots but match nobody).
+DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
+  u32 peers = is_valid ? valid : 0u;
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    const u32 bal = __ballot_sync(0xFFFFFFFFu, (d >> b) & 1u);
+    peers &= ((d >> b) & 1u) ? bal : ~bal;
+  }
+  return peers;
+}
+
+#endif  // GPUSORT_RADIX_WARP_RANK_H

@@ -1,0 +1,363 @@
+// Radix sort policy: the measured size rules as tables, the chooser, the -D lists and the layout of
+// the temporaries (radix_policy.hpp). Timings: H200, uniform keys, 2026-11-21 .. device run 62
+// (docs/algorithms/radix.md; rounds in docs/PERFORMANCE.md).
+#include "algorithms/radix_policy.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <type_traits>
+
+#include "algorithms/algorithm.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+constexpr std::uint64_t kAny = ~0ull;
+
+// ---- the tables -------------------------------------------------------------------------------
+
+// Onesweep keys per thread: the first row that matches key bytes, value bytes, n (and, where set,
+// packed pairs) wins.
+struct ItemsRow {
+  std::size_t key_min, key_max, value_min, value_max;
+  std::uint64_t n_from, n_below;
+  bool packed_only;
+  std::uint32_t items;
+  const char* measured;
+};
+constexpr ItemsRow kOnesweepItems[] = {
+    {4, 4, 4, 4, 1ull << 24, kAny, true, 28,
+     "u32/u32 packed 2^28: 28 items 7.31-7.32 ms in 4 of 4 runs, 32 items 7.38 once and 7.63 five times; "
+     "2^26 1.95 vs 1.96-2.02; 2^24 0.604 vs 0.596 (runs 58-59)"},
+    {4, 4, 4, 4, 1ull << 22, 1ull << 24, false, 24,
+     "u32/u32 unpacked, more tiles for the last wave: 2^22 0.215 -> 0.200 ms, 2^23 0.368 -> 0.357 (run 57)"},
+    {1, 4, 1, 4, 0, kAny, false, 32,
+     "u32/u32 2^28: 24 items 8.08 ms, 28 7.86, 32 7.73, 40 (2 blocks/SM) 7.78 (sixth round); "
+     "2^21 / 2^20 0.108 / 0.076 ms at 32 items vs 0.112 / 0.080 at 24 (run 57)"},
+    {1, 4, 0, 0, 0, kAny, false, 28,
+     "u32 keys 2^28: 12 items 10.1 ms, 16 9.2, 20 8.5, 24 8.4; early-counts ranking 24 7.56, 28 7.38; "
+     "sixth round 28 4.90, 32 5.14, 40 5.15"},
+    {1, 8, 1, 8, 1ull << 22, kAny, false, 24,
+     "values staged after the keys, 2 blocks/SM: u64/u64 2^28 16 items (3 blocks/SM) 26.04 ms, 24 24.56"},
+    {1, 8, 0, 16, 0, kAny, false, 16,
+     "registers limit 64-bit keys and wide values; u64/u64 at 2^12..2^18: bigger tiles 15-25% slower than 16 "
+     "items at 3 blocks/SM (fewer tiles than SM slots)"},
+};
+
+// Packed pairs (4-byte keys with 4-byte values staged apart) from this n on. Below, the packed loads
+// hold the values in shared memory through the ranking (one more barrier per tile) and lose.
+struct PackedRow {
+  bool float_keys;
+  std::uint64_t n_from;
+  const char* measured;
+};
+constexpr PackedRow kPackedFrom[] = {
+    {false, 1ull << 24,
+     "u32/u32 2^28 7.61 -> 7.19 ms, 2^26 2.03 -> 1.92, 2^24 0.600 -> 0.595; slower below: 2^23 0.364 -> 0.373, "
+     "2^20 0.076 -> 0.082 (runs 54-56)"},
+    {true, 1ull << 26,
+     "f32/u32 (staged digit bytes, ptxas spills 52 bytes packed) 2^28 8.04 -> 7.74 ms, 2^26 2.10 either way, "
+     "2^24 0.613 -> 0.67-0.69 (run 61)"},
+};
+
+// Single tile shapes, smallest first: the smallest tile that holds n (the work is per tile; more
+// threads hide more latency in the one block), among those whose keys and values fit max_regs
+// registers per thread (items x registers per key + value; kernels/radix_single_tile.h has the same rule).
+struct ShapeRow {
+  std::uint32_t threads, items, max_regs;
+};
+constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 32}, {1024, 8, 16}, {1024, 16, 16}};
+
+// Rules with one measured fact each (used below):
+// - values staged beside the keys when key + value bytes <= 8: one barrier before a joint scatter and
+//   still 3 blocks per SM;
+// - the scatter recomputes digits of integer keys staged apart (64-bit keys or pairs): H200 2^28 u64
+//   keys 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89; u32 keys 5.05 vs 4.90 (their ranking is ALU-bound);
+// - look-back snapshot W = 4 for 64-bit keys only: u64 keys 13.87 -> 13.58 and 13.79 -> 13.43 ms;
+//   u32 keys, u32/u32 and u64/u64 no gain or slower (seventh round);
+// - histogram counter copies: 32 up to four passes, 16 beyond (64 KiB of local memory either way);
+// - no histogram read-back up to 2^22 keys: the blocking read-back costs ~0.02 ms, a pass over 2^22
+//   u32 keys ~0.045 ms (u32 2^22 0.214 -> 0.196 ms, u32/u32 0.254 -> 0.239, run 18);
+// - single work-group path up to 4096 keys (GPU: 256 work-items; PoCL: 16, measured 16 < 32 < 64 <
+//   256 at n = 1024..16384).
+constexpr std::uint32_t kSnapshotW = 4;
+constexpr std::uint64_t kNoSkipMaxN = 1ull << 22;
+constexpr std::uint64_t kSingleGroupMaxN = 4096;
+
+std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::uint32_t items) {
+  if (vb == 16 || (vb != 0 && !split && items > 16)) return 2;  // values staged after the keys: up to 128 registers
+  if (vb != 0 && (ks == 8 || items > 16)) return 3;
+  return 4;
+}
+
+// ---- the override seam ------------------------------------------------------------------------
+
+RadixPolicyOverride g_override;
+
+SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
+                                    const SortOptions& options, const RadixPolicyOverride& o) {
+  if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
+  const std::size_t ks = key_size(type);
+  const auto regs = static_cast<std::uint32_t>((ks + 3) / 4 + (vb + 3) / 4);
+  SingleTilePolicy s;
+  for (const ShapeRow& r : kSingleTileShapes)
+    if (r.items * regs <= r.max_regs && std::uint64_t(r.threads) * r.items >= n) {
+      s = {r.threads, r.items};
+      break;
+    }
+  const std::uint64_t cap = std::min<std::uint64_t>(s.tile(), o.single_tile_max.value_or(kAny));
+  const bool fits = n <= cap && s.threads <= desc.max_work_group_size &&
+                    single_tile_local_bytes(s, ks, vb) <= desc.local_memory_bytes;
+  return fits ? s : SingleTilePolicy{};
+}
+
+PortablePolicy choose_portable(const DeviceDescription& desc, std::uint64_t n, const SortOptions& options) {
+  PortablePolicy p;
+  // the requested group (checked_group_size validated it) or the default within the device's limit,
+  // then capped so radix_scatter's 256 u16 counters per work-item fit local memory (<= 128 work-items)
+  if (options.work_group_size != 0) p.group = static_cast<std::uint32_t>(options.work_group_size);
+  while (p.group > 1 && (p.group > desc.max_work_group_size || p.group > 128 ||
+                         std::uint64_t(kRadix) * p.group * 2 + 4096 > desc.local_memory_bytes))
+    p.group >>= 1;
+  if (options.items_per_thread != 0)
+    p.items = static_cast<std::uint32_t>(std::min<std::size_t>(options.items_per_thread, 64));
+  if (!desc.is_gpu) p.groups_per_compute_unit = 2;
+  p.spans = plan_spans(n, std::uint64_t(p.group) * p.items,
+                       std::uint64_t(std::max(1u, desc.compute_units)) * p.groups_per_compute_unit);
+  return p;
+}
+
+}  // namespace
+
+void set_radix_policy_override(const RadixPolicyOverride& o) { g_override = o; }
+const RadixPolicyOverride& radix_policy_override() { return g_override; }
+ScopedRadixPolicyOverride::ScopedRadixPolicyOverride(const RadixPolicyOverride& o) : saved_(g_override) {
+  g_override = o;
+}
+ScopedRadixPolicyOverride::~ScopedRadixPolicyOverride() { g_override = saved_; }
+
+RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
+  RadixPolicyOverride o;
+  while (!spec.empty()) {
+    const std::string_view item = spec.substr(0, spec.find(','));
+    spec.remove_prefix(std::min(spec.size(), item.size() + 1));
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string_view name = item.substr(0, eq), text = eq == item.npos ? "" : item.substr(eq + 1);
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+      throw Error(errc::invalid_argument, "radix policy: '" + std::string(item) + "' is not name=unsigned-integer");
+    auto set = [&](auto& field, std::uint64_t max) {
+      if (v > max)
+        throw Error(errc::invalid_argument,
+                    "radix policy: " + std::string(item) + " is out of range (max " + std::to_string(max) + ")");
+      field = static_cast<typename std::remove_reference_t<decltype(field)>::value_type>(v);
+    };
+    // clang-format off
+    if (name == "items") set(o.items, 64);
+    else if (name == "min_blocks") set(o.min_blocks, 32);
+    else if (name == "split_stage") set(o.split_stage, 1);
+    else if (name == "recompute_digit") set(o.recompute_digit, 1);
+    else if (name == "float_flag") set(o.float_flag, 1);
+    else if (name == "packed_pairs") set(o.packed_pairs, 1);
+    else if (name == "snapshot") set(o.snapshot, 64);
+    else if (name == "hist_copies") set(o.hist_copies, 32);
+    else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
+    else if (name == "single_tile_max") set(o.single_tile_max, kAny);
+    else if (name == "single_group_max") set(o.single_group_max, kAny);
+    else if (name == "single_group_size") set(o.single_group_size, 1u << 16);
+    else throw Error(errc::invalid_argument, "radix policy: unknown name '" + std::string(name) +
+                                             "' (src/algorithms/radix_policy.hpp, RadixPolicyOverride)");
+    // clang-format on
+  }
+  return o;
+}
+
+RadixSpans plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups) {
+  if (n == 0) return {1, tile};
+  const std::uint64_t tiles = ceil_div(n, tile);
+  const std::uint64_t min_groups = ceil_div(n, 1ull << 31);  // local u32 counters: a span stays below 2^31 keys
+  std::uint64_t groups = std::min(tiles, std::max(max_groups, min_groups));
+  if (groups == 0) groups = 1;
+  const std::uint64_t tiles_per_group = ceil_div(tiles, groups);
+  return {ceil_div(tiles, tiles_per_group), tiles_per_group * tile};
+}
+
+OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64_t n, const SortOptions& options,
+                                      const RadixPolicyOverride& o) {
+  const std::size_t ks = key_size(type);
+  const bool fl = is_float(type);
+  OnesweepPolicy p;
+  p.split_stage = vb != 0 && o.split_stage.value_or(ks + vb <= 8);
+  if (ks == 4 && vb == 4 && p.split_stage)
+    for (const PackedRow& r : kPackedFrom)
+      if (r.float_keys == fl) p.packed_pairs = o.packed_pairs.value_or(n >= r.n_from);
+  for (const ItemsRow& r : kOnesweepItems)
+    if (ks >= r.key_min && ks <= r.key_max && vb >= r.value_min && vb <= r.value_max && n >= r.n_from &&
+        n < r.n_below && (!r.packed_only || p.packed_pairs)) {
+      p.items = r.items;
+      break;
+    }
+  if (o.items) p.items = *o.items;
+  if (options.items_per_thread != 0)
+    p.items = static_cast<std::uint32_t>(std::min<std::size_t>(options.items_per_thread, 64));
+  p.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(p.items, 64));
+  p.min_blocks = o.min_blocks.value_or(min_blocks_rule(ks, vb, p.split_stage, p.items));
+  p.recompute_digit = !fl && (vb == 0 || p.split_stage) && o.recompute_digit.value_or(ks == 8 || vb != 0);
+  p.float_flag = fl && o.float_flag.value_or(true);
+  p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
+  p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
+  p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
+  return p;
+}
+
+SingleGroupPolicy choose_single_group_policy(const DeviceDescription& desc, key_type type, std::size_t vb,
+                                             const SortOptions& options, const RadixPolicyOverride& o) {
+  SingleGroupPolicy s;
+  const std::uint32_t radix = 1u << s.bits;
+  s.group = desc.is_gpu ? 256 : 16;
+  if (const std::uint32_t g = o.single_group_size.value_or(0); g >= radix && (g & (g - 1)) == 0) s.group = g;
+  while (s.group > radix && s.group > desc.max_work_group_size) s.group >>= 1;
+  if (options.work_group_size != 0 || options.items_per_thread != 0) return s;  // the tiled path's shape
+  if (s.group < radix || s.group > desc.max_work_group_size) return s;
+  const std::uint64_t cap = std::min<std::uint64_t>(o.single_group_max.value_or(kSingleGroupMaxN), 1ull << 24);
+  std::uint64_t lo = 0, hi = cap;  // the largest n <= cap whose buffers fit (the bytes grow with n)
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (single_group_local_bytes(mid, key_size(type), vb, s.group) <= desc.local_memory_bytes)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  s.max_n = lo;
+  return s;
+}
+
+RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
+                                const SortOptions& options, const RadixPolicyOverride& o) {
+  RadixPolicy p;
+  p.type = type, p.value_bytes = vb, p.n = n;
+  p.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kRadixBits - 1) / kRadixBits);
+  const bool cuda = desc.backend == "cuda" && n <= kOnesweepMaxN;
+  p.single_group = choose_single_group_policy(desc, type, vb, options, o);
+  p.portable = choose_portable(desc, n, options);
+  if (cuda) {
+    p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
+    // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
+    p.onesweep.hist_spans =
+        plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
+                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
+    p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
+  }
+  p.path = p.single_tile.threads != 0           ? RadixPath::single_tile
+           : n > 1 && n <= p.single_group.max_n ? RadixPath::single_group
+           : cuda                               ? RadixPath::onesweep
+                                                : RadixPath::portable;
+  return p;
+}
+
+const char* radix_program_file(RadixPath path) {
+  switch (path) {
+    case RadixPath::single_group:
+      return "radix_single_group.cl";
+    case RadixPath::portable:
+      return "radix_passes.cl";
+    default:
+      return "radix_onesweep.cl";
+  }
+}
+
+std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in, bool packed_out) {
+  auto d = key_defines_for(p.type, p.value_bytes);
+  auto add = [&](const char* name, std::uint64_t v) { d.push_back(std::string(name) + "=" + std::to_string(v)); };
+  if (path == RadixPath::single_group) {
+    add("GROUP_SIZE", p.single_group.group);
+    add("RADIX_BITS", p.single_group.bits);
+  } else if (path == RadixPath::portable) {
+    add("RADIX_BITS", kRadixBits);
+    add("GROUP_SIZE", p.portable.group);
+    add("ITEMS", p.portable.items);
+  } else {  // radix_onesweep.cl: every switch explicit
+    const OnesweepPolicy& os = p.onesweep;
+    add("RADIX_BITS", kRadixBits);
+    add("GROUP_SIZE", os.group);
+    add("ITEMS", os.items);
+    add("ONESWEEP_MIN_BLOCKS", os.min_blocks);
+    add("ONESWEEP_SPLIT_STAGE", os.split_stage);
+    add("ONESWEEP_RECOMPUTE_DIGIT", os.recompute_digit);
+    add("ONESWEEP_LOOKBACK_SNAPSHOT", os.snapshot);
+    add("RADIX_HIST_COPIES", os.hist_copies);
+    add("RADIX_FLOAT_FLAG", os.float_flag);
+    add("ONESWEEP_PACKED_IN", packed_in);
+    add("ONESWEEP_PACKED_OUT", packed_out);
+  }
+  return d;
+}
+
+std::uint64_t RadixTempLayout::total() const {
+  std::uint64_t t = 0;
+  for (std::uint64_t bytes : {keys, values, meta, status2, counts})
+    if (bytes != 0) t += temp_request_bytes(bytes);
+  return t;
+}
+
+RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
+  RadixTempLayout l;
+  if (p.n <= 1 || p.path == RadixPath::single_tile || p.path == RadixPath::single_group) return l;
+  l.keys = p.n * key_size(p.type);
+  l.values = p.n * p.value_bytes;
+  l.hist = std::uint64_t(p.passes) * kRadix * 8 + 8;  // + radix_histogram_lanes' -0/NaN flag word
+  if (p.path == RadixPath::onesweep) {
+    l.counters_offset = ceil_div(l.hist, 4096) * 4096;
+    l.status_offset = l.counters_offset + 4096;
+    l.status_bytes = ceil_div(p.n, p.onesweep.tile()) * kRadix * 4;
+    l.meta = l.status_offset + l.status_bytes;
+    l.status2 = p.passes > 1 ? l.status_bytes : 0;  // requested when more than one pass runs
+  } else {
+    l.meta = l.hist;
+    l.counts = std::uint64_t(kRadix) * p.portable.spans.groups * 8;
+  }
+  return l;
+}
+
+std::uint64_t single_tile_local_bytes(const SingleTilePolicy& s, std::size_t key_bytes, std::size_t value_bytes) {
+  return s.tile() * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
+}
+
+std::uint64_t single_group_slots(std::uint64_t n) { return (n + (n >> 5) + 1 + 15) / 16 * 16; }
+
+std::uint64_t single_group_local_bytes(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                       std::uint32_t group) {
+  const std::uint64_t entries = std::uint64_t(16) * group;  // 4-bit digits: 16 counters per work-item
+  return 2 * single_group_slots(n) * (key_bytes + value_bytes) + 4 * (entries + (entries >> 5) + group + 1);
+}
+
+std::uint64_t onesweep_hist_local_bytes(const RadixPolicy& p) {
+  return std::uint64_t(p.passes) * p.onesweep.hist_copies * (kRadix / 2) * 4;
+}
+
+// The staging buffer(s), per-warp digit offsets, staged digits unless recomputed, the snapshot area
+// (16: its alignment) (radix_onesweep.cl).
+std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p) {
+  const OnesweepPolicy& os = p.onesweep;
+  const std::size_t ks = key_size(p.type);
+  const std::uint64_t stage_item = os.split_stage ? ks + p.value_bytes : std::max<std::size_t>(ks, p.value_bytes);
+  return os.tile() * stage_item + (os.group / 32) * kRadix * 4 + (os.recompute_digit ? 0 : os.tile()) +
+         (os.snapshot ? 16 + std::uint64_t(os.snapshot) * kRadix * 4 : 0);
+}
+
+std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
+                                                                     std::uint64_t n) {
+  RadixPolicy p;
+  p.type = type, p.value_bytes = value_bytes, p.n = n;
+  p.onesweep = choose_onesweep_policy(type, value_bytes, n, SortOptions{});
+  std::vector<std::vector<std::string>> all{to_defines(p, RadixPath::onesweep)};
+  if (p.onesweep.packed_pairs)  // the passes that read or write packed pairs
+    for (auto [in, out] : {std::pair{false, true}, {true, true}, {true, false}})
+      all.push_back(to_defines(p, RadixPath::onesweep, in, out));
+  return all;
+}
+
+}  // namespace gpusort::algo

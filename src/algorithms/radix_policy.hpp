@@ -1,0 +1,166 @@
+#pragma once
+// Radix sort tuning as data (after CUB's tuning_radix_sort.cuh): which path a sort takes, the tile
+// shapes and kernel switches of each path, the -D list a path's program is built with, and the
+// device temporaries it asks for. One chooser whose size rules are a table of measured rows
+// (radix_policy.cpp), one layout for the sort and its size query, and one override seam for tests
+// and gpusort-bench (no environment knobs). Internal: not part of the public API.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpusort/context.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+
+namespace gpusort::algo {
+
+constexpr std::uint32_t kRadixBits = 8;  // digit width of the multi-pass paths
+constexpr std::uint32_t kRadix = 1u << kRadixBits;
+constexpr std::uint64_t kOnesweepMaxN = (1ull << 30) - 1;  // look-back status words carry 30-bit counts
+
+// Whole tiles per group: group g owns keys [g * span, (g + 1) * span).
+struct RadixSpans {
+  std::uint64_t groups = 1;
+  std::uint64_t span = 0;
+};
+RadixSpans plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups);
+
+// CUDA, small n: one block sorts everything in one launch (kernels/radix_single_tile.h,
+// radix_single_tile_<threads>_<items>). threads == 0: the path does not apply.
+struct SingleTilePolicy {
+  std::uint32_t threads = 0, items = 0;
+  std::uint64_t tile() const { return std::uint64_t(threads) * items; }
+};
+
+// Small n elsewhere: one work-group sorts in local memory (kernels/radix_single_group.cl).
+// group == 0 or max_n == 0: the path does not apply.
+struct SingleGroupPolicy {
+  std::uint32_t bits = 4;  // digit width: 16 counters per work-item
+  std::uint32_t group = 0;
+  std::uint64_t max_n = 0;  // the largest n whose local memory fits (and <= the cap)
+};
+
+// CUDA, n <= kOnesweepMaxN: one radix_onesweep launch per pass (kernels/radix_onesweep.cl).
+struct OnesweepPolicy {
+  std::uint32_t group = 256;     // threads per block: RADIX (one look-back digit per thread)
+  std::uint32_t items = 16;      // keys per thread: a tile is group x items keys
+  std::uint32_t min_blocks = 4;  // blocks per SM that __launch_bounds__ keeps registers for
+  bool split_stage = false;      // values staged beside the keys (ONESWEEP_SPLIT_STAGE)
+  bool recompute_digit = false;  // the scatter recomputes digits (ONESWEEP_RECOMPUTE_DIGIT)
+  bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
+  bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
+  std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
+  std::uint32_t hist_group = 256;
+  std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES)
+  RadixSpans hist_spans;                     // radix_histogram_lanes' groups (u16 lane counters: spans < 2^19)
+  std::uint64_t no_skip_max_n = 1ull << 22;  // up to here no histogram read-back: every pass runs
+  std::uint64_t tile() const { return std::uint64_t(group) * items; }
+};
+
+// Everywhere else: count + scan + scatter per pass (kernels/radix_passes.cl).
+struct PortablePolicy {
+  std::uint32_t group = 64;                   // radix_scatter keeps RADIX x group u16 counters in local memory
+  std::uint32_t items = 16;                   // keys per work-item per tile
+  std::uint32_t groups_per_compute_unit = 8;  // 2 on CPUs
+  RadixSpans spans;
+};
+
+enum class RadixPath { single_tile, single_group, onesweep, portable };
+
+struct RadixPolicy {
+  RadixPath path = RadixPath::portable;
+  key_type type = key_type::u32;
+  std::size_t value_bytes = 0;
+  std::uint64_t n = 0;
+  std::uint32_t passes = 4;  // 8-bit digit passes of the key type
+  SingleTilePolicy single_tile;
+  SingleGroupPolicy single_group;  // filled whenever the device has the path (the tests call it directly)
+  OnesweepPolicy onesweep;         // filled on CUDA devices (the single tile's program takes its defines)
+  PortablePolicy portable;
+};
+
+// Tests and gpusort-bench only: every field that is set replaces the chooser's value (and only
+// where the path allows it: e.g. packed pairs stay 4-byte keys with 4-byte values staged apart).
+struct RadixPolicyOverride {
+  std::optional<std::uint32_t> items;              // onesweep keys per thread (options.items_per_thread wins)
+  std::optional<std::uint32_t> min_blocks;         // onesweep blocks per SM for __launch_bounds__
+  std::optional<bool> split_stage;                 // pairs: values staged beside the keys
+  std::optional<bool> recompute_digit;             // integer keys staged apart from values
+  std::optional<bool> float_flag;                  // float keys
+  std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
+  std::optional<std::uint32_t> snapshot;           // W = 0..64
+  std::optional<std::uint32_t> hist_copies;        // 16 or 32
+  std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
+  std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
+  std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
+  std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
+};
+// The process-wide override (none by default). Not synchronised: set it before sorting.
+void set_radix_policy_override(const RadixPolicyOverride& o);
+const RadixPolicyOverride& radix_policy_override();
+// Sets an override for one scope and restores the previous one.
+class ScopedRadixPolicyOverride {
+ public:
+  explicit ScopedRadixPolicyOverride(const RadixPolicyOverride& o);
+  ~ScopedRadixPolicyOverride();
+  ScopedRadixPolicyOverride(const ScopedRadixPolicyOverride&) = delete;
+  ScopedRadixPolicyOverride& operator=(const ScopedRadixPolicyOverride&) = delete;
+
+ private:
+  RadixPolicyOverride saved_;
+};
+// "items=24,min_blocks=3,packed_pairs=1" (field names; booleans 0/1): gpusort-bench --radix-policy.
+// Throws Error(invalid_argument) on an unknown name or a bad value.
+RadixPolicyOverride parse_radix_policy_override(std::string_view spec);
+
+// The policy for one sort. options.work_group_size is taken as valid (the driver checks it first:
+// checked_group_size).
+RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, std::size_t value_bytes, std::uint64_t n,
+                                const SortOptions& options, const RadixPolicyOverride& o = radix_policy_override());
+// The single work-group part alone (the driver called directly, and its capacity).
+SingleGroupPolicy choose_single_group_policy(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
+                                             const SortOptions& options,
+                                             const RadixPolicyOverride& o = radix_policy_override());
+// The onesweep part alone (no device needed: the NVRTC build matrix uses it).
+OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, std::uint64_t n,
+                                      const SortOptions& options,
+                                      const RadixPolicyOverride& o = radix_policy_override());
+
+// The program a path runs and its -D list: radix_onesweep.cl (single tile, onesweep; packed_in /
+// packed_out for the passes that read / write packed pairs), radix_passes.cl, radix_single_group.cl.
+const char* radix_program_file(RadixPath path);
+std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in = false,
+                                    bool packed_out = false);
+
+// Device temporaries radix_sort asks job.temp() for, in request order (0: none), and the parts of
+// the onesweep meta buffer: the histograms, the pass counters and the first pass's look-back status
+// words share one buffer that one fill zeroes (three fills were three launches, a few microseconds of
+// a 2^16-key sort); views start at multiples of 4096 bytes (runtime rule).
+struct RadixTempLayout {
+  std::uint64_t keys = 0, values = 0;  // the ping-pong copies
+  std::uint64_t meta = 0;  // portable: the histograms; onesweep: histograms, pass counters, first status words
+  std::uint64_t hist = 0;  // histograms (+ the float flag word) at offset 0 of meta
+  std::uint64_t counters_offset = 0, status_offset = 0, status_bytes = 0;  // onesweep, inside meta
+  std::uint64_t status2 = 0;    // onesweep: the second status buffer (more than one pass)
+  std::uint64_t counts = 0;     // portable: per-group digit counts
+  std::uint64_t total() const;  // what radix_temp_bytes reports: every request at most once
+};
+RadixTempLayout radix_temp_layout(const RadixPolicy& p);
+
+// Dynamic local memory per launch.
+std::uint64_t single_tile_local_bytes(const SingleTilePolicy& s, std::size_t key_bytes, std::size_t value_bytes);
+std::uint64_t single_group_slots(std::uint64_t n);  // elements per local buffer (SG_PAD's spare slots)
+std::uint64_t single_group_local_bytes(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes,
+                                       std::uint32_t group);
+std::uint64_t onesweep_hist_local_bytes(const RadixPolicy& p);
+std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p);
+
+// Every define set the onesweep driver builds radix_onesweep.cl with for a key type, value width and
+// n, at the default options (the NVRTC build-matrix test compiles each: ptxas failures show up
+// without a GPU).
+std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
+                                                                     std::uint64_t n);
+
+}  // namespace gpusort::algo

@@ -1,0 +1,142 @@
+// The radix policy (src/algorithms/radix_policy.cpp) without a device: the paths, tile shapes and
+// switches its tables give for the measured cases (a CUDA device like the H200 and a PoCL-like CPU),
+// the override seam and its parser, the -D lists and the temporary layout.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "algorithms/algorithm.hpp"
+#include "algorithms/radix_policy.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+DeviceDescription cuda_device() {
+  DeviceDescription d;
+  d.backend = "cuda", d.local_memory_bytes = 227 * 1024, d.max_work_group_size = 1024, d.compute_units = 132;
+  d.is_gpu = true;
+  return d;
+}
+DeviceDescription cpu_device() {
+  DeviceDescription d;
+  d.backend = "opencl", d.local_memory_bytes = 1024 * 1024, d.max_work_group_size = 4096, d.compute_units = 2;
+  return d;
+}
+RadixPolicy choose(const DeviceDescription& d, key_type t, std::size_t vb, std::uint64_t n, const SortOptions& o = {}) {
+  return choose_radix_policy(d, t, vb, n, o, RadixPolicyOverride{});
+}
+bool has(const std::vector<std::string>& defines, const std::string& d) {
+  return std::find(defines.begin(), defines.end(), d) != defines.end();
+}
+
+TEST(RadixPolicy, CudaPathsAndTileShapes) {
+  const auto dev = cuda_device();
+  // small n: the single tile (smallest shape that holds n), then the onesweep passes
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).path, RadixPath::single_tile);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.tile(), 4096u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 16384).single_tile.threads, 1024u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 16385).path, RadixPath::onesweep);
+  EXPECT_EQ(choose(dev, key_type::u64, 8, 4097).path, RadixPath::onesweep);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 30).path, RadixPath::portable);
+  // items per thread and blocks per SM by key/value width and n (kOnesweepItems, min_blocks_rule)
+  struct Case {
+    key_type t;
+    std::size_t vb;
+    int log2n;
+    std::uint32_t items, min_blocks;
+    bool packed;
+  };
+  for (const Case& c : {Case{key_type::u32, 0, 28, 28, 4, false}, {key_type::u32, 4, 20, 32, 3, false},
+                        {key_type::u32, 4, 22, 24, 3, false}, {key_type::u32, 4, 24, 28, 3, true},
+                        {key_type::f32, 4, 24, 32, 3, false}, {key_type::f32, 4, 26, 28, 3, true},
+                        {key_type::u16, 2, 28, 32, 3, false}, {key_type::u64, 0, 28, 16, 4, false},
+                        {key_type::u64, 8, 20, 16, 3, false}, {key_type::u64, 8, 22, 24, 2, false},
+                        {key_type::f32, 8, 22, 24, 2, false}, {key_type::u64, 16, 28, 16, 2, false}}) {
+    const OnesweepPolicy os = choose(dev, c.t, c.vb, 1ull << c.log2n).onesweep;
+    EXPECT_EQ(os.items, c.items) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
+    EXPECT_EQ(os.min_blocks, c.min_blocks) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
+    EXPECT_EQ(os.packed_pairs, c.packed) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
+  }
+  // switches: values beside the keys up to 8 bytes together, digits recomputed for integer keys
+  // staged apart, the snapshot and float flag by key type, fewer histogram copies beyond 4 passes
+  const OnesweepPolicy u64 = choose(dev, key_type::u64, 0, 1 << 20).onesweep;
+  EXPECT_TRUE(u64.recompute_digit && u64.snapshot == 4 && u64.hist_copies == 16 && !u64.float_flag);
+  const OnesweepPolicy f32 = choose(dev, key_type::f32, 4, 1 << 20).onesweep;
+  EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
+  EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
+  EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
+  // explicit options: the tiled path's shape
+  const SortOptions items{.items_per_thread = 100};
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, items).path, RadixPath::onesweep);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, items).onesweep.items, 64u);
+}
+
+TEST(RadixPolicy, CpuPaths) {
+  const auto dev = cpu_device();
+  const RadixPolicy small = choose(dev, key_type::u32, 4, 4096);
+  EXPECT_EQ(small.path, RadixPath::single_group);
+  EXPECT_EQ(small.single_group.group, 16u);
+  EXPECT_EQ(small.single_group.max_n, 4096u);
+  const RadixPolicy large = choose(dev, key_type::u32, 4, 4097);
+  EXPECT_EQ(large.path, RadixPath::portable);
+  EXPECT_EQ(large.portable.group, 64u);
+  EXPECT_EQ(large.portable.groups_per_compute_unit, 2u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, {.work_group_size = 32}).path, RadixPath::portable);
+}
+
+TEST(RadixPolicy, OverrideSeam) {
+  const auto dev = cuda_device();
+  const RadixPolicyOverride o = parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0");
+  EXPECT_EQ(o.items, 20u);
+  EXPECT_EQ(o.min_blocks, 2u);
+  EXPECT_EQ(o.packed_pairs, false);
+  EXPECT_EQ(o.single_tile_max, 0u);
+  EXPECT_FALSE(o.snapshot.has_value());
+  EXPECT_FALSE(parse_radix_policy_override("").items.has_value());
+  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "items=3x"})
+    EXPECT_THROW(parse_radix_policy_override(bad), Error) << bad;
+  {
+    const ScopedRadixPolicyOverride scoped(o);
+    const RadixPolicy p = choose_radix_policy(dev, key_type::u32, 4, 1ull << 26, {});
+    EXPECT_EQ(p.onesweep.items, 20u);
+    EXPECT_EQ(p.onesweep.min_blocks, 2u);
+    EXPECT_FALSE(p.onesweep.packed_pairs);
+    EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 100, {}).path, RadixPath::single_group);
+  }
+  EXPECT_FALSE(radix_policy_override().items.has_value());
+  // packed pairs stay 4-byte keys with 4-byte values staged apart
+  EXPECT_FALSE(choose_radix_policy(dev, key_type::u64, 8, 1 << 20, {}, {.packed_pairs = true}).onesweep.packed_pairs);
+  EXPECT_TRUE(choose_radix_policy(dev, key_type::i32, 4, 1 << 20, {}, {.packed_pairs = true}).onesweep.packed_pairs);
+}
+
+TEST(RadixPolicy, DefinesAndLayout) {
+  const auto dev = cuda_device();
+  const RadixPolicy p = choose(dev, key_type::f32, 4, 1ull << 26);
+  const auto d = to_defines(p, RadixPath::onesweep, true, false);
+  for (const char* want : {"KEY_KIND=2", "ITEMS=28", "ONESWEEP_MIN_BLOCKS=3", "ONESWEEP_SPLIT_STAGE=1",
+                           "ONESWEEP_RECOMPUTE_DIGIT=0", "ONESWEEP_LOOKBACK_SNAPSHOT=0", "RADIX_HIST_COPIES=32",
+                           "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0"})
+    EXPECT_TRUE(has(d, want)) << want;
+  EXPECT_EQ(radix_onesweep_program_defines(key_type::f32, 4, 1ull << 26).size(), 4u);  // + 3 packed passes
+  // one layout for the sort and its size query: ping-pong copies, the meta buffer, the second status buffer
+  const RadixTempLayout l = radix_temp_layout(p);
+  const std::uint64_t n = p.n, tiles = ceil_div(n, 256 * 28);
+  EXPECT_EQ(l.keys, n * 4);
+  EXPECT_EQ(l.values, n * 4);
+  EXPECT_EQ(l.hist, 4 * 256 * 8 + 8);
+  EXPECT_EQ(l.counters_offset, 12288u);  // the histograms rounded up to 4096
+  EXPECT_EQ(l.status_offset, 16384u);
+  EXPECT_EQ(l.status_bytes, tiles * 256 * 4);
+  EXPECT_EQ(l.status2, l.status_bytes);
+  EXPECT_EQ(l.total(), temp_request_bytes(l.keys) + temp_request_bytes(l.values) + temp_request_bytes(l.meta) +
+                           temp_request_bytes(l.status2));
+  EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 4096)).total(), 0u);  // single tile
+  const RadixTempLayout portable = radix_temp_layout(choose(cpu_device(), key_type::u8, 0, 100000));
+  EXPECT_EQ(portable.status2, 0u);
+  EXPECT_GT(portable.counts, 0u);
+}
+
+}  // namespace
+}  // namespace gpusort::algo

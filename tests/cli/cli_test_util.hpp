@@ -106,8 +106,10 @@ class TempDir {
   }
   ~TempDir() {
     std::error_code ec;
-    fs::remove_all(path_, ec);
+    if (!keep_) fs::remove_all(path_, ec);
   }
+  // Leave the directory in place (to look at a failing case by hand).
+  void keep() { keep_ = true; }
   fs::path operator/(const std::string& name) const { return path_ / name; }
   const fs::path& path() const { return path_; }
   // Every entry in the directory (to prove failed runs leave nothing behind).
@@ -120,6 +122,7 @@ class TempDir {
 
  private:
   fs::path path_;
+  bool keep_ = false;
 };
 
 // Runs the gpusort command with the given arguments; stdout and stderr are captured to files.

@@ -64,7 +64,7 @@ def test_cupy_in_place_is_zero_copy_and_stream_ordered():
     n = 1 << 20
     stream = cupy.cuda.Stream(non_blocking=True)
     with stream:
-        d = cupy.arange(n, 0, -1, dtype=cupy.uint32)  # producer kernel before the sort, on `stream`
+        d = n - cupy.arange(n, dtype=cupy.uint32)  # producer kernels before the sort, on `stream`
         pointer = d.data.ptr
         gpusort.sort_(d)
         assert d.data.ptr == pointer

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 // The parts of a sort command line the checker needs, read from the arguments themselves.
 struct SortArgsView {
-  std::string input, output, type, values, values_out;
+  std::string input, output, type, values, values_out, format;
   bool descending = false, stable = false, verbose = false;
 };
 
@@ -50,12 +50,13 @@ inline SortArgsView view_sort_args(const std::vector<std::string>& args) {
   static const char* const other_valued[][2] = {
       {"--algorithm", "-a"}, {"--device", nullptr}, {"--values-type", nullptr}, {"--wg", nullptr},
       {"--items-per-thread", nullptr}, {"--local", nullptr}, {"--merge", nullptr}, {"--host-levels", nullptr},
-      {"--device-memory-limit", nullptr}, {"--format", nullptr}};
+      {"--device-memory-limit", nullptr}};
   std::string ignored;
   for (std::size_t i = 1; i < args.size(); ++i) {  // args[0] is the subcommand
     const std::string& a = args[i];
     if (value_of(i, a, "--output", "-o", v.output) || value_of(i, a, "--type", "-t", v.type) ||
-        value_of(i, a, "--values", nullptr, v.values) || value_of(i, a, "--values-out", nullptr, v.values_out))
+        value_of(i, a, "--values", nullptr, v.values) || value_of(i, a, "--values-out", nullptr, v.values_out) ||
+        value_of(i, a, "--format", nullptr, v.format))
       continue;
     bool skipped = false;
     for (const auto& o : other_valued) skipped = skipped || value_of(i, a, o[0], o[1], ignored);
@@ -98,9 +99,11 @@ struct Payload {
   std::optional<std::uint64_t> count;  // what a .npy header's shape claims
 };
 
-// The keys of a file: the payload of a .npy (with its header's dtype), or the whole raw file.
-inline std::optional<Payload> payload_of(const std::vector<unsigned char>& b, std::string& problem) {
-  if (!has_npy_magic(b)) return Payload{b, "", std::nullopt};
+// The keys of a file: the payload of a .npy (with its header's dtype), or the whole raw file (also
+// for a .npy read with --format raw, which sorts its header bytes as keys).
+inline std::optional<Payload> payload_of(const std::vector<unsigned char>& b, std::string& problem,
+                                         bool read_as_raw = false) {
+  if (read_as_raw || !has_npy_magic(b)) return Payload{b, "", std::nullopt};
   const auto layout = npy_layout(b);
   if (!layout) {
     problem = "a .npy file whose header length runs past its end";
@@ -162,7 +165,7 @@ class SortInvariants {
   void check_success() {
     std::string problem;
     if (!fs::is_regular_file(view_.output)) return add("exit 0 but no output file");
-    const auto in = payload_of(before_.input.bytes, problem);
+    const auto in = payload_of(before_.input.bytes, problem, view_.format == "raw");
     if (!in) return add("exit 0 for " + problem);
     const auto out = payload_of(cli_test::read_bytes(view_.output), problem);
     if (!out) return add("output is " + problem);
@@ -200,7 +203,7 @@ class SortInvariants {
   void check_values(KeyKind kind, const std::vector<std::uint64_t>& keys_in, const std::vector<std::uint64_t>& keys_out) {
     std::string problem;
     if (!fs::is_regular_file(view_.values_out)) return add("exit 0 but no values output");
-    const auto vin = payload_of(before_.values.bytes, problem);
+    const auto vin = payload_of(before_.values.bytes, problem, view_.format == "raw");
     const auto vout = payload_of(cli_test::read_bytes(view_.values_out), problem);
     if (!vin || !vout) return add("values file is " + problem);
     const std::size_t n = keys_in.size();

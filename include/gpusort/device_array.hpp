@@ -18,11 +18,16 @@ class Buffer;
 class Device;
 }  // namespace rt
 
-// An untyped device allocation owned by a context's device.
+// An untyped device allocation owned by a context's device. Move-only: a copy would share the
+// memory (sorting the copy would sort the original), so there is none; copy the data explicitly.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(Context& ctx, std::size_t bytes);
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&&) noexcept = default;
+  DeviceBuffer& operator=(DeviceBuffer&&) noexcept = default;
   std::size_t bytes() const noexcept;
   void upload(const void* src, std::size_t bytes, std::size_t offset = 0);
   void download(void* dst, std::size_t bytes, std::size_t offset = 0) const;
@@ -33,6 +38,7 @@ class DeviceBuffer {
   std::shared_ptr<rt::Buffer> buffer_;
 };
 
+// Typed device memory; move-only like DeviceBuffer.
 template <class T>
 class DeviceArray {
   static_assert(std::is_trivially_copyable_v<T>);

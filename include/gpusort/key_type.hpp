@@ -52,6 +52,19 @@ decltype(auto) visit_key_type(key_type t, F&& f) {
   return f(std::uint8_t{});  // unreachable for valid enumerators
 }
 
+// Other integer types map by size and signedness (long long, unsigned long long, char, signed
+// char, long on platforms where int64_t is long long, ...); bool is not a key.
+template <class T>
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+           (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8))
+struct key_type_of<T> {
+  static constexpr key_type value =
+      sizeof(T) == 1 ? (std::is_signed_v<T> ? key_type::i8 : key_type::u8)
+      : sizeof(T) == 2 ? (std::is_signed_v<T> ? key_type::i16 : key_type::u16)
+      : sizeof(T) == 4 ? (std::is_signed_v<T> ? key_type::i32 : key_type::u32)
+                       : (std::is_signed_v<T> ? key_type::i64 : key_type::u64);
+};
+
 template <class T>
 concept sortable_key = requires { key_type_of<std::remove_cv_t<T>>::value; };
 

@@ -2,6 +2,7 @@
 // Sorting host data: keys alone, or keys with values (pairs).
 #include <cstddef>
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -50,17 +51,43 @@ SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, voi
 
 template <sortable_key K>
 SortReport sort(Context& ctx, std::span<K> keys, const SortOptions& options = {}) {
+  static_assert(!std::is_const_v<K>, "gpusort::sort sorts in place: the keys must not be const (sort a copy)");
   return sort_host(ctx, key_type_of<std::remove_cv_t<K>>::value, keys.data(), keys.size(), nullptr, 0, options);
 }
 
 template <sortable_key K, class V>
 SortReport sort_pairs(Context& ctx, std::span<K> keys, std::span<V> values, const SortOptions& options = {}) {
+  static_assert(!std::is_const_v<K> && !std::is_const_v<V>,
+                "gpusort::sort_pairs sorts in place: keys and values must not be const (sort copies)");
   static_assert(std::is_trivially_copyable_v<V>, "values are moved as bytes");
   if (keys.size() != values.size())
     throw Error(errc::invalid_argument, "sort_pairs: " + std::to_string(keys.size()) + " keys but " +
                                             std::to_string(values.size()) + " values");
   return sort_host(ctx, key_type_of<std::remove_cv_t<K>>::value, keys.data(), keys.size(), values.data(),
                    sizeof(V), options);
+}
+
+// Any contiguous range of keys: std::vector, std::array, a C array, a span of static extent, ...
+template <class R>
+concept host_key_range = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
+
+template <host_key_range R>
+SortReport sort(Context& ctx, R&& keys, const SortOptions& options = {}) {
+  using K = std::remove_reference_t<std::ranges::range_reference_t<R>>;
+  static_assert(!std::is_const_v<K>, "gpusort::sort sorts in place: the keys must not be const (sort a copy)");
+  static_assert(sortable_key<K>, "gpusort::sort: keys must be integers of 1, 2, 4 or 8 bytes, float or double");
+  return sort(ctx, std::span<K>(std::ranges::data(keys), std::ranges::size(keys)), options);
+}
+
+template <host_key_range RK, host_key_range RV>
+SortReport sort_pairs(Context& ctx, RK&& keys, RV&& values, const SortOptions& options = {}) {
+  using K = std::remove_reference_t<std::ranges::range_reference_t<RK>>;
+  using V = std::remove_reference_t<std::ranges::range_reference_t<RV>>;
+  static_assert(!std::is_const_v<K> && !std::is_const_v<V>,
+                "gpusort::sort_pairs sorts in place: keys and values must not be const (sort copies)");
+  static_assert(sortable_key<K>, "gpusort::sort_pairs: keys must be integers of 1, 2, 4 or 8 bytes, float or double");
+  return sort_pairs(ctx, std::span<K>(std::ranges::data(keys), std::ranges::size(keys)),
+                    std::span<V>(std::ranges::data(values), std::ranges::size(values)), options);
 }
 
 }  // namespace gpusort

@@ -30,18 +30,17 @@ def is_device(info):
     return info.memory == "cuda"
 
 
-def stream_of(x, info):
-    """The producer's current CUDA stream for x's device, as an int (0: the legacy default stream)."""
-    if not is_device(info):
-        return 0
+def stream_of(x):
+    """The producer's current CUDA stream for x's device, as an int (0: the legacy default stream,
+    also for host arrays, where it is not used). Asks x's library only: no DLPack import."""
     library = _library(x)
     name = getattr(library, "__name__", "")
-    if name == "torch":
+    if name == "torch" and x.is_cuda:
         return int(library.cuda.current_stream(x.device).cuda_stream)
     if name == "cupy":
-        with library.cuda.Device(info.device_id):
+        with x.device:
             return int(library.cuda.get_current_stream().ptr)
-    return 0  # another producer: the legacy default stream orders with every blocking stream
+    return 0  # numpy, or another producer: the legacy default stream orders with every blocking stream
 
 
 def copy(x, info):

@@ -15,7 +15,7 @@ def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None):
     info = _arrays.inspect(x, "x", "keys")
     result = _arrays.copy(x, info)
     _gpusort.sort_inplace(result, descending=descending, stable=stable, algorithm=algorithm, device=device,
-                          keys_name="x", stream=_arrays.stream_of(x, info))
+                          keys_name="x", stream=_arrays.stream_of(x))
     return _arrays.like(x, result)
 
 
@@ -26,7 +26,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None)
     keys = _arrays.copy(x, info)
     order = _arrays.device_indices(x, info) if _arrays.is_device(info) else _arrays.indices(info.n)
     _gpusort.sort_inplace(keys, order, descending=descending, stable=stable, algorithm=algorithm, device=device,
-                          keys_name="x", stream=_arrays.stream_of(x, info))
+                          keys_name="x", stream=_arrays.stream_of(x))
     return _arrays.like(x, order)
 
 
@@ -38,22 +38,20 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
     sorted_keys = _arrays.copy(keys, info)
     sorted_values = _arrays.copy(values, values_info)
     _gpusort.sort_inplace(sorted_keys, _arrays.as_value_bytes(sorted_values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys, info))
+                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys))
     return _arrays.like(keys, sorted_keys), _arrays.like(values, sorted_values)
 
 
 def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
-    info = _arrays.inspect(x, "x", "keys")
     _gpusort.sort_inplace(x, descending=descending, stable=stable, algorithm=algorithm, device=device, keys_name="x",
-                          stream=_arrays.stream_of(x, info))
+                          stream=_arrays.stream_of(x))
     return x
 
 
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
-    info = _arrays.inspect(keys, "keys", "keys")
     _gpusort.sort_inplace(keys, _arrays.as_value_bytes(values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys, info))
+                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys))
     return keys, values

@@ -6,22 +6,17 @@
 #include <cstdio>
 #include <string>
 
+#include "byte_size_text.hpp"
 #include "gpusort/errors.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::cli {
 namespace {
 
+// "1.0 GiB (1073741824 bytes)": the exact count too, since the limit is set in bytes.
 std::string bytes_text(std::uint64_t bytes) {
-  char buf[64];
-  const double v = static_cast<double>(bytes);
-  if (bytes >= (std::uint64_t(1) << 30))
-    std::snprintf(buf, sizeof buf, "%.1f GiB (%llu bytes)", v / double(1ull << 30), (unsigned long long)bytes);
-  else if (bytes >= (std::uint64_t(1) << 20))
-    std::snprintf(buf, sizeof buf, "%.1f MiB (%llu bytes)", v / double(1ull << 20), (unsigned long long)bytes);
-  else
-    std::snprintf(buf, sizeof buf, "%llu bytes", (unsigned long long)bytes);
-  return buf;
+  const std::string exact = std::to_string(bytes) + " bytes";
+  return bytes < 1024 ? exact : byte_size_text(bytes) + " (" + exact + ")";
 }
 
 int run_info() {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "byte_size_text.hpp"
 #include "gpusort/device.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/sort.hpp"
@@ -12,17 +13,6 @@
 namespace gpusort::cli {
 namespace {
 
-std::string format_bytes(std::uint64_t bytes) {
-  char buf[32];
-  const double v = static_cast<double>(bytes);
-  if (bytes >= (std::uint64_t(1) << 30))
-    std::snprintf(buf, sizeof buf, "%.1f GiB", v / double(1ull << 30));
-  else if (bytes >= (std::uint64_t(1) << 20))
-    std::snprintf(buf, sizeof buf, "%.1f MiB", v / double(1ull << 20));
-  else
-    std::snprintf(buf, sizeof buf, "%.1f KiB", v / 1024.0);
-  return buf;
-}
 
 // The width of a text column: the longest `field` of any row, for printf's %-*s.
 template <class Row>
@@ -46,11 +36,11 @@ int run_devices(bool verbose) {
             wn = widest(devices, &DeviceDescription::name);
   for (const auto& d : devices) {
     std::printf("%-*s  %-*s  %-*s  %s", wi, d.id.c_str(), wb, d.backend.c_str(), wn, d.name.c_str(),
-                format_bytes(d.global_memory_bytes).c_str());
+                byte_size_text(d.global_memory_bytes).c_str());
     if (verbose)
       std::printf("  %s  %u CUs  wg<=%u  local %s  one buffer<=%s  driver %s", d.is_gpu ? "gpu" : "cpu",
-                  d.compute_units, d.max_work_group_size, format_bytes(d.local_memory_bytes).c_str(),
-                  format_bytes(d.max_buffer_bytes).c_str(), d.driver.c_str());
+                  d.compute_units, d.max_work_group_size, byte_size_text(d.local_memory_bytes).c_str(),
+                  byte_size_text(d.max_buffer_bytes).c_str(), d.driver.c_str());
     std::printf("\n");
   }
   return 0;

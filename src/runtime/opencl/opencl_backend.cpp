@@ -247,15 +247,21 @@ class ClDevice final : public Device {
       throw Error(errc::invalid_argument, "sub-buffer offset " + std::to_string(offset) + " is not a multiple of " +
                                               desc_.name + "'s base address alignment (" + std::to_string(align) +
                                               " bytes)");
+    return region_of(this->mem(parent), offset, bytes);
+  }
+
+  // A buffer of bytes [offset, offset + bytes) of `mem` (offset already checked against the
+  // device's alignment). The sub-buffer holds its parent: OpenCL frees a buffer only once all its
+  // sub-buffers are gone.
+  static BufferPtr region_of(cl_mem mem, std::size_t offset, std::size_t bytes) {
     cl_buffer_region region{offset, bytes};
     cl_int err = CL_SUCCESS;
-    // The sub-buffer holds its parent: OpenCL frees a buffer only once all its sub-buffers are gone.
-    cl_mem mem = clCreateSubBuffer(this->mem(parent), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    cl_mem sub = clCreateSubBuffer(mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     cl_check(err, "clCreateSubBuffer(" + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + ")");
     try {
-      return std::make_shared<ClBuffer>(mem, bytes);
+      return std::make_shared<ClBuffer>(sub, bytes);
     } catch (...) {
-      clReleaseMemObject(mem);
+      clReleaseMemObject(sub);
       throw;
     }
   }
@@ -370,16 +376,7 @@ class ClDevice final : public Device {
       throw Error(errc::invalid_argument, "OpenCL view offset " + std::to_string(offset) + " must be a multiple of " +
                                               std::to_string(align) + " bytes (" + desc_.name +
                                               "'s CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
-    cl_buffer_region region{offset, bytes};
-    cl_int err = CL_SUCCESS;
-    cl_mem sub = clCreateSubBuffer(mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-    cl_check(err, "clCreateSubBuffer(" + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + ")");
-    try {
-      return std::make_shared<ClBuffer>(sub, bytes);
-    } catch (...) {
-      clReleaseMemObject(sub);
-      throw;
-    }
+    return region_of(mem, offset, bytes);
   }
 
   void wait_for_native(const NativeQueue& native, Queue* q) override {

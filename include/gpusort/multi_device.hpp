@@ -1,10 +1,11 @@
 #pragma once
-// Sorting host data on several devices at once (one Context per device, one process): a sample
-// sort. Splitters taken from a sample of the keys cut the key range into one bucket per device;
-// the keys (and values) are partitioned stably on the host; every device sorts its bucket
-// concurrently (through the same path as gpusort::sort, out-of-core included); the sorted buckets
-// laid end to end are the result, so no merge is needed. Equal keys always share a bucket, so a
-// stable request stays stable. Skewed data (many equal keys) can load one device more than others.
+// Sorting host data on several devices at once (one Context per device, one process), with the
+// machinery of out-of-core sorts: the data are cut into chunks that the devices sort concurrently
+// (device d takes chunks d, d + D, ...); the host finds where exact ranks split the sorted chunks
+// (a bisection per split, no pass over the data); each device then sorts its buckets (one slice of
+// every chunk each) and writes them to their final place. Buckets hold equal numbers of elements
+// whatever the duplicates, so the devices stay balanced, and a stable request stays stable.
+// docs/DESIGN-NOTES.md, "Out-of-core host sorts".
 #include <cstddef>
 #include <span>
 #include <type_traits>
@@ -18,9 +19,9 @@
 namespace gpusort {
 
 // contexts: at least one, each used by one host thread during the call (they may share a device).
-// On any error the caller's keys and values are unchanged. SortReport: the devices joined by '+',
-// sort_ms/upload_ms/download_ms of the slowest device, merge_ms = host partitioning time,
-// chunks = number of buckets.
+// Errors as for sort_host (gpusort/sort.hpp). SortReport: the devices joined by '+';
+// sort_ms/upload_ms/download_ms of the slowest device in each pass, summed over both; split_ms =
+// host time finding the splits; chunks = number of chunks (and of buckets).
 SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, void* keys, std::size_t n,
                            void* values, std::size_t value_bytes, const SortOptions& options = {});
 

@@ -38,10 +38,14 @@ struct SortOptions {
   // 0 = 70% of the device's global memory; else at least what chunks of 1024 elements need (some
   // 70 to 140 KiB, by key and value size). When the keys, values and the algorithm's temporaries do
   // not fit it, or one of their buffers exceeds the device's largest allocation
-  // (DeviceDescription::max_buffer_bytes), the data is sorted in chunks that do (pipelined: upload,
-  // sort, download) and the sorted chunks are merged on the host's threads
+  // (DeviceDescription::max_buffer_bytes), the data is sorted in two passes of steps that do
+  // (chunks, then buckets cut at exact ranks; pipelined: upload, sort, download overlap)
   // (docs/DESIGN-NOTES.md, "Out-of-core"). Sorts of device memory (sort_device) refuse a nonzero value.
   std::uint64_t device_memory_limit = 0;
+  // Host sorts: host threads per copy direction that stage data through pinned memory (and that
+  // find the bucket boundaries of out-of-core sorts); 0 = automatic (half the hardware threads, at
+  // most 8), else 1..1024.
+  unsigned host_threads = 0;
 };
 
 }  // namespace gpusort

@@ -33,19 +33,24 @@ struct SortReport {
   double upload_ms = 0;
   double sort_ms = 0;
   double download_ms = 0;
-  // Host sorts larger than the device budget (SortOptions::device_memory_limit) are sorted in
-  // `chunks` pieces and merged on the host (merge_ms, host clock); 1 = sorted in one piece. In
-  // chunked sorts upload_ms/download_ms are the host time spent staging and waiting for copies
-  // that did not overlap a chunk's sort, and sort_ms is the sum of the chunks' device times.
+  // Host sorts: upload_ms/download_ms are the host time the copies were busy (through pinned
+  // staging; in several steps they overlap each other and the sorts), sort_ms the device time of
+  // the sorts. Larger than the device budget (SortOptions::device_memory_limit): sorted in
+  // `chunks` chunks, then as many buckets cut at exact ranks (split_ms: the host time finding the
+  // cuts); sort_ms is then the sum over both passes. 1 = sorted in one piece.
   std::size_t chunks = 1;
-  double merge_ms = 0;
+  double split_ms = 0;
   // Kernel programs this process compiled during the sort (first use on a device with an empty
   // program cache). Their compile time is inside sort_ms: run again for the sort alone.
   std::uint64_t programs_compiled = 0;
 };
 
 // Type-erased entry point for host memory. keys: n elements of `type`; values: n elements of
-// value_bytes each, or nullptr with value_bytes == 0. On any error, keys and values are unchanged.
+// value_bytes each, or nullptr with value_bytes == 0. An error before the results are copied back
+// (arguments, memory, compiling, sorting) leaves keys and values unchanged. The copy back writes
+// them directly (no host-side copy of the whole data, whose first touch would cost more than the
+// sort): a failure during it (a device lost) can leave them partly overwritten, except in
+// out-of-core sorts, which then restore every element (pairs together, order unspecified).
 SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, void* values,
                      std::size_t value_bytes, const SortOptions& options = {});
 

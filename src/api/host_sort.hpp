@@ -1,7 +1,8 @@
 #pragma once
 // A sort of host memory once its request has been validated and its algorithm chosen and checked
-// (api/option_checks.hpp): upload, sort, download in one piece, or in chunks merged on the host
-// when the data is larger than the device allows (api/out_of_core.hpp).
+// (api/option_checks.hpp): upload, sort, download in one step through pinned staging
+// (api/sort_pipeline.hpp), or the partition sort when the data is larger than the device allows
+// (api/out_of_core.hpp).
 #include <cstddef>
 
 #include "algorithms/algorithm.hpp"
@@ -12,9 +13,8 @@
 
 namespace gpusort::detail {
 
-// gpusort::sort_host after its checks, and each bucket of gpusort::sort_host_multi (whose request
-// was chosen for once, before the buckets were known). The caller's arrays change only once
-// everything has succeeded.
+// gpusort::sort_host after its checks. In one step, the caller's arrays change only once the sort
+// on the device has succeeded (a device lost during the final download leaves them part written).
 SortReport sort_host_with(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
                           std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options);
 

@@ -70,6 +70,10 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
     throw Error(errc::invalid_argument, "SortOptions::host_merge_levels must be -1 (automatic) or from 0 to " +
                                             std::to_string(algo::kMaxHostMergeLevels) + " (got " +
                                             std::to_string(options.host_merge_levels) + ")");
+  if (options.host_threads > kMaxHostThreads)
+    throw Error(errc::invalid_argument, "SortOptions::host_threads must be 0 (automatic) or from 1 to " +
+                                            std::to_string(kMaxHostThreads) + " (got " +
+                                            std::to_string(options.host_threads) + ")");
   if (algorithm.check_variants) algorithm.check_variants(options);
 }
 
@@ -84,12 +88,16 @@ void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes
                     std::to_string(options.device_memory_limit) + ")");
 }
 
-void check_no_device_memory_limit(const SortOptions& options) {
+void check_no_host_options(const SortOptions& options) {
   if (options.device_memory_limit != 0)
     throw Error(errc::invalid_argument,
                 "SortOptions::device_memory_limit applies only to sorts of host memory; keys already in device "
                 "memory are sorted in place, so it must be 0 (got " +
                     std::to_string(options.device_memory_limit) + ")");
+  if (options.host_threads != 0)
+    throw Error(errc::invalid_argument,
+                "SortOptions::host_threads applies only to sorts of host memory; keys already in device memory "
+                "need no host threads (got " + std::to_string(options.host_threads) + ")");
 }
 
 }  // namespace gpusort::detail

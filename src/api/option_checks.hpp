@@ -27,9 +27,12 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
 
 // Host sorts (sort_host and what calls it): device_memory_limit is 0 or at least what the chunk
 // pipeline's smallest chunk of these elements needs (out_of_core.hpp, pipeline_bytes(kMinChunk)).
+// SortOptions::host_threads' largest value.
+inline constexpr unsigned kMaxHostThreads = 1024;
+
 void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes, std::size_t value_bytes);
 // Device sorts (sort_device, temporary_storage_bytes): the data is already on the device, so
-// device_memory_limit has nothing to limit and must be 0.
-void check_no_device_memory_limit(const SortOptions& options);
+// device_memory_limit has nothing to limit and host_threads nothing to copy: both must be 0.
+void check_no_host_options(const SortOptions& options);
 
 }  // namespace gpusort::detail

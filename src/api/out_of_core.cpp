@@ -1,4 +1,5 @@
-// Out-of-core host sorts: a double-buffered chunk pipeline on the device, then a host merge.
+// Out-of-core and several-device host sorts: sizing, then two passes of the sort pipeline with
+// the run splits between them.
 #include "api/out_of_core.hpp"
 
 #include <algorithm>
@@ -7,15 +8,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
-#include "api/host_merge.hpp"
+#include "api/run_splits.hpp"
+#include "api/sort_pipeline.hpp"
+#include "core/parallel_for.hpp"
 #include "runtime/buffer_pool.hpp"
-#include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -51,27 +55,6 @@ std::string mib(std::uint64_t bytes) {
   return buf;
 }
 
-// Waits for every queue the pipeline used before its buffers go away (an error mid-pipeline may
-// leave copies in flight that read or write the staging memory).
-struct Drain {
-  rt::Device& device;
-  rt::Queue* queues[2];
-  bool armed = true;
-  ~Drain() {
-    if (!armed) return;
-    for (rt::Queue* q : queues) {
-      try {
-        if (q) q->finish();
-      } catch (...) {
-      }
-    }
-    try {
-      device.finish();
-    } catch (...) {
-    }
-  }
-};
-
 }  // namespace
 
 std::uint64_t device_budget(const DeviceDescription& device, const SortOptions& options) {
@@ -101,10 +84,10 @@ std::uint64_t one_shot_bytes(std::uint64_t n, std::size_t kb, std::size_t vb) {
 }
 
 std::uint64_t pipeline_bytes(std::uint64_t m, std::size_t kb, std::size_t vb) {
-  return clamp64(2 * wide(m) * (kb + vb) + temp_estimate(m, kb, vb));
+  return clamp64(3 * wide(m) * (kb + vb) + temp_estimate(m, kb, vb));
 }
 
-ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t budget, std::uint64_t max_buffer) {
+std::uint64_t max_step_elements(std::size_t kb, std::size_t vb, std::uint64_t budget, std::uint64_t max_buffer) {
   if (pipeline_bytes(kMinChunk, kb, vb) > budget)
     throw Error(errc::out_of_memory,
                 "device memory budget of " + std::to_string(budget) + " bytes is too small: sorting in chunks needs at least " +
@@ -117,7 +100,7 @@ ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint
                                          " bytes)");
   // Largest chunk that fits (both sizes grow with m).
   auto fits = [&](std::uint64_t m) { return pipeline_bytes(m, kb, vb) <= budget && largest_buffer_bytes(m, kb, vb) <= max_buffer; };
-  std::uint64_t lo = kMinChunk, hi = std::max<std::uint64_t>(n, kMinChunk);
+  std::uint64_t lo = kMinChunk, hi = std::uint64_t(1) << 60;
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo + 1) / 2;
     if (fits(mid))
@@ -125,36 +108,101 @@ ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint
     else
       hi = mid - 1;
   }
-  const std::uint64_t max_chunk = lo;
-  ChunkPlan plan;
-  std::uint64_t count = (n + max_chunk - 1) / max_chunk;
-  // Equal chunks, rounded up to a multiple of 256 elements where that still fits.
-  std::uint64_t chunk = (n + count - 1) / count;
-  const std::uint64_t rounded = (chunk + 255) / 256 * 256;
-  if (rounded <= max_chunk) chunk = rounded;
-  plan.chunk = chunk;
-  plan.count = static_cast<std::size_t>((n + chunk - 1) / chunk);
-  return plan;
+  return lo;
 }
 
-SortReport sort_host_chunked(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
-                             std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options,
-                             std::uint64_t budget, std::uint64_t max_buffer, SortReport report) {
-  const std::size_t kb = key_size(type), vb = value_bytes;
-  const ChunkPlan plan = plan_chunks(n, kb, vb, budget, max_buffer);
+namespace {
+
+// Equal chunks of at most max_chunk elements (but the last, shorter), rounded up to a multiple of
+// 256 elements where that still fits.
+ChunkPlan equal_chunks(std::uint64_t n, std::uint64_t max_chunk) {
+  const std::uint64_t count = std::max<std::uint64_t>(1, (n + max_chunk - 1) / max_chunk);
+  std::uint64_t chunk = std::max<std::uint64_t>(1, (n + count - 1) / count);
+  const std::uint64_t rounded = (chunk + 255) / 256 * 256;
+  if (rounded <= max_chunk) chunk = rounded;
+  return {chunk, static_cast<std::size_t>((n + chunk - 1) / chunk)};
+}
+
+}  // namespace
+
+ChunkPlan plan_chunks(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t budget, std::uint64_t max_buffer) {
+  return equal_chunks(n, max_step_elements(kb, vb, budget, max_buffer));
+}
+
+namespace {
+
+// Copies src to dst on the host's threads (restoring the caller's arrays after a failure).
+void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+  core::parallel_for(bytes, core::threads_for(bytes, std::size_t(64) << 20), [&](std::size_t, std::size_t b, std::size_t e) {
+    std::memcpy(static_cast<unsigned char*>(dst) + b, static_cast<const unsigned char*>(src) + b, e - b);
+  });
+}
+
+// Runs each device's steps (device d: steps d, d + D, ...) on a thread per device; rethrows the
+// first error once all have stopped. Returns the slowest device's times (summed per phase).
+StepTimes run_on_devices(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm, key_type type,
+                         std::size_t vb, const SortOptions& options, const std::vector<SortStep>& steps,
+                         std::uint64_t capacity, const char* what, bool verbose) {
+  const std::size_t d_count = devices.size(), total = steps.size();
+  std::vector<StepTimes> times(d_count);
+  std::vector<std::exception_ptr> errors(d_count);
+  auto work = [&](std::size_t d) {
+    try {
+      std::vector<SortStep> mine;
+      std::vector<std::size_t> index;
+      for (std::size_t i = d; i < total; i += d_count) mine.push_back(steps[i]), index.push_back(i);
+      auto done = [&](std::size_t k) {
+        if (verbose)
+          std::fprintf(stderr, "gpusort: %s %zu/%zu sorted on %s\n", what, index[k] + 1, total,
+                       devices[d]->description().id.c_str());
+      };
+      times[d] = run_sort_steps(*devices[d], algorithm, type, vb, options, mine, capacity, options.host_threads, done);
+    } catch (...) {
+      errors[d] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t d = 1; d < d_count; ++d) threads.emplace_back(work, d);
+    work(0);
+  }
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  StepTimes slowest;
+  for (const StepTimes& t : times) {
+    slowest.upload_ms = std::max(slowest.upload_ms, t.upload_ms);
+    slowest.sort_ms = std::max(slowest.sort_ms, t.sort_ms);
+    slowest.download_ms = std::max(slowest.download_ms, t.download_ms);
+    slowest.compiled += t.compiled;
+  }
+  return slowest;
+}
+
+}  // namespace
+
+SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm,
+                                 key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
+                                 const SortOptions& options, SortReport report) {
+  const std::size_t kb = key_size(type), vb = value_bytes, d_count = devices.size();
+  // The largest step every device holds, and at most an equal share per device.
+  std::uint64_t max_chunk = ~std::uint64_t(0);
+  for (rt::Device* d : devices)
+    max_chunk = std::min(max_chunk, max_step_elements(kb, vb, device_budget(d->description(), options),
+                                                      max_buffer_bytes(d->description())));
+  max_chunk = std::min<std::uint64_t>(max_chunk, std::max<std::uint64_t>(kMinChunk, (n + d_count - 1) / d_count));
+  const ChunkPlan plan = equal_chunks(n, max_chunk);
   const std::size_t m = static_cast<std::size_t>(plan.chunk), chunks = plan.count;
-  SortOptions chunk_options = options;
-  chunk_options.verbose = false;  // one line per chunk from here, not the algorithm's phase times
+  SortOptions step_options = options;
+  step_options.verbose = false;  // one line per step from here, not the algorithm's phase times
   if (options.verbose)
     std::fprintf(stderr,
-                 "gpusort: %zu elements need ~%s on the device (largest buffer %s), budget %s (largest allocation %s): "
-                 "%zu chunks of %zu, sorted by %s, merged on the host\n",
-                 n, mib(one_shot_bytes(n, kb, vb)).c_str(), mib(largest_buffer_bytes(n, kb, vb)).c_str(),
-                 mib(budget).c_str(), mib(max_buffer).c_str(), chunks, m, algorithm.name.c_str());
+                 "gpusort: %zu elements need ~%s on the device (largest buffer %s); %zu chunks of %zu on %zu device(s), "
+                 "sorted by %s, then %zu buckets\n",
+                 n, mib(one_shot_bytes(n, kb, vb)).c_str(), mib(largest_buffer_bytes(n, kb, vb)).c_str(), chunks, m,
+                 d_count, algorithm.name.c_str(), chunks);
 
-  // Everything is allocated before anything runs; cached pool buffers of earlier sorts go first.
-  device.temp_pool().trim();
-  std::unique_ptr<unsigned char[]> scratch;  // sorted chunks: all keys, then all values
+  for (rt::Device* d : devices) d->temp_pool().trim();  // cached buffers of earlier sorts go first
+  std::unique_ptr<unsigned char[]> scratch;            // sorted chunks: all keys, then all values
   try {
     scratch = std::make_unique_for_overwrite<unsigned char[]>(n * (kb + vb));
   } catch (const std::bad_alloc&) {
@@ -163,98 +211,56 @@ SortReport sort_host_chunked(rt::Device& device, const algo::Algorithm& algorith
   }
   unsigned char* scratch_keys = scratch.get();
   unsigned char* scratch_values = scratch.get() + n * kb;
-  std::unique_ptr<rt::HostBuffer> staging[2] = {device.alloc_host(m * (kb + vb)), device.alloc_host(m * (kb + vb))};
-  rt::BufferPtr dkeys[2] = {device.alloc(m * kb), device.alloc(m * kb)};
-  rt::BufferPtr dvalues[2] = {vb ? device.alloc(m * vb) : nullptr, vb ? device.alloc(m * vb) : nullptr};
-  std::unique_ptr<rt::Queue> upload_queue = device.create_queue();
-  std::unique_ptr<rt::Queue> download_queue = device.create_queue();
-  Drain drain{device, {upload_queue.get(), download_queue.get()}};
-
+  const auto* in_keys = static_cast<const unsigned char*>(keys);
+  const auto* in_values = static_cast<const unsigned char*>(values);
   auto length = [&](std::size_t c) { return std::min(m, n - c * m); };
-  // Caller's chunk c -> staging s -> device set s (asynchronous on the upload queue).
-  auto stage_in = [&](std::size_t c, int s) {
-    const std::size_t len = length(c);
-    auto* st = static_cast<unsigned char*>(staging[s]->data());
-    std::memcpy(st, static_cast<const unsigned char*>(keys) + c * m * kb, len * kb);
-    device.write(*dkeys[s], 0, st, len * kb, upload_queue.get(), true);
-    if (vb) {
-      std::memcpy(st + m * kb, static_cast<const unsigned char*>(values) + c * m * vb, len * vb);
-      device.write(*dvalues[s], 0, st + m * kb, len * vb, upload_queue.get(), true);
-    }
-  };
-  // Device set s -> staging s (asynchronous on the download queue).
-  auto start_download = [&](std::size_t c, int s) {
-    const std::size_t len = length(c);
-    auto* st = static_cast<unsigned char*>(staging[s]->data());
-    device.read(*dkeys[s], 0, st, len * kb, download_queue.get(), true);
-    if (vb) device.read(*dvalues[s], 0, st + m * kb, len * vb, download_queue.get(), true);
-  };
-  // Staging s (downloaded chunk c) -> scratch.
-  auto stage_out = [&](std::size_t c, int s) {
-    const std::size_t len = length(c);
-    const auto* st = static_cast<const unsigned char*>(staging[s]->data());
-    std::memcpy(scratch_keys + c * m * kb, st, len * kb);
-    if (vb) std::memcpy(scratch_values + c * m * vb, st + m * kb, len * vb);
-  };
 
-  // The pipeline. At step c: chunk c sorts on the device's default queue while chunk c-1 downloads
-  // (download queue) and chunk c+1 uploads (upload queue) into the other buffer set. Order:
-  //  - sort c starts after its upload finished (upload_queue->finish());
-  //  - the other set is refilled only after chunk c-1's download finished and left the staging;
-  //  - chunk c's download starts after its sort finished (its stop event).
+  // Pass 1: chunks into the scratch area.
   auto t = clock::now();
-  stage_in(0, 0);
-  report.upload_ms += ms_since(t);
-  report.sort_ms = 0;
-  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const int s = int(c & 1);
-    t = clock::now();
-    upload_queue->finish();
-    report.upload_ms += ms_since(t);
+  std::vector<SortStep> steps(chunks);
+  for (std::size_t c = 0; c < chunks; ++c)
+    steps[c] = {{{in_keys + c * m * kb, vb ? in_values + c * m * vb : nullptr, length(c)}},
+                scratch_keys + c * m * kb,
+                vb ? scratch_values + c * m * vb : nullptr};
+  const StepTimes first = run_on_devices(devices, algorithm, type, vb, step_options, steps, m, "chunk", options.verbose);
 
-    algo::SortJob job{device, type, length(c), vb, *dkeys[s], dvalues[s].get(), chunk_options};
-    const algo::RunEvents sorted = algo::run(algorithm, job);
-
-    if (c >= 1) {
-      t = clock::now();
-      download_queue->finish();
-      stage_out(c - 1, 1 - s);
-      report.download_ms += ms_since(t);
+  // The splits: bucket b is ranks [b * m, (b + 1) * m) of the merged chunks.
+  const auto t_split = clock::now();
+  SortedRuns runs{type, scratch_keys, {}};
+  for (std::size_t c = 0; c <= chunks; ++c) runs.offsets.push_back(std::min(n, c * m));
+  std::vector<std::vector<std::size_t>> starts(chunks + 1);
+  core::parallel_for(chunks + 1, core::threads_for(chunks + 1, 1), [&](std::size_t, std::size_t b0, std::size_t b1) {
+    for (std::size_t b = b0; b < b1; ++b) starts[b] = split_at_rank(runs, options.order, std::min(n, b * m));
+  });
+  for (std::size_t b = 0; b < chunks; ++b) {
+    SortStep& st = steps[b];
+    st.in.clear();
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::size_t from = starts[b][c], to = starts[b + 1][c];
+      if (to > from) st.in.push_back({scratch_keys + from * kb, vb ? scratch_values + from * vb : nullptr, to - from});
     }
-    if (c + 1 < chunks) {
-      t = clock::now();
-      stage_in(c + 1, 1 - s);
-      report.upload_ms += ms_since(t);
-    }
-    sorted.stop->wait();
-    const double ms = sorted.stop->elapsed_ms_since(*sorted.start);
-    report.sort_ms += ms;
-    start_download(c, s);
-    if (options.verbose) std::fprintf(stderr, "gpusort: chunk %zu/%zu sorted (%.3f ms device time)\n", c + 1, chunks, ms);
+    st.keys_out = static_cast<unsigned char*>(keys) + b * m * kb;
+    st.values_out = vb ? static_cast<unsigned char*>(values) + b * m * vb : nullptr;
   }
-  t = clock::now();
-  download_queue->finish();
-  stage_out(chunks - 1, int((chunks - 1) & 1));
-  report.download_ms += ms_since(t);
-  drain.armed = false;
+  report.split_ms = ms_since(t_split);
 
-  // The merge writes the caller's arrays; it fails (bad_alloc) only before its first write.
-  t = clock::now();
-  SortedRuns runs{type, scratch_keys, vb ? scratch_values : nullptr, vb, {}};
-  unsigned threads = 0;
+  // Pass 2: buckets to their final place.
+  StepTimes second;
   try {
-    runs.offsets.resize(chunks + 1);
-    for (std::size_t c = 0; c <= chunks; ++c) runs.offsets[c] = std::min(n, c * m);
-    threads = merge_sorted_runs(runs, options.order, keys, vb ? values : nullptr);
-  } catch (const std::bad_alloc&) {
-    throw Error(errc::out_of_memory, "cannot allocate host memory for merging " + std::to_string(chunks) + " chunks");
+    second = run_on_devices(devices, algorithm, type, vb, step_options, steps, m, "bucket", options.verbose);
+  } catch (...) {
+    parallel_copy(keys, scratch_keys, n * kb);  // every element back, as sorted chunks
+    if (vb) parallel_copy(values, scratch_values, n * vb);
+    throw;
   }
-  report.merge_ms = ms_since(t);
+  report.upload_ms = first.upload_ms + second.upload_ms;
+  report.sort_ms = first.sort_ms + second.sort_ms;
+  report.download_ms = first.download_ms + second.download_ms;
+  report.programs_compiled = first.compiled + second.compiled;
   report.chunks = chunks;
   if (options.verbose)
-    std::fprintf(stderr, "gpusort: merged %zu chunks on %u host threads in %.3f ms\n", chunks, threads, report.merge_ms);
-  report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
+    std::fprintf(stderr, "gpusort: %zu chunks and %zu buckets in %.3f ms (splits %.3f ms on the host)\n", chunks,
+                 chunks, ms_since(t), report.split_ms);
   return report;
 }
 

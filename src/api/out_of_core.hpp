@@ -1,8 +1,9 @@
 #pragma once
-// Host sorts larger than the device: sizing, the chunk pipeline, and the host merge that follows.
-// See docs/DESIGN-NOTES.md, "Out-of-core host sorts".
+// Host sorts larger than the device, and host sorts on several devices: sizing, and the two-pass
+// partition sort. See docs/DESIGN-NOTES.md, "Out-of-core host sorts".
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "algorithms/algorithm.hpp"
 #include "gpusort/device.hpp"
@@ -33,7 +34,8 @@ std::uint64_t largest_buffer_bytes(std::uint64_t m, std::size_t key_bytes, std::
 // Estimated device bytes of sorting n elements in one piece (keys + values + the algorithm's
 // temporaries: one more copy, rounded up as the temporary pool rounds, plus a margin).
 std::uint64_t one_shot_bytes(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes);
-// ... and of the chunk pipeline with chunks of m elements (two chunks resident + one's temporaries).
+// ... and of the sort pipeline with steps of m elements (three buffer sets + one's temporaries:
+// api/sort_pipeline.hpp).
 std::uint64_t pipeline_bytes(std::uint64_t m, std::size_t key_bytes, std::size_t value_bytes);
 
 // Whether n elements sort in one piece: one_shot_bytes within the budget and every buffer within
@@ -54,14 +56,25 @@ struct ChunkPlan {
 ChunkPlan plan_chunks(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes, std::uint64_t budget,
                       std::uint64_t max_buffer = ~std::uint64_t(0));
 
-// The chunked host sort: upload, sort, download chunk by chunk (double-buffered, the copies of
-// neighbouring chunks overlapping each sort), then a stable multi-threaded merge on the host into
-// keys/values. Caller data is written only by the merge, after every device step has succeeded.
-// Every chunk is sorted by `algorithm`, the request's one choice (checked for all n elements, so
-// it serves every chunk). `report` arrives with algorithm and device filled in; budget and
-// max_buffer as for plan_chunks.
-SortReport sort_host_chunked(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
-                             std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options,
-                             std::uint64_t budget, std::uint64_t max_buffer, SortReport report);
+// The largest step (elements) the pipeline can hold within budget and max_buffer: at least
+// kMinChunk, else Error(out_of_memory) as plan_chunks.
+std::uint64_t max_step_elements(std::size_t key_bytes, std::size_t value_bytes, std::uint64_t budget,
+                                std::uint64_t max_buffer);
+
+// The partition sort of host data on one or several devices, every step by `algorithm` (the
+// request's one choice, checked for all n elements):
+//  1. the data are cut into chunks that each fit a device; each chunk is uploaded, sorted and
+//     downloaded into a host scratch area (device d takes chunks d, d + D, ...);
+//  2. the host finds where the ranks b * m split every sorted chunk (api/run_splits.hpp): bucket b
+//     is one slice of each chunk, m elements in all, whatever the duplicates;
+//  3. each bucket's slices are uploaded end to end, sorted, and downloaded to their final place in
+//     keys/values (device d takes buckets d, d + D, ...).
+// Every byte crosses the link twice each way; the host only copies and bisects. Stable when the
+// algorithm is (slices go up in chunk order). The caller's arrays are written in pass 3 only; if
+// that fails they are restored from the scratch area (every element present, order unspecified).
+// `report` arrives with algorithm and device filled in.
+SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm,
+                                 key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
+                                 const SortOptions& options, SortReport report);
 
 }  // namespace gpusort::detail

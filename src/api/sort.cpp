@@ -68,7 +68,7 @@ SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std
     throw Error(errc::invalid_argument, "values buffer holds fewer than n values");
   rt::Device& device = ctx.runtime_device();
   const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_no_device_memory_limit(options);
+  detail::check_no_host_options(options);
   SortReport report;
   report.device = device.description().id;
   // Sorting in place on the device: a failure may leave device data partly sorted, but every key
@@ -107,7 +107,7 @@ std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, 
   if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
   rt::Device& device = ctx.runtime_device();
   const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_no_device_memory_limit(options);
+  detail::check_no_host_options(options);
   return static_cast<std::size_t>(detail::needed_temp_bytes(algorithm, device, type, n, value_bytes, options));
 }
 

@@ -102,7 +102,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
   // Options and views are checked before anything is enqueued, so a bad request touches nothing.
   const algo::Algorithm& algorithm = detail::checked_algorithm(device->description(), n, options);
-  detail::check_no_device_memory_limit(options);
+  detail::check_no_host_options(options);
   if (n == 0) return Completion(nullptr, algorithm.name);
 
   const std::size_t key_bytes = n * key_size(type);

@@ -145,10 +145,11 @@ int run_sort(const SortArgs& args) {
     std::fprintf(stderr, "gpusort: read %.3f ms, upload %.3f ms, sort %.3f ms, download %.3f ms, write %.3f ms\n",
                  read_ms, report.upload_ms, report.sort_ms, report.download_ms, write_ms);
     if (contexts.size() > 1)
-      std::fprintf(stderr, "gpusort: %zu devices, one bucket each; host partition %.3f ms (sort time: slowest device)\n",
-                   report.chunks, report.merge_ms);
+      std::fprintf(stderr, "gpusort: %zu devices, %zu chunks and buckets; host splits %.3f ms (times: slowest device)\n",
+                   contexts.size(), report.chunks, report.split_ms);
     else if (report.chunks > 1)
-      std::fprintf(stderr, "gpusort: larger than the device: %zu chunks, host merge %.3f ms\n", report.chunks, report.merge_ms);
+      std::fprintf(stderr, "gpusort: larger than the device: %zu chunks and buckets, host splits %.3f ms\n", report.chunks,
+                   report.split_ms);
     if (report.programs_compiled > 0)
       std::fprintf(stderr,
                    "gpusort: note: the sort time includes compiling %llu kernel program(s) on first use; they are "

@@ -77,6 +77,7 @@ struct Arg {
 };
 
 class BufferPool;  // runtime/buffer_pool.hpp
+class PinnedPool;  // runtime/pinned_pool.hpp
 
 struct Launch {
   std::uint64_t groups = 1;      // number of work-groups (CUDA blocks), 1-D
@@ -104,6 +105,8 @@ class Device {
   virtual BufferPtr sub_buffer(Buffer& parent, std::size_t offset, std::size_t bytes) = 0;
   // Reusable temporaries of this device (runtime/buffer_pool.hpp), made on first use.
   BufferPool& temp_pool();
+  // Pinned host staging slots of this device (runtime/pinned_pool.hpp), made on first use.
+  PinnedPool& pinned_pool();
 
   virtual Queue& default_queue() = 0;
   virtual std::unique_ptr<Queue> create_queue() = 0;
@@ -140,6 +143,8 @@ class Device {
  private:
   std::mutex temp_pool_mutex_;
   std::shared_ptr<BufferPool> temp_pool_;  // buffers it lends hold only a weak reference
+  std::mutex pinned_pool_mutex_;
+  std::shared_ptr<PinnedPool> pinned_pool_;  // slots it lends hold only a weak reference
 };
 using DevicePtr = std::shared_ptr<Device>;
 

@@ -1,5 +1,6 @@
-// Sample sort over several contexts. On a machine with one device the contexts share it, which
-// still exercises the splitters, the stable partition and the concurrent per-bucket sorts.
+// Partition sort over several contexts. On a machine with one device the contexts share it, which
+// still exercises the concurrent chunk sorts, the rank splits and the concurrent bucket sorts.
+#include "api/out_of_core.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -58,18 +59,23 @@ TEST(MultiDevice, StablePairs) {
   }
 }
 
-// Above 2^21 keys the host partition runs on several threads (one per core, each >= 1M keys):
-// the scatter must stay stable across the threads' ranges.
-TEST(MultiDevice, LargeStablePairsUseTheThreadedPartition) {
-  auto contexts = make_contexts(2);
+// Stable pairs with a budget that gives every device several chunks (so each runs the three-set
+// pipeline) and heavy duplicates (u8 keys: buckets cut inside runs of equal keys).
+TEST(MultiDevice, SeveralChunksPerDeviceStayStable) {
+  auto contexts = make_contexts(3);
   auto ptrs = pointers(contexts);
-  const std::uint64_t seed = fresh_seed();
-  auto input = make_keys<std::uint16_t>((std::size_t(1) << 21) + 12345, dist::uniform, seed);
-  auto keys = input;
-  auto values = index_values<std::uint32_t>(keys.size());
-  sort_pairs(std::span<Context* const>(ptrs), std::span<std::uint16_t>(keys), std::span<std::uint32_t>(values),
-             {.stable = true});
-  ASSERT_TRUE(pairs_sorted_like_reference(input, keys, values, order::ascending, true)) << "seed=" << seed;
+  for (order o : {order::ascending, order::descending}) {
+    const std::uint64_t seed = fresh_seed();
+    auto input = make_keys<std::uint8_t>(300007, dist::uniform, seed);
+    auto keys = input;
+    auto values = index_values<std::uint32_t>(keys.size());
+    SortOptions opt{.order = o, .stable = true};
+    opt.device_memory_limit = detail::pipeline_bytes(300007 / 12, 1, 4);
+    SortReport rep = sort_pairs(std::span<Context* const>(ptrs), std::span<std::uint8_t>(keys),
+                                std::span<std::uint32_t>(values), opt);
+    EXPECT_GE(rep.chunks, 9u);
+    ASSERT_TRUE(pairs_sorted_like_reference(input, keys, values, o, true)) << "seed=" << seed;
+  }
 }
 
 TEST(MultiDevice, AFailingBucketLeavesTheInputUnchanged) {

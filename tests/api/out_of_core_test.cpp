@@ -1,8 +1,8 @@
-// Host sorts larger than the device budget: the chunk pipeline and the host merge.
+// Host sorts larger than the device budget: the run splits, and the two-pass partition sort.
 // SortOptions::device_memory_limit forces chunking on any device (PoCL included).
 #include <thread>
 
-#include "api/host_merge.hpp"
+#include "api/run_splits.hpp"
 #include "api/out_of_core.hpp"
 #include "support/test_support.hpp"
 
@@ -15,66 +15,57 @@ std::uint64_t limit_for_chunks(std::size_t n, std::size_t chunks, std::size_t kb
   return detail::pipeline_bytes(m, kb, vb);
 }
 
-// ---- the host merge on its own (no device) -----------------------------------------------------
+// ---- the run splits on their own (no device) ---------------------------------------------------
 
-// Runs of random lengths (some empty), each sorted stably; expected = stable sort of the whole.
-template <class K, class V>
-void check_merge(std::size_t n, std::size_t runs, dist d, order o, unsigned threads, std::uint64_t seed) {
+// Runs of random lengths (some empty), each sorted stably. For ranks around every edge, the split
+// must take from run j exactly as many elements as the first r of the stable merged order do.
+template <class K>
+void check_splits(std::size_t n, std::size_t runs, dist d, order o, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto keys = make_keys<K>(n, d, seed);
-  std::vector<V> values = index_values<V>(n);
   std::vector<std::size_t> offsets = {0};
   for (std::size_t j = 1; j < runs; ++j) offsets.push_back(n ? rng() % (n + 1) : 0);
   offsets.push_back(n);
   std::sort(offsets.begin(), offsets.end());
-  // Sort each run stably (as the device does), carrying values.
-  std::vector<std::size_t> perm(n);
-  std::iota(perm.begin(), perm.end(), std::size_t(0));
   key_less<K> less{o};
   for (std::size_t j = 0; j + 1 < offsets.size(); ++j)
-    std::stable_sort(perm.begin() + offsets[j], perm.begin() + offsets[j + 1],
-                     [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
-  std::vector<K> run_keys(n);
-  std::vector<V> run_values(n);
-  for (std::size_t i = 0; i < n; ++i) run_keys[i] = keys[perm[i]], run_values[i] = values[perm[i]];
-  // Expected: the stable sort of the runs' concatenation.
-  std::vector<std::size_t> ref(n);
-  std::iota(ref.begin(), ref.end(), std::size_t(0));
-  std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) { return less(run_keys[a], run_keys[b]); });
-
-  std::vector<K> out_keys(n);
-  std::vector<V> out_values(n);
-  detail::SortedRuns r{key_type_of<K>::value, run_keys.data(), run_values.data(), sizeof(V), offsets};
-  detail::merge_sorted_runs(r, o, out_keys.data(), out_values.data(), threads);
-  for (std::size_t i = 0; i < n; ++i) {
-    ASSERT_TRUE(same_bits(out_keys[i], run_keys[ref[i]]) && std::memcmp(&out_values[i], &run_values[ref[i]], sizeof(V)) == 0)
-        << "merge differs from the stable reference at " << i << " of " << n << " (runs=" << runs
-        << " threads=" << threads << " dist=" << dist_name(d) << " seed=" << seed << ")";
+    std::stable_sort(keys.begin() + offsets[j], keys.begin() + offsets[j + 1], less);
+  // The stable merged order of the runs' concatenation, as (run of each element).
+  std::vector<std::size_t> order_idx(n), run_of(n);
+  for (std::size_t j = 0; j + 1 < offsets.size(); ++j)
+    for (std::size_t i = offsets[j]; i < offsets[j + 1]; ++i) run_of[i] = j;
+  std::iota(order_idx.begin(), order_idx.end(), std::size_t(0));
+  std::stable_sort(order_idx.begin(), order_idx.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
+  const detail::SortedRuns sr{key_type_of<K>::value, keys.data(), offsets};
+  std::vector<std::size_t> ranks = {0, 1, n / 3, n / 2, n > 0 ? n - 1 : 0, n, n + 5};
+  for (int k = 0; k < 8; ++k) ranks.push_back(n ? rng() % n : 0);
+  for (std::size_t r : ranks) {
+    const std::vector<std::size_t> starts = detail::split_at_rank(sr, o, r);
+    ASSERT_EQ(starts.size(), runs);
+    std::vector<std::size_t> taken(runs, 0);
+    for (std::size_t i = 0; i < std::min(r, n); ++i) ++taken[run_of[order_idx[i]]];
+    for (std::size_t j = 0; j < runs; ++j)
+      ASSERT_EQ(starts[j] - offsets[j], taken[j])
+          << "run " << j << " of " << runs << ", rank " << r << " of " << n << " dist=" << dist_name(d) << " seed=" << seed;
   }
 }
 
-TEST(HostMerge, MatchesStableSortOfTheRuns) {
+TEST(RunSplits, MatchTheStableMergedOrder) {
   for (order o : {order::ascending, order::descending}) {
-    for (unsigned threads : {1u, 3u, 8u}) {
-      for (std::size_t runs : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(40)}) {
-        check_merge<std::uint32_t, std::uint32_t>(5000, runs, dist::uniform, o, threads, fresh_seed());
-        check_merge<std::uint8_t, std::uint32_t>(3001, runs, dist::uniform, o, threads, fresh_seed());
-        check_merge<float, std::uint32_t>(4099, runs, dist::specials, o, threads, fresh_seed());
-        check_merge<double, Bytes16>(999, runs, dist::few_unique, o, threads, fresh_seed());
-        check_merge<std::int16_t, std::uint16_t>(2048, runs, dist::all_equal, o, threads, fresh_seed());
-        check_merge<std::int64_t, std::uint64_t>(777, runs, dist::organ_pipe, o, threads, fresh_seed());
-      }
+    for (std::size_t runs : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(40)}) {
+      check_splits<std::uint32_t>(5000, runs, dist::uniform, o, fresh_seed());
+      check_splits<std::uint8_t>(3001, runs, dist::uniform, o, fresh_seed());
+      check_splits<float>(4099, runs, dist::specials, o, fresh_seed());
+      check_splits<double>(999, runs, dist::few_unique, o, fresh_seed());
+      check_splits<std::int16_t>(2048, runs, dist::all_equal, o, fresh_seed());
+      check_splits<std::int64_t>(777, runs, dist::organ_pipe, o, fresh_seed());
     }
   }
-}
-
-TEST(HostMerge, TinyAndAutomaticThreads) {
   for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(5)})
-    check_merge<std::uint32_t, std::uint32_t>(n, 3, dist::uniform, order::ascending, 4, fresh_seed());
-  check_merge<std::int32_t, std::uint32_t>(200000, 13, dist::entropy, order::ascending, 0, fresh_seed());
+    check_splits<std::uint32_t>(n, 3, dist::uniform, order::ascending, fresh_seed());
 }
 
-// ---- whole sorts through the chunk pipeline ----------------------------------------------------
+// ---- whole sorts through the partition sort ---------------------------------------------------
 
 template <class K>
 void check_keys_chunked(const std::string& algorithm, bool stable, std::size_t n, dist d, std::size_t chunks) {
@@ -198,7 +189,7 @@ TEST(OutOfCore, DeviceErrorMidPipelineLeavesDataUnchanged) {
   EXPECT_EQ(values, values_before);
 }
 
-TEST(OutOfCore, VerbosePrintsOneLinePerChunkAndTheMerge) {
+TEST(OutOfCore, VerbosePrintsOneLinePerChunkAndBucket) {
   auto input = make_keys<std::int32_t>(40000, dist::uniform, fresh_seed());
   auto out = input;
   SortOptions opt{.verbose = true};
@@ -207,11 +198,15 @@ TEST(OutOfCore, VerbosePrintsOneLinePerChunkAndTheMerge) {
   SortReport rep = sort(test_context(), std::span<std::int32_t>(out), opt);
   const std::string err = ::testing::internal::GetCapturedStderr();
   ASSERT_GE(rep.chunks, 2u);
-  const std::string last = "chunk " + std::to_string(rep.chunks) + "/" + std::to_string(rep.chunks) + " sorted";
-  EXPECT_NE(err.find("chunk 1/" + std::to_string(rep.chunks) + " sorted"), std::string::npos) << err;
-  EXPECT_NE(err.find(last), std::string::npos) << err;
-  EXPECT_NE(err.find("merged " + std::to_string(rep.chunks) + " chunks"), std::string::npos) << err;
-  EXPECT_GE(rep.merge_ms, 0.0);
+  const std::string of = "/" + std::to_string(rep.chunks) + " sorted";
+  for (const char* what : {"chunk ", "bucket "}) {
+    EXPECT_NE(err.find(what + std::string("1") + of), std::string::npos) << err;
+    EXPECT_NE(err.find(what + std::to_string(rep.chunks) + of), std::string::npos) << err;
+  }
+  EXPECT_NE(err.find(std::to_string(rep.chunks) + " chunks and " + std::to_string(rep.chunks) + " buckets"),
+            std::string::npos)
+      << err;
+  EXPECT_GE(rep.split_ms, 0.0);
   EXPECT_TRUE(keys_sorted_like_reference(input, out, order::ascending, false));
 }
 

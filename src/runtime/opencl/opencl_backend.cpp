@@ -86,16 +86,34 @@ class ClBuffer final : public Buffer {
   std::size_t bytes_;
 };
 
-// OpenCL has no portable pinned allocation in 1.2 short of CL_MEM_ALLOC_HOST_PTR mapping; plain
-// host memory is correct everywhere and PoCL shares host memory anyway.
+// Host staging memory. OpenCL 1.2 has no pinned allocation call; a CL_MEM_ALLOC_HOST_PTR buffer
+// mapped for the host is how drivers hand out page-locked memory (NVIDIA's copies from it run at
+// the link's rate, from ordinary memory at a fraction). Where that fails, ordinary memory (not
+// zero-filled) is correct everywhere; PoCL shares host memory anyway.
 class ClHostBuffer final : public HostBuffer {
  public:
-  explicit ClHostBuffer(std::size_t bytes) : data_(bytes) {}
-  void* data() override { return data_.data(); }
-  std::size_t bytes() const override { return data_.size(); }
+  // Mapped: `mem` stays mapped at `data` for the buffer's life.
+  ClHostBuffer(cl_command_queue queue, cl_mem mem, void* data, std::size_t bytes)
+      : queue_(queue), mem_(mem), data_(data), bytes_(bytes) {
+    clRetainCommandQueue(queue_);
+  }
+  explicit ClHostBuffer(std::size_t bytes)
+      : plain_(std::make_unique_for_overwrite<unsigned char[]>(bytes)), data_(plain_.get()), bytes_(bytes) {}
+  ~ClHostBuffer() override {
+    if (!mem_) return;
+    if (clEnqueueUnmapMemObject(queue_, mem_, data_, 0, nullptr, nullptr) == CL_SUCCESS) clFinish(queue_);
+    clReleaseMemObject(mem_);
+    clReleaseCommandQueue(queue_);
+  }
+  void* data() override { return data_; }
+  std::size_t bytes() const override { return bytes_; }
 
  private:
-  std::vector<unsigned char> data_;
+  cl_command_queue queue_ = nullptr;
+  cl_mem mem_ = nullptr;
+  std::unique_ptr<unsigned char[]> plain_;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 class ClQueue final : public Queue {
@@ -267,6 +285,27 @@ class ClDevice final : public Device {
   }
 
   std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) override {
+    if (bytes > 0 && bytes <= max_alloc()) {
+      cl_int err = CL_SUCCESS;
+      cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
+      if (err == CL_SUCCESS) {
+        // Mapped through a queue of its own: the default one may be busy with a sort.
+        std::unique_ptr<ClQueue> own = make_queue();
+        cl_command_queue q = own->get();
+        void* p = clEnqueueMapBuffer(q, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
+        if (err == CL_SUCCESS && p) {
+          try {
+            return std::make_unique<ClHostBuffer>(q, mem, p, bytes);
+          } catch (...) {
+            clEnqueueUnmapMemObject(q, mem, p, 0, nullptr, nullptr);
+            clFinish(q);
+            clReleaseMemObject(mem);
+            throw;
+          }
+        }
+        clReleaseMemObject(mem);
+      }
+    }
     try {
       return std::make_unique<ClHostBuffer>(bytes);
     } catch (const std::bad_alloc&) {

@@ -1,0 +1,199 @@
+// gpusort-host-bench: host data sorted through the device, against the link's floor measured in
+// the same run (docs/PERFORMANCE.md, "Host data").
+//  - floor: pinned copy rates, up and down, of one large pinned buffer (the device's own best);
+//    a case's floor is its bytes up / up rate + bytes down / down rate;
+//  - cases: gpusort::sort / sort_pairs of a std::vector (host span in, host span out), in one
+//    piece or through a device budget (out-of-core), the median of repeats on fresh copies of one
+//    random input; every result is checked (sorted, same multiset, pairs kept together).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/parallel_for.hpp"
+#include "gpusort/gpusort.hpp"
+#include "runtime/device.hpp"
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::size_t threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+void parallel_copy(void* dst, const void* src, std::size_t bytes) {
+  gpusort::core::parallel_for(bytes, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
+    std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, e - b);
+  });
+}
+
+struct Rates {
+  double up_gbs = 0, down_gbs = 0;
+};
+
+// Pinned copy rates of `bytes` in one piece, median of 5 each way.
+Rates pinned_rates(gpusort::rt::Device& dev, std::size_t bytes) {
+  auto host = dev.alloc_host(bytes);
+  std::memset(host->data(), 1, bytes);
+  auto buf = dev.alloc(bytes);
+  std::vector<double> up, down;
+  for (int r = 0; r < 6; ++r) {
+    auto t0 = clock_type::now();
+    dev.write(*buf, 0, host->data(), bytes);
+    if (r) up.push_back(ms_since(t0));
+    t0 = clock_type::now();
+    dev.read(*buf, 0, host->data(), bytes);
+    if (r) down.push_back(ms_since(t0));
+  }
+  return {bytes / median(up) / 1e6, bytes / median(down) / 1e6};
+}
+
+struct Case {
+  bool pairs = false;
+  int log2 = 28;
+  std::uint64_t budget = 0;  // SortOptions::device_memory_limit; 0 = the device's default
+};
+
+// keys: u32; values (pairs): u32 = hash of the key, so pairs torn apart show.
+std::uint32_t value_of(std::uint32_t k) { return std::uint32_t(splitmix(k)); }
+
+bool check(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>* values, std::uint64_t sum,
+           std::uint64_t xsum) {
+  const std::size_t n = keys.size(), t = threads();
+  std::vector<int> ok(t, 1);
+  std::vector<std::uint64_t> s(t), x(t);
+  gpusort::core::parallel_for(n, t, [&](std::size_t p, std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      if (i + 1 < n && keys[i] > keys[i + 1]) ok[p] = 0;
+      if (values && (*values)[i] != value_of(keys[i])) ok[p] = 0;
+      s[p] += keys[i];
+      x[p] += splitmix(keys[i]);
+    }
+  });
+  std::uint64_t ts = 0, tx = 0;
+  for (std::size_t p = 0; p < t; ++p) {
+    if (!ok[p]) return false;
+    ts += s[p];
+    tx += x[p];
+  }
+  return ts == sum && tx == xsum;
+}
+
+void run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads) {
+  const std::size_t n = std::size_t(1) << c.log2;
+  std::vector<std::uint32_t> input(n);
+  gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) input[i] = std::uint32_t(splitmix(i * 0x2545F4914F6CDD1Dull + c.log2));
+  });
+  std::uint64_t sum = 0, xsum = 0;
+  for (std::uint32_t k : input) sum += k, xsum += splitmix(k);
+  std::vector<std::uint32_t> keys(n), values(c.pairs ? n : 0), input_values(c.pairs ? n : 0);
+  if (c.pairs)
+    gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) input_values[i] = value_of(input[i]);
+    });
+  gpusort::SortOptions opt;
+  opt.device_memory_limit = c.budget;
+  opt.host_threads = host_threads;
+  std::vector<double> ms, up, sort, down, split;
+  std::size_t chunks = 1;
+  bool all_ok = true;
+  for (int r = 0; r <= repeats; ++r) {  // r = 0 warms up (compiles, pins the staging slots)
+    parallel_copy(keys.data(), input.data(), n * 4);
+    if (c.pairs) parallel_copy(values.data(), input_values.data(), n * 4);
+    const auto t0 = clock_type::now();
+    gpusort::SortReport rep = c.pairs ? gpusort::sort_pairs(ctx, std::span(keys), std::span(values), opt)
+                                      : gpusort::sort(ctx, std::span(keys), opt);
+    const double t = ms_since(t0);
+    all_ok = all_ok && check(keys, c.pairs ? &values : nullptr, sum, xsum);
+    if (r == 0) continue;
+    ms.push_back(t);
+    up.push_back(rep.upload_ms);
+    sort.push_back(rep.sort_ms);
+    down.push_back(rep.download_ms);
+    split.push_back(rep.split_ms);
+    chunks = rep.chunks;
+  }
+  const double bytes = double(n) * (c.pairs ? 8 : 4);
+  const double passes = chunks > 1 ? 2 : 1;
+  const double floor_ms = passes * (bytes / (rates.up_gbs * 1e6) + bytes / (rates.down_gbs * 1e6));
+  const double t = median(ms);
+  std::printf("%-6s 2^%-2d %-10s %6zu %10.2f %10.2f %6.2fx %8.2f %8.2f %8.2f %8.2f  %s\n", c.pairs ? "pairs" : "keys",
+              c.log2, c.budget ? (c.budget % (1ull << 30) ? std::to_string(c.budget >> 20) + "MiB" : std::to_string(c.budget >> 30) + "GiB").c_str() : "default", chunks, t, floor_ms,
+              t / floor_ms, median(up), median(sort), median(down), median(split), all_ok ? "ok" : "WRONG");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string device;
+  int repeats = 5;
+  unsigned host_threads = 0;
+  std::vector<Case> cases;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--device") device = val();
+    else if (a == "--repeats") repeats = std::stoi(val());
+    else if (a == "--threads") host_threads = unsigned(std::stoul(val()));
+    else if (a == "--case") {
+      // keys:28 | pairs:31 | keys:32:4G | keys:24:64M   (the last: device budget)
+      const std::string s = val();
+      Case c;
+      c.pairs = s.rfind("pairs", 0) == 0;
+      const auto p1 = s.find(':'), p2 = s.find(':', p1 + 1);
+      c.log2 = std::stoi(s.substr(p1 + 1, p2 == std::string::npos ? std::string::npos : p2 - p1 - 1));
+      if (p2 != std::string::npos) {
+        const std::string b = s.substr(p2 + 1);
+        c.budget = std::stoull(b) << (b.back() == 'M' ? 20 : 30);
+      }
+      cases.push_back(c);
+    } else {
+      std::fprintf(stderr,
+                   "usage: gpusort-host-bench [--device ID] [--repeats R] [--threads T] --case keys:28 "
+                   "[--case pairs:31:4G ...]\n  (case: keys|pairs : log2 n [: device budget, G or M])\n");
+      return a == "--help" ? 0 : 2;
+    }
+  }
+  if (cases.empty()) cases = {{false, 24, 0}};
+  try {
+    gpusort::Context ctx(device);
+    gpusort::rt::Device& dev = ctx.runtime_device();
+    const Rates rates = pinned_rates(dev, std::size_t(1) << 30);
+    std::printf("# gpusort-host-bench on %s (%s), %zu host threads, version %s\n", ctx.device().id.c_str(),
+                ctx.device().name.c_str(), threads(), std::string(gpusort::version()).c_str());
+    std::printf("# pinned copies of 1 GiB: up %.1f GB/s, down %.1f GB/s (median of 5); floor = bytes / rate each way, "
+                "twice for out-of-core\n",
+                rates.up_gbs, rates.down_gbs);
+    std::printf("# %-4s %-4s %-10s %6s %10s %10s %7s %8s %8s %8s %8s  %s\n", "what", "n", "budget", "chunks",
+                "median_ms", "floor_ms", "ratio", "up_ms", "sort_ms", "down_ms", "split_ms", "check");
+    for (const Case& c : cases) run_case(ctx, c, rates, repeats, host_threads);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpusort-host-bench: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,150 @@
+#include "api/sort_pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <set>
+#include <thread>
+
+#include "api/device_run.hpp"
+#include "api/host_transfer.hpp"
+#include "runtime/buffer_pool.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace gpusort::detail {
+namespace {
+
+using clock = std::chrono::steady_clock;
+double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
+
+struct BufferSet {
+  rt::BufferPtr keys, values;
+};
+
+void upload_step(rt::Device& device, const SortStep& step, BufferSet& set, std::size_t kb, std::size_t vb,
+                 unsigned threads) {
+  std::vector<UploadPiece> pieces;
+  std::size_t at = 0;
+  for (const HostRange& r : step.in) {
+    if (r.count == 0) continue;
+    pieces.push_back({r.keys, set.keys.get(), at * kb, r.count * kb});
+    if (vb) pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb});
+    at += r.count;
+  }
+  upload(device, pieces, threads);
+}
+
+void download_step(rt::Device& device, const SortStep& step, const BufferSet& set, std::size_t kb, std::size_t vb,
+                   unsigned threads) {
+  const std::size_t n = step.count();
+  std::vector<DownloadPiece> pieces{{step.keys_out, set.keys.get(), 0, n * kb}};
+  if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb});
+  download(device, pieces, threads);
+}
+
+// Waits for everything on the device before buffers and staging go away, if unwinding.
+struct DeviceDrain {
+  rt::Device& device;
+  bool armed = true;
+  ~DeviceDrain() {
+    if (!armed) return;
+    try {
+      device.finish();
+    } catch (...) {
+    }
+  }
+};
+
+}  // namespace
+
+std::size_t SortStep::count() const {
+  std::size_t n = 0;
+  for (const HostRange& r : in) n += r.count;
+  return n;
+}
+
+StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t vb,
+                         const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
+                         unsigned threads, const std::function<void(std::size_t)>& on_done) {
+  StepTimes times;
+  if (steps.empty()) return times;
+  const std::size_t kb = key_size(type);
+  const bool pipelined = steps.size() > 1;
+  const std::size_t sets_count = pipelined ? 3 : 1;
+  const std::size_t cap = static_cast<std::size_t>(capacity);
+
+  // Everything is allocated before the first copy, so a shortage fails with no output written.
+  std::vector<BufferSet> sets(sets_count);
+  rt::BufferPtr temp;
+  if (pipelined) {
+    for (BufferSet& s : sets) {
+      s.keys = device.alloc(cap * kb);
+      if (vb) s.values = device.alloc(cap * vb);
+    }
+    if (algorithm.temp_bytes) {
+      std::set<std::size_t> counts;
+      for (const SortStep& st : steps) counts.insert(st.count());
+      std::uint64_t need = 0;
+      for (std::size_t c : counts)
+        if (c > 1) need = std::max(need, needed_temp_bytes(algorithm, device, type, c, vb, options));
+      if (need) temp = device.alloc(static_cast<std::size_t>(need));
+    }
+  } else {
+    const std::size_t n = steps[0].count();
+    sets[0].keys = device.temp_pool().get(std::max<std::size_t>(1, n * kb));
+    if (vb) sets[0].values = device.temp_pool().get(std::max<std::size_t>(1, n * vb));
+  }
+  DeviceDrain drain{device};
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+
+  auto timed = [](double& total, auto&& f) {
+    const auto t0 = clock::now();
+    f();
+    total += ms_since(t0);
+  };
+  timed(times.upload_ms, [&] { upload_step(device, steps[0], sets[0], kb, vb, threads); });
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    BufferSet& set = sets[i % sets_count];
+    std::exception_ptr up_error, down_error;
+    {
+      // Step i + 1 uploads and step i - 1 downloads while step i sorts.
+      std::jthread up, down;
+      if (i + 1 < steps.size())
+        up = std::jthread([&] {
+          try {
+            timed(times.upload_ms, [&] { upload_step(device, steps[i + 1], sets[(i + 1) % sets_count], kb, vb, threads); });
+          } catch (...) {
+            up_error = std::current_exception();
+          }
+        });
+      if (i >= 1)
+        down = std::jthread([&] {
+          try {
+            timed(times.download_ms,
+                  [&] { download_step(device, steps[i - 1], sets[(i - 1) % sets_count], kb, vb, threads); });
+          } catch (...) {
+            down_error = std::current_exception();
+          }
+        });
+      // The sort itself; the threads are joined (jthread) before an error here leaves the block.
+      const std::size_t n = steps[i].count();
+      algo::SortJob job{device, type, n, vb, *set.keys, set.values.get(), options, temp.get()};
+      if (n > 1) {
+        const algo::RunEvents events = algo::run(algorithm, job);
+        events.stop->wait();
+        times.sort_ms += events.stop->elapsed_ms_since(*events.start);
+      }
+    }
+    if (up_error) std::rethrow_exception(up_error);
+    if (down_error) std::rethrow_exception(down_error);
+    if (i >= 1 && on_done) on_done(i - 1);
+  }
+  const std::size_t last = steps.size() - 1;
+  timed(times.download_ms, [&] { download_step(device, steps[last], sets[last % sets_count], kb, vb, threads); });
+  if (on_done) on_done(last);
+  drain.armed = false;
+  times.compiled = rt::program_cache_stats().compiled - compiled_before;
+  return times;
+}
+
+}  // namespace gpusort::detail

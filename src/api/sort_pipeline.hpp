@@ -1,0 +1,57 @@
+#pragma once
+// The one way host data is sorted on a device: a sequence of steps, each of which uploads some
+// host ranges into device buffers (end to end), sorts them there, and downloads the result to one
+// host range. One step is a host sort that fits the device; several are the passes of an
+// out-of-core or several-device sort (api/out_of_core.hpp).
+// With several steps the device holds three buffer sets: while step i sorts (default queue), step
+// i + 1 uploads and step i - 1 downloads (api/host_transfer.hpp, threads of their own), so the
+// link carries both directions at once and the sort hides behind them.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::detail {
+
+// count elements: keys of key_size(type) bytes each, values of value_bytes (nullptr without).
+struct HostRange {
+  const void* keys;
+  const void* values;
+  std::size_t count;
+};
+
+struct SortStep {
+  std::vector<HostRange> in;  // sorted as one array, in this order (a stable sort keeps it)
+  void* keys_out;             // in's total count of elements each
+  void* values_out;
+  std::size_t count() const;
+};
+
+// Host-clock time each phase was busy (they overlap with several steps), the device time of the
+// sorts, and the kernel programs compiled meanwhile.
+struct StepTimes {
+  double upload_ms = 0;
+  double sort_ms = 0;
+  double download_ms = 0;
+  std::uint64_t compiled = 0;
+};
+
+// Runs the steps in order on `device`; every step holds at most `capacity` elements. Device
+// buffers: one set from the temporary pool for a single step; otherwise three sets allocated for
+// the call and, where `algorithm` reports its needs (temp_bytes), one temporary storage for all
+// steps (no allocation or free between steps, which would stall the copies). A step's output is
+// written only after its sort has succeeded; on an error the remaining steps do not run and every
+// copy in flight is waited for before this throws. threads: host threads per transfer direction
+// (0: automatic). on_done(i), if given, runs on the calling thread once step i's output is
+// complete (it must not throw).
+StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t value_bytes,
+                         const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
+                         unsigned threads, const std::function<void(std::size_t)>& on_done = {});
+
+}  // namespace gpusort::detail

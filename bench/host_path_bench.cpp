@@ -99,14 +99,19 @@ bool check(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32
   return ts == sum && tx == xsum;
 }
 
-void run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads) {
+void run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads,
+              bool verbose) {
   const std::size_t n = std::size_t(1) << c.log2;
   std::vector<std::uint32_t> input(n);
   gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) input[i] = std::uint32_t(splitmix(i * 0x2545F4914F6CDD1Dull + c.log2));
   });
+  std::vector<std::uint64_t> sums(threads()), xsums(threads());
+  gpusort::core::parallel_for(n, threads(), [&](std::size_t p, std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) sums[p] += input[i], xsums[p] += splitmix(input[i]);
+  });
   std::uint64_t sum = 0, xsum = 0;
-  for (std::uint32_t k : input) sum += k, xsum += splitmix(k);
+  for (std::size_t p = 0; p < sums.size(); ++p) sum += sums[p], xsum += xsums[p];
   std::vector<std::uint32_t> keys(n), values(c.pairs ? n : 0), input_values(c.pairs ? n : 0);
   if (c.pairs)
     gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
@@ -115,6 +120,7 @@ void run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repe
   gpusort::SortOptions opt;
   opt.device_memory_limit = c.budget;
   opt.host_threads = host_threads;
+  opt.verbose = verbose;
   std::vector<double> ms, up, sort, down, split;
   std::size_t chunks = 1;
   bool all_ok = true;
@@ -150,6 +156,7 @@ int main(int argc, char** argv) {
   std::string device;
   int repeats = 5;
   unsigned host_threads = 0;
+  bool verbose = false;
   std::vector<Case> cases;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -160,6 +167,7 @@ int main(int argc, char** argv) {
     if (a == "--device") device = val();
     else if (a == "--repeats") repeats = std::stoi(val());
     else if (a == "--threads") host_threads = unsigned(std::stoul(val()));
+    else if (a == "--verbose") verbose = true;
     else if (a == "--case") {
       // keys:28 | pairs:31 | keys:32:4G | keys:24:64M   (the last: device budget)
       const std::string s = val();
@@ -174,7 +182,7 @@ int main(int argc, char** argv) {
       cases.push_back(c);
     } else {
       std::fprintf(stderr,
-                   "usage: gpusort-host-bench [--device ID] [--repeats R] [--threads T] --case keys:28 "
+                   "usage: gpusort-host-bench [--device ID] [--repeats R] [--threads T] [--verbose] --case keys:28 "
                    "[--case pairs:31:4G ...]\n  (case: keys|pairs : log2 n [: device budget, G or M])\n");
       return a == "--help" ? 0 : 2;
     }
@@ -191,7 +199,7 @@ int main(int argc, char** argv) {
                 rates.up_gbs, rates.down_gbs);
     std::printf("# %-4s %-4s %-10s %6s %10s %10s %7s %8s %8s %8s %8s  %s\n", "what", "n", "budget", "chunks",
                 "median_ms", "floor_ms", "ratio", "up_ms", "sort_ms", "down_ms", "split_ms", "check");
-    for (const Case& c : cases) run_case(ctx, c, rates, repeats, host_threads);
+    for (const Case& c : cases) run_case(ctx, c, rates, repeats, host_threads, verbose);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpusort-host-bench: %s\n", e.what());
     return 1;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/streaming_copy.hpp"
 #include "runtime/pinned_pool.hpp"
 
 namespace gpusort::detail {
@@ -99,9 +100,9 @@ void upload(rt::Device& device, std::span<const UploadPiece> pieces, unsigned th
       const int s = int(k & 1);
       if (!slot[s].bytes()) slot[s] = device.pinned_pool().lend();
       if (copied[s]) copied[s]->wait();  // the slot's previous copy has left it
-      std::memcpy(slot[s].data(), static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
+      core::streaming_copy(slot[s].data(), static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
       device.write(*piece.buffer, piece.offset + unit.at, slot[s].data(), unit.bytes, queue.get(), true);
-      copied[s] = device.record(queue.get());
+      copied[s] = device.record_marker(queue.get());
     }
     queue->finish();
   });
@@ -126,7 +127,7 @@ void download(rt::Device& device, std::span<const DownloadPiece> pieces, unsigne
       const int s = int(k & 1);
       if (!slot[s].bytes()) slot[s] = device.pinned_pool().lend();
       device.read(*piece.buffer, piece.offset + unit.at, slot[s].data(), unit.bytes, queue.get(), true);
-      arrived[s] = device.record(queue.get());
+      arrived[s] = device.record_marker(queue.get());
     };
     if (!mine.empty()) start(0);
     for (std::size_t k = 0; k < mine.size() && !failed.load(std::memory_order_relaxed); ++k) {
@@ -134,7 +135,7 @@ void download(rt::Device& device, std::span<const DownloadPiece> pieces, unsigne
       const int s = int(k & 1);
       arrived[s]->wait();
       const Unit& unit = units[mine[k]];
-      std::memcpy(static_cast<unsigned char*>(pieces[unit.piece].host) + unit.at, slot[s].data(), unit.bytes);
+      core::streaming_copy(static_cast<unsigned char*>(pieces[unit.piece].host) + unit.at, slot[s].data(), unit.bytes);
     }
     queue->finish();
   });

@@ -102,7 +102,7 @@ void upload(rt::Device& device, std::span<const UploadPiece> pieces, unsigned th
       if (copied[s]) copied[s]->wait();  // the slot's previous copy has left it
       core::streaming_copy(slot[s].data(), static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
       device.write(*piece.buffer, piece.offset + unit.at, slot[s].data(), unit.bytes, queue.get(), true);
-      copied[s] = device.record_marker(queue.get());
+      copied[s] = device.record(queue.get());
     }
     queue->finish();
   });
@@ -127,7 +127,7 @@ void download(rt::Device& device, std::span<const DownloadPiece> pieces, unsigne
       const int s = int(k & 1);
       if (!slot[s].bytes()) slot[s] = device.pinned_pool().lend();
       device.read(*piece.buffer, piece.offset + unit.at, slot[s].data(), unit.bytes, queue.get(), true);
-      arrived[s] = device.record_marker(queue.get());
+      arrived[s] = device.record(queue.get());
     };
     if (!mine.empty()) start(0);
     for (std::size_t k = 0; k < mine.size() && !failed.load(std::memory_order_relaxed); ++k) {

@@ -25,6 +25,7 @@ struct SortArgs {
   std::string merge_variant;
   std::string host_merge_levels;    // hybrid: top merge levels done on host threads
   std::string device_memory_limit;  // bytes of device memory to use, with an optional unit
+  std::string threads;              // host threads per copy direction (SortOptions::host_threads)
   std::string format;               // auto, raw or npy: how the inputs are read
   bool verbose = false;
 };

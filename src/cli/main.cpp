@@ -51,6 +51,7 @@ std::string in_flag_terms(std::string message) {
       {"SortOptions::merge_variant", "--merge"},
       {"SortOptions::host_merge_levels", "--host-levels"},
       {"SortOptions::device_memory_limit", "--device-memory-limit"},
+      {"SortOptions::host_threads", "--threads"},
       {"SortOptions::stable", "--stable"},
       {"SortOptions::algorithm", "--algorithm"},
       {"SortOptions::order", "--descending"},
@@ -123,7 +124,10 @@ int main(int argc, char** argv) {
                    "hybrid: how many top merge levels host threads do, -1..64; -1 = automatic");
   sort->add_option("--device-memory-limit", s.device_memory_limit,
                    "Device memory the sort may use, in bytes or with a unit (768M, 4GiB, 2GB; 0 = 70% of the "
-                   "device); larger inputs are sorted in chunks and merged on the host");
+                   "device); larger inputs are sorted in two passes: chunks, then buckets cut at exact ranks");
+  sort->add_option("--threads", s.threads,
+                   "Host threads per copy direction between host memory and the device, 0..1024; 0 = automatic "
+                   "(half the hardware threads, at most 8)");
   sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
 
   GenArgs g;

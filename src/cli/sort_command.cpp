@@ -57,6 +57,8 @@ SortOptions make_options(const SortArgs& a) {
     o.host_merge_levels =
         static_cast<int>(parse_signed_arg(a.host_merge_levels, "--host-levels", -1, 64, "-1 = automatic"));
   if (!a.device_memory_limit.empty()) o.device_memory_limit = parse_size_arg(a.device_memory_limit, "--device-memory-limit");
+  if (!a.threads.empty())
+    o.host_threads = static_cast<unsigned>(parse_unsigned_arg(a.threads, "--threads", 0, 1024, "0 = automatic"));
   o.verbose = a.verbose;
   return o;
 }

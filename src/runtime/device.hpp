@@ -124,10 +124,6 @@ class Device {
 
   virtual void launch(Kernel& kernel, const Launch& launch, const std::vector<Arg>& args, Queue* q = nullptr) = 0;
   virtual std::unique_ptr<Event> record(Queue* q = nullptr) = 0;
-  // An event only to wait on (no timing), whose wait lets the host thread sleep rather than spin:
-  // for threads that wait often while others need the cores (staging copies). The backend's
-  // plain event unless it has such a kind.
-  virtual std::unique_ptr<Event> record_marker(Queue* q = nullptr) { return record(q); }
   virtual void finish(Queue* q = nullptr) = 0;
 
   // ---- memory and queues the caller owns (gpusort/native.hpp) ----

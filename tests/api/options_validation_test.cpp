@@ -167,6 +167,15 @@ TEST(OptionRanges, DeviceMemoryLimitIsForHostSortsOnly) {
                              {"SortOptions::device_memory_limit applies only to sorts of host memory"});
 }
 
+TEST(OptionRanges, HostThreadsAreBoundedAndForHostSortsOnly) {
+  SortOptions too_many;
+  too_many.host_threads = 1025;
+  expect_host_sorts_reject(too_many, {"SortOptions::host_threads must be 0 (automatic) or from 1 to 1024", "(got 1025)"});
+  SortOptions some;
+  some.host_threads = 3;
+  expect_device_sorts_reject(some, {"SortOptions::host_threads applies only to sorts of host memory"});
+}
+
 // ---- options the algorithm does not read -----------------------------------------------------
 
 struct FieldCase {

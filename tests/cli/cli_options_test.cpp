@@ -33,6 +33,12 @@ TEST_F(CliOptions, NegativeAndMalformedNumbersAreRefused) {
   expect_refused({"--device-memory-limit", "-1"}, "negative");
   expect_refused({"--device-memory-limit", "4Q"}, "unit");
   expect_refused({"--device-memory-limit", "99999999999E"}, "too large");
+  expect_refused({"--threads", "1025"}, "0..1024");
+  expect_refused({"--threads", "-2"}, "negative");
+}
+
+TEST_F(CliOptions, ThreadsSetTheCopyThreads) {
+  for (const char* t : {"0", "1", "3"}) EXPECT_CLI_OK(sort_with({"--threads", t})) << t;
 }
 
 TEST_F(CliOptions, SizesTakeUnits) {

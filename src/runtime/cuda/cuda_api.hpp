@@ -45,7 +45,6 @@ inline constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;  // the kernel's s
 
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
-inline constexpr unsigned CU_EVENT_BLOCKING_SYNC = 0x1;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 // CUpointer_attribute
 inline constexpr int CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;

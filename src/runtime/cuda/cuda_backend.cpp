@@ -141,10 +141,9 @@ class CudaQueue final : public Queue {
 
 class CudaEvent final : public Event {
  public:
-  // flags: CU_EVENT_DEFAULT (timing, spin-wait) or CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING.
-  CudaEvent(CtxPtr ctx, CUstream stream, unsigned flags = CU_EVENT_DEFAULT) : ctx_(std::move(ctx)) {
+  CudaEvent(CtxPtr ctx, CUstream stream) : ctx_(std::move(ctx)) {
     Current cur(*ctx_);
-    cuda_check(ctx_->api->cuEventCreate(&event_, flags), "cuEventCreate");
+    cuda_check(ctx_->api->cuEventCreate(&event_, CU_EVENT_DEFAULT), "cuEventCreate");
     CUresult r = ctx_->api->cuEventRecord(event_, stream);
     if (r != CUDA_SUCCESS) {
       ctx_->api->cuEventDestroy_v2(event_);
@@ -530,10 +529,6 @@ class CudaDevice final : public Device {
   std::unique_ptr<Event> record(Queue* q) override {
     CudaQueue& cq = queue(q);
     return std::make_unique<CudaEvent>(ctx_, cq.stream());
-  }
-  std::unique_ptr<Event> record_marker(Queue* q) override {
-    CudaQueue& cq = queue(q);
-    return std::make_unique<CudaEvent>(ctx_, cq.stream(), CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
   }
 
   void finish(Queue* q) override { queue(q).finish(); }

@@ -27,6 +27,10 @@ struct SortArgs {
   std::string device_memory_limit;  // bytes of device memory to use, with an optional unit
   std::string threads;              // host threads per copy direction (SortOptions::host_threads)
   std::string format;               // auto, raw or npy: how the inputs are read
+  std::string memory_limit;         // host bytes for keys and values; larger inputs sort externally
+  std::string temporary_directory;  // where external sorts keep their runs; empty: $TMPDIR or /tmp
+  bool progress = false;            // --progress: draw the progress line even off a terminal
+  bool no_progress = false;         // --no-progress: never draw it
   bool verbose = false;
 };
 

@@ -128,6 +128,13 @@ int main(int argc, char** argv) {
   sort->add_option("--threads", s.threads,
                    "Host threads per copy direction between host memory and the device, 0..1024; 0 = automatic "
                    "(half the hardware threads, at most 8)");
+  sort->add_option("-S,--memory-limit", s.memory_limit,
+                   "Host memory for keys and values, in bytes or with a unit (like sort -S); raw inputs larger than "
+                   "it are sorted externally through runs in the temporary directory");
+  sort->add_option("-T,--temporary-directory", s.temporary_directory,
+                   "Where external sorts keep their runs (default: $TMPDIR, else /tmp)");
+  sort->add_flag("--progress", s.progress, "Draw a progress line on stderr even when it is not a terminal");
+  sort->add_flag("--no-progress", s.no_progress, "Never draw the progress line");
   sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
 
   GenArgs g;

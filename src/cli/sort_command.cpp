@@ -3,12 +3,14 @@
 // so a failed run leaves existing files as they were (output_file.hpp).
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "array_file.hpp"
 #include "commands.hpp"
+#include "external_sort.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
@@ -17,6 +19,7 @@
 #include "npy.hpp"
 #include "option_numbers.hpp"
 #include "output_file.hpp"
+#include "progress.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -37,6 +40,38 @@ void check_arguments(const SortArgs& a) {
     throw Error(errc::invalid_argument, "--values-type given without --values");
   if (with_values && a.input == "-" && a.values == "-")
     throw Error(errc::invalid_argument, "the input and --values cannot both be standard input ('-')");
+  if (a.progress && a.no_progress) throw Error(errc::invalid_argument, "--progress and --no-progress contradict each other");
+  if (!a.temporary_directory.empty() && a.memory_limit.empty())
+    throw Error(errc::invalid_argument, "--temporary-directory is used only with --memory-limit (external sorts)");
+}
+
+// Whether the inputs' bytes exceed --memory-limit, so the sort goes external (external_sort.hpp).
+// Only regular raw files can: a .npy input or one of unknown size above the limit is an error.
+bool needs_external_sort(const SortArgs& a, std::uint64_t limit, FileFormat format) {
+  const InputSize keys = input_size(a.input);
+  const InputSize values = a.values.empty() ? InputSize{true, 0} : input_size(a.values);
+  if (!keys.is_regular || !values.is_regular) return false;  // read whole; the library bounds nothing here
+  if (keys.bytes + values.bytes <= limit) return false;
+  if (format != FileFormat::raw) {
+    unsigned char magic[6] = {};
+    const std::string paths[] = {a.input, a.values};
+    for (const std::string& p : paths) {
+      if (p.empty()) continue;
+      std::FILE* f = std::fopen(p.c_str(), "rb");
+      const std::size_t got = f ? std::fread(magic, 1, sizeof magic, f) : 0;
+      if (f) std::fclose(f);
+      if (has_npy_magic(magic, got))
+        throw Error(errc::unsupported, "'" + p + "' is a .npy file larger than --memory-limit; external sorts take "
+                                       "raw files only for now (raise --memory-limit, or write the array raw with "
+                                       "numpy's tofile)");
+    }
+  }
+  return true;
+}
+
+std::string default_temporary_directory() {
+  const char* t = std::getenv("TMPDIR");
+  return t && *t ? t : "/tmp";
 }
 
 SortOptions make_options(const SortArgs& a) {
@@ -78,6 +113,57 @@ std::string rate(std::size_t n, double ms) {
   return buf;
 }
 
+// --device a,b,...: one context per id (several sort at once: gpusort/multi_device.hpp).
+std::vector<Context> open_contexts(const std::string& ids) {
+  std::vector<Context> contexts;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = ids.find(',', start);
+    contexts.emplace_back(ids.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return contexts;
+}
+
+int run_external_sort(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
+                      const std::optional<ValueType>& value_type, std::uint64_t limit, Progress& progress) {
+  if (!type) throw Error(errc::invalid_argument, "--type is required for raw input '" + args.input + "'");
+  if (!args.values.empty() && !value_type)
+    throw Error(errc::invalid_argument, "--values-type is required for raw values '" + args.values + "'");
+  OutputFile out(args.output, "output");
+  std::unique_ptr<OutputFile> values_out;
+  if (!args.values.empty()) values_out = std::make_unique<OutputFile>(args.values_out, "values output");
+  std::vector<OutputFile*> outputs{&out};
+  if (values_out) outputs.push_back(values_out.get());
+  check_distinct(outputs);
+  std::vector<Context> contexts = open_contexts(args.device);
+  std::vector<Context*> context_ptrs;
+  for (auto& c : contexts) context_ptrs.push_back(&c);
+
+  ExternalSortJob job;
+  job.contexts = context_ptrs;
+  job.type = *type;
+  job.options = options;
+  job.options.verbose = false;  // one summary below, not a line per run and bucket
+  job.keys_path = args.input;
+  if (value_type) job.values_path = args.values, job.value_bytes = value_type->size;
+  job.memory_limit = limit;
+  job.temporary_directory = args.temporary_directory.empty() ? default_temporary_directory() : args.temporary_directory;
+  job.keys_out = &out;
+  job.values_out = values_out.get();
+  if (has_npy_extension(args.output)) job.keys_npy_descr = descr_of(*type);
+  if (value_type && has_npy_extension(args.values_out)) job.values_npy_descr = value_type->descr;
+  const ExternalSortReport report = external_sort(job, progress);
+  commit_together(outputs);
+  if (args.verbose)
+    std::fprintf(stderr,
+                 "gpusort: external sort of %llu elements (--memory-limit %llu bytes): %zu runs in %.3f ms, splits %.3f "
+                 "ms, %zu buckets in %.3f ms (on %s)\n",
+                 (unsigned long long)report.elements, (unsigned long long)limit, report.runs, report.runs_ms,
+                 report.splits_ms, report.runs, report.buckets_ms, contexts.front().device().id.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int run_sort(const SortArgs& args) {
@@ -89,7 +175,14 @@ int run_sort(const SortArgs& args) {
   std::optional<ValueType> value_type;
   if (!args.values_type.empty()) value_type = parse_value_type_arg(args.values_type, "--values-type");
 
+  Progress progress(args.progress ? ProgressMode::on : args.no_progress ? ProgressMode::off : ProgressMode::automatic);
+  if (!args.memory_limit.empty()) {
+    const std::uint64_t limit = parse_size_arg(args.memory_limit, "--memory-limit");
+    if (needs_external_sort(args, limit, format)) return run_external_sort(args, options, type, value_type, limit, progress);
+  }
+
   const auto t_read = Clock::now();
+  progress.phase("reading", input_size(args.input).bytes);
   KeyFile keys = load_keys(args.input, type, format);
   std::optional<ArrayFile> values;
   if (!args.values.empty()) {
@@ -101,6 +194,7 @@ int run_sort(const SortArgs& args) {
   }
   const double read_ms = ms_since(t_read);
   const std::size_t n = keys.file.count;
+  progress.phase("sorting", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
 
   // Open the outputs now: an unwritable destination, or two names for one file, fail before the sort.
   OutputFile out(args.output, "output");
@@ -111,13 +205,7 @@ int run_sort(const SortArgs& args) {
   check_distinct(outputs);
 
   // --device a,b,... sorts on several devices at once (sample sort, gpusort/multi_device.hpp).
-  std::vector<Context> contexts;
-  for (std::size_t start = 0;;) {
-    const std::size_t comma = args.device.find(',', start);
-    contexts.emplace_back(args.device.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  std::vector<Context> contexts = open_contexts(args.device);
   std::vector<Context*> context_ptrs;
   for (auto& c : contexts) context_ptrs.push_back(&c);
   Context& ctx = contexts.front();
@@ -126,6 +214,7 @@ int run_sort(const SortArgs& args) {
                       values ? values->item_size : 0, options);
 
   const auto t_write = Clock::now();
+  progress.phase("writing", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
   write_array(out, keys.file.data(), n, keys.file.item_size, keys.file.npy || has_npy_extension(args.output),
               keys.file.npy ? keys.file.descr : descr_of(keys.type));
   if (values)

@@ -18,6 +18,7 @@
 #include "algorithms/algorithm.hpp"
 #include "api/run_splits.hpp"
 #include "api/sort_pipeline.hpp"
+#include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
 #include "runtime/buffer_pool.hpp"
 
@@ -202,9 +203,9 @@ SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const alg
                  d_count, algorithm.name.c_str(), chunks);
 
   for (rt::Device* d : devices) d->temp_pool().trim();  // cached buffers of earlier sorts go first
-  std::unique_ptr<unsigned char[]> scratch;            // sorted chunks: all keys, then all values
+  core::HostArray scratch;                              // sorted chunks: all keys, then all values
   try {
-    scratch = std::make_unique_for_overwrite<unsigned char[]>(n * (kb + vb));
+    scratch = core::make_host_array(n * (kb + vb));
   } catch (const std::bad_alloc&) {
     throw Error(errc::out_of_memory,
                 "cannot allocate " + std::to_string(n * (kb + vb)) + " bytes of host memory for the sorted chunks");

@@ -39,11 +39,11 @@ ArrayFile read_array_file(const std::string& path, const std::string& what, File
 // Only printable ASCII and whitespace in the first 4 KiB, with a digit and a separator: numbers
 // written as text. Random binary data of 4 KiB passes this with probability below 2^-5000; short
 // binary files of printable bytes can be read anyway with --format raw.
-bool looks_like_text(const std::vector<unsigned char>& bytes) {
+bool looks_like_text(const InputBytes& bytes) {
   const std::size_t n = std::min<std::size_t>(bytes.size(), 4096);
   bool digit = false, separator = false;
   for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char c = bytes[i];
+    const unsigned char c = bytes.data()[i];
     if (c >= '0' && c <= '9')
       digit = true;
     else if (c == '\n' || c == ' ' || c == ',' || c == '\t' || c == '\r' || c == ';')

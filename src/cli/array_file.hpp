@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpusort/key_type.hpp"
+#include "input_file.hpp"
 
 namespace gpusort::cli {
 
@@ -19,7 +20,7 @@ FileFormat parse_format_arg(const std::string& name);
 
 struct ArrayFile {
   std::string path;
-  std::vector<unsigned char> bytes;  // the whole file; elements are sorted in place here
+  InputBytes bytes;  // the whole file; elements are sorted in place here
   bool npy = false;
   std::string descr;  // .npy dtype ("<u4"); empty for raw files
   std::size_t offset = 0;

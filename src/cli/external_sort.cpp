@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "api/run_splits.hpp"
+#include "core/host_array.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
 #include "input_file.hpp"
@@ -137,9 +138,9 @@ ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress)
   const Fd values_in(vb ? open_input(job.values_path, "values") : -1);
   const Fd keys_runs(temporary_file(job.temporary_directory));
   const Fd values_runs(vb ? temporary_file(job.temporary_directory) : -1);
-  std::unique_ptr<unsigned char[]> buffer;
+  core::HostArray buffer;
   try {
-    buffer = std::make_unique_for_overwrite<unsigned char[]>(std::size_t(run) * (kb + vb));
+    buffer = core::make_host_array(std::size_t(run) * (kb + vb));
   } catch (const std::bad_alloc&) {
     throw Error(errc::out_of_memory, "cannot allocate " + std::to_string(run * (kb + vb)) +
                                          " bytes of host memory for a run (lower --memory-limit)");

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -38,21 +39,24 @@ class Fd {
                                        std::to_string(bytes) + " bytes or more)");
 }
 
-void grow(std::vector<unsigned char>& data, std::size_t size, const std::string& what, const std::string& path) {
+// A new array of `capacity` bytes holding the first `used` of the old one.
+core::HostArray regrown(core::HostArray old, std::size_t used, std::size_t capacity, const std::string& what,
+                        const std::string& path) {
+  core::HostArray bigger;
   try {
-    data.resize(size);
+    bigger = core::make_host_array(capacity);
   } catch (const std::bad_alloc&) {
-    too_big(what, path, size);
-  } catch (const std::length_error&) {
-    too_big(what, path, size);
+    too_big(what, path, capacity);
   }
+  if (used) std::memcpy(bigger.get(), old.get(), used);
+  return bigger;
 }
 
 }  // namespace
 
 std::string display_name(const std::string& path) { return path == "-" ? "standard input" : "'" + path + "'"; }
 
-std::vector<unsigned char> read_input(const std::string& path, const std::string& what) {
+InputBytes read_input(const std::string& path, const std::string& what) {
   const bool from_stdin = path == "-";
   const Fd fd(from_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !from_stdin);
   if (fd.get() < 0) io_failure("open", what, path, errno);
@@ -62,23 +66,25 @@ std::vector<unsigned char> read_input(const std::string& path, const std::string
     throw Error(errc::io_error, what + " " + display_name(path) + " is a directory, not a file");
 
   // A regular file's size is the first guess; then read until read() says end of file.
-  std::vector<unsigned char> data;
-  std::size_t capacity = S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1 : 1 << 16;
-  grow(data, capacity, what, path);
-  std::size_t used = 0;
+  InputBytes in;
+  in.capacity_ = S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) + 1 : 1 << 16;
+  in.data_ = regrown(nullptr, 0, in.capacity_, what, path);
   for (;;) {
-    if (used == data.size()) grow(data, data.size() * 2, what, path);
-    const std::size_t want = std::min<std::size_t>(data.size() - used, std::size_t(1) << 30);
-    const ssize_t got = ::read(fd.get(), data.data() + used, want);
+    if (in.size_ == in.capacity_) {
+      if (in.capacity_ > SIZE_MAX / 2) too_big(what, path, in.capacity_);
+      in.data_ = regrown(std::move(in.data_), in.size_, in.capacity_ * 2, what, path);
+      in.capacity_ *= 2;
+    }
+    const std::size_t want = std::min<std::size_t>(in.capacity_ - in.size_, std::size_t(1) << 30);
+    const ssize_t got = ::read(fd.get(), in.data_.get() + in.size_, want);
     if (got < 0) {
       if (errno == EINTR) continue;
       io_failure("read", what, path, errno);
     }
     if (got == 0) break;
-    used += static_cast<std::size_t>(got);
+    in.size_ += static_cast<std::size_t>(got);
   }
-  data.resize(used);  // no shrink_to_fit: it would copy a file-sized buffer
-  return data;
+  return in;
 }
 
 }  // namespace gpusort::cli

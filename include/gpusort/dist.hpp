@@ -1,0 +1,75 @@
+#pragma once
+// Distributed sorting: data spread over the ranks of a job (processes, possibly on several
+// machines), each with its own gpusort Context, sorted as one array. After the call rank r holds
+// the r-th range of the globally sorted data, exactly as many elements as it gave: the ranges are
+// cut at exact global ranks, so duplicates never unbalance them. Ties are broken by (rank, index),
+// so the sort is stable. See docs/DISTRIBUTED.md for the design and its cost model.
+//
+// The ranks talk through a Communicator: gpusort/dist_mpi.hpp makes one from an MPI_Comm (host
+// buffers; any device, PoCL included).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <type_traits>
+
+#include "gpusort/context.hpp"
+#include "gpusort/errors.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"
+
+namespace gpusort::dist {
+
+// What a distributed sort needs of the ranks' communication; every call is collective (all ranks
+// make it, in the same order). Buffers are host memory.
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // recv (size() * bytes) receives every rank's `bytes` bytes of send, in rank order.
+  virtual void allgather(const void* send, std::size_t bytes, void* recv) = 0;
+  // Element-wise sum over the ranks of `count` values, in place.
+  virtual void allreduce_sum(std::uint64_t* values, std::size_t count) = 0;
+  // Rank r receives send_bytes[r] bytes from send + send_offsets[r] of every rank; this rank
+  // receives recv_bytes[r] bytes from rank r at recv + recv_offsets[r]. Any sizes (above 2^31).
+  virtual void alltoallv(const void* send, const std::uint64_t* send_bytes, const std::uint64_t* send_offsets,
+                         void* recv, const std::uint64_t* recv_bytes, const std::uint64_t* recv_offsets) = 0;
+  virtual void barrier() = 0;
+};
+
+// Host-clock times of the phases on this rank (ms), the element counts, and the local sorts'
+// reports.
+struct DistReport {
+  std::uint64_t total = 0;     // elements over all ranks
+  std::uint64_t sent_away = 0;  // elements this rank sent to other ranks
+  double local_sort_ms = 0, split_ms = 0, exchange_ms = 0, final_sort_ms = 0, total_ms = 0;
+  SortReport local_sort, final_sort;
+};
+
+// keys: this rank's n elements of `type` (values: n of value_bytes each, or nullptr with 0); on
+// return they hold this rank's range of the sorted whole, n elements still. Collective. Host
+// memory; the local sorts run on ctx's device with `options` (stable, order, algorithm...).
+DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys, std::size_t n, void* values,
+                     std::size_t value_bytes, const SortOptions& options = {});
+
+template <sortable_key K>
+DistReport sort(Context& ctx, Communicator& comm, std::span<K> keys, const SortOptions& options = {}) {
+  static_assert(!std::is_const_v<K>, "gpusort::dist::sort sorts in place: the keys must not be const");
+  return sort_host(ctx, comm, key_type_of<std::remove_cv_t<K>>::value, keys.data(), keys.size(), nullptr, 0, options);
+}
+
+template <sortable_key K, class V>
+DistReport sort_pairs(Context& ctx, Communicator& comm, std::span<K> keys, std::span<V> values,
+                      const SortOptions& options = {}) {
+  static_assert(!std::is_const_v<K> && !std::is_const_v<V>, "gpusort::dist::sort_pairs sorts in place");
+  static_assert(std::is_trivially_copyable_v<V>, "values are moved as bytes");
+  if (keys.size() != values.size())
+    throw Error(errc::invalid_argument, "dist::sort_pairs: " + std::to_string(keys.size()) + " keys but " +
+                                            std::to_string(values.size()) + " values");
+  return sort_host(ctx, comm, key_type_of<std::remove_cv_t<K>>::value, keys.data(), keys.size(), values.data(),
+                   sizeof(V), options);
+}
+
+}  // namespace gpusort::dist

@@ -1,0 +1,132 @@
+// The distributed sort over MPI, run by CTest under mpirun with 2, 3 and 4 ranks (oversubscribed
+// on a small machine; PoCL in CI). Every rank builds the same global input from one seed, gives
+// its slice (counts differ between ranks, and the last rank may start empty), and checks that its
+// output is exactly its range of the stable host reference. Only non-fatal checks: a rank that
+// stopped early would leave the others waiting in a collective call.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <numeric>
+
+#include "gpusort/dist_mpi.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+int rank_count() {
+  int p = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  return p;
+}
+int my_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+// The same seed on every rank (rank 0's).
+std::uint64_t shared_seed() {
+  std::uint64_t seed = fresh_seed();
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  return seed;
+}
+
+// Rank r's element count: unequal shares; `last_empty` gives the last rank nothing.
+std::vector<std::size_t> shares(std::size_t n, bool last_empty) {
+  const int p = rank_count();
+  std::vector<std::size_t> c(p, 0);
+  const int givers = last_empty && p > 1 ? p - 1 : p;
+  std::size_t weights = 0;
+  for (int r = 0; r < givers; ++r) weights += std::size_t(r + 1);
+  std::size_t given = 0;
+  for (int r = 0; r < givers; ++r) {
+    c[r] = r + 1 == givers ? n - given : n * std::size_t(r + 1) / weights;
+    given += c[r];
+  }
+  return c;
+}
+
+template <class K, class V>
+void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pairs) {
+  const int me = my_rank();
+  const std::uint64_t seed = shared_seed();
+  const std::vector<K> all = make_keys<K>(n, d, seed);
+  const std::vector<std::size_t> count = shares(n, last_empty);
+  const std::size_t first = std::accumulate(count.begin(), count.begin() + me, std::size_t(0));
+  std::vector<K> keys(all.begin() + first, all.begin() + first + count[me]);
+  std::vector<V> values(count[me]);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = V(first + i);
+
+  auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
+  const SortOptions opt{.order = o, .stable = stable};
+  const gpusort::dist::DistReport rep = pairs ? gpusort::dist::sort_pairs(test_context(), *comm, std::span(keys), std::span(values), opt)
+                                     : gpusort::dist::sort(test_context(), *comm, std::span(keys), opt);
+  EXPECT_EQ(rep.total, n);
+  ASSERT_EQ(keys.size(), count[me]) << "a rank's share changed";
+
+  // Reference: the stable sort of the whole input, as (key, original index).
+  std::vector<std::size_t> ref(n);
+  std::iota(ref.begin(), ref.end(), std::size_t(0));
+  key_less<K> less{o};
+  std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) { return less(all[a], all[b]); });
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::size_t g = ref[first + i];
+    const bool same = stable ? same_bits(keys[i], all[g]) : !less(keys[i], all[g]) && !less(all[g], keys[i]);
+    if (!same) ++wrong;
+    else if (pairs && stable && values[i] != V(g)) ++wrong;
+    else if (pairs && !same_bits(all[std::size_t(values[i])], keys[i])) ++wrong;  // the pair stayed together
+  }
+  EXPECT_EQ(wrong, 0u) << "rank " << me << " of " << rank_count() << ": " << wrong << " of " << keys.size()
+                       << " elements differ from the reference (n=" << n << " dist=" << dist_name(d)
+                       << " seed=" << seed << (o == order::descending ? " descending" : "") << ")";
+}
+
+TEST(DistSort, KeysUnequalShares) {
+  check<std::uint32_t, std::uint32_t>(200003, dist::uniform, order::ascending, false, false, false);
+  check<float, std::uint32_t>(50001, dist::specials, order::descending, false, false, false);
+  check<std::int64_t, std::uint32_t>(30011, dist::entropy, order::ascending, false, true, false);
+}
+
+TEST(DistSort, StablePairsWithHeavyDuplicates) {
+  for (dist d : {dist::all_equal, dist::few_unique})
+    for (order o : {order::ascending, order::descending}) {
+      check<std::uint16_t, std::uint32_t>(100001, d, o, true, false, true);
+      check<std::uint8_t, std::uint64_t>(40009, d, o, true, true, true);
+    }
+}
+
+TEST(DistSort, TinyAndEmpty) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(17)})
+    check<std::uint32_t, std::uint32_t>(n, dist::uniform, order::ascending, true, true, true);
+}
+
+TEST(DistSort, MismatchedTypesAreAnErrorOnEveryRank) {
+  auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
+  std::vector<std::uint32_t> a(100, 1);
+  std::vector<std::uint64_t> b(100, 1);
+  if (rank_count() < 2) GTEST_SKIP() << "needs two ranks";
+  if (my_rank() == 0)
+    EXPECT_THROW(gpusort::dist::sort(test_context(), *comm, std::span(a)), Error);
+  else
+    EXPECT_THROW(gpusort::dist::sort(test_context(), *comm, std::span(b)), Error);
+}
+
+}  // namespace
+}  // namespace gpusort::test
+
+// MPI around GoogleTest: only rank 0 prints; every rank exits with the worst result of all.
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (gpusort::test::my_rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  int result = RUN_ALL_TESTS();
+  int worst = 0;
+  MPI_Allreduce(&result, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}

@@ -3,6 +3,9 @@
 // starting with "gpusort: error: " and an exit status: 2 for usage and input errors, 1 otherwise.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <utility>
@@ -69,9 +72,28 @@ void print_error(const std::string& raw_message, bool details) {
   if (more && details) std::fprintf(stderr, "%s\n", message.substr(message.find('\n') + 1).c_str());
 }
 
+// `gpusort dist-sort ...` runs gpusort-dist, installed beside this program when gpusort was built
+// with MPI (only that program links the MPI libraries). exec keeps the process, so mpirun's ranks
+// stay what mpirun started.
+int run_dist_sort(int argc, char** argv) {
+  char self[4096] = {};
+  const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = len > 0 ? std::string(self, std::size_t(len)) : std::string(argv[0]);
+  dir = dir.substr(0, dir.find_last_of('/') + 1);
+  const std::string program = dir + "gpusort-dist";
+  std::vector<char*> args{const_cast<char*>("gpusort-dist")};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execv(program.c_str(), args.data());
+  std::fprintf(stderr, "gpusort: error: dist-sort needs %s, which this build lacks (%s): build gpusort with MPI\n",
+               program.c_str(), std::strerror(errno));
+  return kExitFailure;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "dist-sort") == 0) return run_dist_sort(argc, argv);
   CLI::App app{"gpusort " GPUSORT_VERSION_STRING ": sort arrays of keys (and values) on a GPU or any OpenCL device.\n"
                "Files are raw little-endian arrays or .npy files (recognised by their magic bytes)."};
   app.name("gpusort");
@@ -157,6 +179,9 @@ int main(int argc, char** argv) {
   verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
 
   auto* cache = add_cache_command(app);
+  // Listed for --help only: main() hands dist-sort to gpusort-dist before parsing.
+  app.add_subcommand("dist-sort", "Distributed sort of one raw file across MPI ranks: mpirun -np P gpusort dist-sort "
+                                  "IN -o OUT -t T (see gpusort dist-sort --help)");
 
   try {
     app.parse(argc, argv);

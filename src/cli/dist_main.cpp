@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "array_file.hpp"
+#include "file_io.hpp"
 #include "core/host_array.hpp"
 #include "gpusort/dist_mpi.hpp"
 #include "gpusort/errors.hpp"
@@ -27,6 +28,8 @@ namespace {
 
 using gpusort::Error;
 using gpusort::errc;
+using gpusort::cli::read_at;
+using gpusort::cli::write_at;
 
 struct Args {
   std::string input, output, type, device;
@@ -35,24 +38,6 @@ struct Args {
 
 [[noreturn]] void io_failure(const std::string& what, int err) {
   throw Error(errc::io_error, "cannot " + what + ": " + std::strerror(err));
-}
-
-void read_at(int fd, unsigned char* p, std::size_t bytes, std::uint64_t offset, const std::string& path) {
-  while (bytes > 0) {
-    const ssize_t got = ::pread(fd, p, std::min<std::size_t>(bytes, std::size_t(1) << 30), off_t(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) io_failure("read '" + path + "'", got < 0 ? errno : EIO);
-    p += got, bytes -= std::size_t(got), offset += std::uint64_t(got);
-  }
-}
-
-void write_at(int fd, const unsigned char* p, std::size_t bytes, std::uint64_t offset, const std::string& path) {
-  while (bytes > 0) {
-    const ssize_t put = ::pwrite(fd, p, std::min<std::size_t>(bytes, std::size_t(1) << 30), off_t(offset));
-    if (put < 0 && errno == EINTR) continue;
-    if (put < 0) io_failure("write '" + path + "'", errno);
-    p += put, bytes -= std::size_t(put), offset += std::uint64_t(put);
-  }
 }
 
 // Whether every rank succeeded so far; all ranks call it at the same points.
@@ -77,7 +62,7 @@ int run(const Args& a, int rank, int ranks) {
   gpusort::core::HostArray keys = gpusort::core::make_host_array(std::max<std::size_t>(1, count * kb));
   const int in = ::open(a.input.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) io_failure("open input '" + a.input + "'", errno);
-  read_at(in, keys.get(), count * kb, first * kb, a.input);
+  read_at(in, keys.get(), count * kb, first * kb, "input '" + a.input + "'");
   ::close(in);
 
   gpusort::Context ctx(a.device);
@@ -105,7 +90,7 @@ int run(const Args& a, int rank, int ranks) {
   try {
     const int out = ::open(temp, O_WRONLY | O_CLOEXEC);
     if (out < 0) io_failure("open the output's temporary file", errno);
-    write_at(out, keys.get(), count * kb, first * kb, temp);
+    write_at(out, keys.get(), count * kb, first * kb, "the output's temporary file");
     wrote = ::fsync(out) == 0;
     ::close(out);
   } catch (const Error& e) {

@@ -18,6 +18,7 @@
 #include "core/host_array.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
+#include "file_io.hpp"
 #include "input_file.hpp"
 #include "npy.hpp"
 
@@ -29,43 +30,8 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 constexpr std::uint64_t kMinRun = 1024;
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 [[noreturn]] void io_failure(const std::string& what, int err) {
   throw Error(errc::io_error, "cannot " + what + ": " + std::strerror(err));
-}
-
-void read_at(int fd, void* dst, std::size_t bytes, std::uint64_t offset, const std::string& what) {
-  auto* p = static_cast<unsigned char*>(dst);
-  while (bytes > 0) {
-    const ssize_t got = ::pread(fd, p, std::min<std::size_t>(bytes, std::size_t(1) << 30), off_t(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) io_failure("read " + what, errno);
-    if (got == 0) throw Error(errc::io_error, "cannot read " + what + ": the file ended early (was it changed meanwhile?)");
-    p += got, bytes -= std::size_t(got), offset += std::uint64_t(got);
-  }
-}
-
-void write_at(int fd, const void* src, std::size_t bytes, std::uint64_t offset, const std::string& what) {
-  const auto* p = static_cast<const unsigned char*>(src);
-  while (bytes > 0) {
-    const ssize_t put = ::pwrite(fd, p, std::min<std::size_t>(bytes, std::size_t(1) << 30), off_t(offset));
-    if (put < 0 && errno == EINTR) continue;
-    if (put < 0) io_failure("write " + what, errno);
-    p += put, bytes -= std::size_t(put), offset += std::uint64_t(put);
-  }
 }
 
 // An unnamed temporary file in dir: created, then unlinked at once, so it vanishes with the fd.

@@ -10,25 +10,11 @@
 #include <new>
 #include <stdexcept>
 
+#include "file_io.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::cli {
 namespace {
-
-class Fd {
- public:
-  explicit Fd(int fd, bool owned) : fd_(fd), owned_(owned) {}
-  ~Fd() {
-    if (owned_ && fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-  bool owned_;
-};
 
 [[noreturn]] void io_failure(const std::string& action, const std::string& what, const std::string& path, int err) {
   throw Error(errc::io_error, "cannot " + action + " " + what + " " + display_name(path) + ": " + std::strerror(err));

@@ -99,7 +99,7 @@ bool check(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32
   return ts == sum && tx == xsum;
 }
 
-void run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads,
+bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads,
               bool verbose) {
   const std::size_t n = std::size_t(1) << c.log2;
   std::vector<std::uint32_t> input(n);
@@ -148,6 +148,7 @@ void run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repe
               c.log2, c.budget ? (c.budget % (1ull << 30) ? std::to_string(c.budget >> 20) + "MiB" : std::to_string(c.budget >> 30) + "GiB").c_str() : "default", chunks, t, floor_ms,
               t / floor_ms, median(up), median(sort), median(down), median(split), all_ok ? "ok" : "WRONG");
   std::fflush(stdout);
+  return all_ok;
 }
 
 }  // namespace
@@ -157,6 +158,7 @@ int main(int argc, char** argv) {
   int repeats = 5;
   unsigned host_threads = 0;
   bool verbose = false;
+  std::size_t floor_mib = 1024;
   std::vector<Case> cases;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -168,6 +170,7 @@ int main(int argc, char** argv) {
     else if (a == "--repeats") repeats = std::stoi(val());
     else if (a == "--threads") host_threads = unsigned(std::stoul(val()));
     else if (a == "--verbose") verbose = true;
+    else if (a == "--floor-mib") floor_mib = std::stoull(val());
     else if (a == "--case") {
       // keys:28 | pairs:31 | keys:32:4G | keys:24:64M   (the last: device budget)
       const std::string s = val();
@@ -182,7 +185,7 @@ int main(int argc, char** argv) {
       cases.push_back(c);
     } else {
       std::fprintf(stderr,
-                   "usage: gpusort-host-bench [--device ID] [--repeats R] [--threads T] [--verbose] --case keys:28 "
+                   "usage: gpusort-host-bench [--device ID] [--repeats R] [--threads T] [--verbose] [--floor-mib M] --case keys:28 "
                    "[--case pairs:31:4G ...]\n  (case: keys|pairs : log2 n [: device budget, G or M])\n");
       return a == "--help" ? 0 : 2;
     }
@@ -191,15 +194,17 @@ int main(int argc, char** argv) {
   try {
     gpusort::Context ctx(device);
     gpusort::rt::Device& dev = ctx.runtime_device();
-    const Rates rates = pinned_rates(dev, std::size_t(1) << 30);
+    const Rates rates = pinned_rates(dev, floor_mib << 20);
     std::printf("# gpusort-host-bench on %s (%s), %zu host threads, version %s\n", ctx.device().id.c_str(),
                 ctx.device().name.c_str(), threads(), std::string(gpusort::version()).c_str());
-    std::printf("# pinned copies of 1 GiB: up %.1f GB/s, down %.1f GB/s (median of 5); floor = bytes / rate each way, "
+    std::printf("# pinned copies of %zu MiB: up %.1f GB/s, down %.1f GB/s (median of 5); floor = bytes / rate each way, "
                 "twice for out-of-core\n",
-                rates.up_gbs, rates.down_gbs);
+                floor_mib, rates.up_gbs, rates.down_gbs);
     std::printf("# %-4s %-4s %-10s %6s %10s %10s %7s %8s %8s %8s %8s  %s\n", "what", "n", "budget", "chunks",
                 "median_ms", "floor_ms", "ratio", "up_ms", "sort_ms", "down_ms", "split_ms", "check");
-    for (const Case& c : cases) run_case(ctx, c, rates, repeats, host_threads, verbose);
+    bool all_ok = true;
+    for (const Case& c : cases) all_ok = run_case(ctx, c, rates, repeats, host_threads, verbose) && all_ok;
+    if (!all_ok) return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpusort-host-bench: %s\n", e.what());
     return 1;

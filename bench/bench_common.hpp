@@ -43,7 +43,7 @@ struct Row {
 
 void write_csv(const std::string& path, const std::vector<Row>& rows);
 void write_json(const std::string& path, const std::vector<Row>& rows, const std::string& meta_json);
-// Fills frac_of_copy_bw and ratio_to_cub_* from the rows present.
+// Fills frac_of_copy_bw and ratio_to_cub_* (against the faster num_items variant of each CUB peer) from the rows present.
 void fill_derived(std::vector<Row>& rows, double copy_gb_per_s);
 
 inline double median_of(std::vector<double> v) {

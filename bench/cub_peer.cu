@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <limits>
 #include <vector>
 
 #include "cub_peer.h"
@@ -45,9 +46,12 @@ struct Mem {
 
 // Times `repeats` calls of sort(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out).
 // in-place algorithms (merge) use keys_out == keys_in restored from a pristine copy each time.
-template <class K, class V, bool Radix>
+// Offset: the integer type of num_items, which selects CUB's kernel configuration (its u32 key sort
+// is faster with int64_t on Hopper; pairs with int): the peer runs both and the benchmark takes the
+// faster.
+template <class K, class V, bool Radix, class Offset>
 double run(const void* hkeys, const void* hvalues, size_t n, int repeats, void* out_keys, void* out_values) {
-  if (n == 0 || n > size_t(INT32_MAX) || repeats < 1) return -4;
+  if (n == 0 || n > size_t(std::numeric_limits<Offset>::max()) || repeats < 1) return -4;
   constexpr bool pairs = !std::is_same_v<V, void>;
   using VV = std::conditional_t<pairs, V, char>;
   const size_t kb = n * sizeof(K), vb = pairs ? n * sizeof(VV) : 0;
@@ -66,7 +70,7 @@ double run(const void* hkeys, const void* hvalues, size_t n, int repeats, void* 
   K* ko = static_cast<K*>(k2.p);
   VV* vi = static_cast<VV*>(v1.p);
   VV* vo = static_cast<VV*>(v2.p);
-  const int num = static_cast<int>(n);
+  const Offset num = static_cast<Offset>(n);
   auto call = [&](void* t, size_t& tb) -> cudaError_t {
     if constexpr (Radix) {
       if constexpr (pairs) return cub::DeviceRadixSort::SortPairs(t, tb, ki, ko, vi, vo, num);
@@ -105,25 +109,32 @@ double run(const void* hkeys, const void* hvalues, size_t n, int repeats, void* 
   return median(times);
 }
 
+template <bool Radix, class Offset>
+double dispatch_typed(int kk, int vk, const void* k, const void* v, size_t n, int r, void* ok, void* ov) {
+  switch (kk * 3 + vk) {
+    case 0: return run<std::uint32_t, void, Radix, Offset>(k, v, n, r, ok, ov);
+    case 1: return run<std::uint32_t, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 2: return run<std::uint32_t, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 3: return run<std::uint64_t, void, Radix, Offset>(k, v, n, r, ok, ov);
+    case 4: return run<std::uint64_t, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 5: return run<std::uint64_t, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 6: return run<float, void, Radix, Offset>(k, v, n, r, ok, ov);
+    case 7: return run<float, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 8: return run<float, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
+    default: return -4;
+  }
+}
+
 template <bool Radix>
-double dispatch(int kk, int vk, const void* k, const void* v, size_t n, int r, void* ok, void* ov) {
+double dispatch(int offset_kind, int kk, int vk, const void* k, const void* v, size_t n, int r, void* ok, void* ov) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
     return -1;
   }
-  switch (kk * 3 + vk) {
-    case 0: return run<std::uint32_t, void, Radix>(k, v, n, r, ok, ov);
-    case 1: return run<std::uint32_t, std::uint32_t, Radix>(k, v, n, r, ok, ov);
-    case 2: return run<std::uint32_t, std::uint64_t, Radix>(k, v, n, r, ok, ov);
-    case 3: return run<std::uint64_t, void, Radix>(k, v, n, r, ok, ov);
-    case 4: return run<std::uint64_t, std::uint32_t, Radix>(k, v, n, r, ok, ov);
-    case 5: return run<std::uint64_t, std::uint64_t, Radix>(k, v, n, r, ok, ov);
-    case 6: return run<float, void, Radix>(k, v, n, r, ok, ov);
-    case 7: return run<float, std::uint32_t, Radix>(k, v, n, r, ok, ov);
-    case 8: return run<float, std::uint64_t, Radix>(k, v, n, r, ok, ov);
-    default: return -4;
-  }
+  if (offset_kind == 0) return dispatch_typed<Radix, int>(kk, vk, k, v, n, r, ok, ov);
+  if (offset_kind == 1) return dispatch_typed<Radix, std::int64_t>(kk, vk, k, v, n, r, ok, ov);
+  return -4;
 }
 
 }  // namespace
@@ -148,21 +159,21 @@ int cub_peer_init(int device, char* name, size_t name_bytes) {
   return count;
 }
 
-double cub_radix_sort_keys(int kk, const void* keys, size_t n, int repeats, void* out_keys) {
-  return dispatch<true>(kk, 0, keys, nullptr, n, repeats, out_keys, nullptr);
+double cub_radix_sort_keys(int ok, int kk, const void* keys, size_t n, int repeats, void* out_keys) {
+  return dispatch<true>(ok, kk, 0, keys, nullptr, n, repeats, out_keys, nullptr);
 }
-double cub_radix_sort_pairs(int kk, int vk, const void* keys, const void* values, size_t n, int repeats,
+double cub_radix_sort_pairs(int ok, int kk, int vk, const void* keys, const void* values, size_t n, int repeats,
                             void* out_keys, void* out_values) {
   if (vk < 1 || vk > 2) return -4;
-  return dispatch<true>(kk, vk, keys, values, n, repeats, out_keys, out_values);
+  return dispatch<true>(ok, kk, vk, keys, values, n, repeats, out_keys, out_values);
 }
-double cub_merge_sort_keys(int kk, const void* keys, size_t n, int repeats, void* out_keys) {
-  return dispatch<false>(kk, 0, keys, nullptr, n, repeats, out_keys, nullptr);
+double cub_merge_sort_keys(int ok, int kk, const void* keys, size_t n, int repeats, void* out_keys) {
+  return dispatch<false>(ok, kk, 0, keys, nullptr, n, repeats, out_keys, nullptr);
 }
-double cub_merge_sort_pairs(int kk, int vk, const void* keys, const void* values, size_t n, int repeats,
+double cub_merge_sort_pairs(int ok, int kk, int vk, const void* keys, const void* values, size_t n, int repeats,
                             void* out_keys, void* out_values) {
   if (vk < 1 || vk > 2) return -4;
-  return dispatch<false>(kk, vk, keys, values, n, repeats, out_keys, out_values);
+  return dispatch<false>(ok, kk, vk, keys, values, n, repeats, out_keys, out_values);
 }
 
 double cub_copy_d2d_ms(size_t bytes, int repeats) {

@@ -2,7 +2,8 @@
 // copy, timed with cudaEvents. Built with nvcc into libgpusort_cub_peer.so (bench only; never into
 // the gpusort library) and loaded by gpusort-bench with dlopen, so the benchmark runs without CUDA.
 //
-// Key kinds: 0 = u32, 1 = u64, 2 = f32. Value kinds: 0 = none, 1 = u32, 2 = u64.
+// Key kinds: 0 = u32, 1 = u64, 2 = f32. Value kinds: 0 = none, 1 = u32, 2 = u64. Offset kinds (the
+// integer type of num_items, which picks CUB's kernel configuration): 0 = int, 1 = int64_t.
 // Every sort function copies n keys (and values) from host memory to the device, then times
 // `repeats` sorts (each on a fresh device copy of the input; copies and temporary-storage
 // allocation outside the timed region) and returns the median in milliseconds. When out_keys /
@@ -16,24 +17,24 @@
 extern "C" {
 #endif
 
-#define GPUSORT_CUB_PEER_ABI 1
+#define GPUSORT_CUB_PEER_ABI 2
 
 int cub_peer_abi(void);
 // Number of CUDA devices (0 when there is no driver or device); selects `device` for later calls.
 int cub_peer_init(int device, char* name, size_t name_bytes);
-double cub_radix_sort_keys(int key_kind, const void* keys, size_t n, int repeats, void* out_keys);
-double cub_radix_sort_pairs(int key_kind, int value_kind, const void* keys, const void* values, size_t n,
-                            int repeats, void* out_keys, void* out_values);
-double cub_merge_sort_keys(int key_kind, const void* keys, size_t n, int repeats, void* out_keys);
-double cub_merge_sort_pairs(int key_kind, int value_kind, const void* keys, const void* values, size_t n,
-                            int repeats, void* out_keys, void* out_values);
+double cub_radix_sort_keys(int offset_kind, int key_kind, const void* keys, size_t n, int repeats, void* out_keys);
+double cub_radix_sort_pairs(int offset_kind, int key_kind, int value_kind, const void* keys, const void* values,
+                            size_t n, int repeats, void* out_keys, void* out_values);
+double cub_merge_sort_keys(int offset_kind, int key_kind, const void* keys, size_t n, int repeats, void* out_keys);
+double cub_merge_sort_pairs(int offset_kind, int key_kind, int value_kind, const void* keys, const void* values,
+                            size_t n, int repeats, void* out_keys, void* out_values);
 // cudaMemcpy device-to-device of `bytes`: median ms of `repeats` copies.
 double cub_copy_d2d_ms(size_t bytes, int repeats);
 
 typedef int (*cub_peer_abi_fn)(void);
 typedef int (*cub_peer_init_fn)(int, char*, size_t);
-typedef double (*cub_sort_keys_fn)(int, const void*, size_t, int, void*);
-typedef double (*cub_sort_pairs_fn)(int, int, const void*, const void*, size_t, int, void*, void*);
+typedef double (*cub_sort_keys_fn)(int, int, const void*, size_t, int, void*);
+typedef double (*cub_sort_pairs_fn)(int, int, int, const void*, const void*, size_t, int, void*, void*);
 typedef double (*cub_copy_fn)(size_t, int);
 
 #ifdef __cplusplus

@@ -94,8 +94,13 @@ void fill_derived(std::vector<Row>& rows, double copy_gb_per_s) {
   for (const Row& r : rows) {
     if (r.status != "ok" || !std::isfinite(r.median_ms)) continue;
     Key k{r.key_type, r.value_type, r.n, r.distribution};
-    if (r.algorithm == "cub_radix") radix[k] = r.median_ms;
-    if (r.algorithm == "cub_merge") merge[k] = r.median_ms;
+    // A peer at its best: the faster of its variants (num_items as int or int64_t) in this run.
+    auto keep_best = [&](std::map<Key, double>& m) {
+      auto [it, fresh] = m.emplace(k, r.median_ms);
+      if (!fresh) it->second = std::min(it->second, r.median_ms);
+    };
+    if (r.algorithm == "cub_radix") keep_best(radix);
+    if (r.algorithm == "cub_merge") keep_best(merge);
   }
   for (Row& r : rows) {
     if (std::isfinite(r.gb_per_s) && copy_gb_per_s > 0 && r.algorithm != "copy")

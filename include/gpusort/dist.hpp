@@ -2,8 +2,9 @@
 // Distributed sorting: data spread over the ranks of a job (processes, possibly on several
 // machines), each with its own gpusort Context, sorted as one array. After the call rank r holds
 // the r-th range of the globally sorted data, exactly as many elements as it gave: the ranges are
-// cut at exact global ranks, so duplicates never unbalance them. Ties are broken by (rank, index),
-// so the sort is stable. See docs/DISTRIBUTED.md for the design and its cost model.
+// cut at exact global ranks, so duplicates never unbalance them. With SortOptions::stable, ties are
+// broken by (rank, index): the sort is stable. An error on any rank makes every rank throw (none is
+// left waiting). See docs/DISTRIBUTED.md for the design and its cost model.
 //
 // The ranks talk through a Communicator: gpusort/dist_mpi.hpp makes one from an MPI_Comm (host
 // buffers; any device, PoCL included).

@@ -42,9 +42,8 @@ struct SortOptions {
   // (chunks, then buckets cut at exact ranks; pipelined: upload, sort, download overlap)
   // (docs/DESIGN-NOTES.md, "Out-of-core"). Sorts of device memory (sort_device) refuse a nonzero value.
   std::uint64_t device_memory_limit = 0;
-  // Host sorts: host threads per copy direction that stage data through pinned memory (and that
-  // find the bucket boundaries of out-of-core sorts); 0 = automatic (half the hardware threads, at
-  // most 8), else 1..1024.
+  // Host sorts: host threads per copy direction that stage data through pinned memory (each holds
+  // two 8 MiB pinned slots); 0 = automatic (half the hardware threads, at most 8), else 1..64.
   unsigned host_threads = 0;
 };
 

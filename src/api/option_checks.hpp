@@ -28,7 +28,7 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
 // Host sorts (sort_host and what calls it): device_memory_limit is 0 or at least what the chunk
 // pipeline's smallest chunk of these elements needs (out_of_core.hpp, pipeline_bytes(kMinChunk)).
 // SortOptions::host_threads' largest value.
-inline constexpr unsigned kMaxHostThreads = 1024;
+inline constexpr unsigned kMaxHostThreads = 64;  // 64 x 2 directions x 2 slots x 8 MiB = 2 GiB pinned
 
 void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes, std::size_t value_bytes);
 // Device sorts (sort_device, temporary_storage_bytes): the data is already on the device, so

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -143,7 +144,8 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes) {
 // first error once all have stopped. Returns the slowest device's times (summed per phase).
 StepTimes run_on_devices(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm, key_type type,
                          std::size_t vb, const SortOptions& options, const std::vector<SortStep>& steps,
-                         std::uint64_t capacity, const char* what, bool verbose) {
+                         std::uint64_t capacity, const char* what, bool verbose,
+                         std::atomic<bool>* writing = nullptr) {
   const std::size_t d_count = devices.size(), total = steps.size();
   std::vector<StepTimes> times(d_count);
   std::vector<std::exception_ptr> errors(d_count);
@@ -157,7 +159,8 @@ StepTimes run_on_devices(std::span<rt::Device* const> devices, const algo::Algor
           std::fprintf(stderr, "gpusort: %s %zu/%zu sorted on %s\n", what, index[k] + 1, total,
                        devices[d]->description().id.c_str());
       };
-      times[d] = run_sort_steps(*devices[d], algorithm, type, vb, options, mine, capacity, options.host_threads, done);
+      times[d] =
+          run_sort_steps(*devices[d], algorithm, type, vb, options, mine, capacity, options.host_threads, done, writing);
     } catch (...) {
       errors[d] = std::current_exception();
     }
@@ -192,6 +195,12 @@ SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const alg
                                                       max_buffer_bytes(d->description())));
   max_chunk = std::min<std::uint64_t>(max_chunk, std::max<std::uint64_t>(kMinChunk, (n + d_count - 1) / d_count));
   const ChunkPlan plan = equal_chunks(n, max_chunk);
+  if (plan.count > kMaxChunks)
+    throw Error(errc::out_of_memory,
+                "sorting " + std::to_string(n) + " elements in chunks of at most " + std::to_string(max_chunk) +
+                    " needs " + std::to_string(plan.count) + " chunks, more than the " + std::to_string(kMaxChunks) +
+                    " the partition sort takes (its bookkeeping grows with the square); raise "
+                    "SortOptions::device_memory_limit");
   const std::size_t m = static_cast<std::size_t>(plan.chunk), chunks = plan.count;
   SortOptions step_options = options;
   step_options.verbose = false;  // one line per step from here, not the algorithm's phase times
@@ -230,9 +239,18 @@ SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const alg
   SortedRuns runs{type, scratch_keys, {}};
   for (std::size_t c = 0; c <= chunks; ++c) runs.offsets.push_back(std::min(n, c * m));
   std::vector<std::vector<std::size_t>> starts(chunks + 1);
+  std::vector<std::exception_ptr> split_errors(chunks + 1);  // parallel_for's work must not throw
   core::parallel_for(chunks + 1, core::threads_for(chunks + 1, 1), [&](std::size_t, std::size_t b0, std::size_t b1) {
-    for (std::size_t b = b0; b < b1; ++b) starts[b] = split_at_rank(runs, options.order, std::min(n, b * m));
+    for (std::size_t b = b0; b < b1; ++b) {
+      try {
+        starts[b] = split_at_rank(runs, options.order, std::min(n, b * m));
+      } catch (...) {
+        split_errors[b] = std::current_exception();
+      }
+    }
   });
+  for (auto& e : split_errors)
+    if (e) std::rethrow_exception(e);
   for (std::size_t b = 0; b < chunks; ++b) {
     SortStep& st = steps[b];
     st.in.clear();
@@ -247,11 +265,14 @@ SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const alg
 
   // Pass 2: buckets to their final place.
   StepTimes second;
+  std::atomic<bool> writing{false};
   try {
-    second = run_on_devices(devices, algorithm, type, vb, step_options, steps, m, "bucket", options.verbose);
+    second = run_on_devices(devices, algorithm, type, vb, step_options, steps, m, "bucket", options.verbose, &writing);
   } catch (...) {
-    parallel_copy(keys, scratch_keys, n * kb);  // every element back, as sorted chunks
-    if (vb) parallel_copy(values, scratch_values, n * vb);
+    if (writing.load()) {  // the caller's arrays were partly written: every element back, as sorted chunks
+      parallel_copy(keys, scratch_keys, n * kb);
+      if (vb) parallel_copy(values, scratch_values, n * vb);
+    }
     throw;
   }
   report.upload_ms = first.upload_ms + second.upload_ms;

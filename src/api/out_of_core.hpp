@@ -46,6 +46,9 @@ bool fits_in_one_piece(std::uint64_t n, std::size_t key_bytes, std::size_t value
 // The smallest chunk the pipeline accepts; a budget below pipeline_bytes(kMinChunk) is an error
 // (the entry points reject such a SortOptions::device_memory_limit first: option_checks.hpp).
 inline constexpr std::uint64_t kMinChunk = 1024;
+// The most chunks (and buckets) a partition sort takes: its split table holds chunks^2 positions
+// and its buckets chunks^2 slices (1024^2 x 32 bytes = 32 MiB). More is Error(out_of_memory).
+inline constexpr std::size_t kMaxChunks = 1024;
 
 struct ChunkPlan {
   std::uint64_t chunk = 0;  // elements per chunk (the last one may be shorter)
@@ -71,7 +74,8 @@ std::uint64_t max_step_elements(std::size_t key_bytes, std::size_t value_bytes, 
 //     keys/values (device d takes buckets d, d + D, ...).
 // Every byte crosses the link twice each way; the host only copies and bisects. Stable when the
 // algorithm is (slices go up in chunk order). The caller's arrays are written in pass 3 only; if
-// that fails they are restored from the scratch area (every element present, order unspecified).
+// that fails after its first download began, they are restored from the scratch area (every
+// element present, order unspecified); before that, they are unchanged.
 // `report` arrives with algorithm and device filled in.
 SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm,
                                  key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,

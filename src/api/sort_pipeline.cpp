@@ -35,7 +35,8 @@ void upload_step(rt::Device& device, const SortStep& step, BufferSet& set, std::
 }
 
 void download_step(rt::Device& device, const SortStep& step, const BufferSet& set, std::size_t kb, std::size_t vb,
-                   unsigned threads) {
+                   unsigned threads, std::atomic<bool>* writing) {
+  if (writing) writing->store(true);
   const std::size_t n = step.count();
   std::vector<DownloadPiece> pieces{{step.keys_out, set.keys.get(), 0, n * kb}};
   if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb});
@@ -65,7 +66,8 @@ std::size_t SortStep::count() const {
 
 StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t vb,
                          const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
-                         unsigned threads, const std::function<void(std::size_t)>& on_done) {
+                         unsigned threads, const std::function<void(std::size_t)>& on_done,
+                         std::atomic<bool>* writing) {
   StepTimes times;
   if (steps.empty()) return times;
   const std::size_t kb = key_size(type);
@@ -93,6 +95,10 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
     const std::size_t n = steps[0].count();
     sets[0].keys = device.temp_pool().get(std::max<std::size_t>(1, n * kb));
     if (vb) sets[0].values = device.temp_pool().get(std::max<std::size_t>(1, n * vb));
+    // The pool lends a buffer as soon as its last user has enqueued its work on the default queue
+    // (runtime/buffer_pool.hpp), and the upload below runs on queues of its own: wait for the
+    // default queue first (an asynchronous sort may still be using these buffers).
+    device.record()->wait();
   }
   DeviceDrain drain{device};
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
@@ -121,7 +127,7 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
         down = std::jthread([&] {
           try {
             timed(times.download_ms,
-                  [&] { download_step(device, steps[i - 1], sets[(i - 1) % sets_count], kb, vb, threads); });
+                  [&] { download_step(device, steps[i - 1], sets[(i - 1) % sets_count], kb, vb, threads, writing); });
           } catch (...) {
             down_error = std::current_exception();
           }
@@ -140,7 +146,7 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
     if (i >= 1 && on_done) on_done(i - 1);
   }
   const std::size_t last = steps.size() - 1;
-  timed(times.download_ms, [&] { download_step(device, steps[last], sets[last % sets_count], kb, vb, threads); });
+  timed(times.download_ms, [&] { download_step(device, steps[last], sets[last % sets_count], kb, vb, threads, writing); });
   if (on_done) on_done(last);
   drain.armed = false;
   times.compiled = rt::program_cache_stats().compiled - compiled_before;

@@ -7,6 +7,7 @@
 // i + 1 uploads and step i - 1 downloads (api/host_transfer.hpp, threads of their own), so the
 // link carries both directions at once and the sort hides behind them.
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -50,8 +51,10 @@ struct StepTimes {
 // copy in flight is waited for before this throws. threads: host threads per transfer direction
 // (0: automatic). on_done(i), if given, runs on the calling thread once step i's output is
 // complete (it must not throw).
+// writing, if given, is set before the first byte of any step's output is written.
 StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t value_bytes,
                          const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
-                         unsigned threads, const std::function<void(std::size_t)>& on_done = {});
+                         unsigned threads, const std::function<void(std::size_t)>& on_done = {},
+                         std::atomic<bool>* writing = nullptr);
 
 }  // namespace gpusort::detail

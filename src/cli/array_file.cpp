@@ -36,24 +36,6 @@ ArrayFile read_array_file(const std::string& path, const std::string& what, File
   return f;
 }
 
-// Only printable ASCII and whitespace in the first 4 KiB, with a digit and a separator: numbers
-// written as text. Random binary data of 4 KiB passes this with probability below 2^-5000; short
-// binary files of printable bytes can be read anyway with --format raw.
-bool looks_like_text(const InputBytes& bytes) {
-  const std::size_t n = std::min<std::size_t>(bytes.size(), 4096);
-  bool digit = false, separator = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char c = bytes.data()[i];
-    if (c >= '0' && c <= '9')
-      digit = true;
-    else if (c == '\n' || c == ' ' || c == ',' || c == '\t' || c == '\r' || c == ';')
-      separator = true;
-    else if (c < 0x20 || c > 0x7e)
-      return false;
-  }
-  return digit && separator;
-}
-
 // numpy's name for a type, for the conversion hint.
 std::string numpy_name(const std::string& type_name) {
   if (type_name.empty()) return "uint32";
@@ -67,7 +49,7 @@ std::string numpy_name(const std::string& type_name) {
 
 void set_raw_layout(ArrayFile& f, std::size_t item_size, const std::string& what, const std::string& type_name,
                     FileFormat format) {
-  if (format != FileFormat::raw && looks_like_text(f.bytes)) {
+  if (format != FileFormat::raw && looks_like_text(f.bytes.data(), f.bytes.size())) {
     const std::string src = f.path == "-" ? "sys.stdin" : "'" + f.path + "'";
     throw Error(errc::invalid_argument,
                 what + " " + display_name(f.path) + " looks like numbers written as text, not a raw array of " +
@@ -85,6 +67,24 @@ void set_raw_layout(ArrayFile& f, std::size_t item_size, const std::string& what
 }
 
 }  // namespace
+
+// Only printable ASCII and whitespace in the first 4 KiB, with a digit and a separator: numbers
+// written as text. Random binary data of 4 KiB passes this with probability below 2^-5000; short
+// binary files of printable bytes can be read anyway with --format raw.
+bool looks_like_text(const unsigned char* bytes, std::size_t size) {
+  const std::size_t n = std::min<std::size_t>(size, 4096);
+  bool digit = false, separator = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = bytes[i];
+    if (c >= '0' && c <= '9')
+      digit = true;
+    else if (c == '\n' || c == ' ' || c == ',' || c == '\t' || c == '\r' || c == ';')
+      separator = true;
+    else if (c < 0x20 || c > 0x7e)
+      return false;
+  }
+  return digit && separator;
+}
 
 FileFormat parse_format_arg(const std::string& name) {
   if (name.empty() || name == "auto") return FileFormat::automatic;

@@ -64,6 +64,10 @@ ArrayFile load_values(const std::string& path, const std::optional<ValueType>& t
 void write_array(OutputFile& out, const void* data, std::size_t count, std::size_t item_size, bool npy,
                  const std::string& descr);
 
+// Numbers written as text rather than binary keys (the first 4 KiB: printable ASCII with digits
+// and separators only); such raw inputs are refused unless --format raw is given.
+bool looks_like_text(const unsigned char* bytes, std::size_t size);
+
 // True if the name ends in ".npy" (used to pick the output format of new files).
 bool has_npy_extension(const std::string& path);
 

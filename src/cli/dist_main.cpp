@@ -80,9 +80,17 @@ int run(const Args& a, int rank, int ranks) {
     if (pattern.size() >= sizeof temp) throw Error(errc::invalid_argument, "output path too long");
     std::memcpy(temp, pattern.c_str(), pattern.size() + 1);
     const int fd = ::mkstemp(temp);
-    ok = fd >= 0 && ::ftruncate(fd, off_t(n * kb)) == 0;
+    // Permissions as a new file of `gpusort sort` gets them (mkstemp makes 0600).
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ok = fd >= 0 && ::ftruncate(fd, off_t(n * kb)) == 0 && ::fchmod(fd, 0666 & ~mask) == 0;
+    const int err = errno;
     if (fd >= 0) ::close(fd);
-    if (!ok) std::fprintf(stderr, "gpusort: error: cannot create the output beside '%s': %s\n", a.output.c_str(), std::strerror(errno));
+    if (!ok) {
+      if (fd >= 0) ::unlink(temp);
+      std::fprintf(stderr, "gpusort: error: cannot create the output beside '%s': %s\n", a.output.c_str(),
+                   std::strerror(err));
+    }
   }
   MPI_Bcast(temp, sizeof temp, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!all_ok(ok)) return 1;
@@ -96,16 +104,16 @@ int run(const Args& a, int rank, int ranks) {
   } catch (const Error& e) {
     std::fprintf(stderr, "gpusort: error: rank %d: %s\n", rank, e.what());
   }
-  const bool everyone = all_ok(wrote);
+  // Rank 0 renames once every rank has written; all ranks learn whether that worked.
+  bool done = all_ok(wrote);
   if (rank == 0) {
-    if (everyone && ::rename(temp, a.output.c_str()) != 0) {
+    if (done && ::rename(temp, a.output.c_str()) != 0) {
       std::fprintf(stderr, "gpusort: error: cannot rename the output into place: %s\n", std::strerror(errno));
-      ::unlink(temp);
-      return 1;
+      done = false;
     }
-    if (!everyone) ::unlink(temp);
+    if (!done) ::unlink(temp);
   }
-  if (!everyone) return 1;
+  if (!all_ok(done)) return 1;
   if (a.verbose) {
     // Rank 0 prints every rank's phases, gathered.
     double mine[5] = {rep.local_sort_ms, rep.split_ms, rep.exchange_ms, rep.final_sort_ms, rep.total_ms};

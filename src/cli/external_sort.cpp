@@ -14,6 +14,7 @@
 #include <new>
 #include <vector>
 
+#include "api/out_of_core.hpp"
 #include "api/run_splits.hpp"
 #include "core/host_array.hpp"
 #include "gpusort/errors.hpp"
@@ -61,7 +62,9 @@ struct Mapping {
 
 }  // namespace
 
-std::uint64_t least_memory_limit(std::size_t kb, std::size_t vb) { return kMinRun * (kb + vb); }
+// A run takes half the limit: the library may hold a second copy of it (its partition sort's
+// scratch, when the run is larger than the device or several devices share it).
+std::uint64_t least_memory_limit(std::size_t kb, std::size_t vb) { return 2 * kMinRun * (kb + vb); }
 
 InputSize input_size(const std::string& path) {
   if (path == "-") return {};
@@ -95,8 +98,13 @@ ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress)
                                             std::to_string(kMinRun) + " elements)");
   ExternalSortReport report;
   report.elements = n;
-  const std::uint64_t max_run = job.memory_limit / (kb + vb);
+  const std::uint64_t max_run = job.memory_limit / 2 / (kb + vb);
   const std::uint64_t runs = std::max<std::uint64_t>(1, (n + max_run - 1) / max_run);
+  if (runs > detail::kMaxChunks)
+    throw Error(errc::invalid_argument, "--memory-limit " + std::to_string(job.memory_limit) + " would cut " +
+                                            std::to_string(n) + " elements into " + std::to_string(runs) +
+                                            " runs, more than the " + std::to_string(detail::kMaxChunks) +
+                                            " an external sort takes; raise --memory-limit");
   const std::uint64_t run = std::max<std::uint64_t>(1, (n + runs - 1) / runs);  // equal runs but the last
   report.runs = std::size_t(runs);
 

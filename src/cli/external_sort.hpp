@@ -2,7 +2,8 @@
 // gpusort sort with --memory-limit below the input's size: an external sort that holds at most
 // the limit in host memory, with the partition design of the library's out-of-core sorts
 // (api/out_of_core.hpp) on files instead of memory:
-//  1. runs: the input is read in equal runs that fit the limit; each is sorted (on the devices,
+//  1. runs: the input is read in equal runs of at most half the limit (the library may hold a second
+//     copy of a run while sorting it); each is sorted (on the devices,
 //     through gpusort's host sort) and written to a temporary file in --temporary-directory;
 //  2. splits: the runs file is mapped and bisected for the ranks b * R (api/run_splits.hpp), so
 //     bucket b is one slice of each run, R elements in all, whatever the duplicates;
@@ -43,7 +44,8 @@ struct ExternalSortReport {
   double runs_ms = 0, splits_ms = 0, buckets_ms = 0;
 };
 
-// The least --memory-limit for keys of key_bytes with values of value_bytes (runs of 1024 elements).
+// The least --memory-limit for keys of key_bytes with values of value_bytes (runs of 1024 elements,
+// twice).
 std::uint64_t least_memory_limit(std::size_t key_bytes, std::size_t value_bytes);
 
 // The size of a raw input file, or nullopt-like 0 with is_regular = false for anything whose size

@@ -148,11 +148,12 @@ int main(int argc, char** argv) {
                    "Device memory the sort may use, in bytes or with a unit (768M, 4GiB, 2GB; 0 = 70% of the "
                    "device); larger inputs are sorted in two passes: chunks, then buckets cut at exact ranks");
   sort->add_option("--threads", s.threads,
-                   "Host threads per copy direction between host memory and the device, 0..1024; 0 = automatic "
+                   "Host threads per copy direction between host memory and the device, 0..64; 0 = automatic "
                    "(half the hardware threads, at most 8)");
   sort->add_option("-S,--memory-limit", s.memory_limit,
-                   "Host memory for keys and values, in bytes or with a unit (like sort -S); raw inputs larger than "
-                   "it are sorted externally through runs in the temporary directory");
+                   "Host memory for keys and values, in bytes or with a unit (like sort -S); raw files larger than "
+                   "it are sorted externally through runs in the temporary directory (standard input and pipes "
+                   "are read whole)");
   sort->add_option("-T,--temporary-directory", s.temporary_directory,
                    "Where external sorts keep their runs (default: $TMPDIR, else /tmp)");
   sort->add_flag("--progress", s.progress, "Draw a progress line on stderr even when it is not a terminal");

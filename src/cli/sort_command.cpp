@@ -46,25 +46,28 @@ void check_arguments(const SortArgs& a) {
 }
 
 // Whether the inputs' bytes exceed --memory-limit, so the sort goes external (external_sort.hpp).
-// Only regular raw files can: a .npy input or one of unknown size above the limit is an error.
+// Regular raw files only: a .npy input above the limit is an error, and one that looks like text is
+// refused as the in-memory path refuses it. Standard input and pipes, whose size is not known in
+// advance, are read whole whatever the limit (documented with --memory-limit).
 bool needs_external_sort(const SortArgs& a, std::uint64_t limit, FileFormat format) {
   const InputSize keys = input_size(a.input);
   const InputSize values = a.values.empty() ? InputSize{true, 0} : input_size(a.values);
-  if (!keys.is_regular || !values.is_regular) return false;  // read whole; the library bounds nothing here
+  if (!keys.is_regular || !values.is_regular) return false;
   if (keys.bytes + values.bytes <= limit) return false;
-  if (format != FileFormat::raw) {
-    unsigned char magic[6] = {};
-    const std::string paths[] = {a.input, a.values};
-    for (const std::string& p : paths) {
-      if (p.empty()) continue;
-      std::FILE* f = std::fopen(p.c_str(), "rb");
-      const std::size_t got = f ? std::fread(magic, 1, sizeof magic, f) : 0;
-      if (f) std::fclose(f);
-      if (has_npy_magic(magic, got))
-        throw Error(errc::unsupported, "'" + p + "' is a .npy file larger than --memory-limit; external sorts take "
-                                       "raw files only for now (raise --memory-limit, or write the array raw with "
-                                       "numpy's tofile)");
-    }
+  const std::string paths[] = {a.input, a.values};
+  for (const std::string& p : paths) {
+    if (p.empty()) continue;
+    unsigned char head[4096] = {};
+    std::FILE* f = std::fopen(p.c_str(), "rb");
+    const std::size_t got = f ? std::fread(head, 1, sizeof head, f) : 0;
+    if (f) std::fclose(f);
+    const bool npy = has_npy_magic(head, got);
+    if ((npy && format != FileFormat::raw) || format == FileFormat::npy)
+      throw Error(errc::unsupported, "'" + p + "' is larger than --memory-limit, and external sorts take raw files "
+                                     "only for now (raise --memory-limit, or write the array raw with numpy's tofile)");
+    if (format != FileFormat::raw && looks_like_text(head, got))
+      throw Error(errc::invalid_argument, "'" + p + "' looks like numbers written as text, not a raw array; convert "
+                                          "it first, or pass --format raw to read its bytes");
   }
   return true;
 }
@@ -93,7 +96,7 @@ SortOptions make_options(const SortArgs& a) {
         static_cast<int>(parse_signed_arg(a.host_merge_levels, "--host-levels", -1, 64, "-1 = automatic"));
   if (!a.device_memory_limit.empty()) o.device_memory_limit = parse_size_arg(a.device_memory_limit, "--device-memory-limit");
   if (!a.threads.empty())
-    o.host_threads = static_cast<unsigned>(parse_unsigned_arg(a.threads, "--threads", 0, 1024, "0 = automatic"));
+    o.host_threads = static_cast<unsigned>(parse_unsigned_arg(a.threads, "--threads", 0, 64, "0 = automatic"));
   o.verbose = a.verbose;
   return o;
 }

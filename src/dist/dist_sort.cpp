@@ -2,12 +2,14 @@
 // bisection, one all-to-all exchange, a local sort of the received runs. docs/DISTRIBUTED.md.
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <cstring>
 #include <limits>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "api/option_checks.hpp"
 #include "core/host_array.hpp"
 #include "gpusort/dist.hpp"
 #include "gpusort/key_order.hpp"
@@ -100,6 +102,24 @@ std::vector<std::uint64_t> exact_cuts(Communicator& comm, const K* keys, std::si
   return cut;
 }
 
+// Runs a rank-local step and agrees on its outcome: if it failed on any rank, every rank throws
+// (its own error, or one naming the rank that failed), so none is left waiting in a collective.
+template <class F>
+void collectively(Communicator& comm, F&& step) {
+  std::exception_ptr error;
+  try {
+    step();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  std::vector<std::uint64_t> failed(std::size_t(comm.size()), 0);
+  failed[std::size_t(comm.rank())] = error ? 1 : 0;
+  comm.allreduce_sum(failed.data(), failed.size());
+  if (error) std::rethrow_exception(error);
+  for (std::size_t r = 0; r < failed.size(); ++r)
+    if (failed[r]) throw Error(errc::device_error, "dist::sort: rank " + std::to_string(r) + " failed (see its error)");
+}
+
 std::vector<std::uint64_t> cuts_of(Communicator& comm, key_type type, const void* keys, std::size_t n, order o,
                                    const std::vector<std::uint64_t>& counts) {
   return visit_key_type(type, [&](auto tag) {
@@ -111,41 +131,45 @@ std::vector<std::uint64_t> cuts_of(Communicator& comm, key_type type, const void
 
 DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys, std::size_t n, void* values,
                      std::size_t value_bytes, const SortOptions& options) {
-  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
-    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
-  if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))
-    throw Error(errc::invalid_argument, "values and value size must be given together");
-  if (n > 0 && !keys) throw Error(errc::invalid_argument, "keys is null");
   const auto t_all = clock_type::now();
   const int p = comm.size(), me = comm.rank();
   const std::size_t kb = key_size(type), vb = value_bytes;
   DistReport report;
 
-  // Every rank's count, and the request's checks on every rank alike (a value size that differs
-  // between ranks would corrupt the exchange).
+  // Every rank's count, type and value size (a rank that differs would corrupt the exchange).
   std::uint64_t mine[3] = {n, std::uint64_t(type), vb};
   std::vector<std::uint64_t> gathered(3 * std::size_t(p));
   comm.allgather(mine, sizeof mine, gathered.data());
   std::vector<std::uint64_t> counts(p);
   for (int j = 0; j < p; ++j) {
     counts[j] = gathered[3 * j];
-    if (gathered[3 * j + 1] != mine[1] || gathered[3 * j + 2] != mine[2])
-      throw Error(errc::invalid_argument, "dist::sort: rank " + std::to_string(j) +
-                                              " sorts another key type or value size than rank " + std::to_string(me));
     report.total += counts[j];
   }
-
-  // 1. Local sort (stable: the global order is then (key, rank, index)).
-  auto t = clock_type::now();
-  if (n > 1) report.local_sort = gpusort::sort_host(ctx, type, keys, n, values, vb, options);
-  report.local_sort_ms = ms_since(t);
+  // The request's checks, then the local sort (stable when asked: the global order is then
+  // (key, rank, index)), each agreed on by all ranks.
+  collectively(comm, [&] {
+    for (int j = 0; j < p; ++j)
+      if (gathered[3 * j + 1] != mine[1] || gathered[3 * j + 2] != mine[2])
+        throw Error(errc::invalid_argument, "dist::sort: rank " + std::to_string(j) +
+                                                " sorts another key type or value size than rank " + std::to_string(me));
+    if (value_bytes != 0 && !is_supported_value_size(value_bytes))
+      throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
+    if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))
+      throw Error(errc::invalid_argument, "values and value size must be given together");
+    if (n > 0 && !keys) throw Error(errc::invalid_argument, "keys is null");
+    // Also on ranks with nothing to sort, so a bad option fails everywhere alike.
+    detail::checked_algorithm(ctx.device(), std::max<std::uint64_t>(report.total, 2), options);
+    const auto t = clock_type::now();
+    if (n > 1) report.local_sort = gpusort::sort_host(ctx, type, keys, n, values, vb, options);
+    report.local_sort_ms = ms_since(t);
+  });
   if (p == 1) {
     report.total_ms = ms_since(t_all);
     return report;
   }
 
   // 2. Exact cuts for every destination.
-  t = clock_type::now();
+  auto t = clock_type::now();
   const std::vector<std::uint64_t> cut = cuts_of(comm, type, keys, n, options.order, counts);
   report.split_ms = ms_since(t);
 
@@ -173,12 +197,14 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
                                           " elements instead of " + std::to_string(counts[m]) + " (internal error)");
   }
   core::HostArray scratch;
-  try {
-    scratch = core::make_host_array(std::max<std::size_t>(1, n * (kb + vb)));
-  } catch (const std::bad_alloc&) {
-    throw Error(errc::out_of_memory, "dist::sort: cannot allocate " + std::to_string(n * (kb + vb)) +
-                                         " bytes of host memory for the exchange");
-  }
+  collectively(comm, [&] {
+    try {
+      scratch = core::make_host_array(std::max<std::size_t>(1, n * (kb + vb)));
+    } catch (const std::bad_alloc&) {
+      throw Error(errc::out_of_memory, "dist::sort: cannot allocate " + std::to_string(n * (kb + vb)) +
+                                           " bytes of host memory for the exchange");
+    }
+  });
   auto scaled = [](std::vector<std::uint64_t> v, std::size_t by) {
     for (auto& x : v) x *= by;
     return v;
@@ -194,7 +220,9 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
 
   // 4. The received runs (in source-rank order) sorted again, stably, then into the caller's arrays.
   t = clock_type::now();
-  if (n > 1) report.final_sort = gpusort::sort_host(ctx, type, recv_keys, n, vb ? recv_values : nullptr, vb, options);
+  collectively(comm, [&] {
+    if (n > 1) report.final_sort = gpusort::sort_host(ctx, type, recv_keys, n, vb ? recv_values : nullptr, vb, options);
+  });
   std::memcpy(keys, recv_keys, n * kb);
   if (vb) std::memcpy(values, recv_values, n * vb);
   report.final_sort_ms = ms_since(t);

@@ -51,29 +51,38 @@ class MpiCommunicator final : public Communicator {
 
   void alltoallv(const void* send, const std::uint64_t* send_bytes, const std::uint64_t* send_offsets, void* recv,
                  const std::uint64_t* recv_bytes, const std::uint64_t* recv_offsets) override {
+    if (send_bytes[rank_] != recv_bytes[rank_])
+      throw Error(errc::invalid_argument, "alltoallv: this rank sends itself a different size than it receives");
     std::vector<MPI_Request> requests;
+    // Posted requests must finish before their buffers can go: on an error, cancel and wait them.
+    auto post = [&](int rc, const char* what) {
+      if (rc == MPI_SUCCESS) return;
+      for (MPI_Request& r : requests) MPI_Cancel(&r);
+      MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+      check(rc, what);
+    };
     const auto* s = static_cast<const unsigned char*>(send);
     auto* r = static_cast<unsigned char*>(recv);
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
       for (std::uint64_t at = 0, piece = 0; at < recv_bytes[peer]; at += kPiece, ++piece) {
-        requests.emplace_back();
-        check(MPI_Irecv(r + recv_offsets[peer] + at, int(std::min(kPiece, recv_bytes[peer] - at)), MPI_BYTE, peer,
-                        int(piece), comm_, &requests.back()),
-              "MPI_Irecv");
+        MPI_Request q = MPI_REQUEST_NULL;
+        const int rc = MPI_Irecv(r + recv_offsets[peer] + at, int(std::min(kPiece, recv_bytes[peer] - at)), MPI_BYTE,
+                                 peer, int(piece), comm_, &q);
+        post(rc, "MPI_Irecv");
+        requests.push_back(q);
       }
     }
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
       for (std::uint64_t at = 0, piece = 0; at < send_bytes[peer]; at += kPiece, ++piece) {
-        requests.emplace_back();
-        check(MPI_Isend(s + send_offsets[peer] + at, int(std::min(kPiece, send_bytes[peer] - at)), MPI_BYTE, peer,
-                        int(piece), comm_, &requests.back()),
-              "MPI_Isend");
+        MPI_Request q = MPI_REQUEST_NULL;
+        const int rc = MPI_Isend(s + send_offsets[peer] + at, int(std::min(kPiece, send_bytes[peer] - at)), MPI_BYTE,
+                                 peer, int(piece), comm_, &q);
+        post(rc, "MPI_Isend");
+        requests.push_back(q);
       }
     }
-    if (send_bytes[rank_] != recv_bytes[rank_])
-      throw Error(errc::invalid_argument, "alltoallv: this rank sends itself a different size than it receives");
     if (send_bytes[rank_]) std::memmove(r + recv_offsets[rank_], s + send_offsets[rank_], send_bytes[rank_]);
     check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }

@@ -9,8 +9,10 @@
 //    kMaxPerClass buffers per class and kMaxCachedBytes in all are kept, the rest are freed.
 //  - Larger requests are allocated and freed directly.
 //  - A failed allocation frees every cached buffer and tries once more.
-// Reuse is safe without events because every sort runs on the device's in-order default queue:
-// work queued after a buffer came back runs after the work that used it before.
+// Reuse is safe without events for work on the device's in-order default queue (every driver's):
+// work queued after a buffer came back runs after the work that used it before. A user that
+// writes a lent buffer from another queue (the host-sort uploads, api/sort_pipeline.cpp) first
+// waits for the default queue.
 // Thread-safe.
 #include <cstddef>
 #include <cstdint>

@@ -210,6 +210,21 @@ TEST(OutOfCore, VerbosePrintsOneLinePerChunkAndBucket) {
   EXPECT_TRUE(keys_sorted_like_reference(input, out, order::ascending, false));
 }
 
+TEST(OutOfCore, TooManyChunksIsAClearErrorAndChangesNothing) {
+  auto keys = make_keys<std::uint8_t>((std::size_t(1) << 21) + 3, dist::uniform, fresh_seed());
+  const auto before = keys;
+  SortOptions opt;
+  opt.device_memory_limit = detail::pipeline_bytes(detail::kMinChunk, 1, 0);  // chunks of 1024: 2049 of them
+  try {
+    sort(test_context(), std::span<std::uint8_t>(keys), opt);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::out_of_memory) << e.what();
+    EXPECT_NE(std::string(e.what()).find("device_memory_limit"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(keys, before);
+}
+
 TEST(OutOfCore, ChunkPlanIsEqualButTheLast) {
   for (std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 20, (std::uint64_t(1) << 20) + 1}) {
     const std::uint64_t budget = limit_for_chunks(n, 10, 8, 8);

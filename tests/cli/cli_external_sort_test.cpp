@@ -3,6 +3,8 @@
 // sort's (stable where asked), whatever the runs and duplicates, and nothing may be left behind.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "cli_test_util.hpp"
 
 namespace {
@@ -73,10 +75,10 @@ TEST_F(CliExternalSort, InputsWithinTheLimitSortInMemory) {
 
 TEST_F(CliExternalSort, ClearErrors) {
   gen("u32", 20000, "uniform", "9", "k");
-  // A limit below runs of 1024 keys.
-  RunResult r = run_cli({"sort", path("k"), "-t", "u32", "-o", path("o"), "-S", "4000"});
+  // A limit below two runs of 1024 keys (a run takes half the limit).
+  RunResult r = run_cli({"sort", path("k"), "-t", "u32", "-o", path("o"), "-S", "8000"});
   expect_clean_error(r);
-  EXPECT_NE(r.err.find("--memory-limit must be at least 4096"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--memory-limit must be at least 8192"), std::string::npos) << r.err;
   // A temporary directory that does not exist.
   r = run_cli({"sort", path("k"), "-t", "u32", "-o", path("o"), "-S", "16K", "-T", path("nowhere")});
   expect_clean_error(r);
@@ -89,6 +91,14 @@ TEST_F(CliExternalSort, ClearErrors) {
   r = run_cli({"sort", path("k.npy"), "-o", path("o"), "-S", "16K"});
   expect_clean_error(r);
   EXPECT_NE(r.err.find("raw files only"), std::string::npos) << r.err;
+  // Numbers written as text, above the limit: refused as the in-memory path refuses them.
+  {
+    std::ofstream text(path("t.txt"));
+    for (int i = 0; i < 20000; ++i) text << i << "\n";
+  }
+  r = run_cli({"sort", path("t.txt"), "-t", "u32", "-o", path("o"), "-S", "16K"});
+  expect_clean_error(r);
+  EXPECT_NE(r.err.find("text"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "o"));
   EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
 }

@@ -23,4 +23,10 @@ fi
 grep -q "gpusort: error: " err.txt
 test ! -e never.u32
 ls | grep -q "never.u32.gpusort-" && { echo "temporary output left behind" >&2; exit 1; }
+# An output that is a directory: the rename fails on rank 0, every rank stops, nothing is left.
+mkdir adir
+if "$MPIEXEC" -np "$RANKS" "$G" dist-sort k.u32 -o adir -t u32 2>err.txt; then
+  echo "dist-sort onto a directory succeeded" >&2; exit 1
+fi
+ls | grep -q "adir.gpusort-" && { echo "temporary output left behind" >&2; exit 1; }
 echo "dist-sort on $RANKS ranks matches sort"

@@ -113,6 +113,20 @@ TEST(DistSort, MismatchedTypesAreAnErrorOnEveryRank) {
     EXPECT_THROW(gpusort::dist::sort(test_context(), *comm, std::span(b)), Error);
 }
 
+// A bad request on one rank only, while another rank has nothing to sort: every rank throws, none
+// waits forever in a collective call (ctest's timeout would catch a hang).
+TEST(DistSort, AnErrorOnOneRankReachesEveryRank) {
+  if (rank_count() < 2) GTEST_SKIP() << "needs two ranks";
+  auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
+  std::vector<std::uint32_t> keys(my_rank() == 0 ? 0 : 1000, 7);
+  SortOptions opt;
+  if (my_rank() == 1) opt.algorithm = "no-such-algorithm";
+  EXPECT_THROW(gpusort::dist::sort(test_context(), *comm, std::span(keys), opt), Error);
+  // The communicator still works afterwards.
+  std::vector<std::uint32_t> fine(100, 3);
+  EXPECT_NO_THROW(gpusort::dist::sort(test_context(), *comm, std::span(fine)));
+}
+
 }  // namespace
 }  // namespace gpusort::test
 

@@ -286,30 +286,41 @@ class ClDevice final : public Device {
 
   std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) override {
     if (bytes > 0 && bytes <= max_alloc()) {
-      cl_int err = CL_SUCCESS;
-      cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
-      if (err == CL_SUCCESS) {
-        // Mapped through a queue of its own: the default one may be busy with a sort.
-        std::unique_ptr<ClQueue> own = make_queue();
-        cl_command_queue q = own->get();
-        void* p = clEnqueueMapBuffer(q, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
-        if (err == CL_SUCCESS && p) {
-          try {
-            return std::make_unique<ClHostBuffer>(q, mem, p, bytes);
-          } catch (...) {
-            clEnqueueUnmapMemObject(q, mem, p, 0, nullptr, nullptr);
-            clFinish(q);
-            clReleaseMemObject(mem);
-            throw;
-          }
-        }
-        clReleaseMemObject(mem);
-      }
+      if (auto pinned = mapped_host_buffer(bytes)) return pinned;
     }
     try {
       return std::make_unique<ClHostBuffer>(bytes);
     } catch (const std::bad_alloc&) {
       throw Error(errc::out_of_memory, "cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+    }
+  }
+
+  // A CL_MEM_ALLOC_HOST_PTR buffer mapped for the host, or nullptr if the driver will not (then
+  // plain memory serves). Mapped through one queue of the device's own, not the default queue,
+  // which may be busy with a sort.
+  std::unique_ptr<HostBuffer> mapped_host_buffer(std::size_t bytes) {
+    std::lock_guard lock(map_mutex_);
+    try {
+      if (!map_queue_) map_queue_ = make_queue();
+    } catch (const Error&) {
+      return nullptr;
+    }
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
+    if (err != CL_SUCCESS) return nullptr;
+    cl_command_queue q = map_queue_->get();
+    void* p = clEnqueueMapBuffer(q, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
+    if (err != CL_SUCCESS || !p) {
+      clReleaseMemObject(mem);
+      return nullptr;
+    }
+    try {
+      return std::make_unique<ClHostBuffer>(q, mem, p, bytes);
+    } catch (...) {
+      clEnqueueUnmapMemObject(q, mem, p, 0, nullptr, nullptr);
+      clFinish(q);
+      clReleaseMemObject(mem);
+      throw;
     }
   }
 
@@ -467,6 +478,8 @@ class ClDevice final : public Device {
     return std::make_unique<ClQueue>(q);
   }
   cl_command_queue queue(Queue* q) { return static_cast<ClQueue*>(q ? q : default_queue_.get())->get(); }
+  std::mutex map_mutex_;
+  std::unique_ptr<ClQueue> map_queue_;  // maps and unmaps host staging buffers (ClHostBuffer retains it)
   static cl_mem mem(const Buffer& b) { return static_cast<const ClBuffer&>(b).mem(); }
   std::size_t max_alloc() const { return device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE); }
 

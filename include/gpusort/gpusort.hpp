@@ -10,5 +10,6 @@
 #include "gpusort/multi_device.hpp"
 #include "gpusort/native.hpp"
 #include "gpusort/options.hpp"
+#include "gpusort/records.hpp"
 #include "gpusort/sort.hpp"
 #include "gpusort/version.hpp"

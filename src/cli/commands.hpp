@@ -29,6 +29,8 @@ struct SortArgs {
   std::string format;               // auto, raw or npy: how the inputs are read
   std::string memory_limit;         // host bytes for keys and values; larger inputs sort externally
   std::string temporary_directory;  // where external sorts keep their runs; empty: $TMPDIR or /tmp
+  std::string record_size;          // bytes per record: sort records by --key fields (record_sort.hpp)
+  std::string key;                  // OFFSET:TYPE[:desc][,...]
   bool progress = false;            // --progress: draw the progress line even off a terminal
   bool no_progress = false;         // --no-progress: never draw it
   bool verbose = false;

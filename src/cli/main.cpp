@@ -156,6 +156,11 @@ int main(int argc, char** argv) {
                    "are read whole)");
   sort->add_option("-T,--temporary-directory", s.temporary_directory,
                    "Where external sorts keep their runs (default: $TMPDIR, else /tmp)");
+  sort->add_option("--record-size", s.record_size,
+                   "Sort fixed-size binary records of this many bytes (1..1024) by --key instead of keys");
+  sort->add_option("--key", s.key,
+                   "Record key fields OFFSET:TYPE[:desc], comma-separated, the first deciding: TYPE a key type or "
+                   "bytesK (K bytes, unsigned, lexicographic); records with equal keys keep their order");
   sort->add_flag("--progress", s.progress, "Draw a progress line on stderr even when it is not a terminal");
   sort->add_flag("--no-progress", s.no_progress, "Never draw the progress line");
   sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");

@@ -11,6 +11,7 @@
 #include "array_file.hpp"
 #include "commands.hpp"
 #include "external_sort.hpp"
+#include "record_sort.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
@@ -171,6 +172,8 @@ int run_external_sort(const SortArgs& args, const SortOptions& options, std::opt
 
 int run_sort(const SortArgs& args) {
   check_arguments(args);
+  if (!args.record_size.empty()) return run_record_sort(args, make_options(args));
+  if (!args.key.empty()) throw Error(errc::invalid_argument, "--key needs --record-size (it names fields of records)");
   const FileFormat format = parse_format_arg(args.format);
   const SortOptions options = make_options(args);
   std::optional<key_type> type;

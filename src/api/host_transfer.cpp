@@ -32,14 +32,25 @@ std::vector<Unit> units_of(std::span<const Piece> pieces) {
   return units;
 }
 
-// Finishes a thread's queue before its slots go back, whatever happened.
-struct QueueDrain {
-  rt::Queue& queue;
-  ~QueueDrain() {
+// One copy thread's means: a queue of its own and two pinned slots, each with the event of its
+// last copy. The queue is finished before the slots go back (a copy in flight must never touch a
+// reused slot), whatever happened.
+struct Lane {
+  rt::Device& device;
+  std::unique_ptr<rt::Queue> queue;
+  rt::PinnedSlot slot[2];
+  std::unique_ptr<rt::Event> copied[2];
+
+  explicit Lane(rt::Device& d) : device(d), queue(d.create_queue()) {}
+  ~Lane() {
     try {
-      queue.finish();
+      queue->finish();
     } catch (...) {
     }
+  }
+  unsigned char* slot_data(int s) {
+    if (!slot[s].bytes()) slot[s] = device.pinned_pool().lend();
+    return slot[s].data();
   }
 };
 
@@ -83,61 +94,60 @@ unsigned transfer_threads(unsigned requested) {
   return std::clamp(hw / 2, 1u, 8u);
 }
 
-void upload(rt::Device& device, std::span<const UploadPiece> pieces, unsigned threads) {
+namespace {
+
+// Cuts the pieces into units and runs work(lane, units of this thread, failed) on each copy thread.
+template <class Piece, class Work>
+void transfer(rt::Device& device, std::span<const Piece> pieces, unsigned threads, Work&& work) {
   const std::vector<Unit> units = units_of(pieces);
   if (units.empty()) return;
   threads = threads_for_units(units.size(), threads);
   std::atomic<bool> failed{false};
   run_workers(threads, failed, [&](unsigned t) {
-    rt::PinnedSlot slot[2];
-    std::unique_ptr<rt::Event> copied[2];
-    std::unique_ptr<rt::Queue> queue = device.create_queue();
-    QueueDrain drain{*queue};
-    std::size_t k = 0;
-    for (std::size_t u = t; u < units.size() && !failed.load(std::memory_order_relaxed); u += threads, ++k) {
-      const Unit& unit = units[u];
+    Lane lane(device);
+    std::vector<const Unit*> mine;
+    for (std::size_t u = t; u < units.size(); u += threads) mine.push_back(&units[u]);
+    work(lane, mine, failed);
+    lane.queue->finish();
+  });
+}
+
+}  // namespace
+
+void upload(rt::Device& device, std::span<const UploadPiece> pieces, unsigned threads) {
+  transfer(device, pieces, threads, [&](Lane& lane, const std::vector<const Unit*>& mine, std::atomic<bool>& failed) {
+    for (std::size_t k = 0; k < mine.size() && !failed.load(std::memory_order_relaxed); ++k) {
+      const Unit& unit = *mine[k];
       const UploadPiece& piece = pieces[unit.piece];
       const int s = int(k & 1);
-      if (!slot[s].bytes()) slot[s] = device.pinned_pool().lend();
-      if (copied[s]) copied[s]->wait();  // the slot's previous copy has left it
-      core::streaming_copy(slot[s].data(), static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
-      device.write(*piece.buffer, piece.offset + unit.at, slot[s].data(), unit.bytes, queue.get(), true);
-      copied[s] = device.record(queue.get());
+      unsigned char* staging = lane.slot_data(s);
+      if (lane.copied[s]) lane.copied[s]->wait();  // the slot's previous copy has left it
+      core::streaming_copy(staging, static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
+      device.write(*piece.buffer, piece.offset + unit.at, staging, unit.bytes, lane.queue.get(), true);
+      lane.copied[s] = device.record(lane.queue.get());
     }
-    queue->finish();
   });
 }
 
 void download(rt::Device& device, std::span<const DownloadPiece> pieces, unsigned threads) {
-  const std::vector<Unit> units = units_of(pieces);
-  if (units.empty()) return;
-  threads = threads_for_units(units.size(), threads);
-  std::atomic<bool> failed{false};
-  run_workers(threads, failed, [&](unsigned t) {
-    rt::PinnedSlot slot[2];
-    std::unique_ptr<rt::Event> arrived[2];
-    std::unique_ptr<rt::Queue> queue = device.create_queue();
-    QueueDrain drain{*queue};
-    std::vector<std::size_t> mine;  // this thread's units, in order
-    for (std::size_t u = t; u < units.size(); u += threads) mine.push_back(u);
+  transfer(device, pieces, threads, [&](Lane& lane, const std::vector<const Unit*>& mine, std::atomic<bool>& failed) {
     // Unit k's copy into slot k & 1 is started while unit k - 1 is copied out of the other slot.
     auto start = [&](std::size_t k) {
-      const Unit& unit = units[mine[k]];
+      const Unit& unit = *mine[k];
       const DownloadPiece& piece = pieces[unit.piece];
       const int s = int(k & 1);
-      if (!slot[s].bytes()) slot[s] = device.pinned_pool().lend();
-      device.read(*piece.buffer, piece.offset + unit.at, slot[s].data(), unit.bytes, queue.get(), true);
-      arrived[s] = device.record(queue.get());
+      device.read(*piece.buffer, piece.offset + unit.at, lane.slot_data(s), unit.bytes, lane.queue.get(), true);
+      lane.copied[s] = device.record(lane.queue.get());
     };
     if (!mine.empty()) start(0);
     for (std::size_t k = 0; k < mine.size() && !failed.load(std::memory_order_relaxed); ++k) {
       if (k + 1 < mine.size()) start(k + 1);
       const int s = int(k & 1);
-      arrived[s]->wait();
-      const Unit& unit = units[mine[k]];
-      core::streaming_copy(static_cast<unsigned char*>(pieces[unit.piece].host) + unit.at, slot[s].data(), unit.bytes);
+      lane.copied[s]->wait();
+      const Unit& unit = *mine[k];
+      core::streaming_copy(static_cast<unsigned char*>(pieces[unit.piece].host) + unit.at, lane.slot[s].data(),
+                           unit.bytes);
     }
-    queue->finish();
   });
 }
 

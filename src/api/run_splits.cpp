@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/ordered_search.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/key_order.hpp"
 
@@ -11,36 +12,14 @@ namespace gpusort::detail {
 namespace {
 
 template <class K>
-using okey_t = decltype(ordered_bits(K{}));
-
-// The key's position in the requested order as an unsigned integer (gpusort/key_order.hpp).
-template <class K>
-struct OrderedKey {
-  order o;
-  okey_t<K> operator()(K k) const noexcept { return ordered_bits(k, o); }
-};
-
-// First index of a[0, len) whose ordered key is > v (or_equal) or >= v (!or_equal).
-template <class K>
-std::size_t bound(const K* a, std::size_t len, okey_t<K> v, OrderedKey<K> ok, bool or_equal) noexcept {
-  std::size_t lo = 0, hi = len;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    const okey_t<K> m = ok(a[mid]);
-    if (or_equal ? m <= v : m < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+using okey_t = core::ordered_key_t<K>;
 
 // Multi-sequence selection: starts[j] = how far into run j (absolute index) the first r elements
 // of the stable merged order reach. The merged order is (ordered key, run index, index in run), so
 // the first r elements are every element with a key below the r-th key v, then elements equal to
 // v taken from the lowest runs first. v is found by binary search over the ordered key values.
 template <class K>
-void select_rank(const K* keys, const std::vector<std::size_t>& off, std::size_t r, OrderedKey<K> ok,
+void select_rank(const K* keys, const std::vector<std::size_t>& off, std::size_t r, order o,
                  std::size_t* starts) noexcept {
   using U = okey_t<K>;
   const std::size_t runs = off.size() - 1, n = off.back();
@@ -50,7 +29,7 @@ void select_rank(const K* keys, const std::vector<std::size_t>& off, std::size_t
   }
   auto count_le = [&](U v) {
     std::size_t s = 0;
-    for (std::size_t j = 0; j < runs; ++j) s += bound(keys + off[j], off[j + 1] - off[j], v, ok, true);
+    for (std::size_t j = 0; j < runs; ++j) s += core::ordered_bound(keys + off[j], off[j + 1] - off[j], v, o, true);
     return s;
   };
   U lo = 0, hi = std::numeric_limits<U>::max();  // count_le(max) == n >= r
@@ -63,12 +42,12 @@ void select_rank(const K* keys, const std::vector<std::size_t>& off, std::size_t
   }
   std::size_t need = r;
   for (std::size_t j = 0; j < runs; ++j) {
-    const std::size_t lt = bound(keys + off[j], off[j + 1] - off[j], lo, ok, false);
+    const std::size_t lt = core::ordered_bound(keys + off[j], off[j + 1] - off[j], lo, o, false);
     starts[j] = off[j] + lt;
     need -= lt;
   }
   for (std::size_t j = 0; j < runs && need > 0; ++j) {
-    const std::size_t le = bound(keys + off[j], off[j + 1] - off[j], lo, ok, true);
+    const std::size_t le = core::ordered_bound(keys + off[j], off[j + 1] - off[j], lo, o, true);
     const std::size_t take = std::min(le - (starts[j] - off[j]), need);
     starts[j] += take;
     need -= take;
@@ -84,7 +63,7 @@ std::vector<std::size_t> split_at_rank(const SortedRuns& runs, order o, std::siz
   if (starts.empty()) return starts;
   visit_key_type(runs.type, [&](auto tag) {
     using K = decltype(tag);
-    select_rank(static_cast<const K*>(runs.keys), runs.offsets, std::min(r, runs.offsets.back()), OrderedKey<K>{o},
+    select_rank(static_cast<const K*>(runs.keys), runs.offsets, std::min(r, runs.offsets.back()), o,
                 starts.data());
   });
   return starts;

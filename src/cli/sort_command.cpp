@@ -129,20 +129,39 @@ std::vector<Context> open_contexts(const std::string& ids) {
   return contexts;
 }
 
+// The keys output and, with values, the values output, opened now: an unwritable destination, or
+// two names for one file, fail before any work.
+struct Outputs {
+  std::unique_ptr<OutputFile> keys, values;
+  std::vector<OutputFile*> all;
+};
+Outputs open_outputs(const SortArgs& a, bool with_values) {
+  Outputs o;
+  o.keys = std::make_unique<OutputFile>(a.output, "output");
+  o.all.push_back(o.keys.get());
+  if (with_values) {
+    o.values = std::make_unique<OutputFile>(a.values_out, "values output");
+    o.all.push_back(o.values.get());
+  }
+  check_distinct(o.all);
+  return o;
+}
+
+// Pointers to the contexts, as sort_host_multi takes them.
+std::vector<Context*> pointers(std::vector<Context>& contexts) {
+  std::vector<Context*> p;
+  for (auto& c : contexts) p.push_back(&c);
+  return p;
+}
+
 int run_external_sort(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
                       const std::optional<ValueType>& value_type, std::uint64_t limit, Progress& progress) {
   if (!type) throw Error(errc::invalid_argument, "--type is required for raw input '" + args.input + "'");
   if (!args.values.empty() && !value_type)
     throw Error(errc::invalid_argument, "--values-type is required for raw values '" + args.values + "'");
-  OutputFile out(args.output, "output");
-  std::unique_ptr<OutputFile> values_out;
-  if (!args.values.empty()) values_out = std::make_unique<OutputFile>(args.values_out, "values output");
-  std::vector<OutputFile*> outputs{&out};
-  if (values_out) outputs.push_back(values_out.get());
-  check_distinct(outputs);
+  Outputs outputs = open_outputs(args, !args.values.empty());
   std::vector<Context> contexts = open_contexts(args.device);
-  std::vector<Context*> context_ptrs;
-  for (auto& c : contexts) context_ptrs.push_back(&c);
+  const std::vector<Context*> context_ptrs = pointers(contexts);
 
   ExternalSortJob job;
   job.contexts = context_ptrs;
@@ -153,12 +172,12 @@ int run_external_sort(const SortArgs& args, const SortOptions& options, std::opt
   if (value_type) job.values_path = args.values, job.value_bytes = value_type->size;
   job.memory_limit = limit;
   job.temporary_directory = args.temporary_directory.empty() ? default_temporary_directory() : args.temporary_directory;
-  job.keys_out = &out;
-  job.values_out = values_out.get();
+  job.keys_out = outputs.keys.get();
+  job.values_out = outputs.values.get();
   if (has_npy_extension(args.output)) job.keys_npy_descr = descr_of(*type);
   if (value_type && has_npy_extension(args.values_out)) job.values_npy_descr = value_type->descr;
   const ExternalSortReport report = external_sort(job, progress);
-  commit_together(outputs);
+  commit_together(outputs.all);
   if (args.verbose)
     std::fprintf(stderr,
                  "gpusort: external sort of %llu elements (--memory-limit %llu bytes): %zu runs in %.3f ms, splits %.3f "
@@ -202,18 +221,10 @@ int run_sort(const SortArgs& args) {
   const std::size_t n = keys.file.count;
   progress.phase("sorting", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
 
-  // Open the outputs now: an unwritable destination, or two names for one file, fail before the sort.
-  OutputFile out(args.output, "output");
-  std::unique_ptr<OutputFile> values_out;
-  if (values) values_out = std::make_unique<OutputFile>(args.values_out, "values output");
-  std::vector<OutputFile*> outputs{&out};
-  if (values_out) outputs.push_back(values_out.get());
-  check_distinct(outputs);
-
-  // --device a,b,... sorts on several devices at once (sample sort, gpusort/multi_device.hpp).
+  Outputs outputs = open_outputs(args, values.has_value());
+  // --device a,b,... sorts on several devices at once (gpusort/multi_device.hpp).
   std::vector<Context> contexts = open_contexts(args.device);
-  std::vector<Context*> context_ptrs;
-  for (auto& c : contexts) context_ptrs.push_back(&c);
+  const std::vector<Context*> context_ptrs = pointers(contexts);
   Context& ctx = contexts.front();
   const SortReport report =
       sort_host_multi(context_ptrs, keys.type, keys.file.data(), n, values ? values->data() : nullptr,
@@ -221,13 +232,13 @@ int run_sort(const SortArgs& args) {
 
   const auto t_write = Clock::now();
   progress.phase("writing", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
-  write_array(out, keys.file.data(), n, keys.file.item_size, keys.file.npy || has_npy_extension(args.output),
+  write_array(*outputs.keys, keys.file.data(), n, keys.file.item_size, keys.file.npy || has_npy_extension(args.output),
               keys.file.npy ? keys.file.descr : descr_of(keys.type));
   if (values)
-    write_array(*values_out, values->data(), n, values->item_size, values->npy || has_npy_extension(args.values_out),
+    write_array(*outputs.values, values->data(), n, values->item_size, values->npy || has_npy_extension(args.values_out),
                 values->descr);
   // Everything is on disk before either file replaces its target, and both do or neither.
-  commit_together(outputs);
+  commit_together(outputs.all);
   const double write_ms = ms_since(t_write);
 
   if (args.verbose) {

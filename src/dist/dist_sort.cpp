@@ -11,6 +11,7 @@
 
 #include "api/option_checks.hpp"
 #include "core/host_array.hpp"
+#include "core/ordered_search.hpp"
 #include "gpusort/dist.hpp"
 #include "gpusort/key_order.hpp"
 
@@ -23,22 +24,7 @@ double ms_since(clock_type::time_point t0) {
 }
 
 template <class K>
-using okey_t = decltype(ordered_bits(K{}));
-
-// First index of sorted a[0, n) whose ordered key is > v (or_equal) or >= v.
-template <class K>
-std::size_t bound(const K* a, std::size_t n, okey_t<K> v, order o, bool or_equal) {
-  std::size_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    const okey_t<K> m = ordered_bits(a[mid], o);
-    if (or_equal ? m <= v : m < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
+using okey_t = core::ordered_key_t<K>;
 
 // cut[k * (p + 1) + j]: where rank j's sorted keys split for destination k (cut[.. + 0] = 0 and
 // cut[.. + p] = n_j per rank are implied); here as a p x (p + 1) table, row = source rank j.
@@ -63,7 +49,7 @@ std::vector<std::uint64_t> exact_cuts(Communicator& comm, const K* keys, std::si
     std::vector<U> mid(cuts);
     for (int c = 0; c < cuts; ++c) {
       mid[c] = U(lo[c] + U(hi[c] - lo[c]) / 2);
-      le[c] = bound(keys, n, mid[c], o, true);
+      le[c] = core::ordered_bound(keys, n, mid[c], o, true);
     }
     comm.allreduce_sum(le.data(), le.size());
     for (int c = 0; c < cuts; ++c) {
@@ -77,9 +63,9 @@ std::vector<std::uint64_t> exact_cuts(Communicator& comm, const K* keys, std::si
   // Below v_k every rank gives all it has; keys equal to v_k go to the lowest ranks first.
   std::vector<std::uint64_t> mine(2 * std::size_t(cuts));  // (less, equal) per cut
   for (int c = 0; c < cuts; ++c) {
-    const std::size_t lt = bound(keys, n, lo[c], o, false);
+    const std::size_t lt = core::ordered_bound(keys, n, lo[c], o, false);
     mine[2 * c] = lt;
-    mine[2 * c + 1] = bound(keys, n, lo[c], o, true) - lt;
+    mine[2 * c + 1] = core::ordered_bound(keys, n, lo[c], o, true) - lt;
   }
   std::vector<std::uint64_t> all(std::size_t(p) * mine.size());
   if (cuts > 0) comm.allgather(mine.data(), mine.size() * sizeof(std::uint64_t), all.data());

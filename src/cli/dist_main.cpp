@@ -4,7 +4,8 @@
 // file by offset: rank 0 creates a temporary file beside the target at the full size, every rank
 // writes and syncs its range, and rank 0 renames it into place once all have succeeded.
 //
-//   mpirun -np P gpusort dist-sort IN -o OUT --type T [--descending] [--stable] [--device ID] [-v]
+//   mpirun -np P gpusort dist-sort IN -o OUT --type T [--values V --values-type T --values-out VOUT]
+//                                  [--descending] [--stable] [--device ID] [-v]
 #include <fcntl.h>
 #include <mpi.h>
 #include <sys/stat.h>
@@ -33,6 +34,7 @@ using gpusort::cli::write_at;
 
 struct Args {
   std::string input, output, type, device;
+  std::string values, values_type, values_out;
   bool descending = false, stable = false, verbose = false;
 };
 
@@ -47,71 +49,103 @@ bool all_ok(bool mine) {
   return all == 1;
 }
 
+// Rank 0 creates a temporary file beside `target` at full size (mode as the umask gives new files);
+// every rank writes its range and syncs it. Returns the temporary path on every rank, or "" if any
+// rank failed (then nothing is left behind).
+std::string write_ranges(const std::string& target, const unsigned char* data, std::uint64_t first,
+                         std::size_t count, std::uint64_t n, std::size_t item, int rank) {
+  char temp[4096] = {};
+  bool ok = true;
+  if (rank == 0) {
+    const std::string pattern = target + ".gpusort-XXXXXX";
+    if (pattern.size() >= sizeof temp) throw Error(errc::invalid_argument, "output path too long");
+    std::memcpy(temp, pattern.c_str(), pattern.size() + 1);
+    const int fd = ::mkstemp(temp);
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ok = fd >= 0 && ::ftruncate(fd, off_t(n * item)) == 0 && ::fchmod(fd, 0666 & ~mask) == 0;
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (!ok) {
+      if (fd >= 0) ::unlink(temp);
+      std::fprintf(stderr, "gpusort: error: cannot create the output beside '%s': %s\n", target.c_str(),
+                   std::strerror(err));
+    }
+  }
+  MPI_Bcast(temp, sizeof temp, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!all_ok(ok)) return "";
+  bool wrote = false;
+  try {
+    const int out = ::open(temp, O_WRONLY | O_CLOEXEC);
+    if (out < 0) io_failure("open the output's temporary file", errno);
+    write_at(out, data, count * item, first * item, "the output's temporary file");
+    wrote = ::fsync(out) == 0;
+    ::close(out);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "gpusort: error: rank %d: %s\n", rank, e.what());
+  }
+  if (all_ok(wrote)) return temp;
+  if (rank == 0) ::unlink(temp);
+  return "";
+}
+
+gpusort::core::HostArray read_share(const std::string& path, std::uint64_t first, std::size_t count, std::size_t item,
+                                    const std::string& what) {
+  gpusort::core::HostArray data = gpusort::core::make_host_array(std::max<std::size_t>(1, count * item));
+  const int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) io_failure("open " + what + " '" + path + "'", errno);
+  read_at(in, data.get(), count * item, first * item, what + " '" + path + "'");
+  ::close(in);
+  return data;
+}
+
+std::uint64_t elements_of(const std::string& path, std::size_t item, const std::string& what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) io_failure("open " + what + " '" + path + "'", errno);
+  if (!S_ISREG(st.st_mode) || std::uint64_t(st.st_size) % item != 0)
+    throw Error(errc::invalid_argument, what + " '" + path + "' must be a regular raw file of elements of " +
+                                            std::to_string(item) + " bytes");
+  return std::uint64_t(st.st_size) / item;
+}
+
 int run(const Args& a, int rank, int ranks) {
   const gpusort::key_type type = gpusort::cli::parse_key_type_arg(a.type, "--type");
   const std::size_t kb = gpusort::key_size(type);
-  struct stat st {};
-  if (::stat(a.input.c_str(), &st) != 0) io_failure("open input '" + a.input + "'", errno);
-  if (!S_ISREG(st.st_mode) || std::uint64_t(st.st_size) % kb != 0)
-    throw Error(errc::invalid_argument, "input '" + a.input + "' must be a regular raw file of " + a.type +
-                                            " keys (a multiple of " + std::to_string(kb) + " bytes)");
-  const std::uint64_t n = std::uint64_t(st.st_size) / kb;
+  const bool pairs = !a.values.empty();
+  if (pairs != !a.values_out.empty() || (pairs && a.values_type.empty()))
+    throw Error(errc::invalid_argument, "--values needs --values-type and --values-out (and they need --values)");
+  const std::size_t vb = pairs ? gpusort::cli::parse_value_type_arg(a.values_type, "--values-type").size : 0;
+  const std::uint64_t n = elements_of(a.input, kb, "input");
+  if (pairs && elements_of(a.values, vb, "values") != n)
+    throw Error(errc::invalid_argument, "values '" + a.values + "' do not hold as many elements as the input");
   const std::uint64_t first = n * std::uint64_t(rank) / ranks, last = n * std::uint64_t(rank + 1) / ranks;
   const std::size_t count = std::size_t(last - first);
-
-  gpusort::core::HostArray keys = gpusort::core::make_host_array(std::max<std::size_t>(1, count * kb));
-  const int in = ::open(a.input.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) io_failure("open input '" + a.input + "'", errno);
-  read_at(in, keys.get(), count * kb, first * kb, "input '" + a.input + "'");
-  ::close(in);
+  gpusort::core::HostArray keys = read_share(a.input, first, count, kb, "input");
+  gpusort::core::HostArray values;
+  if (pairs) values = read_share(a.values, first, count, vb, "values");
 
   gpusort::Context ctx(a.device);
   auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
   gpusort::SortOptions opt;
   opt.order = a.descending ? gpusort::order::descending : gpusort::order::ascending;
   opt.stable = a.stable;
-  const gpusort::dist::DistReport rep = gpusort::dist::sort_host(ctx, *comm, type, keys.get(), count, nullptr, 0, opt);
+  const gpusort::dist::DistReport rep =
+      gpusort::dist::sort_host(ctx, *comm, type, keys.get(), count, pairs ? values.get() : nullptr, vb, opt);
 
-  // One output file: rank 0 makes the temporary file at full size, all write their ranges.
-  char temp[4096] = {};
-  int ok = 1;
+  // One output file each for keys and values, written by range; renamed into place by rank 0 once
+  // every rank has written both (values first, so a keys file in place always has its values).
+  const std::string keys_temp = write_ranges(a.output, keys.get(), first, count, n, kb, rank);
+  std::string values_temp;
+  if (pairs && !keys_temp.empty()) values_temp = write_ranges(a.values_out, values.get(), first, count, n, vb, rank);
+  bool done = !keys_temp.empty() && (!pairs || !values_temp.empty());
   if (rank == 0) {
-    const std::string pattern = a.output + ".gpusort-XXXXXX";
-    if (pattern.size() >= sizeof temp) throw Error(errc::invalid_argument, "output path too long");
-    std::memcpy(temp, pattern.c_str(), pattern.size() + 1);
-    const int fd = ::mkstemp(temp);
-    // Permissions as a new file of `gpusort sort` gets them (mkstemp makes 0600).
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ok = fd >= 0 && ::ftruncate(fd, off_t(n * kb)) == 0 && ::fchmod(fd, 0666 & ~mask) == 0;
-    const int err = errno;
-    if (fd >= 0) ::close(fd);
-    if (!ok) {
-      if (fd >= 0) ::unlink(temp);
-      std::fprintf(stderr, "gpusort: error: cannot create the output beside '%s': %s\n", a.output.c_str(),
-                   std::strerror(err));
+    if (done && pairs && ::rename(values_temp.c_str(), a.values_out.c_str()) != 0) done = false;
+    if (done && ::rename(keys_temp.c_str(), a.output.c_str()) != 0) done = false;
+    if (!done) {
+      std::fprintf(stderr, "gpusort: error: cannot put the output in place: %s\n", std::strerror(errno));
+      if (!keys_temp.empty()) ::unlink(keys_temp.c_str());
+      if (!values_temp.empty()) ::unlink(values_temp.c_str());
     }
-  }
-  MPI_Bcast(temp, sizeof temp, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (!all_ok(ok)) return 1;
-  bool wrote = false;
-  try {
-    const int out = ::open(temp, O_WRONLY | O_CLOEXEC);
-    if (out < 0) io_failure("open the output's temporary file", errno);
-    write_at(out, keys.get(), count * kb, first * kb, "the output's temporary file");
-    wrote = ::fsync(out) == 0;
-    ::close(out);
-  } catch (const Error& e) {
-    std::fprintf(stderr, "gpusort: error: rank %d: %s\n", rank, e.what());
-  }
-  // Rank 0 renames once every rank has written; all ranks learn whether that worked.
-  bool done = all_ok(wrote);
-  if (rank == 0) {
-    if (done && ::rename(temp, a.output.c_str()) != 0) {
-      std::fprintf(stderr, "gpusort: error: cannot rename the output into place: %s\n", std::strerror(errno));
-      done = false;
-    }
-    if (!done) ::unlink(temp);
   }
   if (!all_ok(done)) return 1;
   if (a.verbose) {
@@ -147,6 +181,9 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", a.output, "Where the sorted keys go (one file, renamed into place when complete)")
       ->required();
   app.add_option("-t,--type", a.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
+  app.add_option("--values", a.values, "Values carried with the keys: a raw file of as many elements");
+  app.add_option("--values-type", a.values_type, "Value type: a key type name or bytesK (K = 1, 2, 4, 8, 16)");
+  app.add_option("--values-out", a.values_out, "Where the permuted values go");
   app.add_flag("-d,--descending", a.descending, "Sort in descending order");
   app.add_flag("-s,--stable", a.stable, "Keep equal keys in input order");
   app.add_option("--device", a.device, "Device id for every rank (default: $GPUSORT_DEVICE or the best one)");

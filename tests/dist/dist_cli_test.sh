@@ -17,6 +17,12 @@ for order in "" "--descending"; do
   "$G" sort f.f64 -o ref.f64 -t f64 --stable $order
   cmp dist.f64 ref.f64
 done
+# Pairs: values travel with their keys, stably.
+"$G" gen -t u32 -n 300007 --seed 13 -o v.u32
+"$MPIEXEC" -np "$RANKS" "$G" dist-sort k.u32 -o dk.u32 -t u32 --stable --values v.u32 --values-type u32 --values-out dv.u32
+"$G" sort k.u32 -o rk.u32 -t u32 --stable --values v.u32 --values-type u32 --values-out rv.u32
+cmp dk.u32 rk.u32
+cmp dv.u32 rv.u32
 if "$MPIEXEC" -np "$RANKS" "$G" dist-sort missing.u32 -o never.u32 -t u32 2>err.txt; then
   echo "dist-sort of a missing input succeeded" >&2; exit 1
 fi

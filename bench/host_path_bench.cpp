@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
 #include "gpusort/gpusort.hpp"
 #include "runtime/device.hpp"
@@ -47,6 +48,22 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes) {
   });
 }
 
+// n u32 in huge-page host memory, first touched by all threads (a std::vector's zero fill would
+// fault 16 GiB in on one thread: minutes on a virtual machine).
+struct U32Array {
+  gpusort::core::HostArray bytes;
+  std::size_t n = 0;
+  explicit U32Array(std::size_t count) : bytes(gpusort::core::make_host_array(std::max<std::size_t>(1, count * 4))), n(count) {
+    gpusort::core::parallel_for(n * 4, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
+      std::memset(bytes.get() + b, 0, e - b);
+    });
+  }
+  std::uint32_t* data() const { return reinterpret_cast<std::uint32_t*>(bytes.get()); }
+  std::uint32_t& operator[](std::size_t i) const { return data()[i]; }
+  std::size_t size() const { return n; }
+  std::span<std::uint32_t> span() const { return {data(), n}; }
+};
+
 struct Rates {
   double up_gbs = 0, down_gbs = 0;
 };
@@ -77,7 +94,7 @@ struct Case {
 // keys: u32; values (pairs): u32 = hash of the key, so pairs torn apart show.
 std::uint32_t value_of(std::uint32_t k) { return std::uint32_t(splitmix(k)); }
 
-bool check(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>* values, std::uint64_t sum,
+bool check(const U32Array& keys, const U32Array* values, std::uint64_t sum,
            std::uint64_t xsum) {
   const std::size_t n = keys.size(), t = threads();
   std::vector<int> ok(t, 1);
@@ -102,7 +119,7 @@ bool check(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32
 bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads,
               bool verbose) {
   const std::size_t n = std::size_t(1) << c.log2;
-  std::vector<std::uint32_t> input(n);
+  U32Array input(n);
   gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) input[i] = std::uint32_t(splitmix(i * 0x2545F4914F6CDD1Dull + c.log2));
   });
@@ -112,7 +129,7 @@ bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repe
   });
   std::uint64_t sum = 0, xsum = 0;
   for (std::size_t p = 0; p < sums.size(); ++p) sum += sums[p], xsum += xsums[p];
-  std::vector<std::uint32_t> keys(n), values(c.pairs ? n : 0), input_values(c.pairs ? n : 0);
+  U32Array keys(n), values(c.pairs ? n : 0), input_values(c.pairs ? n : 0);
   if (c.pairs)
     gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) input_values[i] = value_of(input[i]);
@@ -128,8 +145,8 @@ bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repe
     parallel_copy(keys.data(), input.data(), n * 4);
     if (c.pairs) parallel_copy(values.data(), input_values.data(), n * 4);
     const auto t0 = clock_type::now();
-    gpusort::SortReport rep = c.pairs ? gpusort::sort_pairs(ctx, std::span(keys), std::span(values), opt)
-                                      : gpusort::sort(ctx, std::span(keys), opt);
+    gpusort::SortReport rep = c.pairs ? gpusort::sort_pairs(ctx, keys.span(), values.span(), opt)
+                                      : gpusort::sort(ctx, keys.span(), opt);
     const double t = ms_since(t0);
     all_ok = all_ok && check(keys, c.pairs ? &values : nullptr, sum, xsum);
     if (r == 0) continue;

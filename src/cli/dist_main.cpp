@@ -20,6 +20,7 @@
 
 #include "array_file.hpp"
 #include "file_io.hpp"
+#include "progress.hpp"
 #include "core/host_array.hpp"
 #include "gpusort/dist_mpi.hpp"
 #include "gpusort/errors.hpp"
@@ -35,6 +36,7 @@ using gpusort::cli::write_at;
 struct Args {
   std::string input, output, type, device;
   std::string values, values_type, values_out;
+  bool progress = false, no_progress = false;
   bool descending = false, stable = false, verbose = false;
 };
 
@@ -120,10 +122,18 @@ int run(const Args& a, int rank, int ranks) {
     throw Error(errc::invalid_argument, "values '" + a.values + "' do not hold as many elements as the input");
   const std::uint64_t first = n * std::uint64_t(rank) / ranks, last = n * std::uint64_t(rank + 1) / ranks;
   const std::size_t count = std::size_t(last - first);
+  // Rank 0's share stands for all ranks' progress (the shares are equal to one element).
+  gpusort::cli::Progress progress(rank != 0 || a.no_progress ? gpusort::cli::ProgressMode::off
+                                  : a.progress               ? gpusort::cli::ProgressMode::on
+                                                             : gpusort::cli::ProgressMode::automatic);
+  const std::uint64_t share_bytes = count * (kb + vb);
+  progress.phase("reading", share_bytes);
   gpusort::core::HostArray keys = read_share(a.input, first, count, kb, "input");
   gpusort::core::HostArray values;
   if (pairs) values = read_share(a.values, first, count, vb, "values");
 
+  progress.advance(share_bytes);
+  progress.phase("sorting across " + std::to_string(ranks) + " ranks", share_bytes);
   gpusort::Context ctx(a.device);
   auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
   gpusort::SortOptions opt;
@@ -134,6 +144,8 @@ int run(const Args& a, int rank, int ranks) {
 
   // One output file each for keys and values, written by range; renamed into place by rank 0 once
   // every rank has written both (values first, so a keys file in place always has its values).
+  progress.advance(share_bytes);
+  progress.phase("writing", share_bytes);
   const std::string keys_temp = write_ranges(a.output, keys.get(), first, count, n, kb, rank);
   std::string values_temp;
   if (pairs && !keys_temp.empty()) values_temp = write_ranges(a.values_out, values.get(), first, count, n, vb, rank);
@@ -188,6 +200,8 @@ int main(int argc, char** argv) {
   app.add_flag("-s,--stable", a.stable, "Keep equal keys in input order");
   app.add_option("--device", a.device, "Device id for every rank (default: $GPUSORT_DEVICE or the best one)");
   app.add_flag("-v,--verbose", a.verbose, "Rank 0 prints every rank's phase times");
+  app.add_flag("--progress", a.progress, "Rank 0 draws a progress line even when stderr is not a terminal");
+  app.add_flag("--no-progress", a.no_progress, "Never draw the progress line");
   int code = 0;
   try {
     app.parse(argc, argv);

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "gpusort/context.hpp"
+#include "gpusort/device_array.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
@@ -54,6 +55,28 @@ struct DistReport {
 // memory; the local sorts run on ctx's device with `options` (stable, order, algorithm...).
 DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys, std::size_t n, void* values,
                      std::size_t value_bytes, const SortOptions& options = {});
+
+// ---- data in device memory --------------------------------------------------------------------
+
+// Moves slices of device buffers between ranks: the all-to-all of Communicator::alltoallv on this
+// rank's device buffers (of the context the sort runs on). Collective.
+class DeviceExchange {
+ public:
+  virtual ~DeviceExchange() = default;
+  virtual void alltoallv(const DeviceBuffer& send, const std::uint64_t* send_bytes, const std::uint64_t* send_offsets,
+                         DeviceBuffer& recv, const std::uint64_t* recv_bytes, const std::uint64_t* recv_offsets) = 0;
+};
+
+// Through host memory over `comm` (any device, any Communicator): each rank's slices go down to
+// the host, through comm.alltoallv, and up again. `comm` must outlive the exchange.
+std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm);
+
+// The same sort on keys (and values) in device memory: the local sorts run on the device
+// (gpusort::sort_device), the cut search runs a small kernel per bisection step (only the P - 1
+// probe counts cross to the host), and `exchange` moves the slices. keys/values hold this rank's
+// n elements before and its range of the sorted whole after. Collective.
+DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
+                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options = {});
 
 template <sortable_key K>
 DistReport sort(Context& ctx, Communicator& comm, std::span<K> keys, const SortOptions& options = {}) {

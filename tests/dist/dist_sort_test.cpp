@@ -48,7 +48,7 @@ std::vector<std::size_t> shares(std::size_t n, bool last_empty) {
 }
 
 template <class K, class V>
-void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pairs) {
+void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pairs, bool on_device = false) {
   const int me = my_rank();
   const std::uint64_t seed = shared_seed();
   const std::vector<K> all = make_keys<K>(n, d, seed);
@@ -60,8 +60,22 @@ void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pa
 
   auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
   const SortOptions opt{.order = o, .stable = stable};
-  const gpusort::dist::DistReport rep = pairs ? gpusort::dist::sort_pairs(test_context(), *comm, std::span(keys), std::span(values), opt)
-                                     : gpusort::dist::sort(test_context(), *comm, std::span(keys), opt);
+  gpusort::dist::DistReport rep;
+  if (on_device) {
+    // The device form: the slice in device buffers, exchanged through host memory over MPI.
+    DeviceBuffer dkeys(test_context(), std::max<std::size_t>(1, keys.size() * sizeof(K)));
+    DeviceBuffer dvalues(test_context(), std::max<std::size_t>(1, values.size() * sizeof(V)));
+    if (!keys.empty()) dkeys.upload(keys.data(), keys.size() * sizeof(K));
+    if (!values.empty()) dvalues.upload(values.data(), values.size() * sizeof(V));
+    auto exchange = gpusort::dist::staged_exchange(*comm);
+    rep = gpusort::dist::sort_device(test_context(), *comm, *exchange, key_type_of<K>::value, dkeys, keys.size(),
+                                     pairs ? &dvalues : nullptr, pairs ? sizeof(V) : 0, opt);
+    if (!keys.empty()) dkeys.download(keys.data(), keys.size() * sizeof(K));
+    if (pairs && !values.empty()) dvalues.download(values.data(), values.size() * sizeof(V));
+  } else {
+    rep = pairs ? gpusort::dist::sort_pairs(test_context(), *comm, std::span(keys), std::span(values), opt)
+                : gpusort::dist::sort(test_context(), *comm, std::span(keys), opt);
+  }
   EXPECT_EQ(rep.total, n);
   ASSERT_EQ(keys.size(), count[me]) << "a rank's share changed";
 
@@ -100,6 +114,14 @@ TEST(DistSort, StablePairsWithHeavyDuplicates) {
 TEST(DistSort, TinyAndEmpty) {
   for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(17)})
     check<std::uint32_t, std::uint32_t>(n, dist::uniform, order::ascending, true, true, true);
+}
+
+TEST(DistSortDevice, KeysAndStablePairs) {
+  check<std::uint32_t, std::uint32_t>(100003, dist::uniform, order::ascending, false, false, false, true);
+  check<double, std::uint32_t>(30001, dist::specials, order::descending, true, true, true, true);
+  for (dist d : {dist::all_equal, dist::few_unique})
+    check<std::int16_t, std::uint64_t>(50021, d, order::ascending, true, false, true, true);
+  check<std::uint8_t, std::uint32_t>(7, dist::uniform, order::descending, true, true, true, true);
 }
 
 TEST(DistSort, MismatchedTypesAreAnErrorOnEveryRank) {

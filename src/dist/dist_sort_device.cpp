@@ -1,0 +1,172 @@
+// The distributed sort of device-resident data (gpusort/dist.hpp, sort_device): local sort on the
+// device, exact cuts with a bounds kernel per bisection step (kernels/dist_bounds.cl), the
+// exchange through a DeviceExchange, a local sort of the received runs. docs/DISTRIBUTED.md.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "api/option_checks.hpp"
+#include "dist/dist_steps.hpp"
+#include "dist/exact_cuts.hpp"
+#include "gpusort/dist.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::dist {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+// Counts below / not after each probe in the sorted run on the device: one launch, P - 1 probes.
+class DeviceBounds {
+ public:
+  DeviceBounds(rt::Device& device, key_type type, rt::Buffer& run, std::uint64_t n, order o, std::size_t probes)
+      : device_(device), type_(type), run_(run), n_(n), o_(o), count_(std::max<std::size_t>(1, probes)) {
+    probes_ = device.alloc(count_ * 8);
+    below_ = device.alloc(count_ * 8);
+    not_after_ = device.alloc(count_ * 8);
+    kernel_ = &device.program("dist_bounds.cl", algo::key_defines_for(type, 0)).kernel("dist_bounds");
+  }
+  void operator()(const std::vector<std::uint64_t>& probes, std::vector<std::uint64_t>& below,
+                  std::vector<std::uint64_t>& not_after) {
+    if (probes.empty()) return;
+    device_.write(*probes_, 0, probes.data(), probes.size() * 8);
+    const std::uint32_t count = static_cast<std::uint32_t>(probes.size());
+    const bool desc = o_ == order::descending;
+    rt::Arg flip = key_size(type_) == 8 ? rt::Arg(desc ? ~std::uint64_t(0) : std::uint64_t(0))
+                                        : rt::Arg(desc ? ~std::uint32_t(0) : std::uint32_t(0));
+    const std::uint32_t group = 64;
+    device_.launch(*kernel_, {(count + group - 1) / group, group},
+                   {run_, n_, *probes_, count, flip, *below_, *not_after_});
+    device_.read(*below_, 0, below.data(), probes.size() * 8);
+    device_.read(*not_after_, 0, not_after.data(), probes.size() * 8);
+  }
+
+ private:
+  rt::Device& device_;
+  key_type type_;
+  rt::Buffer& run_;
+  std::uint64_t n_;
+  order o_;
+  std::size_t count_;
+  rt::BufferPtr probes_, below_, not_after_;
+  rt::Kernel* kernel_ = nullptr;
+};
+
+class StagedExchange final : public DeviceExchange {
+ public:
+  explicit StagedExchange(Communicator& comm) : comm_(comm) {}
+  void alltoallv(const DeviceBuffer& send, const std::uint64_t* send_bytes, const std::uint64_t* send_offsets,
+                 DeviceBuffer& recv, const std::uint64_t* recv_bytes, const std::uint64_t* recv_offsets) override {
+    std::uint64_t out = 0, in = 0;
+    for (int r = 0; r < comm_.size(); ++r) {
+      out = std::max(out, send_offsets[r] + send_bytes[r]);
+      in = std::max(in, recv_offsets[r] + recv_bytes[r]);
+    }
+    std::vector<unsigned char> host_send(out), host_recv(in);
+    if (out) send.download(host_send.data(), out);
+    comm_.alltoallv(host_send.data(), send_bytes, send_offsets, host_recv.data(), recv_bytes, recv_offsets);
+    if (in) recv.upload(host_recv.data(), in);
+  }
+
+ private:
+  Communicator& comm_;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm) { return std::make_unique<StagedExchange>(comm); }
+
+DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
+                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options) {
+  const auto t_all = clock_type::now();
+  const int p = comm.size(), me = comm.rank();
+  const std::size_t kb = key_size(type), vb = value_bytes;
+  DistReport report;
+  std::uint64_t mine[3] = {n, std::uint64_t(type), vb};
+  std::vector<std::uint64_t> gathered(3 * std::size_t(p));
+  comm.allgather(mine, sizeof mine, gathered.data());
+  std::vector<std::uint64_t> counts(p);
+  for (int j = 0; j < p; ++j) counts[j] = gathered[3 * j], report.total += counts[j];
+
+  // 1. Checks and the local sort, agreed by all ranks.
+  detail::collectively(comm, [&] {
+    for (int j = 0; j < p; ++j)
+      if (gathered[3 * j + 1] != mine[1] || gathered[3 * j + 2] != mine[2])
+        throw Error(errc::invalid_argument, "dist::sort_device: rank " + std::to_string(j) +
+                                                " sorts another key type or value size than rank " + std::to_string(me));
+    if ((vb == 0) != (values == nullptr))
+      throw Error(errc::invalid_argument, "values and value size must be given together");
+    if (n * kb > keys.bytes() || (values && n * vb > values->bytes()))
+      throw Error(errc::invalid_argument, "dist::sort_device: the buffers hold fewer than n elements");
+    gpusort::detail::checked_algorithm(ctx.device(), std::max<std::uint64_t>(report.total, 2), options);
+    const auto t = clock_type::now();
+    if (n > 1) report.local_sort = gpusort::sort_device(ctx, type, keys, n, values, vb, options);
+    report.local_sort_ms = ms_since(t);
+  });
+  if (p == 1) {
+    report.total_ms = ms_since(t_all);
+    return report;
+  }
+
+  // 2. Exact cuts: the bisection's counts come from the bounds kernel.
+  auto t = clock_type::now();
+  rt::Device& device = ctx.runtime_device();
+  std::exception_ptr failed;
+  std::vector<std::uint64_t> cut = visit_key_type(type, [&](auto tag) {
+    using K = decltype(tag);
+    std::unique_ptr<DeviceBounds> bounds;
+    try {
+      bounds = std::make_unique<DeviceBounds>(device, type, keys.runtime_buffer(), n, options.order, std::size_t(p - 1));
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    auto call = [&](const std::vector<std::uint64_t>& probes, std::vector<std::uint64_t>& below,
+                    std::vector<std::uint64_t>& not_after) {
+      if (!bounds) throw Error(errc::device_error, "no bounds kernel");
+      (*bounds)(probes, below, not_after);
+    };
+    return detail::exact_cuts<K>(comm, counts, call, failed);
+  });
+  detail::collectively(comm, [&] {
+    if (failed) std::rethrow_exception(failed);
+  });
+  report.split_ms = ms_since(t);
+
+  // 3. Exchange into fresh buffers, in source-rank order.
+  t = clock_type::now();
+  const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p);
+  report.sent_away = plan.sent_away;
+  DeviceBuffer recv_keys, recv_values;
+  detail::collectively(comm, [&] {
+    recv_keys = DeviceBuffer(ctx, std::max<std::size_t>(1, n * kb));
+    if (vb) recv_values = DeviceBuffer(ctx, std::max<std::size_t>(1, n * vb));
+  });
+  exchange.alltoallv(keys, plan.bytes(plan.send_count, kb).data(), plan.bytes(plan.send_offset, kb).data(), recv_keys,
+                     plan.bytes(plan.recv_count, kb).data(), plan.bytes(plan.recv_offset, kb).data());
+  if (vb)
+    exchange.alltoallv(*values, plan.bytes(plan.send_count, vb).data(), plan.bytes(plan.send_offset, vb).data(),
+                       recv_values, plan.bytes(plan.recv_count, vb).data(), plan.bytes(plan.recv_offset, vb).data());
+  report.exchange_ms = ms_since(t);
+
+  // 4. The received runs sorted again (stably when asked), then into the caller's buffers.
+  t = clock_type::now();
+  detail::collectively(comm, [&] {
+    if (n > 1) report.final_sort = gpusort::sort_device(ctx, type, recv_keys, n, vb ? &recv_values : nullptr, vb, options);
+    if (n > 0) {
+      device.copy(recv_keys.runtime_buffer(), 0, keys.runtime_buffer(), 0, n * kb);
+      if (vb) device.copy(recv_values.runtime_buffer(), 0, values->runtime_buffer(), 0, n * vb);
+      device.finish();
+    }
+  });
+  report.final_sort_ms = ms_since(t);
+  report.total_ms = ms_since(t_all);
+  return report;
+}
+
+}  // namespace gpusort::dist

@@ -1,0 +1,69 @@
+#pragma once
+// What the host and device forms of the distributed sort share (gpusort/dist.hpp): agreeing on a
+// rank-local step's outcome, and the exchange plan a cut table gives.
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "gpusort/dist.hpp"
+
+namespace gpusort::dist::detail {
+
+// Runs a rank-local step and agrees on its outcome: if it failed on any rank, every rank throws
+// (its own error, or one naming the rank that failed), so none is left waiting in a collective.
+template <class F>
+void collectively(Communicator& comm, F&& step) {
+  std::exception_ptr error;
+  try {
+    step();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  std::vector<std::uint64_t> failed(std::size_t(comm.size()), 0);
+  failed[std::size_t(comm.rank())] = error ? 1 : 0;
+  comm.allreduce_sum(failed.data(), failed.size());
+  if (error) std::rethrow_exception(error);
+  for (std::size_t r = 0; r < failed.size(); ++r)
+    if (failed[r]) throw Error(errc::device_error, "dist::sort: rank " + std::to_string(r) + " failed (see its error)");
+}
+
+// This rank's side of the all-to-all, in elements: it sends send_count[k] from send_offset[k] to
+// rank k and receives recv_count[k] from rank k at recv_offset[k] (source-rank order).
+struct ExchangePlan {
+  std::vector<std::uint64_t> send_count, send_offset, recv_count, recv_offset;
+  std::uint64_t sent_away = 0;  // elements for other ranks
+  std::vector<std::uint64_t> bytes(const std::vector<std::uint64_t>& elements, std::size_t size) const {
+    std::vector<std::uint64_t> b = elements;
+    for (auto& x : b) x *= size;
+    return b;
+  }
+};
+
+// From the cut table (every rank holds the same one). Every rank checks every rank's share, so an
+// inconsistency stops all ranks together.
+inline ExchangePlan plan_exchange(const std::vector<std::uint64_t>& cut, const std::vector<std::uint64_t>& counts,
+                                  int me, int p) {
+  auto row = [&](int j) { return &cut[std::size_t(j) * (p + 1)]; };
+  for (int m = 0; m < p; ++m) {
+    std::uint64_t gets = 0;
+    for (int k = 0; k < p; ++k) gets += row(k)[m + 1] - row(k)[m];
+    if (gets != counts[m])
+      throw Error(errc::device_error, "dist::sort: rank " + std::to_string(m) + " would receive " + std::to_string(gets) +
+                                          " elements instead of " + std::to_string(counts[m]) + " (internal error)");
+  }
+  ExchangePlan plan;
+  plan.send_count.resize(p), plan.send_offset.resize(p), plan.recv_count.resize(p), plan.recv_offset.resize(p);
+  std::uint64_t at = 0;
+  for (int k = 0; k < p; ++k) {
+    plan.send_offset[k] = row(me)[k];
+    plan.send_count[k] = row(me)[k + 1] - row(me)[k];
+    plan.recv_offset[k] = at;
+    plan.recv_count[k] = row(k)[me + 1] - row(k)[me];
+    at += plan.recv_count[k];
+    if (k != me) plan.sent_away += plan.send_count[k];
+  }
+  return plan;
+}
+
+}  // namespace gpusort::dist::detail

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -139,6 +140,13 @@ class Device {
   // Records an event on q after everything enqueued there so far and makes the caller's queue
   // wait for it (later work there runs after it); returns the event, for the host to wait on.
   virtual std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q = nullptr) = 0;
+
+  // ---- raw CUDA handles, for libraries that take them (NCCL) ----
+  // The device address of a buffer, the CUstream of a queue (default queue if null), and f run
+  // with this device's context current on the calling thread. Error(unsupported) off CUDA.
+  virtual std::uint64_t cuda_address(const Buffer& b);
+  virtual void* cuda_stream(Queue* q = nullptr);
+  virtual void with_cuda_context(const std::function<void()>& f);
 
  private:
   std::mutex temp_pool_mutex_;

@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "gpusort/dist_mpi.hpp"
+#include "gpusort/dist_nccl.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -122,6 +123,18 @@ TEST(DistSortDevice, KeysAndStablePairs) {
   for (dist d : {dist::all_equal, dist::few_unique})
     check<std::int16_t, std::uint64_t>(50021, d, order::ascending, true, false, true, true);
   check<std::uint8_t, std::uint32_t>(7, dist::uniform, order::descending, true, true, true, true);
+}
+
+// Off CUDA (PoCL in CI) or without libnccl, the NCCL exchange is a clear error on every rank.
+TEST(DistSortDevice, NcclExchangeNeedsCudaAndNccl) {
+  auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
+  if (test_context().device().backend == "cuda") GTEST_SKIP() << "runs where NCCL would be tried for real";
+  try {
+    gpusort::dist::nccl_exchange(test_context(), *comm);
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::unsupported) << e.what();
+  }
 }
 
 TEST(DistSort, MismatchedTypesAreAnErrorOnEveryRank) {

@@ -531,6 +531,13 @@ class CudaDevice final : public Device {
     return std::make_unique<CudaEvent>(ctx_, cq.stream());
   }
 
+  std::uint64_t cuda_address(const Buffer& b) override { return buffer(b, "cuda_address").ptr(); }
+  void* cuda_stream(Queue* q) override { return queue(q).stream(); }
+  void with_cuda_context(const std::function<void()>& f) override {
+    Current cur(*ctx_);
+    f();
+  }
+
   void finish(Queue* q) override { queue(q).finish(); }
 
   BufferPtr wrap(const NativeView& view, std::size_t bytes) override {

@@ -21,6 +21,7 @@
 #include "option_numbers.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "runtime/program_cache.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -259,10 +260,11 @@ int run_sort(const SortArgs& args) {
       std::fprintf(stderr, "gpusort: larger than the device: %zu chunks and buckets, host splits %.3f ms\n", report.chunks,
                    report.split_ms);
     if (report.programs_compiled > 0)
-      std::fprintf(stderr,
-                   "gpusort: note: the sort time includes compiling %llu kernel program(s) on first use; they are "
-                   "cached now, so a second run shows the sort alone\n",
-                   (unsigned long long)report.programs_compiled);
+      std::fprintf(stderr, "gpusort: note: the sort time includes compiling %llu kernel program(s) on first use; %s\n",
+                   (unsigned long long)report.programs_compiled,
+                   rt::program_cache_stats().stored > 0
+                       ? "they are cached now, so a second run shows the sort alone"
+                       : "they could not be cached, so every run compiles them (see gpusort cache info)");
     std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(n, report.sort_ms).c_str(),
                  rate(n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
   }

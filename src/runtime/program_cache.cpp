@@ -17,7 +17,7 @@
 namespace gpusort::rt {
 namespace {
 
-std::atomic<std::uint64_t> g_compiled{0}, g_loaded{0};
+std::atomic<std::uint64_t> g_compiled{0}, g_loaded{0}, g_stored{0};
 
 // FNV-1a over the parts with a separator, twice with different offsets: 128 bits.
 std::uint64_t fnv1a(std::uint64_t h, const std::string& s) {
@@ -143,6 +143,7 @@ void program_cache_store(const std::string& key, const std::vector<unsigned char
     ::unlink(tmp.c_str());
     return;
   }
+  ++g_stored;
   evict_to_limit(*dir, cache_limit_bytes());
 }
 
@@ -173,7 +174,7 @@ ProgramCacheClearResult program_cache_clear() {
   return result;
 }
 
-ProgramCacheStats program_cache_stats() { return {g_compiled.load(), g_loaded.load()}; }
+ProgramCacheStats program_cache_stats() { return {g_compiled.load(), g_loaded.load(), g_stored.load()}; }
 void note_program_compiled() { ++g_compiled; }
 void note_program_loaded() { ++g_loaded; }
 

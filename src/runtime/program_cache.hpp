@@ -51,6 +51,7 @@ ProgramCacheClearResult program_cache_clear();
 struct ProgramCacheStats {
   std::uint64_t compiled = 0;
   std::uint64_t loaded = 0;
+  std::uint64_t stored = 0;  // compiled programs written to the disk cache (0: it is unusable or off)
 };
 ProgramCacheStats program_cache_stats();
 void note_program_compiled();

@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   sort->add_option("--device", s.device,
                    "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one); several ids "
-                   "separated by commas sort on all of them (sample sort)");
+                   "separated by commas sort on all of them (chunks, then buckets cut at exact ranks)");
   sort->add_option("--values", s.values, "Values file carried along with the keys (same element count)");
   sort->add_option("--values-type", s.values_type,
                    "Value type: any key type name (its size is the value width) or bytes16 (16 opaque bytes); "

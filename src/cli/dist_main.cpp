@@ -31,6 +31,7 @@ namespace {
 using gpusort::Error;
 using gpusort::errc;
 using gpusort::cli::read_at;
+using gpusort::cli::throw_io_error;
 using gpusort::cli::write_at;
 
 struct Args {
@@ -39,10 +40,6 @@ struct Args {
   bool progress = false, no_progress = false;
   bool descending = false, stable = false, verbose = false;
 };
-
-[[noreturn]] void io_failure(const std::string& what, int err) {
-  throw Error(errc::io_error, "cannot " + what + ": " + std::strerror(err));
-}
 
 // Whether every rank succeeded so far; all ranks call it at the same points.
 bool all_ok(bool mine) {
@@ -79,7 +76,7 @@ std::string write_ranges(const std::string& target, const unsigned char* data, s
   bool wrote = false;
   try {
     const int out = ::open(temp, O_WRONLY | O_CLOEXEC);
-    if (out < 0) io_failure("open the output's temporary file", errno);
+    if (out < 0) throw_io_error("open the output's temporary file", errno);
     write_at(out, data, count * item, first * item, "the output's temporary file");
     wrote = ::fsync(out) == 0;
     ::close(out);
@@ -95,7 +92,7 @@ gpusort::core::HostArray read_share(const std::string& path, std::uint64_t first
                                     const std::string& what) {
   gpusort::core::HostArray data = gpusort::core::make_host_array(std::max<std::size_t>(1, count * item));
   const int in = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) io_failure("open " + what + " '" + path + "'", errno);
+  if (in < 0) throw_io_error("open " + what + " '" + path + "'", errno);
   read_at(in, data.get(), count * item, first * item, what + " '" + path + "'");
   ::close(in);
   return data;
@@ -103,7 +100,7 @@ gpusort::core::HostArray read_share(const std::string& path, std::uint64_t first
 
 std::uint64_t elements_of(const std::string& path, std::size_t item, const std::string& what) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) io_failure("open " + what + " '" + path + "'", errno);
+  if (::stat(path.c_str(), &st) != 0) throw_io_error("open " + what + " '" + path + "'", errno);
   if (!S_ISREG(st.st_mode) || std::uint64_t(st.st_size) % item != 0)
     throw Error(errc::invalid_argument, what + " '" + path + "' must be a regular raw file of elements of " +
                                             std::to_string(item) + " bytes");

@@ -31,10 +31,6 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 constexpr std::uint64_t kMinRun = 1024;
 
-[[noreturn]] void io_failure(const std::string& what, int err) {
-  throw Error(errc::io_error, "cannot " + what + ": " + std::strerror(err));
-}
-
 // An unnamed temporary file in dir: created, then unlinked at once, so it vanishes with the fd.
 int temporary_file(const std::string& dir) {
   std::string name = (dir.empty() ? std::string("/tmp") : dir) + "/gpusort-run-XXXXXX";
@@ -48,7 +44,7 @@ int temporary_file(const std::string& dir) {
 
 int open_input(const std::string& path, const std::string& what) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) io_failure("open " + what + " " + display_name(path), errno);
+  if (fd < 0) throw_io_error("open " + what + " " + display_name(path), errno);
   return fd;
 }
 
@@ -146,7 +142,7 @@ ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress)
   map.bytes = std::size_t(n * kb);
   if (n > 0) {
     map.at = ::mmap(nullptr, map.bytes, PROT_READ, MAP_SHARED, keys_runs.get(), 0);
-    if (map.at == MAP_FAILED) io_failure("map the temporary run file", errno);
+    if (map.at == MAP_FAILED) throw_io_error("map the temporary run file", errno);
   }
   detail::SortedRuns sorted{job.type, map.at, {}};
   for (std::uint64_t r = 0; r <= runs; ++r) sorted.offsets.push_back(std::size_t(std::min(n, r * run)));

@@ -21,6 +21,9 @@ class Fd {
   bool owned_;
 };
 
+// Error(io_error): "cannot <what>: <strerror(err)>".
+[[noreturn]] void throw_io_error(const std::string& what, int err);
+
 void read_at(int fd, void* dst, std::size_t bytes, std::uint64_t offset, const std::string& what);
 void write_at(int fd, const void* src, std::size_t bytes, std::uint64_t offset, const std::string& what);
 

@@ -17,7 +17,7 @@ namespace gpusort::cli {
 namespace {
 
 [[noreturn]] void io_failure(const std::string& action, const std::string& what, const std::string& path, int err) {
-  throw Error(errc::io_error, "cannot " + action + " " + what + " " + display_name(path) + ": " + std::strerror(err));
+  throw_io_error(action + " " + what + " " + display_name(path), err);
 }
 
 [[noreturn]] void too_big(const std::string& what, const std::string& path, std::size_t bytes) {

@@ -1,7 +1,6 @@
 // The distributed sort (gpusort/dist.hpp): local sort, exact rank splits found by a distributed
 // bisection, one all-to-all exchange, a local sort of the received runs. docs/DISTRIBUTED.md.
 #include <algorithm>
-#include <chrono>
 #include <exception>
 #include <cstring>
 #include <limits>
@@ -20,10 +19,8 @@
 namespace gpusort::dist {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double ms_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
+using detail::clock_type;
+using detail::ms_since;
 
 template <class K>
 using okey_t = core::ordered_key_t<K>;
@@ -58,22 +55,13 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
   const std::size_t kb = key_size(type), vb = value_bytes;
   DistReport report;
 
-  // Every rank's count, type and value size (a rank that differs would corrupt the exchange).
-  std::uint64_t mine[3] = {n, std::uint64_t(type), vb};
-  std::vector<std::uint64_t> gathered(3 * std::size_t(p));
-  comm.allgather(mine, sizeof mine, gathered.data());
-  std::vector<std::uint64_t> counts(p);
-  for (int j = 0; j < p; ++j) {
-    counts[j] = gathered[3 * j];
-    report.total += counts[j];
-  }
+  const detail::RankShares shares = detail::gather_shares(comm, type, n, vb);
+  const std::vector<std::uint64_t>& counts = shares.counts;
+  report.total = shares.total;
   // The request's checks, then the local sort (stable when asked: the global order is then
   // (key, rank, index)), each agreed on by all ranks.
   detail::collectively(comm, [&] {
-    for (int j = 0; j < p; ++j)
-      if (gathered[3 * j + 1] != mine[1] || gathered[3 * j + 2] != mine[2])
-        throw Error(errc::invalid_argument, "dist::sort: rank " + std::to_string(j) +
-                                                " sorts another key type or value size than rank " + std::to_string(me));
+    detail::check_same_request(shares, me);
     if (value_bytes != 0 && !is_supported_value_size(value_bytes))
       throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
     if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))

@@ -2,13 +2,13 @@
 // device, exact cuts with a bounds kernel per bisection step (kernels/dist_bounds.cl), the
 // exchange through a DeviceExchange, a local sort of the received runs. docs/DISTRIBUTED.md.
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
 #include "api/option_checks.hpp"
+#include "core/host_array.hpp"
 #include "dist/dist_steps.hpp"
 #include "dist/exact_cuts.hpp"
 #include "gpusort/dist.hpp"
@@ -17,10 +17,8 @@
 namespace gpusort::dist {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double ms_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
+using detail::clock_type;
+using detail::ms_since;
 
 // Counts below / not after each probe in the sorted run on the device: one launch, P - 1 probes.
 class DeviceBounds {
@@ -28,8 +26,7 @@ class DeviceBounds {
   DeviceBounds(rt::Device& device, key_type type, rt::Buffer& run, std::uint64_t n, order o, std::size_t probes)
       : device_(device), type_(type), run_(run), n_(n), o_(o), count_(std::max<std::size_t>(1, probes)) {
     probes_ = device.alloc(count_ * 8);
-    below_ = device.alloc(count_ * 8);
-    not_after_ = device.alloc(count_ * 8);
+    counts_ = device.alloc(count_ * 16);  // below, then not after: one read back per step
     kernel_ = &device.program("dist_bounds.cl", algo::key_defines_for(type, 0)).kernel("dist_bounds");
   }
   void operator()(const std::vector<std::uint64_t>& probes, std::vector<std::uint64_t>& below,
@@ -41,10 +38,11 @@ class DeviceBounds {
     rt::Arg flip = key_size(type_) == 8 ? rt::Arg(desc ? ~std::uint64_t(0) : std::uint64_t(0))
                                         : rt::Arg(desc ? ~std::uint32_t(0) : std::uint32_t(0));
     const std::uint32_t group = 64;
-    device_.launch(*kernel_, {(count + group - 1) / group, group},
-                   {run_, n_, *probes_, count, flip, *below_, *not_after_});
-    device_.read(*below_, 0, below.data(), probes.size() * 8);
-    device_.read(*not_after_, 0, not_after.data(), probes.size() * 8);
+    device_.launch(*kernel_, {(count + group - 1) / group, group}, {run_, n_, *probes_, count, flip, *counts_});
+    std::vector<std::uint64_t> both(2 * probes.size());
+    device_.read(*counts_, 0, both.data(), both.size() * 8);
+    std::copy(both.begin(), both.begin() + probes.size(), below.begin());
+    std::copy(both.begin() + probes.size(), both.end(), not_after.begin());
   }
 
  private:
@@ -54,7 +52,7 @@ class DeviceBounds {
   std::uint64_t n_;
   order o_;
   std::size_t count_;
-  rt::BufferPtr probes_, below_, not_after_;
+  rt::BufferPtr probes_, counts_;
   rt::Kernel* kernel_ = nullptr;
 };
 
@@ -68,10 +66,12 @@ class StagedExchange final : public DeviceExchange {
       out = std::max(out, send_offsets[r] + send_bytes[r]);
       in = std::max(in, recv_offsets[r] + recv_bytes[r]);
     }
-    std::vector<unsigned char> host_send(out), host_recv(in);
-    if (out) send.download(host_send.data(), out);
-    comm_.alltoallv(host_send.data(), send_bytes, send_offsets, host_recv.data(), recv_bytes, recv_offsets);
-    if (in) recv.upload(host_recv.data(), in);
+    // Not zero-filled (core/host_array.hpp): every byte is written by the download or the exchange.
+    core::HostArray host_send = core::make_host_array(std::max<std::uint64_t>(1, out));
+    core::HostArray host_recv = core::make_host_array(std::max<std::uint64_t>(1, in));
+    if (out) send.download(host_send.get(), out);
+    comm_.alltoallv(host_send.get(), send_bytes, send_offsets, host_recv.get(), recv_bytes, recv_offsets);
+    if (in) recv.upload(host_recv.get(), in);
   }
 
  private:
@@ -88,18 +88,13 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
   const int p = comm.size(), me = comm.rank();
   const std::size_t kb = key_size(type), vb = value_bytes;
   DistReport report;
-  std::uint64_t mine[3] = {n, std::uint64_t(type), vb};
-  std::vector<std::uint64_t> gathered(3 * std::size_t(p));
-  comm.allgather(mine, sizeof mine, gathered.data());
-  std::vector<std::uint64_t> counts(p);
-  for (int j = 0; j < p; ++j) counts[j] = gathered[3 * j], report.total += counts[j];
+  const detail::RankShares shares = detail::gather_shares(comm, type, n, vb);
+  const std::vector<std::uint64_t>& counts = shares.counts;
+  report.total = shares.total;
 
   // 1. Checks and the local sort, agreed by all ranks.
   detail::collectively(comm, [&] {
-    for (int j = 0; j < p; ++j)
-      if (gathered[3 * j + 1] != mine[1] || gathered[3 * j + 2] != mine[2])
-        throw Error(errc::invalid_argument, "dist::sort_device: rank " + std::to_string(j) +
-                                                " sorts another key type or value size than rank " + std::to_string(me));
+    detail::check_same_request(shares, me);
     if ((vb == 0) != (values == nullptr))
       throw Error(errc::invalid_argument, "values and value size must be given together");
     if (n * kb > keys.bytes() || (values && n * vb > values->bytes()))

@@ -1,6 +1,7 @@
 #pragma once
-// What the host and device forms of the distributed sort share (gpusort/dist.hpp): agreeing on a
-// rank-local step's outcome, and the exchange plan a cut table gives.
+// What the host and device forms of the distributed sort share (gpusort/dist.hpp): every rank's
+// share, agreeing on a rank-local step's outcome, and the exchange plan a cut table gives.
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -9,6 +10,38 @@
 #include "gpusort/dist.hpp"
 
 namespace gpusort::dist::detail {
+
+using clock_type = std::chrono::steady_clock;
+inline double ms_since(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+}
+
+// Every rank's element count, key type and value size, gathered (the first collective call).
+struct RankShares {
+  std::vector<std::uint64_t> counts;
+  std::uint64_t total = 0;
+  std::vector<std::uint64_t> requests;  // (key type, value bytes) per rank
+};
+inline RankShares gather_shares(Communicator& comm, key_type type, std::uint64_t n, std::size_t value_bytes) {
+  const std::uint64_t mine[3] = {n, std::uint64_t(type), value_bytes};
+  std::vector<std::uint64_t> all(3 * std::size_t(comm.size()));
+  comm.allgather(mine, sizeof mine, all.data());
+  RankShares s;
+  for (int j = 0; j < comm.size(); ++j) {
+    s.counts.push_back(all[3 * j]);
+    s.total += all[3 * j];
+    s.requests.push_back(all[3 * j + 1]);
+    s.requests.push_back(all[3 * j + 2]);
+  }
+  return s;
+}
+// A rank that sorts another key type or value size would corrupt the exchange.
+inline void check_same_request(const RankShares& s, int me) {
+  for (std::size_t j = 0; j < s.counts.size(); ++j)
+    if (s.requests[2 * j] != s.requests[2 * me] || s.requests[2 * j + 1] != s.requests[2 * me + 1])
+      throw Error(errc::invalid_argument, "dist::sort: rank " + std::to_string(j) +
+                                              " sorts another key type or value size than rank " + std::to_string(me));
+}
 
 // Runs a rank-local step and agrees on its outcome: if it failed on any rank, every rank throws
 // (its own error, or one naming the rank that failed), so none is left waiting in a collective.

@@ -19,11 +19,19 @@
 //     predecessors' status words (radix_lookback.h; they had the whole ranking to publish);
 //  5. onesweep_scatter: the staged keys (then values) are written out so that each digit's run of the
 //     tile goes to consecutive global addresses.
+// Portions (ONESWEEP_PORTIONS, n >= 2^30): the look-back's status words carry 30-bit counts, so a
+// larger input is sorted in portions of fewer keys, one launch per portion and pass, each with its
+// own tile counter and status words, and 64-bit positions. Tile 0 of a portion publishes counts
+// from zero; each tile adds its portion's 64-bit digit offsets (a block of [pass][RADIX] words):
+// radix_portion_bases fills portion 0's from the histogram, and the last tile of portion k writes
+// portion k + 1's (its offsets plus the portion's digit totals, known after its look-back; the keys
+// a portion holds change from pass to pass, so the totals come from the pass itself).
+// ONESWEEP_PORTIONS is 0 or the distance in words between consecutive portions' blocks.
 // Every switch comes from the host (src/algorithms/radix_policy.cpp, to_defines). Under OpenCL this
 // file holds only radix_common.h's histogram.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
-// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0
+// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536
 #include "radix_common.h"
 
 #if GS_CUDA
@@ -34,6 +42,18 @@
 #endif
 #if GROUP_SIZE != RADIX
 #error "radix_onesweep needs GROUP_SIZE == RADIX"
+#endif
+#ifndef ONESWEEP_PORTIONS
+#define ONESWEEP_PORTIONS 0
+#endif
+#if ONESWEEP_PORTIONS && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT)
+#error "packed pairs address 32-bit positions: not with portions"
+#endif
+// A key's global position: 32 bits while n < 2^30 (cheaper registers and shared memory), else 64.
+#if ONESWEEP_PORTIONS
+typedef u64 gpos_t;
+#else
+typedef u32 gpos_t;
 #endif
 #define TILE (GROUP_SIZE * ITEMS)
 #define WARPS (GROUP_SIZE / 32)
@@ -76,6 +96,9 @@
 // hist: the histogram kernel's output, [pass][RADIX]. Tile 0 turns its pass row into the digits'
 // global offsets and publishes them inside its INCLUSIVE status words, so every look-back ends with
 // the global position of the tile's first key of each digit (no host round trip for offsets).
+// With portions, hist is the portion's block of offsets instead (the next portion's block follows
+// ONESWEEP_PORTIONS words later): the 64-bit offsets are added after the look-back, which counts
+// from the portion's start.
 // Dynamic local memory (host: onesweep_pass_local_bytes): the staging buffer (TILE x STAGE_BYTES),
 // then warp_off[w][d] (first the count of warp w's keys of digit d, then the tile position of warp
 // w's first digit-d key, advanced by the ranking), then stage_digit[TILE] (the digit of each staged
@@ -91,7 +114,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u;
   u32* snap = (u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u + (ONESWEEP_RECOMPUTE_DIGIT ? 0u : TILE) +
                                15u) & ~(u64)15u));
-  __shared__ u32 global_base[RADIX];  // mod 2^32: global index of the digit's key at tile position s = base + s
+  __shared__ gpos_t global_base[RADIX];  // mod 2^32 (2^64): global index of the digit's key at tile position s = base + s
   __shared__ u32 warp_sums[WARPS];
   __shared__ u32 s_tile;
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
@@ -125,9 +148,39 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
     exclusive = radix_lookback(status + t, snap, tile, t, exclusive);
     *(volatile u32*)(status + (u64)tile * RADIX + t) = STATUS_INCLUSIVE | (exclusive + c.count);
   }
+#if ONESWEEP_PORTIONS
+  const u64 portion_base = hist[(shift / RADIX_BITS) * RADIX + t];
+  global_base[t] = portion_base + (u64)exclusive - (u64)c.excl_digit;
+  if (tile == gridDim.x - 1u)  // the whole portion is counted: the next portion's offset of digit t
+    ((u64*)hist)[ONESWEEP_PORTIONS + (shift / RADIX_BITS) * RADIX + t] = portion_base + exclusive + c.count;
+#else
   global_base[t] = exclusive - c.excl_digit;
+#endif
   value_t* stage_values = (value_t*)(stage + (ONESWEEP_SPLIT_STAGE ? (u64)TILE * (KEY_BITS / 8) : 0));
   onesweep_scatter(v, pos, (key_t*)stage, stage_values, stage_digit, global_base, keys_out, values_out, n, base, flip,
                    shift, in_stripe);
+}
+
+// Portions: portion 0's offsets block from the histogram (per pass, the digits' exclusive scan), and
+// the float flag word (after the pass rows) in every one of the `blocks` blocks, block_words apart.
+// One block of RADIX threads.
+KERNEL __launch_bounds__(RADIX, 1)
+radix_portion_bases(const u64* RESTRICT hist, u64* RESTRICT bases, u32 blocks, u32 block_words) {
+  __shared__ u64 sums[RADIX];
+  const u32 t = threadIdx.x;
+  for (u32 p = 0; p < RADIX_PASSES; ++p) {
+    const u64 count = hist[p * RADIX + t];
+    sums[t] = count;
+    __syncthreads();
+    for (u32 off = 1; off < RADIX; off <<= 1) {  // inclusive scan over the digits
+      const u64 left = t >= off ? sums[t - off] : 0;
+      __syncthreads();
+      sums[t] += left;
+      __syncthreads();
+    }
+    bases[p * RADIX + t] = sums[t] - count;
+    __syncthreads();
+  }
+  for (u32 k = t; k < blocks; k += RADIX) bases[(u64)k * block_words + RADIX_PASSES * RADIX] = hist[RADIX_PASSES * RADIX];
 }
 #endif  // GS_CUDA

@@ -84,8 +84,8 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u3
     c.count += wc[w];
   }
   volatile u32* my_status = status + (u64)tile * RADIX + t;
-  if (tile == 0) {
-    c.exclusive = radix_block_exclusive_scan((u32)hist[(shift / RADIX_BITS) * RADIX + t], warp_sums);
+  if (tile == 0) {  // with portions the offsets are added later, in 64 bits
+    c.exclusive = ONESWEEP_PORTIONS ? 0u : radix_block_exclusive_scan((u32)hist[(shift / RADIX_BITS) * RADIX + t], warp_sums);
     *my_status = STATUS_INCLUSIVE | (c.exclusive + c.count);
   } else {
     *my_status = STATUS_AGGREGATE | c.count;
@@ -169,10 +169,10 @@ DEVICE_FN void onesweep_load_values(value_t* v, const value_t* values_in, const 
 // stage their values beside the keys first (one barrier serves both); wider ones after the keys'
 // scatter, in the keys' area (stage_values == stage_keys then).
 DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, key_t* stage_keys, value_t* stage_values,
-                                const u8* stage_digit, const u32* global_base, key_t* keys_out, value_t* values_out,
+                                const u8* stage_digit, const gpos_t* global_base, key_t* keys_out, value_t* values_out,
                                 u64 n, u64 base, okey_t flip, u32 shift, u32 in_stripe) {
   const u32 t = threadIdx.x, lane = t & 31u;
-  // the global position of the staged key at tile position s (< 2^30: n < 2^30 on this path)
+  // the global position of the staged key at tile position s (gpos_t: 64 bits with portions)
 #if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_GLOBAL(s) (global_base[radix_digit(stage_keys[s], flip, shift)] + (s))
 #else
@@ -202,7 +202,7 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, key_t* stage_k
   // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
   // alternating, H200 run 17); a full tile keeps the global positions in registers between the sweeps
   if (valid == TILE) {
-    u32 g[ITEMS];
+    gpos_t g[ITEMS];
 #pragma unroll
     for (u32 j = 0; j < ITEMS; ++j) {
       const u32 s = t + j * GROUP_SIZE;

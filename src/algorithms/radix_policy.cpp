@@ -165,6 +165,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "snapshot") set(o.snapshot, 64);
     else if (name == "hist_copies") set(o.hist_copies, 32);
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
+    else if (name == "portion") set(o.portion, kAny);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
     else if (name == "single_group_max") set(o.single_group_max, kAny);
     else if (name == "single_group_size") set(o.single_group_size, 1u << 16);
@@ -184,6 +185,8 @@ RadixSpans plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_gro
   const std::uint64_t tiles_per_group = ceil_div(tiles, groups);
   return {ceil_div(tiles, tiles_per_group), tiles_per_group * tile};
 }
+
+bool onesweep_portions_apply(std::size_t value_bytes) { return value_bytes == 0 || value_bytes >= 4; }
 
 OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64_t n, const SortOptions& options,
                                       const RadixPolicyOverride& o) {
@@ -210,6 +213,13 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
+  // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
+  if ((o.portion || n > kOnesweepMaxN) && onesweep_portions_apply(vb)) {
+    const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);
+    // whole groups of 16 tiles: a portion's keys start 4096-byte aligned (views of the keys buffer)
+    p.portion = std::max<std::uint64_t>(1, want / (16 * p.tile())) * 16 * p.tile();
+    p.packed_pairs = false;  // packed stores address 32-bit positions
+  }
   return p;
 }
 
@@ -235,20 +245,23 @@ SingleGroupPolicy choose_single_group_policy(const DeviceDescription& desc, key_
   return s;
 }
 
+RadixSpans onesweep_hist_spans(const DeviceDescription& desc, const RadixPolicy& p, std::uint64_t n) {
+  // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
+  return plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
+                    std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
+}
+
 RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
                                 const SortOptions& options, const RadixPolicyOverride& o) {
   RadixPolicy p;
   p.type = type, p.value_bytes = vb, p.n = n;
   p.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kRadixBits - 1) / kRadixBits);
-  const bool cuda = desc.backend == "cuda" && n <= kOnesweepMaxN;
+  const bool cuda = desc.backend == "cuda" && (n <= kOnesweepMaxN || onesweep_portions_apply(vb));
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, n, options);
   if (cuda) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
-    // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
-    p.onesweep.hist_spans =
-        plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
-                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
+    p.onesweep.hist_spans = onesweep_hist_spans(desc, p, n);
     p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
   }
   p.path = p.single_tile.threads != 0           ? RadixPath::single_tile
@@ -292,6 +305,8 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_FLOAT_FLAG", os.float_flag);
     add("ONESWEEP_PACKED_IN", packed_in);
     add("ONESWEEP_PACKED_OUT", packed_out);
+    // 0, or the words from one portion's offsets block to the next (radix_temp_layout's block_stride)
+    add("ONESWEEP_PORTIONS", os.portion ? ceil_div(std::uint64_t(p.passes) * kRadix * 8 + 8, 4096) * 4096 / 8 : 0);
   }
   return d;
 }
@@ -310,11 +325,16 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
   l.values = p.n * p.value_bytes;
   l.hist = std::uint64_t(p.passes) * kRadix * 8 + 8;  // + radix_histogram_lanes' -0/NaN flag word
   if (p.path == RadixPath::onesweep) {
-    l.counters_offset = ceil_div(l.hist, 4096) * 4096;
-    l.status_offset = l.counters_offset + 4096;
-    l.status_bytes = ceil_div(p.n, p.onesweep.tile()) * kRadix * 4;
+    const OnesweepPolicy& os = p.onesweep;
+    const std::uint64_t portions = os.portions(p.n);
+    const std::uint64_t hist_end = ceil_div(l.hist, 4096) * 4096;
+    l.block_stride = os.portion ? hist_end : 0;  // one more block than portions: the last one's successor
+    l.bases_offset = os.portion ? hist_end : 0;
+    l.counters_offset = hist_end + (os.portion ? (portions + 1) * l.block_stride : 0);
+    l.status_offset = l.counters_offset + ceil_div(std::uint64_t(p.passes) * portions * 4, 4096) * 4096;
+    l.status_bytes = ceil_div(os.portion ? std::min(p.n, os.portion) : p.n, os.tile()) * kRadix * 4;
     l.meta = l.status_offset + l.status_bytes;
-    l.status2 = p.passes > 1 ? l.status_bytes : 0;  // requested when more than one pass runs
+    l.status2 = p.passes > 1 || portions > 1 ? l.status_bytes : 0;  // requested when more than one launch runs
   } else {
     l.meta = l.hist;
     l.counts = std::uint64_t(kRadix) * p.portable.spans.groups * 8;

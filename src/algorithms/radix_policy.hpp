@@ -19,6 +19,7 @@ namespace gpusort::algo {
 constexpr std::uint32_t kRadixBits = 8;  // digit width of the multi-pass paths
 constexpr std::uint32_t kRadix = 1u << kRadixBits;
 constexpr std::uint64_t kOnesweepMaxN = (1ull << 30) - 1;  // look-back status words carry 30-bit counts
+constexpr std::uint64_t kOnesweepPortion = 1ull << 29;       // larger n: launches of at most this many keys
 
 // Whole tiles per group: group g owns keys [g * span, (g + 1) * span).
 struct RadixSpans {
@@ -42,7 +43,8 @@ struct SingleGroupPolicy {
   std::uint64_t max_n = 0;  // the largest n whose local memory fits (and <= the cap)
 };
 
-// CUDA, n <= kOnesweepMaxN: one radix_onesweep launch per pass (kernels/radix_onesweep.cl).
+// CUDA: one radix_onesweep launch per pass (kernels/radix_onesweep.cl); above kOnesweepMaxN, one
+// per pass and portion of `portion` keys (64-bit positions, per-portion offsets).
 struct OnesweepPolicy {
   std::uint32_t group = 256;     // threads per block: RADIX (one look-back digit per thread)
   std::uint32_t items = 16;      // keys per thread: a tile is group x items keys
@@ -56,7 +58,9 @@ struct OnesweepPolicy {
   std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES)
   RadixSpans hist_spans;                     // radix_histogram_lanes' groups (u16 lane counters: spans < 2^19)
   std::uint64_t no_skip_max_n = 1ull << 22;  // up to here no histogram read-back: every pass runs
+  std::uint64_t portion = 0;                 // keys per launch, a multiple of 16 tiles; 0: the whole n
   std::uint64_t tile() const { return std::uint64_t(group) * items; }
+  std::uint64_t portions(std::uint64_t n) const { return portion ? (n + portion - 1) / portion : 1; }
 };
 
 // Everywhere else: count + scan + scatter per pass (kernels/radix_passes.cl).
@@ -93,6 +97,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
+  std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
   std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
@@ -128,6 +133,14 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, st
                                       const SortOptions& options,
                                       const RadixPolicyOverride& o = radix_policy_override());
 
+// Whether the portions' form serves this value width: keys alone and values of 4 bytes or more were
+// checked on an H200 (2026-11-23); 1-byte values sorted wrong there (int16 keys, u8 values; not yet
+// understood), so 1- and 2-byte values above kOnesweepMaxN take the portable path.
+bool onesweep_portions_apply(std::size_t value_bytes);
+
+// radix_histogram_lanes' groups for n keys (of the whole input, or of one portion).
+RadixSpans onesweep_hist_spans(const DeviceDescription& desc, const RadixPolicy& p, std::uint64_t n);
+
 // The program a path runs and its -D list: radix_onesweep.cl (single tile, onesweep; packed_in /
 // packed_out for the passes that read / write packed pairs), radix_passes.cl, radix_single_group.cl.
 const char* radix_program_file(RadixPath path);
@@ -143,6 +156,9 @@ struct RadixTempLayout {
   std::uint64_t meta = 0;  // portable: the histograms; onesweep: histograms, pass counters, first status words
   std::uint64_t hist = 0;  // histograms (+ the float flag word) at offset 0 of meta
   std::uint64_t counters_offset = 0, status_offset = 0, status_bytes = 0;  // onesweep, inside meta
+  // onesweep with portions: portions + 1 blocks of 64-bit digit offsets, block_stride bytes apart from
+  // bases_offset (radix_portion_bases, radix_onesweep); strides keep views 4096-aligned
+  std::uint64_t block_stride = 0, bases_offset = 0;
   std::uint64_t status2 = 0;    // onesweep: the second status buffer (more than one pass)
   std::uint64_t counts = 0;     // portable: per-group digit counts
   std::uint64_t total() const;  // what radix_temp_bytes reports: every request at most once

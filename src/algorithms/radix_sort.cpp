@@ -60,29 +60,66 @@ struct Sides {
   rt::Buffer* values[2];
 };
 
-// CUDA: per pass one radix_onesweep launch over tiles of group x items keys.
+// A portion of the onesweep path: keys [first, first + n) of the input, and its offsets block.
+struct Portion {
+  std::uint64_t first = 0, n = 0;
+};
+std::vector<Portion> portions_of(const RadixPolicy& p, std::uint64_t n) {
+  const std::uint64_t size = p.onesweep.portion ? p.onesweep.portion : n;
+  std::vector<Portion> out;
+  for (std::uint64_t first = 0; first < n; first += size) out.push_back({first, std::min(size, n - first)});
+  return out;
+}
+
+// A view of `b` from element `first` of `bytes_each` bytes (the whole buffer for the first portion).
+rt::BufferPtr view_from(rt::Device& dev, rt::Buffer& b, std::uint64_t first, std::size_t bytes_each) {
+  return dev.sub_buffer(b, first * bytes_each, b.bytes() - first * bytes_each);
+}
+
+// CUDA: per pass one radix_onesweep launch over tiles of group x items keys; with portions, one per
+// pass and portion, each with its own tile counter and status words, and its own offsets block (the
+// launch of portion k writes portion k + 1's).
 void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
                      const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta, const Sides& s,
                      PhaseTimer& timer) {
   rt::Device& dev = job.device;
   const OnesweepPolicy& os = p.onesweep;
   const bool packed = passes.size() > 1 && os.packed_pairs;  // the first pass packs, the last unpacks
-  const std::uint64_t tiles = ceil_div(job.n, os.tile());
-  // Look-back status words in two buffers used by alternate passes, each pass clearing the next
-  // one's (no reset launch per pass); the first is a view of meta, zeroed with the histograms.
-  const bool pingpong = passes.size() > 1;
+  const std::vector<Portion> parts = portions_of(p, job.n);
+  const std::size_t launches = passes.size() * parts.size();
+  // Look-back status words in two buffers used by alternate launches, each launch clearing the next
+  // one's rows (no reset launch per pass); the first is a view of meta, zeroed with the histograms.
+  const bool pingpong = launches > 1;
   rt::BufferPtr status = dev.sub_buffer(meta, l.status_offset, l.status_bytes);
   rt::BufferPtr status2 = pingpong ? job.temp(l.status2) : nullptr;
-  rt::BufferPtr counters = dev.sub_buffer(meta, l.counters_offset, passes.size() * 4);
+  rt::BufferPtr counters = dev.sub_buffer(meta, l.counters_offset, launches * 4);
   rt::Buffer* st[2] = {status.get(), pingpong ? status2.get() : status.get()};
   const std::size_t local_bytes = onesweep_pass_local_bytes(p);
+  const std::size_t ks = key_size(job.type), vs = job.values ? job.value_bytes : ks;
+  std::vector<rt::BufferPtr> bases;  // portions: each one's offsets block, up to the last (its successor's)
+  if (os.portion)
+    for (std::size_t k = 0; k < parts.size(); ++k)
+      bases.push_back(dev.sub_buffer(meta, l.bases_offset + k * l.block_stride, (parts.size() + 1 - k) * l.block_stride));
+  std::uint64_t cleared = ceil_div(parts.front().n, os.tile());  // rows of st[0] known to be zero
+  std::size_t j = 0;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const bool packed_in = packed && i > 0, packed_out = packed && i + 1 < passes.size();
     rt::Program& pass_prog =
         packed_in || packed_out ? program_for(job, p, RadixPath::onesweep, packed_in, packed_out) : prog;
-    dev.launch(pass_prog.kernel("radix_onesweep"), {tiles, os.group, local_bytes},
-               {*s.keys[i & 1], *s.values[i & 1], *s.keys[(i + 1) & 1], *s.values[(i + 1) & 1], job.n, job.flip_arg(),
-                passes[i] * kRadixBits, hist, *st[i & 1], *st[(i + 1) & 1], counters, static_cast<std::uint32_t>(i)});
+    for (const Portion& part : parts) {
+      const std::uint64_t tiles = ceil_div(part.n, os.tile());
+      if (tiles > cleared)  // a longer launch after a shorter one: the rows the shorter did not clear
+        dev.fill_bytes(*st[j & 1], 0, cleared * kRadix * 4, (tiles - cleared) * kRadix * 4);
+      rt::BufferPtr keys_in = part.first ? view_from(dev, *s.keys[i & 1], part.first, ks) : nullptr;
+      rt::BufferPtr values_in = part.first ? view_from(dev, *s.values[i & 1], part.first, vs) : nullptr;
+      dev.launch(pass_prog.kernel("radix_onesweep"), {tiles, os.group, local_bytes},
+                 {keys_in ? *keys_in : *s.keys[i & 1], values_in ? *values_in : *s.values[i & 1], *s.keys[(i + 1) & 1],
+                  *s.values[(i + 1) & 1], part.n, job.flip_arg(), passes[i] * kRadixBits,
+                  os.portion ? *bases[&part - parts.data()] : hist, *st[j & 1], *st[(j + 1) & 1], counters,
+                  static_cast<std::uint32_t>(j)});
+      cleared = tiles;  // this launch cleared as many rows of the next buffer
+      ++j;
+    }
     timer.mark("onesweep pass " + std::to_string(passes[i]));
   }
 }
@@ -161,6 +198,12 @@ void radix_sort(SortJob& job) {
     const RadixSpans& hs = p.onesweep.hist_spans;
     dev.launch(prog.kernel("radix_histogram_lanes"), {hs.groups, p.onesweep.hist_group, onesweep_hist_local_bytes(p)},
                {job.keys, job.n, job.flip_arg(), hs.span, hist});
+    if (p.onesweep.portion) {  // portion 0's offsets (the later ones come from the passes)
+      const std::uint64_t blocks = p.onesweep.portions(job.n) + 1;
+      rt::BufferPtr bases = dev.sub_buffer(*meta, l.bases_offset, blocks * l.block_stride);
+      dev.launch(prog.kernel("radix_portion_bases"), {1, kRadix},
+                 {*hist, *bases, static_cast<std::uint32_t>(blocks), static_cast<std::uint32_t>(l.block_stride / 8)});
+    }
   } else {
     dev.launch(prog.kernel("radix_histogram"), {p.portable.spans.groups, p.portable.group},
                {job.keys, job.n, job.flip_arg(), p.portable.spans.span, hist});

@@ -39,7 +39,9 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16384).single_tile.threads, 1024u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16385).path, RadixPath::onesweep);
   EXPECT_EQ(choose(dev, key_type::u64, 8, 4097).path, RadixPath::onesweep);
-  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 30).path, RadixPath::portable);
+  // from 2^30 keys (30-bit look-back counts) the onesweep passes run in portions
+  EXPECT_EQ(choose(dev, key_type::u32, 0, (1ull << 30) - 1).onesweep.portion, 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 30).path, RadixPath::onesweep);
   // items per thread and blocks per SM by key/value width and n (kOnesweepItems, min_blocks_rule)
   struct Case {
     key_type t;
@@ -133,6 +135,33 @@ TEST(RadixPolicy, DefinesAndLayout) {
   EXPECT_EQ(l.total(), temp_request_bytes(l.keys) + temp_request_bytes(l.values) + temp_request_bytes(l.meta) +
                            temp_request_bytes(l.status2));
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 4096)).total(), 0u);  // single tile
+  // portions: 4096-aligned offsets blocks, counters for every launch, status words
+  // for one portion, the second status buffer even for one pass
+  const RadixPolicy big = choose(dev, key_type::u32, 0, (3ull << 29) + 5);
+  ASSERT_EQ(big.path, RadixPath::onesweep);
+  const OnesweepPolicy& os = big.onesweep;
+  EXPECT_GT(os.portion, 0u);
+  EXPECT_LE(os.portion, kOnesweepPortion);
+  EXPECT_EQ(os.portion % (16 * os.tile()), 0u);  // portions start 4096-byte aligned
+  EXPECT_FALSE(os.packed_pairs);
+  EXPECT_TRUE(has(to_defines(big, RadixPath::onesweep), "ONESWEEP_PORTIONS=1536"));  // words between blocks
+  EXPECT_TRUE(has(to_defines(p, RadixPath::onesweep), "ONESWEEP_PORTIONS=0"));
+  const std::uint64_t parts = os.portions(big.n);
+  EXPECT_EQ(parts, ceil_div(big.n, os.portion));
+  const RadixTempLayout bl = radix_temp_layout(big);
+  EXPECT_EQ(bl.block_stride, 12288u);
+  EXPECT_EQ(bl.bases_offset, 12288u);                        // after the histogram
+  EXPECT_EQ(bl.counters_offset, 12288u + (parts + 1) * 12288u);  // one block more than portions
+  EXPECT_EQ(bl.status_bytes, ceil_div(os.portion, os.tile()) * 256 * 4);
+  EXPECT_EQ(bl.meta, bl.status_offset + bl.status_bytes);
+  const RadixPolicy forced = choose_radix_policy(dev, key_type::u8, 0, 300000, {}, {.portion = 1});
+  EXPECT_EQ(forced.onesweep.portion, 16 * forced.onesweep.tile());  // at least 16 tiles
+  EXPECT_GT(radix_temp_layout(forced).status2, 0u);                  // one pass, several launches
+  EXPECT_EQ(parse_radix_policy_override("portion=65536").portion, 65536u);
+  // 1- and 2-byte values: no portions (the portable path above 2^30 keys)
+  EXPECT_EQ(choose_radix_policy(dev, key_type::i16, 1, 300001, {}, {.portion = 1}).onesweep.portion, 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 2, 1ull << 30).path, RadixPath::portable);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 30).path, RadixPath::onesweep);
   const RadixTempLayout portable = radix_temp_layout(choose(cpu_device(), key_type::u8, 0, 100000));
   EXPECT_EQ(portable.status2, 0u);
   EXPECT_GT(portable.counts, 0u);

@@ -148,6 +148,53 @@ TEST(Radix, CudaPackedPairs) {
   check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
+// CUDA, 2^30 keys and more: the onesweep passes run in portions (30-bit look-back counts, 64-bit
+// positions). Forced here from small n through the override (portions of 16 tiles): one and several
+// portions, a short last portion, skipped passes (one launch per portion), float keys with -0/NaN
+// (the flag ORed over portions), stable pairs; then one real 2^30 sort. 1- and 2-byte values do not
+// take portions (onesweep_portions_apply): their case below runs the plain onesweep passes, which
+// tells whether its failure with portions on the H200 (2026-11-23) was the portions' own.
+TEST(Radix, CudaPortions) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "portions are a radix_onesweep (CUDA) form";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  {
+    const algo::ScopedRadixPolicyOverride forced({.no_skip_max_n = 1024, .portion = 1});
+    const std::vector<std::size_t> sizes = {20000, 65536, 65537, 3 * 65536 + 4097, 500001};
+    check_keys_matrix<std::uint32_t>(o, sizes, {dist::uniform, dist::few_unique, dist::all_equal});
+    check_keys_matrix<float>(o, {65537, 300001}, {dist::specials, dist::uniform});
+    check_keys_matrix<std::uint8_t>(o, {300001}, {dist::uniform});  // one pass, several launches
+    check_keys_matrix<std::int64_t>(o, {300001}, {dist::entropy});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {65537, 400003}, dist::few_unique);
+    check_pairs<std::uint64_t, std::uint64_t>(o, {300001}, dist::uniform);
+    check_pairs<double, Bytes16>(o, {200001}, dist::specials);
+    check_pairs<std::int16_t, std::uint8_t>(o, {300001}, dist::uniform);
+  }
+  // the driver's own choice at 2^30 + 3 (three portions): sorted, and the same multiset (a sum of
+  // hashes: a host sort of 2^30 keys would take minutes)
+  const std::size_t n = (std::size_t(1) << 30) + 3;
+  std::vector<std::uint32_t> keys(n);
+  const std::uint64_t seed = fresh_seed();
+  auto mix = [](std::uint64_t x) {
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  };
+  std::uint64_t before = 0, after = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<std::uint32_t>(mix(seed + i * 0x9e3779b97f4a7c15ull));
+    before += mix(keys[i] + 1);
+  }
+  sort(ctx, std::span<std::uint32_t>(keys), {.algorithm = kRadix});
+  std::size_t unsorted = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    after += mix(keys[i] + 1);
+    unsorted += i > 0 && keys[i] < keys[i - 1];
+  }
+  EXPECT_EQ(unsorted, 0u);
+  EXPECT_EQ(before, after);
+}
+
 // Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).
 // GPUSORT_RADIX_PROBE_POLICY="items=20,min_blocks=4": a radix policy override for the whole probe
 // (algo::parse_radix_policy_override; gpusort-bench takes the same as --radix-policy).

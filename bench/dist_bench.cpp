@@ -3,11 +3,12 @@
 // all-to-all rate of the same exchange beside it (docs/PERFORMANCE.md, "Distributed").
 //
 //   mpirun -np P gpusort-dist-bench [--log-n 30 | --total-log-n 32] [--type u32|u64] [--pairs]
-//                                  [--dist uniform|few] [--exchange nccl|staged]
-//                                  [--device ID] [--repeats 5] [--stable]
+//                                  [--dist uniform|few] [--gpu-per-rank | --device ID]
+//                                  [--exchange nccl|staged] [--repeats 5] [--stable]
 //
-// Without --device, rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL
-// needs); with --device, every rank uses that one (ranks sharing a GPU use --exchange staged).
+// --gpu-per-rank: rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL
+// needs; the exchange defaults to nccl); otherwise every rank uses --device (or $GPUSORT_DEVICE, or
+// the best device) and the exchange defaults to staged (through host memory over MPI).
 // Every rank's input is fresh random data from its own seed; the first repeat (kernel compiles,
 // NCCL connections) is reported apart and left out of the medians. The last repeat's result is
 // checked: each rank's range sorted, the ranges in order across ranks, the same multiset of keys
@@ -51,8 +52,8 @@ std::uint64_t splitmix(std::uint64_t x) {
 
 struct Args {
   int log_n = 26, total_log_n = -1, repeats = 5;
-  std::string type = "u32", dist = "uniform", exchange = "nccl", device;
-  bool pairs = false, stable = false;
+  std::string type = "u32", dist = "uniform", exchange, device;
+  bool pairs = false, stable = false, gpu_per_rank = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -72,10 +73,13 @@ Args parse(int argc, char** argv) {
     else if (s == "--device") a.device = next();
     else if (s == "--pairs") a.pairs = true;
     else if (s == "--stable") a.stable = true;
+    else if (s == "--gpu-per-rank") a.gpu_per_rank = true;
     else throw std::runtime_error("unknown option " + s);
   }
   if (a.type != "u32" && a.type != "u64") throw std::runtime_error("--type: u32 or u64");
   if (a.dist != "uniform" && a.dist != "few") throw std::runtime_error("--dist: uniform or few");
+  if (a.gpu_per_rank && !a.device.empty()) throw std::runtime_error("--gpu-per-rank or --device, not both");
+  if (a.exchange.empty()) a.exchange = a.gpu_per_rank ? "nccl" : "staged";
   if (a.exchange != "nccl" && a.exchange != "staged") throw std::runtime_error("--exchange: nccl or staged");
   return a;
 }
@@ -133,7 +137,7 @@ int run(const Args& a) {
   if (a.pairs && std::uint64_t(n) * std::uint64_t(p) > (std::uint64_t(1) << 32))
     throw std::runtime_error("--pairs carries u32 global indices: at most 2^32 elements in all");
   const std::size_t threads = host_threads();
-  const std::string device = a.device.empty() ? "cuda:" + std::to_string(local_rank()) : a.device;
+  const std::string device = a.gpu_per_rank ? "cuda:" + std::to_string(local_rank()) : a.device;
   gpusort::Context ctx(device);
   auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
   std::unique_ptr<gpusort::dist::DeviceExchange> exchange =

@@ -42,9 +42,9 @@ GS_DEFINE_COMPARE_EXCHANGE(compare_exchange_global, GLOBAL, u64)
 // once at the end through the positions, see merge_tile.h).
 DEVICE_FN void compare_exchange_by_position(LOCAL key_t* lk, LOCAL u32* lp, u32 lo, u32 hi, okey_t flip) {
   const key_t a = lk[lo], b = lk[hi];
-  const okey_t oa = ordered_key(a, flip), ob = ordered_key(b, flip);
+  const order_t oa = order_key(a, flip), ob = order_key(b, flip);
   const u32 pa = lp[lo], pb = lp[hi];
-  if (ob < oa || (ob == oa && pb < pa)) {
+  if (order_before(ob, oa) || (pb < pa && !order_before(oa, ob))) {
     lk[lo] = b;
     lk[hi] = a;
     lp[lo] = pb;

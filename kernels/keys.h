@@ -72,8 +72,36 @@ DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
   return (o ^ flip) & (okey_t)KEY_ALL_ONES;
 }
 
+// A run-time order (SortOptions::comparator; the merge algorithm): the host resolves this include to
+// gs_user_before(a, b), the user's comparator already turned around for a descending sort, and
+// defines GPUSORT_USER_ORDER; otherwise it is empty.
+#include "user_order.h"
+
+// What the comparison sorts' searches compare (rank_search.h, merge_path.h): order_key(k, flip),
+// of type order_t. The natural order compares ordered keys (okey_t); a run-time order compares the
+// keys themselves with the user's comparator (flip is then already part of it).
+#ifdef GPUSORT_USER_ORDER
+typedef key_t order_t;
+DEVICE_FN order_t order_key(key_t k, okey_t flip) {
+  (void)flip;
+  return k;
+}
+DEVICE_FN int order_before(order_t a, order_t b) { return gs_user_before(a, b) ? 1 : 0; }
+#else
+typedef okey_t order_t;
+#define order_key ordered_key
+#define order_before(a, b) ((a) < (b))
+#endif
+
 // a strictly before b in the sort order.
+#ifdef GPUSORT_USER_ORDER
+DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
+  (void)flip;
+  return order_before(a, b);
+}
+#else
 DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) { return ordered_key(a, flip) < ordered_key(b, flip); }
+#endif
 
 #if VALUE_BYTES == 0
 #define HAS_VALUES 0

@@ -25,10 +25,10 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   if (t < cnt) {
     const u64 i = g0 + t;
     const key_t key = src_keys[i];
-    const okey_t o = ordered_key(key, flip);
+    const order_t o = order_key(key, flip);
     u64 r = lo;
     if (c > 0) {
-      if (c == wl || !rank_probe_before(ordered_key(cache[c - 1], flip), o, !left))
+      if (c == wl || !rank_probe_before(order_key(cache[c - 1], flip), o, !left))
         r += rank_search_local(cache, c, o, !left, flip);
       else
         r += c + rank_search_global(sb + lo + c, wl - c, o, !left, flip);

@@ -20,7 +20,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   const u64 b_len = run_length(b0, width, n);
   GLOBAL const key_t* b = src_keys + b0;
   const key_t key = src_keys[a0 + i];
-  const u64 p = rank_search_global(b, b_len, ordered_key(key, flip), RANK_LOWER, flip);
+  const u64 p = rank_search_global(b, b_len, order_key(key, flip), RANK_LOWER, flip);
   merge_move(dst_keys, dst_values, a0 + i + p, key, src_values, a0 + i);
   u64 j = p;
   if (i == 0) {
@@ -29,8 +29,8 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
       merge_move(dst_keys, dst_values, a0 + j, b[j], src_values, b0 + j);
     }
   } else {
-    const okey_t prev = ordered_key(src_keys[a0 + i - 1], flip);
-    while (j > 0 && !rank_probe_before(ordered_key(b[j - 1], flip), prev, 0)) {
+    const order_t prev = order_key(src_keys[a0 + i - 1], flip);
+    while (j > 0 && !rank_probe_before(order_key(b[j - 1], flip), prev, 0)) {
       --j;
       merge_move(dst_keys, dst_values, a0 + i + j, b[j], src_values, b0 + j);
     }

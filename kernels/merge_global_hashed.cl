@@ -32,7 +32,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   const int valid = t < cnt;
   const u64 i = g0 + t;
   const key_t key = valid ? src_keys[i] : src_keys[g0];
-  const okey_t o = ordered_key(key, flip);
+  const order_t o = order_key(key, flip);
   u64 l = 0, r = wl;
   for (u32 round = 0; round < rounds; ++round) {
     const int probing = valid && l < r;
@@ -47,7 +47,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
         probe = sb[lo + m];
         miss = 1;
       }
-      if (rank_probe_before(ordered_key(probe, flip), o, upper))
+      if (rank_probe_before(order_key(probe, flip), o, upper))
         l = m + 1;
       else
         r = m;

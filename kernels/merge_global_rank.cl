@@ -13,6 +13,6 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   const u64 sib = merge_sibling(i, width);
   const u64 sib_len = left ? run_length(sib, width, n) : width;
   const key_t key = src_keys[i];
-  const u64 r = rank_search_global(src_keys + sib, sib_len, ordered_key(key, flip), !left, flip);
+  const u64 r = rank_search_global(src_keys + sib, sib_len, order_key(key, flip), !left, flip);
   merge_move(dst_keys, dst_values, merge_destination(i, width, r), key, src_values, i);
 }

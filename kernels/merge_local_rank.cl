@@ -14,11 +14,11 @@ KERNEL merge_local_sort(TILE_KERNEL_ARGS) {
       const u32 s = LOCAL_ID() + k * GROUP_SIZE;
       if (s < count) {
         const key_t key = lk[s];
-        const okey_t o = ordered_key(key, flip);
+        const order_t o = order_key(key, flip);
         u32 r = 0;
         for (u32 j = 0; j < count; ++j) {
-          const okey_t oj = ordered_key(lk[j], flip);
-          r += (oj < o || (oj == o && j < s)) ? 1u : 0u;
+          const order_t oj = order_key(lk[j], flip);
+          r += (order_before(oj, o) || (j < s && !order_before(o, oj))) ? 1u : 0u;
         }
         kr[k] = key;
         dr[k] = r;

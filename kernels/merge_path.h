@@ -19,7 +19,7 @@
     index_t hi = min_fn(diag, a_len);                                                                      \
     while (lo < hi) {                                                                                      \
       const index_t mid = lo + ((hi - lo) >> 1);                                                           \
-      if (rank_probe_before(ordered_key(b[diag - 1 - mid], flip), ordered_key(a[mid], flip), 0))           \
+      if (rank_probe_before(order_key(b[diag - 1 - mid], flip), order_key(a[mid], flip), 0))               \
         hi = mid;                                                                                          \
       else                                                                                                 \
         lo = mid + 1;                                                                                      \

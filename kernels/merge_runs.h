@@ -45,9 +45,9 @@ DEVICE_FN u64 merge_destination(u64 i, u64 width, u64 rank) {
 DEVICE_FN void merge_group_window(GLOBAL const key_t* src_keys, GLOBAL const key_t* sb, u64 sib_len, u64 g0,
                                   u32 cnt, int upper, okey_t flip, LOCAL u64* window) {
   const u32 t = LOCAL_ID();
-  if (t == 0) window[0] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0], flip), upper, flip);
+  if (t == 0) window[0] = rank_search_global(sb, sib_len, order_key(src_keys[g0], flip), upper, flip);
   if (t == (LOCAL_SIZE() > 1 ? 1u : 0u))
-    window[1] = rank_search_global(sb, sib_len, ordered_key(src_keys[g0 + cnt - 1], flip), upper, flip);
+    window[1] = rank_search_global(sb, sib_len, order_key(src_keys[g0 + cnt - 1], flip), upper, flip);
 }
 
 // The kernel frame of those variants: the group's keys src_keys[g0 .. g0+cnt) lie in one run (width

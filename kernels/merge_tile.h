@@ -82,7 +82,7 @@ DEVICE_FN void tile_merge_runs(LOCAL key_t* lk, LOCAL u32* lp, u32 count, u32 wi
         const int left = (s & w) == 0;
         const u32 sib = left ? run + w : run - w;
         const u32 sib_len = left ? (sib < count ? gs_min_u32(w, count - sib) : 0u) : w;
-        const u32 r = sib_len ? rank_search_local(lk + sib, sib_len, ordered_key(key, flip), !left, flip) : 0u;
+        const u32 r = sib_len ? rank_search_local(lk + sib, sib_len, order_key(key, flip), !left, flip) : 0u;
         dr[k] = (s & ~(2 * w - 1)) + (s - run) + r;
         kr[k] = key;
         pr[k] = lp[s];

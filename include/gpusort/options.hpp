@@ -32,6 +32,16 @@ struct SortOptions {
   // hybrid: how many top merge levels the host's threads do: -1 = automatic, or 0..64
   // (docs/algorithms/hybrid.md).
   int host_merge_levels = -1;
+  // A run-time order: the body of `int before(K a, K b)` in the kernel dialect (what OpenCL C and
+  // CUDA C++ share; K is the key type itself: unsigned int, short, float, double...), true when a
+  // sorts strictly before b; it must be a strict weak order. Empty = the key
+  // type's natural order. Compiled with the sort's programs and cached like them; a compile error
+  // names the body's own lines ("comparator:2: ..."). Keys that are neither before the other are
+  // equal: `stable` keeps them in input order, `order` descending reverses the order. Only the
+  // merge algorithm takes it ("auto" then means merge), and only for data sorted in one piece on
+  // one device: out-of-core, several-device and distributed sorts refuse it (their cuts use the
+  // natural order). Example: "return (a & 0xFFu) < (b & 0xFFu);" sorts u32 keys by their low byte.
+  std::string comparator;
   // Print what was chosen and how long each phase took (to stderr).
   bool verbose = false;
   // Host sorts (sort, sort_pairs, sort_host): how many bytes of device memory the sort may use;

@@ -72,6 +72,7 @@ struct OptionUse {
   bool local_variant = false;
   bool merge_variant = false;
   bool host_merge_levels = false;
+  bool comparator = false;  // SortOptions::comparator (a run-time order)
   // items_per_thread's valid values besides 0 (the default): 1..max_items_per_thread, only powers
   // of two when items_power_of_two.
   std::size_t max_items_per_thread = 0;

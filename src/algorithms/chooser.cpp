@@ -24,7 +24,10 @@ constexpr const char* auto_preference_stable[] = {"radix", "merge", "section-mer
 
 const Algorithm& choose(const SortOptions& options) {
   const Algorithm* chosen = nullptr;
-  if (options.algorithm.empty() || options.algorithm == "auto") {
+  if ((options.algorithm.empty() || options.algorithm == "auto") && !options.comparator.empty()) {
+    chosen = find("merge");  // the algorithm that takes a run-time order
+    if (!chosen) throw Error(errc::unsupported, "SortOptions::comparator needs the merge algorithm, absent from this build");
+  } else if (options.algorithm.empty() || options.algorithm == "auto") {
     if (options.stable) {
       for (const char* name : auto_preference_stable)
         if ((chosen = find(name))) break;

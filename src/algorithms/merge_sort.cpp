@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "algorithms/drivers.hpp"
+#include "runtime/kernel_sources.hpp"
 
 namespace gpusort::algo {
 namespace merge {
@@ -72,6 +73,12 @@ void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std:
                                             "SortOptions::items_per_thread");
 }
 
+// The kernel file, with the job's run-time order when it has one (runtime/kernel_sources.hpp).
+std::string program_file(const SortJob& job, const char* file) {
+  if (job.options.comparator.empty()) return file;
+  return std::string(file) + "#" + rt::register_user_order(job.options.comparator, job.descending());
+}
+
 std::vector<std::string> with(std::vector<std::string> defines, std::initializer_list<std::string> more) {
   defines.insert(defines.end(), more);
   return defines;
@@ -104,7 +111,7 @@ void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32
   check_local_bytes(job.device, tile * (key_size(job.type) + 4), "a tile of " + std::to_string(tile) + " keys");
   if (job.n == 0) return;
   rt::Program& program = job.device.program(
-      v.file, with(job.key_defines(group_size), {"ITEMS=" + std::to_string(items)}));
+      program_file(job, v.file), with(job.key_defines(group_size), {"ITEMS=" + std::to_string(items)}));
   job.device.launch(program.kernel("merge_local_sort"), {ceil_div(job.n, tile), group_size},
                     {job.keys, job.values_or_keys(), dst_keys, dst_values, job.n, job.flip_arg()});
 }
@@ -146,7 +153,7 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
   } else if (name == "half") {
     groups = ceil_div(ceil_div(n, 2 * width) * width, group_size);
   }
-  rt::Program& program = job.device.program(v.file, defines);
+  rt::Program& program = job.device.program(program_file(job, v.file), defines);
   job.device.launch(program.kernel("merge_pass"), {groups, group_size},
                     {src_keys, src_values, dst_keys, dst_values, n, width, job.flip_arg()});
 }

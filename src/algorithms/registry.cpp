@@ -16,7 +16,8 @@ namespace {
 constexpr OptionUse kGroupOnly{.work_group_size = true};
 constexpr OptionUse kBitonicOptions{.work_group_size = true, .local_variant = true};
 constexpr OptionUse kMergeOptions{.work_group_size = true, .items_per_thread = true, .local_variant = true,
-                                  .merge_variant = true, .max_items_per_thread = 64, .items_power_of_two = true};
+                                  .merge_variant = true, .comparator = true, .max_items_per_thread = 64,
+                                  .items_power_of_two = true};
 constexpr OptionUse kRadixOptions{.work_group_size = true, .items_per_thread = true, .max_items_per_thread = 64};
 constexpr OptionUse kRankOptions{.work_group_size = true, .items_per_thread = true, .local_variant = true,
                                  .max_items_per_thread = 16};

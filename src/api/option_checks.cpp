@@ -64,6 +64,9 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
       throw Error(errc::invalid_argument, field + " is not used by algorithm '" + algorithm.name +
                                               "' (it is used by: " + users_of(f) + ")");
   }
+  if (!options.comparator.empty() && !algorithm.options.comparator)
+    throw Error(errc::invalid_argument, "SortOptions::comparator (a run-time order) is taken by algorithm 'merge' only, "
+                                        "not '" + algorithm.name + "'");
   algo::check_work_group_size(options.work_group_size, device.max_work_group_size);
   check_items_per_thread(options.items_per_thread, algorithm);
   if (options.host_merge_levels < -1 || options.host_merge_levels > algo::kMaxHostMergeLevels)

@@ -187,6 +187,10 @@ StepTimes run_on_devices(std::span<rt::Device* const> devices, const algo::Algor
 SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm,
                                  key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
                                  const SortOptions& options, SortReport report) {
+  if (!options.comparator.empty())
+    throw Error(errc::unsupported, "SortOptions::comparator: this sort needs chunks (out-of-core or several devices), "
+                                   "whose bucket cuts use the natural order; give it a device budget that holds the "
+                                   "data, or one device");
   const std::size_t kb = key_size(type), vb = value_bytes, d_count = devices.size();
   // The largest step every device holds, and at most an equal share per device.
   std::uint64_t max_chunk = ~std::uint64_t(0);

@@ -23,6 +23,7 @@ struct SortArgs {
   std::string items_per_thread;
   std::string local_variant;
   std::string merge_variant;
+  std::string comparator;           // a run-time order: the body itself, or @FILE (SortOptions::comparator)
   std::string host_merge_levels;    // hybrid: top merge levels done on host threads
   std::string device_memory_limit;  // bytes of device memory to use, with an optional unit
   std::string threads;              // host threads per copy direction (SortOptions::host_threads)

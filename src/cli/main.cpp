@@ -11,6 +11,7 @@
 #include <utility>
 #include <exception>
 #include <new>
+#include <sstream>
 #include <string>
 
 #include "cache_command.hpp"
@@ -53,6 +54,7 @@ std::string in_flag_terms(std::string message) {
       {"SortOptions::local_variant", "--local"},
       {"SortOptions::merge_variant", "--merge"},
       {"SortOptions::host_merge_levels", "--host-levels"},
+      {"SortOptions::comparator", "--comparator"},
       {"SortOptions::device_memory_limit", "--device-memory-limit"},
       {"SortOptions::host_threads", "--threads"},
       {"SortOptions::stable", "--stable"},
@@ -68,8 +70,19 @@ void print_error(const std::string& raw_message, bool details) {
   bool more = false;
   const std::string message = in_flag_terms(raw_message);
   std::fprintf(stderr, "gpusort: error: %s\n", first_line(message, &more).c_str());
-  // The rest (e.g. a kernel build log) only when asked for: the error itself is one line.
-  if (more && details) std::fprintf(stderr, "%s\n", message.substr(message.find('\n') + 1).c_str());
+  // The rest (e.g. a kernel build log) only when asked for: the error itself is one line. A build
+  // log's lines about the user's --comparator are theirs to fix, so those are always shown.
+  if (more && details) {
+    std::fprintf(stderr, "%s\n", message.substr(message.find('\n') + 1).c_str());
+  } else if (more) {
+    std::istringstream lines(message.substr(message.find('\n') + 1));
+    int shown = 0;
+    for (std::string line; std::getline(lines, line) && shown < 8;)
+      if (line.find("comparator:") != std::string::npos || line.find("comparator(") != std::string::npos) {
+        std::fprintf(stderr, "gpusort: %s\n", line.c_str());
+        ++shown;
+      }
+  }
 }
 
 // `gpusort dist-sort ...` runs gpusort-dist, installed beside this program when gpusort was built
@@ -142,6 +155,10 @@ int main(int argc, char** argv) {
                    "Keys per work-item in tiled kernels; 0 = default (only for algorithms that take it)");
   sort->add_option("--local", s.local_variant, "Algorithm-specific local-sort variant (SortOptions::local_variant)");
   sort->add_option("--merge", s.merge_variant, "Algorithm-specific merge variant (SortOptions::merge_variant)");
+  sort->add_option("--comparator", s.comparator,
+                   "A run-time order: the body of `int before(K a, K b)` in the kernel dialect (K: the key type), "
+                   "e.g. 'return (a & 255u) < (b & 255u);', or @FILE to read it from FILE; sorts with merge "
+                   "(compiled once, then cached)");
   sort->add_option("--host-levels", s.host_merge_levels,
                    "hybrid: how many top merge levels host threads do, -1..64; -1 = automatic");
   sort->add_option("--device-memory-limit", s.device_memory_limit,

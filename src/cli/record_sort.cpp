@@ -72,6 +72,7 @@ int run_record_sort(const SortArgs& a, const SortOptions& options) {
                        : !a.type.empty()             ? "--type"
                        : a.descending                ? "--descending (give :desc per --key field)"
                        : !a.memory_limit.empty()     ? "--memory-limit"
+                       : !a.comparator.empty()       ? "--comparator"
                        : a.device.find(',') != std::string::npos ? "several --device ids"
                                                      : nullptr;
   if (unused) throw Error(errc::invalid_argument, std::string(unused) + " cannot be used with --record-size");

@@ -1,9 +1,13 @@
 // gpusort sort: read keys (and values), sort them on a device, write them out.
 // The inputs are only read; file outputs appear only once complete and together (keys and values),
 // so a failed run leaves existing files as they were (output_file.hpp).
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -79,6 +83,17 @@ std::string default_temporary_directory() {
   return t && *t ? t : "/tmp";
 }
 
+// --comparator TEXT, or @FILE: the body from a file (multi-line bodies, no shell quoting).
+std::string comparator_text(const std::string& arg) {
+  if (arg.empty() || arg[0] != '@') return arg;
+  std::ifstream in(arg.substr(1), std::ios::binary);
+  if (!in) throw Error(errc::io_error, "--comparator: cannot read '" + arg.substr(1) + "': " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) throw Error(errc::invalid_argument, "--comparator: '" + arg.substr(1) + "' is empty");
+  return text.str();
+}
+
 SortOptions make_options(const SortArgs& a) {
   SortOptions o;
   o.order = a.descending ? order::descending : order::ascending;
@@ -93,6 +108,7 @@ SortOptions make_options(const SortArgs& a) {
         parse_unsigned_arg(a.items_per_thread, "--items-per-thread", 0, 1u << 16, "0 = the algorithm's default");
   o.local_variant = a.local_variant;
   o.merge_variant = a.merge_variant;
+  o.comparator = comparator_text(a.comparator);
   if (!a.host_merge_levels.empty())
     o.host_merge_levels =
         static_cast<int>(parse_signed_arg(a.host_merge_levels, "--host-levels", -1, 64, "-1 = automatic"));
@@ -157,6 +173,8 @@ std::vector<Context*> pointers(std::vector<Context>& contexts) {
 
 int run_external_sort(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
                       const std::optional<ValueType>& value_type, std::uint64_t limit, Progress& progress) {
+  if (!options.comparator.empty())  // the runs' splits and buckets use the natural order
+    throw Error(errc::unsupported, "--comparator: inputs larger than --memory-limit (external sorts) are not supported");
   if (!type) throw Error(errc::invalid_argument, "--type is required for raw input '" + args.input + "'");
   if (!args.values.empty() && !value_type)
     throw Error(errc::invalid_argument, "--values-type is required for raw values '" + args.values + "'");

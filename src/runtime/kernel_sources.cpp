@@ -1,5 +1,9 @@
 #include "runtime/kernel_sources.hpp"
 
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -14,11 +18,23 @@ const std::string* find_file(const std::string& name) {
   return nullptr;
 }
 
-void inline_file(const std::string& name, std::set<std::string>& seen, std::string& out) {
-  const std::string* text = find_file(name);
-  if (!text) throw Error(errc::invalid_argument, "no embedded kernel file named '" + name + "'");
-  if (!seen.insert(name).second) return;
-  std::istringstream in(*text);
+// Registered run-time orders by name, for the life of the process (programs built from them are
+// cached by the devices).
+std::mutex g_orders_mutex;
+std::map<std::string, std::string>& user_orders() {
+  static std::map<std::string, std::string> orders;
+  return orders;
+}
+
+constexpr const char* kUserOrderFile = "user_order.h";
+
+void inline_file(const std::string& name, std::set<std::string>& seen, std::string& out,
+                 const std::string* user_order);
+
+// Copies `text` to `out`, inlining its includes of embedded files.
+void inline_text(const std::string& text, std::set<std::string>& seen, std::string& out,
+                 const std::string* user_order) {
+  std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
     auto first = line.find_first_not_of(" \t");
@@ -28,7 +44,7 @@ void inline_file(const std::string& name, std::set<std::string>& seen, std::stri
       if (open != std::string::npos && close > open) {
         std::string inc = line.substr(open + 1, close - open - 1);
         if (find_file(inc)) {
-          inline_file(inc, seen, out);
+          inline_file(inc, seen, out, user_order);
           continue;
         }
       }
@@ -38,13 +54,60 @@ void inline_file(const std::string& name, std::set<std::string>& seen, std::stri
   }
 }
 
+void inline_file(const std::string& name, std::set<std::string>& seen, std::string& out,
+                 const std::string* user_order) {
+  if (name == kUserOrderFile && user_order) {  // the run-time order instead of the empty default
+    if (seen.insert(name).second) inline_text(*user_order, seen, out, user_order);
+    return;
+  }
+  const std::string* text = find_file(name);
+  if (!text) throw Error(errc::invalid_argument, "no embedded kernel file named '" + name + "'");
+  if (!seen.insert(name).second) return;
+  inline_text(*text, seen, out, user_order);
+}
+
 }  // namespace
 
 std::string assemble_kernel_source(const std::string& file) {
   std::set<std::string> seen;
   std::string out;
-  inline_file(file, seen, out);
+  const std::size_t hash = file.find('#');
+  if (hash == std::string::npos) {
+    inline_file(file, seen, out, nullptr);
+    return out;
+  }
+  std::string order;
+  {
+    std::lock_guard lock(g_orders_mutex);
+    auto it = user_orders().find(file.substr(hash + 1));
+    if (it == user_orders().end())
+      throw Error(errc::invalid_argument, "no run-time order named '" + file.substr(hash + 1) + "'");
+    order = it->second;
+  }
+  inline_file(file.substr(0, hash), seen, out, &order);
   return out;
+}
+
+std::string register_user_order(const std::string& body, bool descending) {
+  // The user's lines keep their own numbers in compile errors (#line); the function after them is
+  // ours: the order, turned around for a descending sort.
+  std::string text = "#include \"user_key.h\"\n#define GPUSORT_USER_ORDER 1\n"
+                     "DEVICE_FN int gs_user_order_body(user_key_t a, user_key_t b) {\n#line 1 \"comparator\"\n" +
+                     body + "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN int gs_user_before(key_t a, key_t b) { return " +
+                     (descending ? "gs_user_order_body(user_key(b), user_key(a))"
+                                 : "gs_user_order_body(user_key(a), user_key(b))") +
+                     " ? 1 : 0; }\n";
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char name[32];
+  std::snprintf(name, sizeof name, "order-%016llx", static_cast<unsigned long long>(h));
+  std::lock_guard lock(g_orders_mutex);
+  std::string unique = name;
+  for (int i = 2;; ++i) {  // a hash collision gets a name of its own
+    auto [it, added] = user_orders().emplace(unique, text);
+    if (added || it->second == text) return unique;
+    unique = std::string(name) + "-" + std::to_string(i);
+  }
 }
 
 }  // namespace gpusort::rt

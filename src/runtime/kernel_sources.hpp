@@ -14,7 +14,16 @@ struct EmbeddedFile {
 const std::vector<EmbeddedFile>& embedded_kernel_files();
 
 // Full source of kernels/<file> with its includes inlined. Throws Error(invalid_argument) for an
-// unknown file.
+// unknown file. "<file>#<name>" names a program built with a run-time order registered under
+// <name> (register_user_order): kernels/user_order.h is then replaced by it.
 std::string assemble_kernel_source(const std::string& file);
+
+// A run-time order for the comparison sorts (SortOptions::comparator): `body` is the body of
+// `int before(key_t a, key_t b)` in the kernel dialect (the subset OpenCL C and CUDA C++ share),
+// true when a comes strictly before b; `descending` turns it around. Returns the name to append to
+// a kernel file as "#<name>" (a hash of the text: the same order gives the same programs, which the
+// program cache keys by their full source). Compile errors name the user's lines as
+// "comparator:<line>".
+std::string register_user_order(const std::string& body, bool descending);
 
 }  // namespace gpusort::rt

@@ -1,0 +1,42 @@
+// Programs with a run-time order (SortOptions::comparator, runtime/kernel_sources.hpp) build with
+// NVRTC for sm_90, here without a GPU: the merge algorithm's default local sort and merge pass for
+// every key type (the typed key of kernels/user_key.h: CUDA's bit casts for float and double), both
+// orders, and a comparator error names its own line. PoCL builds and runs them in the API tests.
+#include <gtest/gtest.h>
+
+#include "algorithms/algorithm.hpp"
+#include "runtime/cuda/nvrtc_check.hpp"
+#include "runtime/kernel_sources.hpp"
+
+namespace gpusort {
+namespace {
+
+TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  for (bool descending : {false, true}) {
+    const std::string order = rt::register_user_order("return a * a < b * b;", descending);
+    for (const char* file : {"merge_local_merge.cl", "merge_global_path.cl"}) {
+      const std::string source = rt::assemble_kernel_source(std::string(file) + "#" + order);
+      for (key_type type : all_key_types) {
+        auto defines = algo::key_defines_for(type, 4);
+        defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=4"});
+        EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+            << file << " " << key_type_name(type) << (descending ? " descending" : "");
+      }
+    }
+  }
+  const std::string broken = rt::register_user_order("int x = a;\nreturn a <;", false);
+  auto defines = algo::key_defines_for(key_type::u32, 0);
+  defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=4"});
+  const std::string log = rt::nvrtc_compile_check(rt::assemble_kernel_source("merge_local_merge.cl#" + broken),
+                                                  rt::nvrtc_options(defines, "sm_90"));
+  EXPECT_NE(log.find("comparator(2)"), std::string::npos) << log;  // NVRTC's "file(line): error"
+}
+
+TEST(UserOrderBuild, UnknownOrderIsAnError) {
+  EXPECT_THROW(rt::assemble_kernel_source("merge_local_merge.cl#order-none"), Error);
+}
+
+}  // namespace
+}  // namespace gpusort

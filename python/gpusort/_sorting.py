@@ -4,33 +4,35 @@ Every function: keys must be a 1-D C-contiguous array of uint8..uint64, int8..in
 float64 (TypeError for another dtype, ValueError for another shape or layout); numpy arrays, and
 host arrays of other libraries through DLPack. `algorithm`: a name from gpusort.algorithms(), None
 for gpusort's choice. `device`: an id from gpusort.devices() ("cuda:0", "opencl:0:0"), None for
-the default ($GPUSORT_DEVICE, else the best device). The first sort on a device opens it (and may
+the default ($GPUSORT_DEVICE, else the best device). `comparator`: a run-time order, the body of
+`int before(K a, K b)` in the kernel dialect with K the key type (e.g. "return fabs(a) < fabs(b);"),
+None for the natural order; it sorts with the merge algorithm (SortOptions::comparator). The first sort on a device opens it (and may
 compile kernels, cached on disk); later ones reuse it. The GIL is released while sorting.
 """
 from . import _arrays, _gpusort
 
 
-def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None):
+def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns a sorted copy of x, of the same kind as x (on x's GPU for CUDA arrays)."""
     info = _arrays.inspect(x, "x", "keys")
     result = _arrays.copy(x, info)
-    _gpusort.sort_inplace(result, descending=descending, stable=stable, algorithm=algorithm, device=device,
+    _gpusort.sort_inplace(result, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator,
                           keys_name="x", stream=_arrays.stream_of(x))
     return _arrays.like(x, result)
 
 
-def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None):
+def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns the int64 indices that sort x: x[argsort(x)] == sort(x). Stable by default: equal
     keys keep their input order (indices ascending), in both orders."""
     info = _arrays.inspect(x, "x", "keys")
     keys = _arrays.copy(x, info)
     order = _arrays.device_indices(x, info) if _arrays.is_device(info) else _arrays.indices(info.n)
-    _gpusort.sort_inplace(keys, order, descending=descending, stable=stable, algorithm=algorithm, device=device,
+    _gpusort.sort_inplace(keys, order, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator,
                           keys_name="x", stream=_arrays.stream_of(x))
     return _arrays.like(x, order)
 
 
-def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None):
+def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns (sorted copy of keys, copy of values permuted alike). values: a 1-D array of the
     same length with elements of 1, 2, 4, 8 or 16 bytes (any dtype: they are moved as bytes)."""
     info = _arrays.inspect(keys, "keys", "keys")
@@ -38,20 +40,20 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
     sorted_keys = _arrays.copy(keys, info)
     sorted_values = _arrays.copy(values, values_info)
     _gpusort.sort_inplace(sorted_keys, _arrays.as_value_bytes(sorted_values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys))
+                          algorithm=algorithm, device=device, comparator=comparator, keys_name="keys", stream=_arrays.stream_of(keys))
     return _arrays.like(keys, sorted_keys), _arrays.like(values, sorted_values)
 
 
-def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None):
+def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
-    _gpusort.sort_inplace(x, descending=descending, stable=stable, algorithm=algorithm, device=device, keys_name="x",
+    _gpusort.sort_inplace(x, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator, keys_name="x",
                           stream=_arrays.stream_of(x))
     return x
 
 
-def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None):
+def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
     _gpusort.sort_inplace(keys, _arrays.as_value_bytes(values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, keys_name="keys", stream=_arrays.stream_of(keys))
+                          algorithm=algorithm, device=device, comparator=comparator, keys_name="keys", stream=_arrays.stream_of(keys))
     return keys, values

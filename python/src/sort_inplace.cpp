@@ -57,11 +57,13 @@ void check_pair(const ArrayView& keys, const ArrayView& values) {
     raise(PyExc_ValueError, "keys and values share memory; pass separate arrays");
 }
 
-SortOptions options_from(bool descending, bool stable, const std::optional<std::string>& algorithm) {
+SortOptions options_from(bool descending, bool stable, const std::optional<std::string>& algorithm,
+                         const std::optional<std::string>& comparator) {
   SortOptions options;
   options.order = descending ? order::descending : order::ascending;
   options.stable = stable;
   options.algorithm = algorithm.value_or("auto");
+  options.comparator = comparator.value_or("");
   return options;
 }
 
@@ -98,7 +100,8 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
 
 void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
                   const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
-                  const std::string& keys_name, std::uintptr_t stream) {
+                  const std::optional<std::string>& comparator, const std::string& keys_name,
+                  std::uintptr_t stream) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   check_writable(keys, keys_name.c_str());
   std::optional<ArrayView> values;
@@ -107,7 +110,7 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
     check_writable(*values, "values");
     check_pair(keys, *values);
   }
-  const SortOptions options = options_from(descending, stable, algorithm);
+  const SortOptions options = options_from(descending, stable, algorithm, comparator);
   switch (keys.memory) {
     case memory_kind::host:
       sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""));
@@ -133,7 +136,7 @@ void bind_sort(nb::module_& m) {
         "TypeError/ValueError naming `name` otherwise.");
   m.def("sort_inplace", &sort_inplace, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
-        "keys_name"_a = "keys", "stream"_a = 0,
+        "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "stream"_a = 0,
         "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile. For CUDA "
         "arrays, `stream` is the CUstream (as an int; 0 = the legacy default stream) the sort is "
         "ordered on.");

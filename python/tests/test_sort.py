@@ -114,3 +114,24 @@ def test_device_by_id():
     x = make_keys(np.int32, 1001, "random")
     device = gpusort.devices()[0]["id"]
     np.testing.assert_array_equal(gpusort.sort(x, device=device), np.sort(x))
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+def test_comparator_orders_by_the_users_rule(descending):
+    # u32 keys by their low byte: 256 classes of ties, kept in input order (stable)
+    rng = np.random.default_rng(41)
+    x = rng.integers(0, 2**32, 20001, dtype=np.uint32)
+    low = (x & 255).astype(np.int64)
+    expect = x[np.argsort(-low if descending else low, kind="stable")]
+    got = gpusort.sort(x, descending=descending, comparator="return (a & 255u) < (b & 255u);")
+    np.testing.assert_array_equal(got, expect)
+    # argsort and pairs take it too: float keys by magnitude
+    f = (rng.integers(-1000, 1001, 5003) / 8).astype(np.float32)
+    order = gpusort.argsort(f, comparator="return fabs(a) < fabs(b);")
+    np.testing.assert_array_equal(order, np.argsort(np.abs(f), kind="stable"))
+
+
+def test_comparator_that_does_not_compile_names_its_line():
+    x = np.arange(10, dtype=np.uint32)
+    with pytest.raises(gpusort.Error, match="comparator"):
+        gpusort.sort(x, comparator="int y = a;\nreturn a < ;")

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
 #include "gpusort/dist_mpi.hpp"
@@ -34,21 +35,11 @@
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double ms_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using bench::median_of;
+using bench::ms_since;
+using clock_type = bench::clock_type;
+// splitmix64: the state step, then bench_common's finaliser
+std::uint64_t splitmix(std::uint64_t x) { return bench::mix64(x + 0x9e3779b97f4a7c15ull); }
 
 struct Args {
   int log_n = 26, total_log_n = -1, repeats = 5;
@@ -215,13 +206,13 @@ int run(const Args& a) {
   const bool ok = bad == 0 && seam_bad == 0 && before == after;
 
   if (me == 0) {
-    const double gkeys = double(n) * p / (median(total) * 1e6);
+    const double gkeys = double(n) * p / (median_of(total) * 1e6);
     std::printf("ranks %d, %zu %s%s per rank (%s), exchange %s, %d repeats: total %.2f ms (%.2f Gkeys/s), "
                 "local sort %.2f, cuts %.2f, exchange %.2f (%.1f GB/s per rank), final sort %.2f; first call %.1f ms; "
                 "sent between ranks %.1f%%; check %s\n",
                 p, n, a.type.c_str(), a.pairs ? "/u32 pairs" : " keys", a.dist.c_str(), a.exchange.c_str(),
-                a.repeats, median(total), gkeys, median(local), median(split), median(exch), median(rate),
-                median(final_sort), first_ms, 100.0 * double(sent) / double(std::max<std::uint64_t>(1, n * p)),
+                a.repeats, median_of(total), gkeys, median_of(local), median_of(split), median_of(exch), median_of(rate),
+                median_of(final_sort), first_ms, 100.0 * double(sent) / double(std::max<std::uint64_t>(1, n * p)),
                 ok ? "ok" : "FAILED");
     if (!ok)
       std::printf("  unsorted pairs %llu, out-of-order rank seams %llu, fingerprint %s\n", (unsigned long long)bad,
@@ -243,10 +234,10 @@ int run(const Args& a) {
       const double t = max_over_ranks(ms_since(t0));
       if (rep) raw.push_back(t);
     }
-    const double gbs = double(slice) * (p - 1) / (median(raw) * 1e6);
+    const double gbs = double(slice) * (p - 1) / (median_of(raw) * 1e6);
     if (me == 0)
       std::printf("  exchange alone (%s, %.0f MiB to each other rank): %.2f ms, %.1f GB/s per rank out\n",
-                  a.exchange.c_str(), double(slice) / 1048576.0, median(raw), gbs);
+                  a.exchange.c_str(), double(slice) / 1048576.0, median_of(raw), gbs);
   }
   return ok ? 0 : 1;
 }

@@ -76,7 +76,14 @@ void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std:
 // The kernel file, with the job's run-time order when it has one (runtime/kernel_sources.hpp).
 std::string program_file(const SortJob& job, const char* file) {
   if (job.options.comparator.empty()) return file;
-  return std::string(file) + "#" + rt::register_user_order(job.options.comparator, job.descending());
+  // Registered once per order, not per pass: registering builds and hashes the whole text.
+  thread_local std::string last_body, last_name;
+  thread_local bool last_descending = false;
+  if (last_name.empty() || last_body != job.options.comparator || last_descending != job.descending()) {
+    last_name = rt::register_user_order(job.options.comparator, job.descending());
+    last_body = job.options.comparator, last_descending = job.descending();
+  }
+  return std::string(file) + "#" + last_name;
 }
 
 std::vector<std::string> with(std::vector<std::string> defines, std::initializer_list<std::string> more) {

@@ -245,10 +245,8 @@ SingleGroupPolicy choose_single_group_policy(const DeviceDescription& desc, key_
   return s;
 }
 
-RadixSpans onesweep_hist_spans(const DeviceDescription& desc, const RadixPolicy& p, std::uint64_t n) {
-  // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
-  return plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
-                    std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
+std::uint64_t onesweep_block_bytes(std::uint32_t passes) {
+  return ceil_div(std::uint64_t(passes) * kRadix * 8 + 8, 4096) * 4096;  // + the -0/NaN flag word
 }
 
 RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
@@ -261,7 +259,10 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.portable = choose_portable(desc, n, options);
   if (cuda) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
-    p.onesweep.hist_spans = onesweep_hist_spans(desc, p, n);
+    // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
+    p.onesweep.hist_spans =
+        plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
+                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
     p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
   }
   p.path = p.single_tile.threads != 0           ? RadixPath::single_tile
@@ -306,7 +307,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("ONESWEEP_PACKED_IN", packed_in);
     add("ONESWEEP_PACKED_OUT", packed_out);
     // 0, or the words from one portion's offsets block to the next (radix_temp_layout's block_stride)
-    add("ONESWEEP_PORTIONS", os.portion ? ceil_div(std::uint64_t(p.passes) * kRadix * 8 + 8, 4096) * 4096 / 8 : 0);
+    add("ONESWEEP_PORTIONS", os.portion ? onesweep_block_bytes(p.passes) / 8 : 0);
   }
   return d;
 }
@@ -327,7 +328,7 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
   if (p.path == RadixPath::onesweep) {
     const OnesweepPolicy& os = p.onesweep;
     const std::uint64_t portions = os.portions(p.n);
-    const std::uint64_t hist_end = ceil_div(l.hist, 4096) * 4096;
+    const std::uint64_t hist_end = onesweep_block_bytes(p.passes);  // the histogram, 4096-aligned
     l.block_stride = os.portion ? hist_end : 0;  // one more block than portions: the last one's successor
     l.bases_offset = os.portion ? hist_end : 0;
     l.counters_offset = hist_end + (os.portion ? (portions + 1) * l.block_stride : 0);

@@ -138,8 +138,9 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, st
 // understood), so 1- and 2-byte values above kOnesweepMaxN take the portable path.
 bool onesweep_portions_apply(std::size_t value_bytes);
 
-// radix_histogram_lanes' groups for n keys (of the whole input, or of one portion).
-RadixSpans onesweep_hist_spans(const DeviceDescription& desc, const RadixPolicy& p, std::uint64_t n);
+// The histogram (every pass's digits and the -0/NaN flag word) rounded up to 4096 bytes: the
+// onesweep meta buffer's first part, and with portions the stride of their offsets blocks.
+std::uint64_t onesweep_block_bytes(std::uint32_t passes);
 
 // The program a path runs and its -D list: radix_onesweep.cl (single tile, onesweep; packed_in /
 // packed_out for the passes that read / write packed pairs), radix_passes.cl, radix_single_group.cl.

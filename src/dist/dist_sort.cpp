@@ -61,7 +61,8 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
   // The request's checks, then the local sort (stable when asked: the global order is then
   // (key, rank, index)), each agreed on by all ranks.
   detail::collectively(comm, [&] {
-    detail::check_same_request(shares, me, options);
+    detail::check_same_request(shares, me);
+    detail::check_dist_options(options);
     if (value_bytes != 0 && !is_supported_value_size(value_bytes))
       throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
     if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))

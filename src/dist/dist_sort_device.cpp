@@ -94,7 +94,8 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
 
   // 1. Checks and the local sort, agreed by all ranks.
   detail::collectively(comm, [&] {
-    detail::check_same_request(shares, me, options);
+    detail::check_same_request(shares, me);
+    detail::check_dist_options(options);
     if ((vb == 0) != (values == nullptr))
       throw Error(errc::invalid_argument, "values and value size must be given together");
     if (n * kb > keys.bytes() || (values && n * vb > values->bytes()))

@@ -121,6 +121,9 @@ double dispatch_typed(int kk, int vk, const void* k, const void* v, size_t n, in
     case 6: return run<float, void, Radix, Offset>(k, v, n, r, ok, ov);
     case 7: return run<float, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
     case 8: return run<float, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 9: return run<double, void, Radix, Offset>(k, v, n, r, ok, ov);
+    case 10: return run<double, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 11: return run<double, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
     default: return -4;
   }
 }

@@ -33,8 +33,13 @@ namespace {
 
 struct None {};
 
+// A benchmark-only algorithm name: merge with SortOptions::comparator "return a < b;", the
+// built-in ascending order as a run-time order, to time what a comparator costs (the inputs have
+// no NaNs, so both orders agree and the same check applies).
+constexpr const char* kMergeComparator = "merge:comparator";
+
 struct KV {
-  const char* key;    // "u32", "u64", "f32"
+  const char* key;    // "u32", "u64", "f32", "f64"
   const char* value;  // "", "u32", "u64"
 };
 inline constexpr KV all_kvs[] = {{"u32", ""}, {"u64", ""}, {"f32", ""}, {"u32", "u32"}, {"u64", "u64"}};
@@ -45,6 +50,7 @@ void with_types(const KV& kv, F&& f) {
   if (k == "u32" && v.empty()) f.template operator()<std::uint32_t, None>();
   else if (k == "u64" && v.empty()) f.template operator()<std::uint64_t, None>();
   else if (k == "f32" && v.empty()) f.template operator()<float, None>();
+  else if (k == "f64" && v.empty()) f.template operator()<double, None>();
   else if (k == "u32" && v == "u32") f.template operator()<std::uint32_t, std::uint32_t>();
   else if (k == "u64" && v == "u64") f.template operator()<std::uint64_t, std::uint64_t>();
   else if (k == "f32" && v == "u32") f.template operator()<float, std::uint32_t>();
@@ -56,7 +62,7 @@ bool parse_kv(const std::string& s, KV& out) {
   static const std::vector<std::pair<std::string, KV>> names = {
       {"u32", {"u32", ""}},         {"u64", {"u64", ""}},         {"f32", {"f32", ""}},
       {"u32/u32", {"u32", "u32"}}, {"u64/u64", {"u64", "u64"}}, {"f32/u32", {"f32", "u32"}},
-      {"u64/u32", {"u64", "u32"}}};
+      {"u64/u32", {"u64", "u32"}},  {"f64", {"f64", ""}}};
   for (const auto& [name, kv] : names)
     if (s == name) {
       out = kv;
@@ -65,7 +71,7 @@ bool parse_kv(const std::string& s, KV& out) {
   return false;
 }
 std::string kv_name(const KV& kv) { return std::string(kv.key) + (kv.value[0] ? std::string("/") + kv.value : ""); }
-int key_kind(const std::string& k) { return k == "u32" ? 0 : k == "u64" ? 1 : 2; }
+int key_kind(const std::string& k) { return k == "u32" ? 0 : k == "u64" ? 1 : k == "f32" ? 2 : 3; }
 int value_kind(const std::string& v) { return v.empty() ? 0 : v == "u32" ? 1 : 2; }
 
 std::vector<std::string> split(const std::string& s, char sep = ',') {
@@ -112,8 +118,9 @@ sweep:
   --min-log2 N --max-log2 N   n = 2^min .. 2^max (default 10 .. 28 on a GPU, 20 on a CPU; quick 16)
   --log2-step S               every S-th power of two (default 1; quick 3)
   --full-dists-max-log2 N     above 2^N run only uniform, entropy and sorted inputs
-  --algorithms a,b,...        default: every algorithm and auto
-  --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five)
+  --algorithms a,b,...        default: every algorithm and auto; merge:comparator is merge with
+                              the comparator "return a < b;" (the cost of a run-time order)
+  --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, u64/u32
   --dists d,...               uniform,entropy,sorted,reverse,few-unique,all-equal (default all)
   --std-max-log2 N            largest n for std::sort / std::stable_sort (default 22; quick 16)
   --host-max-log2 N           largest n for host algorithms (batcher-*; default 20; quick 14)
@@ -393,6 +400,10 @@ struct Bench {
         }
         gpusort::SortOptions so;
         so.algorithm = alg;
+        if (alg == kMergeComparator) {  // the built-in order spelled as a run-time comparator
+          so.algorithm = "merge";
+          so.comparator = "return a < b;";
+        }
         std::vector<double> times;
         // Above 2^25 keys the median of 3 (the spread there is small; the time is not).
         const int reps = n > (std::uint64_t(1) << 25) ? std::min(repeats, 3) : repeats;

@@ -57,8 +57,8 @@ std::vector<MergePassRun> run_merge_passes(
   gpusort::algo::SortJob job{dev, type, n, value_bytes, src_keys, value_bytes ? &src_values : nullptr, options};
   const std::uint32_t group = gpusort::algo::default_group_size(dev, 256);
   const std::string local = m::local_variants().front();
-  const std::uint32_t local_items = m::default_local_items(local);
-  const std::uint32_t items = m::default_merge_items(variant);
+  const std::uint32_t local_items = m::default_local_items(dev, local, type, value_bytes, group);
+  const std::uint32_t items = m::default_merge_items(dev, variant, type, value_bytes, group);
   const std::uint64_t tile = std::uint64_t(group) * local_items;
   m::sort_tiles_into(job, local, group, local_items, *ak, value_bytes ? *av : *ak);
   dev.finish();

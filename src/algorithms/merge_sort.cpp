@@ -18,18 +18,22 @@ struct VariantFile {
   std::uint32_t default_items;
 };
 
-// Local variants: keys per work-item chosen so the O(TILE^2) sorts keep small tiles.
+// Local variants: keys per work-item chosen so the O(TILE^2) sorts keep small tiles. "blocked"
+// keeps its keys in registers: 16 per work-item for keys up to 4 bytes, 8 for 8-byte keys
+// (kWideKeyItems), so a 256-wide tile of pairs fits 48 KiB of local memory.
 constexpr VariantFile kLocal[] = {
-    {"merge", "merge_local_merge.cl", 4},   {"bitonic", "merge_local_bitonic.cl", 4},
-    {"rank", "merge_local_rank.cl", 2},     {"odd-even", "merge_local_odd_even.cl", 2},
-    {"bubble", "merge_local_bubble.cl", 8},
+    {"blocked", "merge_local_blocked.cl", 16}, {"merge", "merge_local_merge.cl", 4},
+    {"bitonic", "merge_local_bitonic.cl", 4},  {"rank", "merge_local_rank.cl", 2},
+    {"odd-even", "merge_local_odd_even.cl", 2}, {"bubble", "merge_local_bubble.cl", 8},
 };
-// Merge variants: items = outputs per work-item (path) or cache keys per work-item (cached, hashed).
+// Merge variants: items = outputs per work-item (blocked, path) or cache keys per work-item
+// (cached, hashed).
 constexpr VariantFile kMerge[] = {
-    {"path", "merge_global_path.cl", 8},     {"rank", "merge_global_rank.cl", 1},
-    {"half", "merge_global_half.cl", 1},     {"cached", "merge_global_cached.cl", 4},
-    {"hashed", "merge_global_hashed.cl", 4},
+    {"blocked", "merge_global_blocked.cl", 16}, {"path", "merge_global_path.cl", 8},
+    {"rank", "merge_global_rank.cl", 1},        {"half", "merge_global_half.cl", 1},
+    {"cached", "merge_global_cached.cl", 4},    {"hashed", "merge_global_hashed.cl", 4},
 };
+constexpr std::uint32_t kWideKeyItems = 8;
 
 // field: the SortOptions field the name came from, for the error.
 template <std::size_t N>
@@ -64,6 +68,19 @@ void check_items(std::uint64_t items) {
                                         "from 1 to 64 for algorithm 'merge' (got " + std::to_string(items) + ")");
 }
 
+bool is_blocked(const std::string& variant) { return variant == "blocked"; }
+
+// Local memory of a "blocked" kernel for `slots_for` keys: padded slots (kernels/merge_blocked.h:
+// one per 32, one spare) of keys, and of 32-bit tile positions when there are values.
+std::uint64_t blocked_local_bytes(std::uint64_t tile, std::size_t key_bytes, bool values) {
+  return (tile + tile / 32 + 1) * (key_bytes + (values ? 4 : 0));
+}
+
+// Local memory a local variant's tile sort declares.
+std::uint64_t local_sort_bytes(const std::string& variant, std::uint64_t tile, std::size_t key_bytes, bool values) {
+  return is_blocked(variant) ? blocked_local_bytes(tile, key_bytes, values) : tile * (key_bytes + 4);
+}
+
 void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std::string& what) {
   if (bytes > local_budget(device))
     throw Error(errc::invalid_argument, "merge: " + what + " needs " + std::to_string(bytes) +
@@ -71,6 +88,25 @@ void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std:
                                             std::to_string(local_budget(device)) +
                                             "; use a smaller SortOptions::work_group_size or "
                                             "SortOptions::items_per_thread");
+}
+
+// A variant's default keys per work-item for this key width, halved while its local memory would
+// not fit the device (a power of two, at least 1).
+std::uint32_t fitted_items(const rt::Device& device, const VariantFile& v, bool local, key_type type,
+                           std::size_t value_bytes, std::uint32_t group) {
+  const std::size_t kb = key_size(type);
+  std::uint32_t items = v.default_items;
+  if (is_blocked(v.name) && kb > 4) items = std::min(items, kWideKeyItems);
+  auto bytes = [&](std::uint32_t i) {
+    const std::uint64_t slots = std::uint64_t(group) * i;
+    if (is_blocked(v.name)) return blocked_local_bytes(slots, kb, value_bytes != 0);
+    if (local) return slots * (kb + 4);
+    if (std::string(v.name) == "path") return slots * (kb + 4) + 16;
+    if (std::string(v.name) == "cached" || std::string(v.name) == "hashed") return slots * (kb + 4) + 16;
+    return std::uint64_t(0);
+  };
+  while (items > 1 && bytes(items) > local_budget(device)) items /= 2;
+  return items;
 }
 
 // The kernel file, with the job's run-time order when it has one (runtime/kernel_sources.hpp).
@@ -91,6 +127,19 @@ std::vector<std::string> with(std::vector<std::string> defines, std::initializer
   return defines;
 }
 
+// Work-groups of a "blocked" or "path" pass: each pair of runs spans ceil(2w / tile) of them.
+std::uint64_t pair_groups(std::uint64_t n, std::uint64_t width, std::uint64_t tile) {
+  return ceil_div(n, 2 * width) * ceil_div(2 * width, tile);
+}
+
+// Bytes of the "blocked" passes' split table: one u64 per work-group of the widest pass from
+// `first_width` on (every later pass has at most as many groups plus one per pair).
+std::uint64_t split_table_bytes(std::uint64_t n, std::uint64_t first_width, std::uint64_t merge_tile) {
+  std::uint64_t most = 1;
+  for (std::uint64_t w = first_width; w < n; w <<= 1) most = std::max(most, pair_groups(n, w, merge_tile));
+  return most * 8;
+}
+
 }  // namespace
 
 const std::vector<std::string>& local_variants() {
@@ -103,8 +152,14 @@ const std::vector<std::string>& merge_variants() {
 }
 std::string checked_local_variant(const std::string& name) { return lookup(kLocal, name, kLocalField).name; }
 std::string checked_merge_variant(const std::string& name) { return lookup(kMerge, name, kMergeField).name; }
-std::uint32_t default_local_items(const std::string& v) { return lookup(kLocal, v, kLocalField).default_items; }
-std::uint32_t default_merge_items(const std::string& v) { return lookup(kMerge, v, kMergeField).default_items; }
+std::uint32_t default_local_items(const rt::Device& device, const std::string& variant, key_type type,
+                                  std::size_t value_bytes, std::uint32_t group_size) {
+  return fitted_items(device, lookup(kLocal, variant, kLocalField), true, type, value_bytes, group_size);
+}
+std::uint32_t default_merge_items(const rt::Device& device, const std::string& variant, key_type type,
+                                  std::size_t value_bytes, std::uint32_t group_size) {
+  return fitted_items(device, lookup(kMerge, variant, kMergeField), false, type, value_bytes, group_size);
+}
 
 void sort_tiles(SortJob& job, const std::string& local_variant, std::uint32_t group_size, std::uint32_t items) {
   sort_tiles_into(job, local_variant, group_size, items, job.keys, job.values_or_keys());
@@ -115,7 +170,8 @@ void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32
   const VariantFile& v = lookup(kLocal, local_variant, kLocalField);
   check_items(items);
   const std::uint64_t tile = std::uint64_t(group_size) * items;
-  check_local_bytes(job.device, tile * (key_size(job.type) + 4), "a tile of " + std::to_string(tile) + " keys");
+  check_local_bytes(job.device, local_sort_bytes(v.name, tile, key_size(job.type), job.values != nullptr),
+                    "a tile of " + std::to_string(tile) + " keys");
   if (job.n == 0) return;
   rt::Program& program = job.device.program(
       program_file(job, v.file), with(job.key_defines(group_size), {"ITEMS=" + std::to_string(items)}));
@@ -127,8 +183,11 @@ namespace {
 // Validates a merge variant's items and local memory before anything runs.
 void check_merge_resources(const SortJob& job, const std::string& name, std::uint32_t group_size,
                            std::uint32_t items) {
-  if (name == "path" || name == "cached" || name == "hashed") check_items(items);
+  if (name == "blocked" || name == "path" || name == "cached" || name == "hashed") check_items(items);
   const std::uint64_t slots = std::uint64_t(group_size) * items;
+  if (name == "blocked")
+    check_local_bytes(job.device, blocked_local_bytes(slots, key_size(job.type), job.values != nullptr),
+                      "a merge tile of " + std::to_string(slots) + " keys");
   if (name == "path")
     check_local_bytes(job.device, slots * (key_size(job.type) + 4) + 16,
                       "a merge-path tile of " + std::to_string(slots) + " keys");
@@ -140,7 +199,7 @@ void check_merge_resources(const SortJob& job, const std::string& name, std::uin
 
 void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_keys, rt::Buffer& src_values,
                 rt::Buffer& dst_keys, rt::Buffer& dst_values, std::uint64_t width, std::uint32_t group_size,
-                std::uint32_t items) {
+                std::uint32_t items, rt::Buffer* splits) {
   const VariantFile& v = lookup(kMerge, merge_variant, kMergeField);
   const std::string name = v.name;
   if (width == 0 || (width & (width - 1)) != 0)
@@ -152,17 +211,29 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
   auto defines = job.key_defines(group_size);
   const std::uint64_t n = job.n;
   std::uint64_t groups = ceil_div(n, group_size);
-  if (name == "path") {
+  if (name == "blocked" || name == "path") {
     defines.push_back("ITEMS=" + std::to_string(items));
-    groups = ceil_div(n, 2 * width) * ceil_div(2 * width, std::uint64_t(group_size) * items);
+    groups = pair_groups(n, width, std::uint64_t(group_size) * items);
   } else if (name == "cached" || name == "hashed") {
     defines.push_back("CACHE=" + std::to_string(std::uint64_t(group_size) * items));
   } else if (name == "half") {
     groups = ceil_div(ceil_div(n, 2 * width) * width, group_size);
   }
   rt::Program& program = job.device.program(program_file(job, v.file), defines);
+  if (name != "blocked") {
+    job.device.launch(program.kernel("merge_pass"), {groups, group_size},
+                      {src_keys, src_values, dst_keys, dst_values, n, width, job.flip_arg()});
+    return;
+  }
+  rt::BufferPtr own_splits;
+  if (splits == nullptr || splits->bytes() < groups * 8) {
+    own_splits = job.temp(groups * 8);
+    splits = own_splits.get();
+  }
+  job.device.launch(program.kernel("merge_partition"), {ceil_div(groups, group_size), group_size},
+                    {src_keys, *splits, n, width, groups, job.flip_arg()});
   job.device.launch(program.kernel("merge_pass"), {groups, group_size},
-                    {src_keys, src_values, dst_keys, dst_values, n, width, job.flip_arg()});
+                    {src_keys, src_values, dst_keys, dst_values, n, width, job.flip_arg(), *splits});
 }
 
 }  // namespace merge
@@ -172,49 +243,72 @@ void merge_check_variants(const SortOptions& options) {
   merge::checked_merge_variant(options.merge_variant);
 }
 
+namespace {
+// The shape of one merge sort: variants, work-group size, keys per work-item of each phase.
+struct MergePlan {
+  std::string local, pass;
+  std::uint32_t group = 0, local_items = 0, merge_items = 0;
+  std::uint64_t tile = 0;  // keys per sorted tile: the first merge pass's run width
+};
+
+template <class Shape>  // SortJob or TempQuery
+MergePlan plan_merge(const Shape& s) {
+  MergePlan p;
+  p.local = merge::checked_local_variant(s.options.local_variant);
+  p.pass = merge::checked_merge_variant(s.options.merge_variant);
+  p.group = checked_group_size(s.device, s.options.work_group_size, 256);
+  const std::size_t requested = s.options.items_per_thread;
+  merge::check_items(requested ? requested : 1);
+  p.local_items = requested ? std::uint32_t(requested)
+                            : merge::default_local_items(s.device, p.local, s.type, s.value_bytes, p.group);
+  p.merge_items = requested ? std::uint32_t(requested)
+                            : merge::default_merge_items(s.device, p.pass, s.type, s.value_bytes, p.group);
+  p.tile = std::uint64_t(p.group) * p.local_items;
+  return p;
+}
+}  // namespace
+
 void merge_sort(SortJob& job) {
   if (job.n <= 1) return;
-  const std::string local = merge::checked_local_variant(job.options.local_variant);
-  const std::string pass = merge::checked_merge_variant(job.options.merge_variant);
-  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
-  const std::size_t requested = job.options.items_per_thread;
-  merge::check_items(requested ? requested : 1);
-  const std::uint32_t local_items = requested ? std::uint32_t(requested) : merge::default_local_items(local);
-  const std::uint32_t merge_items = requested ? std::uint32_t(requested) : merge::default_merge_items(pass);
-  const std::uint64_t tile = std::uint64_t(group) * local_items;
-
-  merge::check_items(local_items);
-  merge::check_local_bytes(job.device, tile * (key_size(job.type) + 4), "a tile of " + std::to_string(tile) + " keys");
-  merge::check_merge_resources(job, pass, group, merge_items);
+  const MergePlan p = plan_merge(job);
+  merge::check_items(p.local_items);
+  merge::check_local_bytes(job.device,
+                           merge::local_sort_bytes(p.local, p.tile, key_size(job.type), job.values != nullptr),
+                           "a tile of " + std::to_string(p.tile) + " keys");
+  merge::check_merge_resources(job, p.pass, p.group, p.merge_items);
 
   int passes = 0;
-  for (std::uint64_t w = tile; w < job.n; w <<= 1) ++passes;
+  for (std::uint64_t w = p.tile; w < job.n; w <<= 1) ++passes;
   if (passes == 0) {
-    merge::sort_tiles(job, local, group, local_items);
+    merge::sort_tiles(job, p.local, p.group, p.local_items);
     return;
   }
   // Temporaries first, so an out-of-memory failure leaves the input untouched.
   rt::BufferPtr tmp_keys = job.temp(job.n * key_size(job.type));
   rt::BufferPtr tmp_values = job.values ? job.temp(job.n * job.value_bytes) : nullptr;
+  rt::BufferPtr splits = merge::is_blocked(p.pass)
+                             ? job.temp(merge::split_table_bytes(job.n, p.tile, std::uint64_t(p.group) * p.merge_items))
+                             : nullptr;
   rt::Buffer* keys[2] = {&job.keys, tmp_keys.get()};
   rt::Buffer* values[2] = {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()};
   int cur = passes % 2;  // where the tile sort writes; after `passes` swaps the data is back in 0
-  merge::sort_tiles_into(job, local, group, local_items, *keys[cur], *values[cur]);
-  for (std::uint64_t w = tile; w < job.n; w <<= 1) {
-    merge::merge_pass(job, pass, *keys[cur], *values[cur], *keys[1 - cur], *values[1 - cur], w, group, merge_items);
+  merge::sort_tiles_into(job, p.local, p.group, p.local_items, *keys[cur], *values[cur]);
+  for (std::uint64_t w = p.tile; w < job.n; w <<= 1) {
+    merge::merge_pass(job, p.pass, *keys[cur], *values[cur], *keys[1 - cur], *values[1 - cur], w, p.group,
+                      p.merge_items, splits.get());
     cur = 1 - cur;
   }
 }
 
-
 std::uint64_t merge_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
-  const std::uint32_t group = checked_group_size(q.device, q.options.work_group_size, 256);
-  const std::size_t requested = q.options.items_per_thread;
-  const std::uint32_t local_items =
-      requested ? std::uint32_t(requested) : merge::default_local_items(merge::checked_local_variant(q.options.local_variant));
-  if (std::uint64_t(group) * local_items >= q.n) return 0;  // the tile sort alone, in place
-  return temp_request_bytes(q.n * key_size(q.type)) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);
+  const MergePlan p = plan_merge(q);
+  if (p.tile >= q.n) return 0;  // the tile sort alone, in place
+  std::uint64_t bytes = temp_request_bytes(q.n * key_size(q.type)) +
+                        (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);
+  if (merge::is_blocked(p.pass))
+    bytes += temp_request_bytes(merge::split_table_bytes(q.n, p.tile, std::uint64_t(p.group) * p.merge_items));
+  return bytes;
 }
 
 }  // namespace gpusort::algo

@@ -3,8 +3,8 @@
 //   merge = sort_tiles (one work-group sorts each tile of group_size*items keys in local memory)
 //           + merge passes (pairs of sorted runs of width w become runs of 2w, until one run).
 // Variants (SortOptions::local_variant / merge_variant, CLI --local / --merge):
-//   local: merge (default), bitonic, rank, odd-even, bubble      -- all stable
-//   merge: path (default), rank, half, cached, hashed            -- all stable
+//   local: blocked (default), merge, bitonic, rank, odd-even, bubble      -- all stable
+//   merge: blocked (default), path, rank, half, cached, hashed            -- all stable
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,9 +21,12 @@ const std::vector<std::string>& merge_variants();  // default first
 std::string checked_local_variant(const std::string& name);
 std::string checked_merge_variant(const std::string& name);
 
-// Keys per work-item each variant uses when SortOptions::items_per_thread is 0.
-std::uint32_t default_local_items(const std::string& local_variant);
-std::uint32_t default_merge_items(const std::string& merge_variant);
+// Keys per work-item each variant uses when SortOptions::items_per_thread is 0: its default for the
+// key width, halved while a tile of group_size work-items would not fit the device's local memory.
+std::uint32_t default_local_items(const rt::Device& device, const std::string& local_variant, key_type type,
+                                  std::size_t value_bytes, std::uint32_t group_size);
+std::uint32_t default_merge_items(const rt::Device& device, const std::string& merge_variant, key_type type,
+                                  std::size_t value_bytes, std::uint32_t group_size);
 
 // Sorts, in place in job.keys / job.values, every tile [i*T, min((i+1)*T, n)) with
 // T = group_size * items (both powers of two; group_size within the device limit), stably in
@@ -36,10 +39,12 @@ void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32
 
 // One merge pass: src holds sorted runs of `width` keys (a power of two, at least group_size for
 // cached/hashed); writes runs of 2*width to dst (distinct from src). Values are passed as the keys
-// buffer when job has none. `items`: outputs per work-item (path) or cache size / group_size
-// (cached, hashed); ignored by rank and half.
+// buffer when job has none. `items`: outputs per work-item (blocked, path) or cache size /
+// group_size (cached, hashed); ignored by rank and half. `splits`: the blocked pass's table of one
+// u64 per work-group (merge_sort allocates it once for all passes); nullptr or too small: the pass
+// takes its own from job.temp().
 void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_keys, rt::Buffer& src_values,
                 rt::Buffer& dst_keys, rt::Buffer& dst_values, std::uint64_t width, std::uint32_t group_size,
-                std::uint32_t items);
+                std::uint32_t items, rt::Buffer* splits = nullptr);
 
 }  // namespace gpusort::algo::merge

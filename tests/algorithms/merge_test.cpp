@@ -12,8 +12,8 @@
 namespace gpusort::test {
 namespace {
 
-const std::vector<std::string> kLocal = {"merge", "bitonic", "rank", "odd-even", "bubble"};
-const std::vector<std::string> kMerge = {"path", "rank", "half", "cached", "hashed"};
+const std::vector<std::string> kLocal = {"blocked", "merge", "bitonic", "rank", "odd-even", "bubble"};
+const std::vector<std::string> kMerge = {"blocked", "path", "rank", "half", "cached", "hashed"};
 
 SortOptions merge_options(const std::string& local, const std::string& merge, std::size_t wg = 0,
                           std::size_t items = 0) {
@@ -96,7 +96,7 @@ TEST(MergeLocal, SortTilesSortsEachTile) {
   for (const auto& l : kLocal) {
     SCOPED_TRACE("local=" + l);
     const std::uint32_t group = algo::default_group_size(ctx.runtime_device(), 256);
-    const std::uint32_t items = algo::merge::default_local_items(l);
+    const std::uint32_t items = algo::merge::default_local_items(ctx.runtime_device(), l, key_type::u32, 4, group);
     const std::size_t tile = std::size_t(group) * items;
     for (std::size_t n : {std::size_t(1), tile - 1, tile, 3 * tile + 17}) {
       for (order o : {order::ascending, order::descending}) {
@@ -139,7 +139,8 @@ TEST(MergeGlobal, OnePassMergesPairsOfRuns) {
     algo::SortJob job{ctx.runtime_device(), key_type::u32, n, 0, src.buffer().runtime_buffer(), nullptr, opt};
     auto& s = src.buffer().runtime_buffer();
     auto& d = dst.buffer().runtime_buffer();
-    algo::merge::merge_pass(job, m, s, s, d, d, width, 256, algo::merge::default_merge_items(m));
+    algo::merge::merge_pass(job, m, s, s, d, d, width, 256,
+                            algo::merge::default_merge_items(ctx.runtime_device(), m, key_type::u32, 0, 256));
     ctx.runtime_device().finish();
     std::vector<std::uint32_t> out(n);
     dst.download(std::span<std::uint32_t>(out));

@@ -50,10 +50,10 @@ TEST(Comparator, KeysByTheUsersOrderStableBothOrders) {
 }
 
 TEST(Comparator, EveryMergeVariant) {
-  for (const char* local : {"bitonic", "rank", "odd-even", "bubble"})
+  for (const char* local : {"merge", "bitonic", "rank", "odd-even", "bubble"})
     check_keys<std::uint32_t>(kLowByte, low_byte_less, 20001, order::ascending,
                               {.algorithm = "merge", .local_variant = local});
-  for (const char* pass : {"rank", "half", "cached", "hashed"})
+  for (const char* pass : {"path", "rank", "half", "cached", "hashed"})
     check_keys<std::uint32_t>(kLowByte, low_byte_less, 20001, order::ascending,
                               {.algorithm = "merge", .merge_variant = pass});
 }

@@ -186,8 +186,6 @@ RadixSpans plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_gro
   return {ceil_div(tiles, tiles_per_group), tiles_per_group * tile};
 }
 
-bool onesweep_portions_apply(std::size_t value_bytes) { return value_bytes == 0 || value_bytes >= 4; }
-
 OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64_t n, const SortOptions& options,
                                       const RadixPolicyOverride& o) {
   const std::size_t ks = key_size(type);
@@ -214,7 +212,7 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
   // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
-  if ((o.portion || n > kOnesweepMaxN) && onesweep_portions_apply(vb)) {
+  if (o.portion || n > kOnesweepMaxN) {
     const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);
     // whole groups of 16 tiles: a portion's keys start 4096-byte aligned (views of the keys buffer)
     p.portion = std::max<std::uint64_t>(1, want / (16 * p.tile())) * 16 * p.tile();
@@ -254,7 +252,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   RadixPolicy p;
   p.type = type, p.value_bytes = vb, p.n = n;
   p.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kRadixBits - 1) / kRadixBits);
-  const bool cuda = desc.backend == "cuda" && (n <= kOnesweepMaxN || onesweep_portions_apply(vb));
+  const bool cuda = desc.backend == "cuda";
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, n, options);
   if (cuda) {

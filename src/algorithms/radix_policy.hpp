@@ -133,11 +133,6 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, st
                                       const SortOptions& options,
                                       const RadixPolicyOverride& o = radix_policy_override());
 
-// Whether the portions' form serves this value width: keys alone and values of 4 bytes or more were
-// checked on an H200 (2026-11-23); 1-byte values sorted wrong there (int16 keys, u8 values; not yet
-// understood), so 1- and 2-byte values above kOnesweepMaxN take the portable path.
-bool onesweep_portions_apply(std::size_t value_bytes);
-
 // The histogram (every pass's digits and the -0/NaN flag word) rounded up to 4096 bytes: the
 // onesweep meta buffer's first part, and with portions the stride of their offsets blocks.
 std::uint64_t onesweep_block_bytes(std::uint32_t passes);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -108,6 +109,13 @@ std::string register_user_order(const std::string& body, bool descending) {
     if (added || it->second == text) return unique;
     unique = std::string(name) + "-" + std::to_string(i);
   }
+}
+
+std::string with_comparator_lines(const std::string& log) {
+  if (log.find("comparator") == std::string::npos) return log;
+  // NVRTC writes file(line), EDG-style front ends "file", line N; clang already file:line.
+  static const std::regex nvrtc(R"(comparator\((\d+)\))"), edg(R"("comparator", line (\d+))");
+  return std::regex_replace(std::regex_replace(log, nvrtc, "comparator:$1"), edg, "comparator:$1");
 }
 
 }  // namespace gpusort::rt

@@ -26,4 +26,8 @@ std::string assemble_kernel_source(const std::string& file);
 // "comparator:<line>".
 std::string register_user_order(const std::string& body, bool descending);
 
+// A compiler's build log with the comparator's locations in one form, "comparator:<line>", whatever
+// the compiler's own (NVRTC: comparator(2); EDG-style: "comparator", line 2; clang: comparator:2:5).
+std::string with_comparator_lines(const std::string& log);
+
 }  // namespace gpusort::rt

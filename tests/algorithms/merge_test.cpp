@@ -57,7 +57,7 @@ TEST(MergeVariants, EveryCombinationIsStableWithPairs) {
 TEST(MergeDefault, PairsEveryValueWidth) {
   SortOptions o = merge_options("", "");
   auto sizes = interesting_sizes(1024, 20000, fresh_seed());
-  check_pairs<std::uint32_t, std::uint8_t>(o, {1, 2, 200, 255}, dist::few_unique);
+  check_pairs<std::uint32_t, std::uint8_t>(o, {1, 2, 200, 255, 3000}, dist::few_unique);
   check_pairs<std::uint32_t, std::uint16_t>(o, sizes, dist::few_unique);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::uniform);
   check_pairs<std::uint32_t, std::uint64_t>(o, sizes, dist::few_unique);

@@ -54,7 +54,7 @@ TEST(Radix, PairsEveryValueWidth) {
   auto sizes = interesting_sizes(1024, 5000, fresh_seed());
   sizes.push_back(4097);
   sizes.push_back(70001);
-  check_pairs<std::uint32_t, std::uint8_t>(o, {1, 2, 200, 255}, dist::uniform);
+  check_pairs<std::uint32_t, std::uint8_t>(o, {1, 2, 200, 255, 5000}, dist::uniform);
   check_pairs<std::uint32_t, std::uint16_t>(o, interesting_sizes(1024, 5000, fresh_seed()), dist::few_unique);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::entropy);
@@ -151,9 +151,7 @@ TEST(Radix, CudaPackedPairs) {
 // CUDA, 2^30 keys and more: the onesweep passes run in portions (30-bit look-back counts, 64-bit
 // positions). Forced here from small n through the override (portions of 16 tiles): one and several
 // portions, a short last portion, skipped passes (one launch per portion), float keys with -0/NaN
-// (the flag ORed over portions), stable pairs; then one real 2^30 sort. 1- and 2-byte values do not
-// take portions (onesweep_portions_apply): their case below runs the plain onesweep passes, which
-// tells whether its failure with portions on the H200 (2026-11-23) was the portions' own.
+// (the flag ORed over portions), stable pairs of every value width; then one real 2^30 sort.
 TEST(Radix, CudaPortions) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "portions are a radix_onesweep (CUDA) form";
@@ -169,6 +167,7 @@ TEST(Radix, CudaPortions) {
     check_pairs<std::uint64_t, std::uint64_t>(o, {300001}, dist::uniform);
     check_pairs<double, Bytes16>(o, {200001}, dist::specials);
     check_pairs<std::int16_t, std::uint8_t>(o, {300001}, dist::uniform);
+    check_pairs<std::uint32_t, std::uint16_t>(o, {300001}, dist::few_unique);
   }
   // the driver's own choice at 2^30 + 3 (three portions): sorted, and the same multiset (a sum of
   // hashes: a host sort of 2^30 keys would take minutes)

@@ -16,7 +16,8 @@ TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
   for (bool descending : {false, true}) {
     const std::string order = rt::register_user_order("return a * a < b * b;", descending);
-    for (const char* file : {"merge_local_merge.cl", "merge_global_path.cl"}) {
+    for (const char* file : {"merge_local_blocked.cl", "merge_global_blocked.cl", "merge_local_merge.cl",
+                             "merge_global_path.cl"}) {
       const std::string source = rt::assemble_kernel_source(std::string(file) + "#" + order);
       for (key_type type : all_key_types) {
         auto defines = algo::key_defines_for(type, 4);
@@ -32,6 +33,9 @@ TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
   const std::string log = rt::nvrtc_compile_check(rt::assemble_kernel_source("merge_local_merge.cl#" + broken),
                                                   rt::nvrtc_options(defines, "sm_90"));
   EXPECT_NE(log.find("comparator(2)"), std::string::npos) << log;  // NVRTC's "file(line): error"
+  // what the error message says, whatever the compiler's form
+  EXPECT_NE(rt::with_comparator_lines(log).find("comparator:2"), std::string::npos) << log;
+  EXPECT_EQ(rt::with_comparator_lines("\"comparator\", line 7: error"), "comparator:7: error");
 }
 
 TEST(UserOrderBuild, UnknownOrderIsAnError) {

@@ -78,12 +78,62 @@ template <class T>
   return ::testing::AssertionSuccess();
 }
 
+// The index bits a value of index_values() holds.
+template <class V>
+std::uint64_t value_index(const V& v) {
+  std::uint64_t idx = 0;
+  std::memcpy(&idx, &v, std::min(sizeof(V), sizeof idx));
+  if constexpr (sizeof(V) < 8) idx &= (std::uint64_t(1) << (8 * sizeof(V))) - 1;
+  return idx;
+}
+
+// Pairs check for values too narrow to hold every index (1- and 2-byte values past 256 / 65536
+// pairs: they hold the index's low bytes). The reference is the host's stable sort of the input
+// positions by key: a stable sort must give exactly its keys and value bits; an unstable one the
+// same (key bits, value) multiset within each run of equal keys.
+template <class T, class V>
+::testing::AssertionResult narrow_pairs_like_reference(const std::vector<T>& input, const std::vector<T>& keys,
+                                                       const std::vector<V>& values, order o, bool stable) {
+  key_less<T> less{o};
+  const std::size_t n = input.size();
+  if (keys.size() != n || values.size() != n) return ::testing::AssertionFailure() << "size changed";
+  std::vector<std::size_t> ref(n);
+  std::iota(ref.begin(), ref.end(), std::size_t(0));
+  std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) { return less(input[a], input[b]); });
+  const std::uint64_t mask = sizeof(V) < 8 ? (std::uint64_t(1) << (8 * sizeof(V))) - 1 : ~std::uint64_t(0);
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && !less(input[ref[i]], input[ref[j]])) ++j;  // [i, j): one run of equal keys
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> want, got;
+    for (std::size_t k = i; k < j; ++k) {
+      std::uint64_t wk = 0, gk = 0;
+      std::memcpy(&wk, &input[ref[k]], sizeof(T));
+      std::memcpy(&gk, &keys[k], sizeof(T));
+      want.emplace_back(wk, ref[k] & mask);
+      got.emplace_back(gk, value_index(values[k]));
+    }
+    if (!stable) {
+      std::sort(want.begin(), want.end());
+      std::sort(got.begin(), got.end());
+    }
+    for (std::size_t k = 0; k < want.size(); ++k)
+      if (want[k] != got[k])
+        return ::testing::AssertionFailure() << (stable ? "pair differs from the stable reference at "
+                                                        : "pairs of the run of equal keys at ")
+                                             << (stable ? i + k : i) << (stable ? "" : " differ from the reference");
+    i = j;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // Pairs check with value = original index: the keys must be sorted, every value must carry its
 // own key (a permutation, nothing lost or duplicated), and when stable, indices ascend within
-// each run of equal keys.
+// each run of equal keys. Values too narrow for every index: narrow_pairs_like_reference.
 template <class T, class V>
 ::testing::AssertionResult pairs_sorted_like_reference(const std::vector<T>& input, const std::vector<T>& keys,
                                                         const std::vector<V>& values, order o, bool stable) {
+  if (sizeof(V) < 8 && input.size() > (std::uint64_t(1) << (8 * (sizeof(V) % 8))))
+    return narrow_pairs_like_reference(input, keys, values, o, stable);
   key_less<T> less{o};
   std::vector<char> seen(input.size(), 0);
   for (std::size_t i = 0; i < keys.size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include "gpusort/errors.hpp"
 #include "runtime/cuda/cuda_api.hpp"
+#include "runtime/kernel_sources.hpp"
 
 namespace gpusort::rt {
 namespace {
@@ -145,7 +146,8 @@ std::vector<unsigned char> nvrtc_compile(const std::string& source, const std::s
   nvrtcResult r = prog.compile(options, &log);
   if (r != NVRTC_SUCCESS)
     throw Error(errc::build_error, "NVRTC failed to compile " + name + " (" + nvrtc_version_string() +
-                                       ", options: " + join(options) + "): " + nvrtc_text(a, r) + "\n" + log);
+                                       ", options: " + join(options) + "): " + nvrtc_text(a, r) + "\n" +
+                                       with_comparator_lines(log));
   return prog.output(cubin, name);
 }
 

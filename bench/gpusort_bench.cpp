@@ -106,6 +106,7 @@ struct Options {
   bool no_cub = false;
   bool verbose = false;
   std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
+  std::size_t merge_items = 0;  // sweep: SortOptions::items_per_thread of the merge rows (0: default)
   std::string command_line;
 };
 
@@ -132,6 +133,8 @@ tables:
 common:
   --repeats R                 timed repeats per cell, median reported (default 5; quick 3)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
+  --merge-items N, --wg G     sweep: merge tuning, SortOptions::items_per_thread and work_group_size
+                              of the merge rows (default: the driver's own)
   --radix-policy k=v,...      radix tuning A/B: override fields of src/algorithms/radix_policy.hpp
                               (RadixPolicyOverride), e.g. items=24,min_blocks=3,packed_pairs=0
   --verbose
@@ -192,6 +195,7 @@ Options parse(int argc, char** argv) {
     } else if (a == "--cub-lib") o.cub_lib = val();
     else if (a == "--no-cub") o.no_cub = true;
     else if (a == "--radix-policy") o.radix_policy = val();
+    else if (a == "--merge-items") o.merge_items = std::stoul(val());
     else if (a == "--verbose") o.verbose = true;
     else if (a == "-h" || a == "--help") usage(0);
     else {
@@ -403,6 +407,10 @@ struct Bench {
         if (alg == kMergeComparator) {  // the built-in order spelled as a run-time comparator
           so.algorithm = "merge";
           so.comparator = "return a < b;";
+        }
+        if (so.algorithm == "merge") {
+          so.items_per_thread = opt.merge_items;
+          if (!opt.wgs.empty()) so.work_group_size = row.work_group_size = opt.wgs.front();
         }
         std::vector<double> times;
         // Above 2^25 keys the median of 3 (the spread there is small; the time is not).

@@ -111,11 +111,34 @@ std::string register_user_order(const std::string& body, bool descending) {
   }
 }
 
-std::string with_comparator_lines(const std::string& log) {
-  if (log.find("comparator") == std::string::npos) return log;
+std::string with_comparator_lines(const std::string& log, const std::string& source) {
+  if (source.find("#line 1 \"comparator\"") == std::string::npos) return log;
   // NVRTC writes file(line), EDG-style front ends "file", line N; clang already file:line.
   static const std::regex nvrtc(R"(comparator\((\d+)\))"), edg(R"("comparator", line (\d+))");
-  return std::regex_replace(std::regex_replace(log, nvrtc, "comparator:$1"), edg, "comparator:$1");
+  std::string out = std::regex_replace(std::regex_replace(log, nvrtc, "comparator:$1"), edg, "comparator:$1");
+  // Compilers that ignore #line (NVIDIA's OpenCL: "<kernel>:233:12:") count lines of the whole
+  // source: those inside the comparator's body become its own.
+  std::size_t marker_line = 0, lines = 1;
+  const std::size_t marker = source.find("#line 1 \"comparator\"");
+  for (std::size_t i = 0; i < marker; ++i) lines += source[i] == '\n';
+  marker_line = lines;  // 1-based line of the marker; the body starts on the next
+  const std::size_t body_end = source.find("\n}\n#line 1 \"user_order.h\"", marker);
+  std::size_t last_line = marker_line;
+  for (std::size_t i = marker; i < body_end && i < source.size(); ++i) last_line += source[i] == '\n';
+  static const std::regex whole(R"(<kernel>:(\d+):)");
+  std::string mapped;
+  auto it = std::sregex_iterator(out.begin(), out.end(), whole);
+  std::size_t from = 0;
+  for (; it != std::sregex_iterator(); ++it) {
+    const std::size_t line = std::stoul((*it)[1].str());
+    mapped += out.substr(from, std::size_t(it->position()) - from);
+    if (line > marker_line && line <= last_line)
+      mapped += "comparator:" + std::to_string(line - marker_line) + ":";
+    else
+      mapped += it->str();
+    from = std::size_t(it->position() + it->length());
+  }
+  return mapped + out.substr(from);
 }
 
 }  // namespace gpusort::rt

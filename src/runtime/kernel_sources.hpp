@@ -26,8 +26,10 @@ std::string assemble_kernel_source(const std::string& file);
 // "comparator:<line>".
 std::string register_user_order(const std::string& body, bool descending);
 
-// A compiler's build log with the comparator's locations in one form, "comparator:<line>", whatever
-// the compiler's own (NVRTC: comparator(2); EDG-style: "comparator", line 2; clang: comparator:2:5).
-std::string with_comparator_lines(const std::string& log);
+// A build log of `source` with the comparator's locations in one form, "comparator:<line>",
+// whatever the compiler's own (NVRTC: comparator(2); EDG-style: "comparator", line 2; clang:
+// comparator:2:5; NVIDIA's OpenCL ignores #line: <kernel>:233:12 inside the body). The log
+// unchanged when the source has no run-time order.
+std::string with_comparator_lines(const std::string& log, const std::string& source);
 
 }  // namespace gpusort::rt

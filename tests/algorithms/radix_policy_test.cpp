@@ -158,9 +158,10 @@ TEST(RadixPolicy, DefinesAndLayout) {
   EXPECT_EQ(forced.onesweep.portion, 16 * forced.onesweep.tile());  // at least 16 tiles
   EXPECT_GT(radix_temp_layout(forced).status2, 0u);                  // one pass, several launches
   EXPECT_EQ(parse_radix_policy_override("portion=65536").portion, 65536u);
-  // 1- and 2-byte values: no portions (the portable path above 2^30 keys)
-  EXPECT_EQ(choose_radix_policy(dev, key_type::i16, 1, 300001, {}, {.portion = 1}).onesweep.portion, 0u);
-  EXPECT_EQ(choose(dev, key_type::u32, 2, 1ull << 30).path, RadixPath::portable);
+  // every value width takes portions
+  const RadixPolicy narrow = choose_radix_policy(dev, key_type::i16, 1, 300001, {}, {.portion = 1});
+  EXPECT_EQ(narrow.onesweep.portion, 16 * narrow.onesweep.tile());
+  EXPECT_EQ(choose(dev, key_type::u32, 2, 1ull << 30).path, RadixPath::onesweep);
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 30).path, RadixPath::onesweep);
   const RadixTempLayout portable = radix_temp_layout(choose(cpu_device(), key_type::u8, 0, 100000));
   EXPECT_EQ(portable.status2, 0u);

@@ -34,8 +34,16 @@ TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
                                                   rt::nvrtc_options(defines, "sm_90"));
   EXPECT_NE(log.find("comparator(2)"), std::string::npos) << log;  // NVRTC's "file(line): error"
   // what the error message says, whatever the compiler's form
-  EXPECT_NE(rt::with_comparator_lines(log).find("comparator:2"), std::string::npos) << log;
-  EXPECT_EQ(rt::with_comparator_lines("\"comparator\", line 7: error"), "comparator:7: error");
+  const std::string source = rt::assemble_kernel_source("merge_local_merge.cl#" + broken);
+  EXPECT_NE(rt::with_comparator_lines(log, source).find("comparator:2"), std::string::npos) << log;
+  EXPECT_EQ(rt::with_comparator_lines("\"comparator\", line 7: error", source), "comparator:7: error");
+  // a compiler that counts the whole source's lines: the body's second line, and one outside it
+  std::size_t marker = 1;
+  for (std::size_t i = 0; i < source.find("#line 1 \"comparator\""); ++i) marker += source[i] == '\n';
+  EXPECT_EQ(rt::with_comparator_lines("<kernel>:" + std::to_string(marker + 2) + ":12: error", source),
+            "comparator:2:12: error");
+  EXPECT_EQ(rt::with_comparator_lines("<kernel>:3:1: error", source), "<kernel>:3:1: error");
+  EXPECT_EQ(rt::with_comparator_lines("<kernel>:3:1: error", "no order here"), "<kernel>:3:1: error");
 }
 
 TEST(UserOrderBuild, UnknownOrderIsAnError) {

@@ -147,7 +147,7 @@ std::vector<unsigned char> nvrtc_compile(const std::string& source, const std::s
   if (r != NVRTC_SUCCESS)
     throw Error(errc::build_error, "NVRTC failed to compile " + name + " (" + nvrtc_version_string() +
                                        ", options: " + join(options) + "): " + nvrtc_text(a, r) + "\n" +
-                                       with_comparator_lines(log));
+                                       with_comparator_lines(log, source));
   return prog.output(cubin, name);
 }
 

@@ -502,7 +502,7 @@ class ClDevice final : public Device {
       std::string log = build_log(prog);
       clReleaseProgram(prog);
       throw Error(errc::build_error, "OpenCL build of kernels/" + file + " failed (" + cl_error_name(err) +
-                                         ") with options '" + options + "':\n" + with_comparator_lines(log));
+                                         ") with options '" + options + "':\n" + with_comparator_lines(log, source));
     }
     return prog;
   }

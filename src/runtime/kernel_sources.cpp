@@ -1,10 +1,10 @@
 #include "runtime/kernel_sources.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -111,34 +111,47 @@ std::string register_user_order(const std::string& body, bool descending) {
   }
 }
 
+namespace {
+// Rewrites every `prefix<digits>suffix` of text as rewrite(number) (number: the digits' value);
+// rewrite returns "" to leave that occurrence as it was. Plain scanning, not std::regex: libstdc++'s
+// regex instantiations can bind to another library's (PyTorch's, in a Python process) and crash.
+template <class Rewrite>
+std::string rewrite_numbered(const std::string& text, const std::string& prefix, const std::string& suffix,
+                             Rewrite rewrite) {
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+    std::size_t end = at + prefix.size(), number = 0;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9' && end - at - prefix.size() < 9)
+      number = number * 10 + std::size_t(text[end++] - '0');
+    if (end == at + prefix.size() || text.compare(end, suffix.size(), suffix) != 0) continue;
+    const std::string replacement = rewrite(number);
+    if (replacement.empty()) continue;
+    out += text.substr(from, at - from) + replacement;
+    from = end + suffix.size();
+    at = from - 1;
+  }
+  return out + text.substr(from);
+}
+}  // namespace
+
 std::string with_comparator_lines(const std::string& log, const std::string& source) {
-  if (source.find("#line 1 \"comparator\"") == std::string::npos) return log;
+  const std::size_t marker = source.find("#line 1 \"comparator\"");
+  if (marker == std::string::npos) return log;
+  auto ours = [](std::size_t line) { return "comparator:" + std::to_string(line); };
   // NVRTC writes file(line), EDG-style front ends "file", line N; clang already file:line.
-  static const std::regex nvrtc(R"(comparator\((\d+)\))"), edg(R"("comparator", line (\d+))");
-  std::string out = std::regex_replace(std::regex_replace(log, nvrtc, "comparator:$1"), edg, "comparator:$1");
+  std::string out = rewrite_numbered(log, "comparator(", ")", ours);
+  out = rewrite_numbered(out, "\"comparator\", line ", "", ours);
   // Compilers that ignore #line (NVIDIA's OpenCL: "<kernel>:233:12:") count lines of the whole
   // source: those inside the comparator's body become its own.
-  std::size_t marker_line = 0, lines = 1;
-  const std::size_t marker = source.find("#line 1 \"comparator\"");
-  for (std::size_t i = 0; i < marker; ++i) lines += source[i] == '\n';
-  marker_line = lines;  // 1-based line of the marker; the body starts on the next
-  const std::size_t body_end = source.find("\n}\n#line 1 \"user_order.h\"", marker);
+  std::size_t marker_line = 1;  // 1-based line of the marker; the body starts on the next
+  for (std::size_t i = 0; i < marker; ++i) marker_line += source[i] == '\n';
   std::size_t last_line = marker_line;
-  for (std::size_t i = marker; i < body_end && i < source.size(); ++i) last_line += source[i] == '\n';
-  static const std::regex whole(R"(<kernel>:(\d+):)");
-  std::string mapped;
-  auto it = std::sregex_iterator(out.begin(), out.end(), whole);
-  std::size_t from = 0;
-  for (; it != std::sregex_iterator(); ++it) {
-    const std::size_t line = std::stoul((*it)[1].str());
-    mapped += out.substr(from, std::size_t(it->position()) - from);
-    if (line > marker_line && line <= last_line)
-      mapped += "comparator:" + std::to_string(line - marker_line) + ":";
-    else
-      mapped += it->str();
-    from = std::size_t(it->position() + it->length());
-  }
-  return mapped + out.substr(from);
+  const std::size_t body_end = std::min(source.size(), source.find("\n}\n#line 1 \"user_order.h\"", marker));
+  for (std::size_t i = marker; i < body_end; ++i) last_line += source[i] == '\n';
+  return rewrite_numbered(out, "<kernel>:", ":", [&](std::size_t line) {
+    return line > marker_line && line <= last_line ? ours(line - marker_line) + ":" : std::string();
+  });
 }
 
 }  // namespace gpusort::rt

@@ -251,12 +251,15 @@ struct MergePlan {
   std::uint64_t tile = 0;  // keys per sorted tile: the first merge pass's run width
 };
 
-// Work-group size when SortOptions::work_group_size is 0: 512 for the blocked tile sort of keys up
-// to 4 bytes (one merge pass fewer; H100, 2026-11-23, 2^28 keys: u32 16.28 -> 15.97 ms, u32/u32
-// 37.27 -> 34.59 ms, where pairs get 8 keys per work-item to fit local memory), else 256 (u64/u64
-// 61.38 ms at 256, 62.55 at 512).
-std::uint32_t preferred_group(const std::string& local, key_type type) {
-  return merge::is_blocked(local) && key_size(type) <= 4 ? 512 : 256;
+// Work-group size when SortOptions::work_group_size is 0 (H100, 2026-11-24, ms at 256 -> 512):
+// 512 for the blocked sort of keys up to 4 bytes with values, whose tile stays 4096 keys (8 per
+// work-item to fit local memory; u32/u32 2^16 0.082 -> 0.070, 2^28 37.27 -> 34.63), and of such keys
+// alone from 2^25 keys (tiles of 8192: one pass fewer; u32 2^28 16.28 -> 15.99), below which
+// twice the work-groups win (u32 2^16 0.063 -> 0.120); 256 otherwise (u64/u64 2^28 61.38 at 256,
+// 62.55 at 512).
+std::uint32_t preferred_group(const std::string& local, key_type type, std::size_t value_bytes, std::uint64_t n) {
+  if (!merge::is_blocked(local) || key_size(type) > 4) return 256;
+  return value_bytes != 0 || n >= (std::uint64_t(1) << 25) ? 512 : 256;
 }
 
 template <class Shape>  // SortJob or TempQuery
@@ -264,7 +267,7 @@ MergePlan plan_merge(const Shape& s) {
   MergePlan p;
   p.local = merge::checked_local_variant(s.options.local_variant);
   p.pass = merge::checked_merge_variant(s.options.merge_variant);
-  p.group = checked_group_size(s.device, s.options.work_group_size, preferred_group(p.local, s.type));
+  p.group = checked_group_size(s.device, s.options.work_group_size, preferred_group(p.local, s.type, s.value_bytes, s.n));
   const std::size_t requested = s.options.items_per_thread;
   merge::check_items(requested ? requested : 1);
   p.local_items = requested ? std::uint32_t(requested)

@@ -12,4 +12,5 @@
 #include "gpusort/options.hpp"
 #include "gpusort/records.hpp"
 #include "gpusort/sort.hpp"
+#include "gpusort/streamed.hpp"
 #include "gpusort/version.hpp"

@@ -122,7 +122,10 @@ void upload(rt::Device& device, std::span<const UploadPiece> pieces, unsigned th
       const int s = int(k & 1);
       unsigned char* staging = lane.slot_data(s);
       if (lane.copied[s]) lane.copied[s]->wait();  // the slot's previous copy has left it
-      core::streaming_copy(staging, static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
+      if (piece.read)
+        (*piece.read)(piece.read_offset + unit.at, staging, unit.bytes);
+      else
+        core::streaming_copy(staging, static_cast<const unsigned char*>(piece.host) + unit.at, unit.bytes);
       device.write(*piece.buffer, piece.offset + unit.at, staging, unit.bytes, lane.queue.get(), true);
       lane.copied[s] = device.record(lane.queue.get());
     }
@@ -145,8 +148,11 @@ void download(rt::Device& device, std::span<const DownloadPiece> pieces, unsigne
       const int s = int(k & 1);
       lane.copied[s]->wait();
       const Unit& unit = *mine[k];
-      core::streaming_copy(static_cast<unsigned char*>(pieces[unit.piece].host) + unit.at, lane.slot[s].data(),
-                           unit.bytes);
+      const DownloadPiece& piece = pieces[unit.piece];
+      if (piece.write)
+        (*piece.write)(piece.write_offset + unit.at, lane.slot[s].data(), unit.bytes);
+      else
+        core::streaming_copy(static_cast<unsigned char*>(piece.host) + unit.at, lane.slot[s].data(), unit.bytes);
     }
   });
 }

@@ -7,26 +7,34 @@
 //  - Both calls return once every copy has completed; on an error every copy in flight is
 //    waited for before the slots go back (a copy must never touch a reused slot).
 // The host memory needs no pinning and may be freshly allocated; faults on first touch then fall
-// on the copying threads, in parallel.
+// on the copying threads, in parallel. A piece may instead name a caller's function that fills
+// (drains) the pinned slot itself -- a file read or write (gpusort/streamed.hpp) -- so the data
+// never take a detour through host memory of their own.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
+#include "gpusort/streamed.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort::detail {
 
 struct UploadPiece {
-  const void* host;
+  const void* host;  // ignored when `read` is given
   rt::Buffer* buffer;
   std::size_t offset;  // in buffer
   std::size_t bytes;
+  const ReadPiece* read = nullptr;  // called as read(read_offset + at, slot, len) for the piece's parts
+  std::uint64_t read_offset = 0;
 };
 
 struct DownloadPiece {
-  void* host;
+  void* host;  // ignored when `write` is given
   const rt::Buffer* buffer;
   std::size_t offset;  // in buffer
   std::size_t bytes;
+  const WritePiece* write = nullptr;  // called as write(write_offset + at, slot, len)
+  std::uint64_t write_offset = 0;
 };
 
 // Host threads a transfer uses when the caller asks for `requested` (0: automatic, half the

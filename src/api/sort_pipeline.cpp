@@ -27,8 +27,8 @@ void upload_step(rt::Device& device, const SortStep& step, BufferSet& set, std::
   std::size_t at = 0;
   for (const HostRange& r : step.in) {
     if (r.count == 0) continue;
-    pieces.push_back({r.keys, set.keys.get(), at * kb, r.count * kb});
-    if (vb) pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb});
+    pieces.push_back({r.keys, set.keys.get(), at * kb, r.count * kb, r.read_keys});
+    if (vb) pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb, r.read_values});
     at += r.count;
   }
   upload(device, pieces, threads);
@@ -38,8 +38,8 @@ void download_step(rt::Device& device, const SortStep& step, const BufferSet& se
                    unsigned threads, std::atomic<bool>* writing) {
   if (writing) writing->store(true);
   const std::size_t n = step.count();
-  std::vector<DownloadPiece> pieces{{step.keys_out, set.keys.get(), 0, n * kb}};
-  if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb});
+  std::vector<DownloadPiece> pieces{{step.keys_out, set.keys.get(), 0, n * kb, step.write_keys}};
+  if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb, step.write_values});
   download(device, pieces, threads);
 }
 

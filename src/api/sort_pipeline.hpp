@@ -16,21 +16,28 @@
 #include "algorithms/algorithm.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
+#include "gpusort/streamed.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort::detail {
 
 // count elements: keys of key_size(type) bytes each, values of value_bytes (nullptr without).
+// Instead of host memory, a range may be read by the caller's functions (gpusort/streamed.hpp;
+// offsets from the range's first byte).
 struct HostRange {
   const void* keys;
   const void* values;
   std::size_t count;
+  const ReadPiece* read_keys = nullptr;
+  const ReadPiece* read_values = nullptr;
 };
 
 struct SortStep {
   std::vector<HostRange> in;  // sorted as one array, in this order (a stable sort keeps it)
   void* keys_out;             // in's total count of elements each
   void* values_out;
+  const WritePiece* write_keys = nullptr;  // instead of keys_out / values_out, when given
+  const WritePiece* write_values = nullptr;
   std::size_t count() const;
 };
 

@@ -18,22 +18,25 @@ std::string key_type_list() {
 
 std::string q(const std::string& s) { return "'" + s + "'"; }
 
-ArrayFile read_array_file(const std::string& path, const std::string& what, FileFormat format) {
-  ArrayFile f;
-  f.path = path;
-  f.bytes = read_input(path, what);
-  const bool magic = has_npy_magic(f.bytes.data(), f.bytes.size());
+// The layout common to keys and values: a .npy header (the element type is checked by the
+// caller), or raw bytes of `item_size` (a function of the caller's --type, 0 when none was given).
+// head: the file's first head_size bytes (its .npy header whole, or 4 KiB, or all of a shorter
+// file); total: the file's size.
+ArrayLayout read_layout(const std::string& path, const std::string& what, const unsigned char* head,
+                        std::size_t head_size, std::size_t total, FileFormat format) {
+  const bool magic = has_npy_magic(head, head_size);
   if (format == FileFormat::npy && !magic)
     throw Error(errc::invalid_argument, what + " " + display_name(path) + " is not a .npy file (no .npy magic; --format npy was given)");
+  ArrayLayout l;
   if (magic && format != FileFormat::raw) {
-    const NpyHeader h = parse_npy(f.bytes.data(), f.bytes.size(), path);
-    f.npy = true;
-    f.descr = h.descr;
-    f.offset = h.data_offset;
-    f.count = h.count;
-    f.item_size = h.item_size;
+    const NpyHeader h = parse_npy(head, head_size, total, path);
+    l.npy = true;
+    l.descr = h.descr;
+    l.offset = h.data_offset;
+    l.count = h.count;
+    l.item_size = h.item_size;
   }
-  return f;
+  return l;
 }
 
 // numpy's name for a type, for the conversion hint.
@@ -47,23 +50,36 @@ std::string numpy_name(const std::string& type_name) {
   return "uint8";
 }
 
-void set_raw_layout(ArrayFile& f, std::size_t item_size, const std::string& what, const std::string& type_name,
+void set_raw_layout(ArrayLayout& l, const std::string& path, const unsigned char* head, std::size_t head_size,
+                    std::size_t total, std::size_t item_size, const std::string& what, const std::string& type_name,
                     FileFormat format) {
-  if (format != FileFormat::raw && looks_like_text(f.bytes.data(), f.bytes.size())) {
-    const std::string src = f.path == "-" ? "sys.stdin" : "'" + f.path + "'";
+  if (format != FileFormat::raw && looks_like_text(head, head_size)) {
+    const std::string src = path == "-" ? "sys.stdin" : "'" + path + "'";
     throw Error(errc::invalid_argument,
-                what + " " + display_name(f.path) + " looks like numbers written as text, not a raw array of " +
+                what + " " + display_name(path) + " looks like numbers written as text, not a raw array of " +
                     type_name + "; convert it first, e.g. python3 -c \"import sys, numpy as np; np.loadtxt(" + src +
                     ", dtype=np." + numpy_name(type_name) + ").tofile('keys.bin')\", or pass --format raw to read its bytes as " +
                     type_name);
   }
-  if (f.bytes.size() % item_size != 0)
-    throw Error(errc::invalid_argument, what + " file " + q(f.path) + " is " + std::to_string(f.bytes.size()) +
+  if (total % item_size != 0)
+    throw Error(errc::invalid_argument, what + " file " + q(path) + " is " + std::to_string(total) +
                                             " bytes, not a multiple of " + std::to_string(item_size) +
                                             " (the size of " + type_name + ")");
-  f.offset = 0;
-  f.item_size = item_size;
-  f.count = f.bytes.size() / item_size;
+  l.offset = 0;
+  l.item_size = item_size;
+  l.count = total / item_size;
+}
+
+ArrayFile with_layout(std::string path, InputBytes bytes, const ArrayLayout& l) {
+  ArrayFile f;
+  f.path = std::move(path);
+  f.bytes = std::move(bytes);
+  f.npy = l.npy;
+  f.descr = l.descr;
+  f.offset = l.offset;
+  f.count = l.count;
+  f.item_size = l.item_size;
+  return f;
 }
 
 }  // namespace
@@ -111,42 +127,56 @@ ValueType parse_value_type_arg(const std::string& name, const std::string& optio
                                           " bytes1 bytes2 bytes4 bytes8 bytes16)");
 }
 
-KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format, const std::string& what) {
-  ArrayFile f = read_array_file(path, what, format);
-  if (f.npy) {
-    const key_type t = key_type_of_descr(f.descr, path);
+KeyLayout key_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
+                     std::optional<key_type> type, FileFormat format, const std::string& what) {
+  ArrayLayout l = read_layout(path, what, head, head_size, total, format);
+  if (l.npy) {
+    const key_type t = key_type_of_descr(l.descr, path);
     if (type && *type != t)
       throw Error(errc::invalid_argument, what + " " + q(path) + " holds " + std::string(key_type_name(t)) +
-                                              " keys (dtype " + q(f.descr) + ") but --type " +
+                                              " keys (dtype " + q(l.descr) + ") but --type " +
                                               std::string(key_type_name(*type)) + " was given");
-    return {std::move(f), t};
+    return {l, t};
   }
   if (!type)
     throw Error(errc::invalid_argument,
                 "--type is required for raw " + what + " " + q(path) + " (only .npy files carry their type)");
-  set_raw_layout(f, key_size(*type), what, std::string(key_type_name(*type)), format);
-  return {std::move(f), *type};
+  set_raw_layout(l, path, head, head_size, total, key_size(*type), what, std::string(key_type_name(*type)), format);
+  return {l, *type};
 }
 
-ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format) {
-  ArrayFile f = read_array_file(path, "values", format);
-  if (f.npy) {
-    if (!is_supported_value_size(f.item_size))
-      throw Error(errc::invalid_argument, "values " + q(path) + " have dtype " + q(f.descr) + " of " +
-                                              std::to_string(f.item_size) +
+ArrayLayout value_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
+                         const std::optional<ValueType>& type, FileFormat format) {
+  ArrayLayout l = read_layout(path, "values", head, head_size, total, format);
+  if (l.npy) {
+    if (!is_supported_value_size(l.item_size))
+      throw Error(errc::invalid_argument, "values " + q(path) + " have dtype " + q(l.descr) + " of " +
+                                              std::to_string(l.item_size) +
                                               " bytes; gpusort carries values of 1, 2, 4, 8 or 16 bytes");
-    if (type && type->size != f.item_size)
-      throw Error(errc::invalid_argument, "values " + q(path) + " hold " + std::to_string(f.item_size) +
-                                              "-byte elements (dtype " + q(f.descr) + ") but --values-type " +
+    if (type && type->size != l.item_size)
+      throw Error(errc::invalid_argument, "values " + q(path) + " hold " + std::to_string(l.item_size) +
+                                              "-byte elements (dtype " + q(l.descr) + ") but --values-type " +
                                               type->name + " is " + std::to_string(type->size) + " bytes");
-    return f;
+    return l;
   }
   if (!type)
     throw Error(errc::invalid_argument,
                 "--values-type is required for raw values " + q(path) + " (only .npy files carry their type)");
-  set_raw_layout(f, type->size, "values", type->name, format);
-  f.descr = type->descr;
-  return f;
+  set_raw_layout(l, path, head, head_size, total, type->size, "values", type->name, format);
+  l.descr = type->descr;
+  return l;
+}
+
+KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format, const std::string& what) {
+  InputBytes bytes = read_input(path, what);
+  const KeyLayout k = key_layout(path, bytes.data(), bytes.size(), bytes.size(), type, format, what);
+  return {with_layout(path, std::move(bytes), k.layout), k.type};
+}
+
+ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format) {
+  InputBytes bytes = read_input(path, "values");
+  const ArrayLayout l = value_layout(path, bytes.data(), bytes.size(), bytes.size(), type, format);
+  return with_layout(path, std::move(bytes), l);
 }
 
 void write_array(OutputFile& out, const void* data, std::size_t count, std::size_t item_size, bool npy,

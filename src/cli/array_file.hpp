@@ -53,6 +53,25 @@ struct KeyFile {
   ArrayFile file;
   key_type type;
 };
+// Where the elements of an array file lie, and what they are.
+struct ArrayLayout {
+  bool npy = false;
+  std::string descr;        // .npy dtype, or (values) the --values-type's
+  std::size_t offset = 0;   // of the first element
+  std::size_t count = 0;
+  std::size_t item_size = 0;
+};
+struct KeyLayout {
+  ArrayLayout layout;
+  key_type type;
+};
+// The checks and errors of load_keys / load_values from a file's first head_size bytes (all of
+// its .npy header, and at least 4 KiB unless the file is shorter) and its size in bytes, for
+// readers that do not hold the whole file (the streamed sort).
+KeyLayout key_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
+                     std::optional<key_type> type, FileFormat format, const std::string& what = "input");
+ArrayLayout value_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
+                         const std::optional<ValueType>& type, FileFormat format);
 KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format,
                   const std::string& what = "input");
 

@@ -146,9 +146,9 @@ bool has_npy_magic(const unsigned char* data, std::size_t size) noexcept {
   return size >= sizeof kMagic && std::memcmp(data, kMagic, sizeof kMagic) == 0;
 }
 
-NpyHeader parse_npy(const unsigned char* data, std::size_t size, const std::string& path) {
-  if (!has_npy_magic(data, size)) bad(path, "missing the \\x93NUMPY magic");
-  if (size < 10) bad(path, "truncated header");
+NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_t size, const std::string& path) {
+  if (!has_npy_magic(data, head_size)) bad(path, "missing the \\x93NUMPY magic");
+  if (head_size < 10) bad(path, "truncated header");
   const unsigned major = data[6];
   std::size_t header_len = 0;
   std::size_t prefix = 0;
@@ -156,7 +156,7 @@ NpyHeader parse_npy(const unsigned char* data, std::size_t size, const std::stri
     header_len = std::size_t(data[8]) | (std::size_t(data[9]) << 8);
     prefix = 10;
   } else if (major == 2 || major == 3) {
-    if (size < 12) bad(path, "truncated header");
+    if (head_size < 12) bad(path, "truncated header");
     header_len = std::size_t(data[8]) | (std::size_t(data[9]) << 8) | (std::size_t(data[10]) << 16) |
                  (std::size_t(data[11]) << 24);
     prefix = 12;
@@ -164,6 +164,9 @@ NpyHeader parse_npy(const unsigned char* data, std::size_t size, const std::stri
     bad(path, "unsupported format version " + std::to_string(major) + "." + std::to_string(data[7]));
   }
   if (size - prefix < header_len) bad(path, "truncated header");
+  if (head_size - prefix < header_len)
+    bad(path, "a header of " + std::to_string(header_len) + " bytes, more than gpusort reads for one (" +
+                  std::to_string(head_size - prefix) + ")");
   NpyHeader h;
   HeaderParser(std::string_view(reinterpret_cast<const char*>(data + prefix), header_len), path).parse(h);
   h.item_size = item_size_of(h.descr);

@@ -21,10 +21,11 @@ struct NpyHeader {
 // True if the bytes start with the .npy magic "\x93NUMPY".
 bool has_npy_magic(const unsigned char* data, std::size_t size) noexcept;
 
-// Parses and checks a whole .npy file held in memory: the header must describe a 1-D C- (or
-// trivially Fortran-) ordered array and the payload must hold exactly `count` elements.
+// Parses and checks a .npy file from its first head_size bytes (which must hold the header) and
+// its size: the header must describe a 1-D C- (or trivially Fortran-) ordered array and the
+// payload must hold exactly `count` elements.
 // Throws gpusort::Error(invalid_argument) naming `path` on anything else.
-NpyHeader parse_npy(const unsigned char* data, std::size_t size, const std::string& path);
+NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_t size, const std::string& path);
 
 // The key type a dtype holds: "<u4" -> u32, "|i1" -> i8, ... Throws (naming path) for big-endian
 // and non-key dtypes.

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -29,7 +30,13 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
+  // Appends. Every 64 MiB written, the file's writeback to disk is started (sync_file_range), so
+  // the data go to disk while the command goes on and finish()'s fsync has little left to wait for.
   void write(const void* data, std::size_t bytes);
+  // Writes at byte `offset` of the temporary file; safe from several threads at once on disjoint
+  // ranges. The range's writeback starts at once. Not for streams (positionable() is false).
+  void write_at(std::uint64_t offset, const void* data, std::size_t bytes);
+  bool positionable() const noexcept { return mode_ != Mode::stream; }
   // All data durable in the temporary file (fsync); for a stream, nothing to do.
   void finish();
   // finish(), then the temporary file takes the target's place.
@@ -58,6 +65,7 @@ class OutputFile {
   std::string temp_path_;
   std::string identity_;
   int fd_ = -1;
+  std::uint64_t appended_ = 0, writeback_from_ = 0;  // write(): bytes so far, and not yet sent to writeback
   bool finished_ = false;
   bool committed_ = false;
 };

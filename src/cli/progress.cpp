@@ -19,6 +19,7 @@ Progress::~Progress() {
 }
 
 void Progress::phase(std::string name, std::uint64_t total) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   phase_ = std::move(name);
   total_ = total;
   done_ = 0;
@@ -27,6 +28,8 @@ void Progress::phase(std::string name, std::uint64_t total) {
 }
 
 void Progress::advance(std::uint64_t bytes) {
+  if (!enabled_) return;
+  const std::lock_guard<std::mutex> lock(mutex_);
   done_ += bytes;
   draw(false);
 }

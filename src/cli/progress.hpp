@@ -2,9 +2,10 @@
 // The progress line of long commands: phase, bytes done of the total, rate and time left, redrawn
 // in place on standard error at most five times a second, and only once the work has run for a
 // second (short runs print nothing). Shown on a terminal unless forced on or off (--progress /
-// --no-progress).
+// --no-progress). Thread-safe: the streamed sort advances it from its copy threads.
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace gpusort::cli {
@@ -27,6 +28,7 @@ class Progress {
   using Clock = std::chrono::steady_clock;
   void draw(bool force);
 
+  std::mutex mutex_;
   bool enabled_ = false;
   bool drawn_ = false;
   Clock::time_point started_, phase_started_, last_draw_;

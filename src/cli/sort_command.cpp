@@ -21,10 +21,13 @@
 #include "gpusort/multi_device.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
+#include "gpusort/streamed.hpp"
 #include "npy.hpp"
 #include "option_numbers.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "streamed_file_sort.hpp"
+#include "api/host_transfer.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::cli {
@@ -206,6 +209,130 @@ int run_external_sort(const SortArgs& args, const SortOptions& options, std::opt
   return 0;
 }
 
+// What one sort did, for --verbose.
+struct SortRun {
+  std::optional<Outputs> outputs;
+  std::vector<Context> contexts;
+  SortReport report;
+  bool streamed = false;
+  double read_ms = 0, write_ms = 0, commit_ms = 0, total_ms = 0;
+  std::size_t n = 0;
+  key_type type = key_type::u32;
+  std::size_t value_bytes = 0;
+};
+
+// Pinned staging a streamed sort holds per copy thread (two slots), and for its inputs' first bytes.
+constexpr std::uint64_t kStagingPerThread = 2 * (std::uint64_t(8) << 20);
+constexpr std::uint64_t kStreamedHeads = std::uint64_t(2) << 20;
+
+// Regular files sorted in one piece on one device, streamed through it (streamed_file_sort.hpp).
+// host_memory_limit (0: none) bounds the pinned staging, through the number of copy threads.
+// Returns false, with nothing written, when the inputs or outputs are not files, several devices
+// are named, the data do not fit the device, or the limit leaves no room for one copy thread;
+// the outputs and contexts it opened are kept in `run` for the other paths.
+bool try_streamed_sort(const SortArgs& args, SortOptions options, std::optional<key_type> type,
+                   const std::optional<ValueType>& value_type, FileFormat format, std::uint64_t host_memory_limit,
+                   SortRun& run, Progress& progress) {
+  std::optional<StreamedInputs> in = open_streamed_inputs(args.input, type, args.values, value_type, format);
+  if (!in) return false;
+  run.outputs = open_outputs(args, in->values.has_value());
+  run.contexts = open_contexts(args.device);
+  run.n = in->keys.layout.count;
+  run.type = in->type;
+  run.value_bytes = in->values ? in->values->layout.item_size : 0;
+  if (host_memory_limit) {
+    if (host_memory_limit < kStagingPerThread + kStreamedHeads) return false;
+    const auto most = static_cast<unsigned>(std::min<std::uint64_t>(64, (host_memory_limit - kStreamedHeads) / kStagingPerThread));
+    options.host_threads = std::min(detail::transfer_threads(options.host_threads), most);
+  }
+  const Outputs& out = *run.outputs;
+  const bool positionable = out.keys->positionable() && (!out.values || out.values->positionable());
+  if (run.contexts.size() != 1 || !positionable ||
+      !fits_streamed(run.contexts.front(), run.type, run.n, run.value_bytes, options))
+    return false;
+  const StreamedOutputs files{out.keys.get(), in->keys.layout.npy || has_npy_extension(args.output), out.values.get(),
+                              in->values && (in->values->layout.npy || has_npy_extension(args.values_out))};
+  run.report = sort_streamed_files(run.contexts.front(), *in, files, options, progress);
+  run.streamed = true;
+  return true;
+}
+
+// Anything else: the inputs read whole into host memory, sorted there through the device(s) (in
+// chunks when larger than a device), and written out.
+void sort_in_host_memory(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
+                         const std::optional<ValueType>& value_type, FileFormat format, SortRun& run,
+                         Progress& progress) {
+  const auto t_read = Clock::now();
+  progress.phase("reading", input_size(args.input).bytes);
+  KeyFile keys = load_keys(args.input, type, format);
+  std::optional<ArrayFile> values;
+  if (!args.values.empty()) {
+    values = load_values(args.values, value_type, format);
+    if (values->count != keys.file.count)
+      throw Error(errc::invalid_argument, "values file '" + args.values + "' holds " + std::to_string(values->count) +
+                                              " elements but input '" + args.input + "' holds " +
+                                              std::to_string(keys.file.count) + " keys");
+  }
+  run.read_ms = ms_since(t_read);
+  run.n = keys.file.count;
+  run.type = keys.type;
+  run.value_bytes = values ? values->item_size : 0;
+  progress.phase("sorting", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
+
+  if (!run.outputs) run.outputs = open_outputs(args, values.has_value());
+  // --device a,b,... sorts on several devices at once (gpusort/multi_device.hpp).
+  if (run.contexts.empty()) run.contexts = open_contexts(args.device);
+  const std::vector<Context*> context_ptrs = pointers(run.contexts);
+  run.report = sort_host_multi(context_ptrs, keys.type, keys.file.data(), run.n, values ? values->data() : nullptr,
+                               run.value_bytes, options);
+
+  const auto t_write = Clock::now();
+  progress.phase("writing", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
+  write_array(*run.outputs->keys, keys.file.data(), run.n, keys.file.item_size,
+              keys.file.npy || has_npy_extension(args.output), keys.file.npy ? keys.file.descr : descr_of(keys.type));
+  if (values)
+    write_array(*run.outputs->values, values->data(), run.n, values->item_size,
+                values->npy || has_npy_extension(args.values_out), values->descr);
+  run.write_ms = ms_since(t_write);
+}
+
+void print_report(const SortArgs& args, const SortRun& run) {
+  const SortReport& report = run.report;
+  const auto& dev = run.contexts.front().device();
+  std::fprintf(stderr, "gpusort: device:    %s (%s)\n", report.device.empty() ? dev.id.c_str() : report.device.c_str(),
+               dev.name.c_str());
+  std::fprintf(stderr, "gpusort: algorithm: %s%s, %s\n", report.algorithm.c_str(),
+               args.algorithm == "auto" ? " (auto)" : "", args.descending ? "descending" : "ascending");
+  std::fprintf(stderr, "gpusort: keys:      %zu x %s", run.n, std::string(key_type_name(run.type)).c_str());
+  if (run.value_bytes) std::fprintf(stderr, " with %zu-byte values", run.value_bytes);
+  std::fprintf(stderr, "\n");
+  if (run.streamed)
+    std::fprintf(stderr,
+                 "gpusort: streamed through the device: read+upload %.3f ms, sort %.3f ms, download+write %.3f ms, "
+                 "sync %.3f ms; %.3f ms in all\n",
+                 report.upload_ms, report.sort_ms, report.download_ms, run.commit_ms, run.total_ms);
+  else
+    std::fprintf(stderr,
+                 "gpusort: read %.3f ms, upload %.3f ms, sort %.3f ms, download %.3f ms, write %.3f ms, sync %.3f ms; "
+                 "%.3f ms in all\n",
+                 run.read_ms, report.upload_ms, report.sort_ms, report.download_ms, run.write_ms, run.commit_ms,
+                 run.total_ms);
+  if (run.contexts.size() > 1)
+    std::fprintf(stderr, "gpusort: %zu devices, %zu chunks and buckets; host splits %.3f ms (times: slowest device)\n",
+                 run.contexts.size(), report.chunks, report.split_ms);
+  else if (report.chunks > 1)
+    std::fprintf(stderr, "gpusort: larger than the device: %zu chunks and buckets, host splits %.3f ms\n",
+                 report.chunks, report.split_ms);
+  if (report.programs_compiled > 0)
+    std::fprintf(stderr, "gpusort: note: the sort time includes compiling %llu kernel program(s) on first use; %s\n",
+                 (unsigned long long)report.programs_compiled,
+                 rt::program_cache_stats().stored > 0
+                     ? "they are cached now, so a second run shows the sort alone"
+                     : "they could not be cached, so every run compiles them (see gpusort cache info)");
+  std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(run.n, report.sort_ms).c_str(),
+               rate(run.n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
+}
+
 }  // namespace
 
 int run_sort(const SortArgs& args) {
@@ -220,72 +347,27 @@ int run_sort(const SortArgs& args) {
   if (!args.values_type.empty()) value_type = parse_value_type_arg(args.values_type, "--values-type");
 
   Progress progress(args.progress ? ProgressMode::on : args.no_progress ? ProgressMode::off : ProgressMode::automatic);
+  const auto t_start = Clock::now();
+  SortRun run;
+  // Inputs larger than --memory-limit: streamed through the device when they fit it (the staging
+  // within the limit), else sorted externally through runs in temporary files.
+  std::uint64_t limit = 0;
   if (!args.memory_limit.empty()) {
-    const std::uint64_t limit = parse_size_arg(args.memory_limit, "--memory-limit");
-    if (needs_external_sort(args, limit, format)) return run_external_sort(args, options, type, value_type, limit, progress);
+    limit = parse_size_arg(args.memory_limit, "--memory-limit");
+    if (needs_external_sort(args, limit, format) &&
+        !try_streamed_sort(args, options, type, value_type, format, limit, run, progress)) {
+      run = SortRun{};  // what the attempt opened is closed before the external sort opens its own
+      return run_external_sort(args, options, type, value_type, limit, progress);
+    }
   }
-
-  const auto t_read = Clock::now();
-  progress.phase("reading", input_size(args.input).bytes);
-  KeyFile keys = load_keys(args.input, type, format);
-  std::optional<ArrayFile> values;
-  if (!args.values.empty()) {
-    values = load_values(args.values, value_type, format);
-    if (values->count != keys.file.count)
-      throw Error(errc::invalid_argument, "values file '" + args.values + "' holds " + std::to_string(values->count) +
-                                              " elements but input '" + args.input + "' holds " +
-                                              std::to_string(keys.file.count) + " keys");
-  }
-  const double read_ms = ms_since(t_read);
-  const std::size_t n = keys.file.count;
-  progress.phase("sorting", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
-
-  Outputs outputs = open_outputs(args, values.has_value());
-  // --device a,b,... sorts on several devices at once (gpusort/multi_device.hpp).
-  std::vector<Context> contexts = open_contexts(args.device);
-  const std::vector<Context*> context_ptrs = pointers(contexts);
-  Context& ctx = contexts.front();
-  const SortReport report =
-      sort_host_multi(context_ptrs, keys.type, keys.file.data(), n, values ? values->data() : nullptr,
-                      values ? values->item_size : 0, options);
-
-  const auto t_write = Clock::now();
-  progress.phase("writing", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
-  write_array(*outputs.keys, keys.file.data(), n, keys.file.item_size, keys.file.npy || has_npy_extension(args.output),
-              keys.file.npy ? keys.file.descr : descr_of(keys.type));
-  if (values)
-    write_array(*outputs.values, values->data(), n, values->item_size, values->npy || has_npy_extension(args.values_out),
-                values->descr);
+  if (!run.streamed && !try_streamed_sort(args, options, type, value_type, format, limit, run, progress))
+    sort_in_host_memory(args, options, type, value_type, format, run, progress);
   // Everything is on disk before either file replaces its target, and both do or neither.
-  commit_together(outputs.all);
-  const double write_ms = ms_since(t_write);
-
-  if (args.verbose) {
-    const auto& dev = ctx.device();
-    std::fprintf(stderr, "gpusort: device:    %s (%s)\n", report.device.empty() ? dev.id.c_str() : report.device.c_str(),
-                 dev.name.c_str());
-    std::fprintf(stderr, "gpusort: algorithm: %s%s, %s\n", report.algorithm.c_str(),
-                 args.algorithm == "auto" ? " (auto)" : "", args.descending ? "descending" : "ascending");
-    std::fprintf(stderr, "gpusort: keys:      %zu x %s", n, std::string(key_type_name(keys.type)).c_str());
-    if (values) std::fprintf(stderr, " with %zu-byte values", values->item_size);
-    std::fprintf(stderr, "\n");
-    std::fprintf(stderr, "gpusort: read %.3f ms, upload %.3f ms, sort %.3f ms, download %.3f ms, write %.3f ms\n",
-                 read_ms, report.upload_ms, report.sort_ms, report.download_ms, write_ms);
-    if (contexts.size() > 1)
-      std::fprintf(stderr, "gpusort: %zu devices, %zu chunks and buckets; host splits %.3f ms (times: slowest device)\n",
-                   contexts.size(), report.chunks, report.split_ms);
-    else if (report.chunks > 1)
-      std::fprintf(stderr, "gpusort: larger than the device: %zu chunks and buckets, host splits %.3f ms\n", report.chunks,
-                   report.split_ms);
-    if (report.programs_compiled > 0)
-      std::fprintf(stderr, "gpusort: note: the sort time includes compiling %llu kernel program(s) on first use; %s\n",
-                   (unsigned long long)report.programs_compiled,
-                   rt::program_cache_stats().stored > 0
-                       ? "they are cached now, so a second run shows the sort alone"
-                       : "they could not be cached, so every run compiles them (see gpusort cache info)");
-    std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(n, report.sort_ms).c_str(),
-                 rate(n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
-  }
+  const auto t_commit = Clock::now();
+  commit_together(run.outputs->all);
+  run.commit_ms = ms_since(t_commit);
+  run.total_ms = ms_since(t_start);
+  if (args.verbose) print_report(args, run);
   return 0;
 }
 

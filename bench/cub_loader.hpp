@@ -1,6 +1,6 @@
 #pragma once
-// Loads libgpusort_cub_peer.so (bench/cub_peer.cu) with dlopen, so gpusort-bench needs no CUDA to
-// build or run: when the library or a CUDA device is missing, the CUB rows are simply left out.
+// Loads libgpusort_cub_peer.so (bench/cub_peer.cu, cub_records.cu) with dlopen, so the benchmarks need
+// no CUDA to build or run: when the library or a CUDA device is missing, the CUB rows are left out.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -16,6 +16,7 @@ struct CubPeer {
   cub_sort_keys_fn radix_keys = nullptr, merge_keys = nullptr;
   cub_sort_pairs_fn radix_pairs = nullptr, merge_pairs = nullptr;
   cub_copy_fn copy_ms = nullptr;
+  cub_sort_records_fn sort_records = nullptr;
   std::string device_name;
   std::string why_absent;  // set when not usable
   bool usable() const { return handle && why_absent.empty(); }
@@ -51,8 +52,9 @@ struct CubPeer {
     radix_pairs = reinterpret_cast<cub_sort_pairs_fn>(dlsym(handle, "cub_radix_sort_pairs"));
     merge_pairs = reinterpret_cast<cub_sort_pairs_fn>(dlsym(handle, "cub_merge_sort_pairs"));
     copy_ms = reinterpret_cast<cub_copy_fn>(dlsym(handle, "cub_copy_d2d_ms"));
+    sort_records = reinterpret_cast<cub_sort_records_fn>(dlsym(handle, "cub_sort_records"));
     if (!abi || abi() != GPUSORT_CUB_PEER_ABI || !init || !radix_keys || !merge_keys || !radix_pairs ||
-        !merge_pairs || !copy_ms) {
+        !merge_pairs || !copy_ms || !sort_records) {
       why_absent = path + " has the wrong interface";
       return;
     }

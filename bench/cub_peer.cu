@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "cub_common.cuh"
 #include "cub_peer.h"
 
 namespace {
@@ -19,30 +20,9 @@ struct LessOf {
   __host__ __device__ bool operator()(const K& a, const K& b) const { return a < b; }
 };
 
-double code_of(cudaError_t e) {
-  if (e == cudaErrorMemoryAllocation) return -2;
-  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) return -1;
-  return -3;
-}
-
-#define CHECK(x)                        \
-  do {                                  \
-    cudaError_t err_ = (x);             \
-    if (err_ != cudaSuccess) {          \
-      (void)cudaGetLastError();         \
-      return code_of(err_);             \
-    }                                   \
-  } while (0)
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? -4 : v[v.size() / 2];
-}
-
-struct Mem {
-  void* p = nullptr;
-  ~Mem() { if (p) cudaFree(p); }
-};
+using cub_peer::median;
+using cub_peer::Mem;
+#define CHECK CUB_PEER_CHECK
 
 // Times `repeats` calls of sort(temp, temp_bytes, keys_in, keys_out, vals_in, vals_out).
 // in-place algorithms (merge) use keys_out == keys_in restored from a pristine copy each time.
@@ -130,11 +110,7 @@ double dispatch_typed(int kk, int vk, const void* k, const void* v, size_t n, in
 
 template <bool Radix>
 double dispatch(int offset_kind, int kk, int vk, const void* k, const void* v, size_t n, int r, void* ok, void* ov) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    return -1;
-  }
+  if (!cub_peer::have_device()) return -1;
   if (offset_kind == 0) return dispatch_typed<Radix, int>(kk, vk, k, v, n, r, ok, ov);
   if (offset_kind == 1) return dispatch_typed<Radix, std::int64_t>(kk, vk, k, v, n, r, ok, ov);
   return -4;
@@ -180,11 +156,7 @@ double cub_merge_sort_pairs(int ok, int kk, int vk, const void* keys, const void
 }
 
 double cub_copy_d2d_ms(size_t bytes, int repeats) {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    (void)cudaGetLastError();
-    return -1;
-  }
+  if (!cub_peer::have_device()) return -1;
   Mem a, b;
   CHECK(cudaMalloc(&a.p, bytes));
   CHECK(cudaMalloc(&b.p, bytes));

@@ -9,7 +9,7 @@
 // allocation outside the timed region) and returns the median in milliseconds. When out_keys /
 // out_values are not null, the last sorted output is copied back there for verification.
 // A negative return is an error: -1 no CUDA device, -2 out of memory, -3 other CUDA error,
-// -4 bad argument.
+// -4 bad argument, -5 not supported for these sizes.
 #pragma once
 #include <stddef.h>
 
@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define GPUSORT_CUB_PEER_ABI 3
+#define GPUSORT_CUB_PEER_ABI 4
 
 int cub_peer_abi(void);
 // Number of CUDA devices (0 when there is no driver or device); selects `device` for later calls.
@@ -31,11 +31,26 @@ double cub_merge_sort_pairs(int offset_kind, int key_kind, int value_kind, const
 // cudaMemcpy device-to-device of `bytes`: median ms of `repeats` copies.
 double cub_copy_d2d_ms(size_t bytes, int repeats);
 
+// Fixed-size records (gpusort-records-bench): n records of record_bytes each, sorted stably by the
+// key_bytes bytes at key_offset compared as unsigned bytes, lexicographically (the CLI's
+// --key OFFSET:bytesK), in one of CUB's forms (cub_records.cu):
+//   0  the records themselves through DeviceMergeSort::StableSortKeys and a comparator on the key
+//      (only 100-byte records with the key 0:bytes10: the key's byte positions must be known at
+//      compile time, or the records would leave registers for local memory);
+//   1  (key, u32 record index) pairs through DeviceMergeSort::StableSortPairs, then a gather;
+//   2  the same pairs through DeviceRadixSort::SortPairs with a decomposer of the key's words.
+// Forms 1 and 2 take any record size, any offset and keys of 1 to 16 bytes; the time includes
+// making the pairs and the gather. Returns the median ms of the whole (-5: the form does not take
+// these sizes); *sort_ms, when not null, gets the median ms of the CUB sort call alone.
+double cub_sort_records(int offset_kind, int form, const void* records, size_t n, size_t record_bytes,
+                        size_t key_offset, size_t key_bytes, int repeats, void* out_records, double* sort_ms);
+
 typedef int (*cub_peer_abi_fn)(void);
 typedef int (*cub_peer_init_fn)(int, char*, size_t);
 typedef double (*cub_sort_keys_fn)(int, int, const void*, size_t, int, void*);
 typedef double (*cub_sort_pairs_fn)(int, int, int, const void*, const void*, size_t, int, void*, void*);
 typedef double (*cub_copy_fn)(size_t, int);
+typedef double (*cub_sort_records_fn)(int, int, const void*, size_t, size_t, size_t, size_t, int, void*, double*);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,232 @@
+// gpusort-records-bench: fixed-size records sorted by a key, gpusort::sort_records against CUB's
+// forms of the same sort, in one process on the same records (docs/PERFORMANCE.md, "Records").
+//  - gpusort: sort_records takes host memory only (there is no device-resident form), so each
+//    repeat sorts a fresh host copy. Two figures: end to end (wall time of the call: key
+//    extraction and the gather on the host, transfers, the sorts) and device (SortReport::sort_ms:
+//    the device time of its sort passes alone, nothing else).
+//  - CUB (libgpusort_cub_peer.so, when there is a CUDA device): device time on device-resident
+//    records, both num_items types: the records themselves through DeviceMergeSort, and (key,
+//    index) pairs through DeviceMergeSort or DeviceRadixSort followed by a gather, timed whole
+//    (its sort call alone beside it). ratio = best CUB / gpusort device: above 1, gpusort is faster.
+//    The two are not the same work: gpusort's device figure leaves out what it does on the host.
+//  - Every output is checked against std::stable_sort of the records on the host (exit 1 if wrong).
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "core/host_array.hpp"
+#include "cub_loader.hpp"
+#include "gpusort/gpusort.hpp"
+#include "gpusort/records.hpp"
+#include "option_numbers.hpp"
+#include "record_sort.hpp"
+#include "records_check.hpp"
+
+namespace {
+
+using bench::median_of;
+using bench::ms_since;
+using bench::clock_type;
+
+struct Options {
+  unsigned log_n = 24;
+  std::size_t record_bytes = 100;
+  std::string key = "0:bytes10";
+  unsigned repeats = 5;
+  std::string device, algorithm = "auto", cub_lib;
+  bool few_unique = false, no_cub = false;
+  std::uint64_t seed = 1;
+};
+
+[[noreturn]] void usage(int rc) {
+  std::fprintf(rc ? stderr : stdout, R"(usage: gpusort-records-bench [options]
+  --log-n N          2^N records (default 24)
+  --record-size B    bytes per record, 1..1024 (default 100)
+  --key SPEC         OFFSET:TYPE[:desc][,...] as gpusort sort --key (default 0:bytes10)
+  --repeats R        timed repeats, median reported after a warm-up (default 5)
+  --device ID        cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)
+  --dist D           uniform (default) or few-unique (key fields from 16 records: many ties)
+  --seed S           input seed (default 1)
+  --algorithm NAME   gpusort's algorithm for the passes (default auto)
+  --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
+)");
+  std::exit(rc);
+}
+
+Options parse(int argc, char** argv) {
+  using gpusort::cli::parse_unsigned_arg;
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= argc) throw gpusort::Error(gpusort::errc::invalid_argument, a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--log-n") o.log_n = unsigned(parse_unsigned_arg(val(), a, 1, 31));
+    else if (a == "--record-size") o.record_bytes = parse_unsigned_arg(val(), a, 1, gpusort::kMaxRecordBytes);
+    else if (a == "--key") o.key = val();
+    else if (a == "--repeats") o.repeats = unsigned(parse_unsigned_arg(val(), a, 1, 1000));
+    else if (a == "--device") o.device = val();
+    else if (a == "--seed") o.seed = parse_unsigned_arg(val(), a, 0, UINT64_MAX);
+    else if (a == "--algorithm") o.algorithm = val();
+    else if (a == "--cub-lib") o.cub_lib = val();
+    else if (a == "--no-cub") o.no_cub = true;
+    else if (a == "--dist") {
+      const std::string d = val();
+      if (d != "uniform" && d != "few-unique") throw gpusort::Error(gpusort::errc::invalid_argument, "--dist: uniform or few-unique");
+      o.few_unique = d == "few-unique";
+    } else if (a == "-h" || a == "--help") usage(0);
+    else {
+      std::fprintf(stderr, "gpusort-records-bench: unknown option '%s'\n", a.c_str());
+      usage(2);
+    }
+  }
+  return o;
+}
+
+// One timed thing: a name, its median, optionally the median of its sort call alone, a check.
+struct Line {
+  std::string name;
+  double ms = NAN, sort_ms = NAN;
+  std::string status = "ok";
+};
+
+std::string cell(double v) {
+  if (std::isnan(v)) return "";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4f", v);
+  return b;
+}
+
+// CUB's forms of this sort; they take a single ascending bytesK field of 1 to 16 bytes.
+struct CubForm {
+  int form;
+  const char* name;
+};
+constexpr CubForm kCubForms[] = {{0, "records_merge"}, {1, "pairs_merge_gather"}, {2, "pairs_radix_gather"}};
+constexpr const char* kOffsets[] = {"int", "i64"};
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options opt = parse(argc, argv);
+  const std::size_t n = std::size_t(1) << opt.log_n, rb = opt.record_bytes, bytes = n * rb;
+  const std::vector<gpusort::RecordField> fields = gpusort::cli::parse_key_fields(opt.key, rb);
+  gpusort::Context ctx(opt.device);
+  const gpusort::DeviceDescription& desc = ctx.device();
+  bench::CubPeer cub;
+  if (opt.no_cub) cub.why_absent = "--no-cub";
+  else cub.load(opt.cub_lib, desc.id.rfind("cuda:", 0) == 0 ? std::atoi(desc.id.c_str() + 5) : 0);
+
+  std::printf("# gpusort-records-bench on %s (%s), version %s; CUB: %s\n", desc.id.c_str(), desc.name.c_str(),
+              std::string(gpusort::version()).c_str(), cub.usable() ? cub.device_name.c_str() : ("absent: " + cub.why_absent).c_str());
+  std::printf("# 2^%u = %zu records of %zu bytes (%.2f GB), key %s, %s, seed %llu; median of %u repeats after a warm-up\n",
+              opt.log_n, n, rb, bytes / 1e9, opt.key.c_str(), opt.few_unique ? "few-unique" : "uniform",
+              static_cast<unsigned long long>(opt.seed), opt.repeats);
+  std::fflush(stdout);
+
+  namespace rec = bench::records;
+  gpusort::core::HostArray input = gpusort::core::make_host_array(bytes), work = gpusort::core::make_host_array(bytes);
+  rec::make_records(input.get(), n, rb, fields, opt.few_unique, opt.seed);
+  auto t0 = clock_type::now();
+  const std::vector<std::uint32_t> order = rec::reference_order(input.get(), n, rb, fields);
+  std::printf("# reference: std::stable_sort on the host, %zu threads, %.0f ms\n", rec::host_threads(), ms_since(t0));
+  bool all_ok = true;
+
+  // gpusort: the whole call on a fresh host copy each time.
+  gpusort::SortOptions so;
+  so.algorithm = opt.algorithm;
+  std::vector<double> e2e, dev, up, down;
+  std::string algorithm;
+  for (unsigned r = 0; r <= opt.repeats; ++r) {  // r = 0: warm-up (compiles or loads the programs)
+    rec::parallel_copy(work.get(), input.get(), bytes);
+    t0 = clock_type::now();
+    const gpusort::SortReport rep = gpusort::sort_records(ctx, work.get(), n, rb, fields, so);
+    const double ms = ms_since(t0);
+    algorithm = rep.algorithm;
+    if (r == 0) continue;
+    e2e.push_back(ms);
+    dev.push_back(rep.sort_ms);
+    up.push_back(rep.upload_ms);
+    down.push_back(rep.download_ms);
+  }
+  const std::string gpusort_bad = rec::check_sorted(work.get(), input.get(), rb, order);
+  all_ok = all_ok && gpusort_bad.empty();
+  const std::string gstatus = gpusort_bad.empty() ? "ok" : "WRONG: " + gpusort_bad;
+  std::vector<Line> lines = {
+      {"gpusort " + algorithm + ": device (sort_ms, its sort passes only)", median_of(dev), NAN, gstatus},
+      {"gpusort " + algorithm + ": end to end (host memory in and out)", median_of(e2e), NAN, gstatus},
+      {"  of which upload (host time busy)", median_of(up), NAN, ""},
+      {"  of which download (host time busy)", median_of(down), NAN, ""}};
+
+  // CUB: every form with both num_items types, on device-resident records.
+  const bool cub_key = fields.size() == 1 && fields[0].bytes >= 1 && fields[0].bytes <= 16 && !fields[0].descending;
+  std::vector<Line> cub_lines;
+  double floor_ms = NAN;
+  Line best{"", NAN};
+  if (cub.usable() && cub_key) {
+    for (const CubForm& f : kCubForms)
+      for (int off = 0; off < 2; ++off) {
+        Line l{std::string("cub ") + f.name + "<" + kOffsets[off] + ">"};
+        double sort_ms = NAN;
+        const double ms = cub.sort_records(off, f.form, input.get(), n, rb, fields[0].offset, fields[0].bytes,
+                                           int(opt.repeats), work.get(), &sort_ms);
+        if (ms == -5) {
+          l.status = "not this layout (compiled for 100-byte records, key 0:bytes10)";
+        } else if (ms < 0) {
+          l.status = "error: CUB peer code " + std::to_string(int(ms));
+          all_ok = false;
+        } else {
+          l.ms = ms;
+          if (f.form != 0) l.sort_ms = sort_ms;
+          const std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);
+          if (!bad.empty()) l.status = "WRONG: " + bad, all_ok = false;
+          else if (std::isnan(best.ms) || ms < best.ms) best = l;
+        }
+        cub_lines.push_back(l);
+      }
+    floor_ms = cub.copy_ms(bytes, int(opt.repeats));
+    if (floor_ms < 0) floor_ms = NAN;
+  } else if (cub.usable()) {
+    std::printf("# CUB forms not run: they take one ascending bytesK field of 1 to 16 bytes\n");
+  }
+  lines.insert(lines.end(), cub_lines.begin(), cub_lines.end());
+  if (!cub_lines.empty()) lines.push_back({"copy floor (cudaMemcpy device to device of the records)", floor_ms, NAN, ""});
+
+  std::printf("# %-62s %10s %10s  %s\n", "what", "median_ms", "sort_ms", "check");
+  for (const Line& l : lines)
+    std::printf("  %-62s %10s %10s  %s\n", l.name.c_str(), cell(l.ms).c_str(), cell(l.sort_ms).c_str(), l.status.c_str());
+  const double gdev = median_of(dev), ratio = best.ms / gdev;
+  if (!std::isnan(best.ms))
+    std::printf("# best CUB: %s %.4f ms; best CUB / gpusort device = %.3f (above 1: gpusort faster; device to "
+                "device, gpusort's host-side work not counted)\n",
+                best.name.c_str(), best.ms, ratio);
+
+  // One CSV line (grep '^csv,'): header, then values.
+  std::string head = "csv,n,record_bytes,key,dist,gpusort_device_ms,gpusort_end_to_end_ms,gpusort_upload_ms,gpusort_download_ms";
+  std::string row = "csv," + std::to_string(n) + "," + std::to_string(rb) + ",\"" + opt.key + "\"," +
+                    (opt.few_unique ? "few-unique" : "uniform") + "," + cell(gdev) + "," + cell(median_of(e2e)) + "," +
+                    cell(median_of(up)) + "," + cell(median_of(down));
+  for (const CubForm& f : kCubForms)
+    for (int off = 0; off < 2; ++off) {
+      const std::string name = std::string("cub_") + f.name + "_" + kOffsets[off];
+      const std::string label = std::string("cub ") + f.name + "<" + kOffsets[off] + ">";
+      const Line* l = nullptr;
+      for (const Line& c : cub_lines) if (c.name == label) l = &c;
+      head += "," + name + "_ms" + (f.form ? "," + name + "_sort_ms" : "");
+      row += "," + cell(l ? l->ms : NAN) + (f.form ? "," + cell(l ? l->sort_ms : NAN) : "");
+    }
+  head += ",best_cub,best_cub_ms,ratio_best_cub_to_gpusort_device,copy_floor_ms";
+  row += "," + (best.name.empty() ? "" : best.name.substr(4)) + "," + cell(best.ms) + "," + cell(ratio) + "," + cell(floor_ms);
+  std::printf("%s\n%s\n", head.c_str(), row.c_str());
+  return all_ok ? 0 : 1;
+} catch (const gpusort::Error& e) {
+  std::fprintf(stderr, "gpusort-records-bench: %s\n", e.what());
+  return e.code() == gpusort::errc::invalid_argument ? 2 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "gpusort-records-bench: %s\n", e.what());
+  return 1;
+}

@@ -119,7 +119,11 @@ bool check(const U32Array& keys, const U32Array* values, std::uint64_t sum,
 bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repeats, unsigned host_threads,
               bool verbose) {
   const std::size_t n = std::size_t(1) << c.log2;
+  // The setup's own time is printed: on some virtual machines first touching tens of GiB of fresh
+  // memory took minutes, and a case must show where its time went.
+  const auto t_setup = clock_type::now();
   U32Array input(n);
+  const double input_ms = ms_since(t_setup);
   gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) input[i] = std::uint32_t(splitmix(i * 0x2545F4914F6CDD1Dull + c.log2));
   });
@@ -134,6 +138,9 @@ bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repe
     gpusort::core::parallel_for(n, threads(), [&](std::size_t, std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) input_values[i] = value_of(input[i]);
     });
+  std::printf("# setup of 2^%d %s: input array %.0f ms, all arrays %.0f ms\n", c.log2, c.pairs ? "pairs" : "keys",
+              input_ms, ms_since(t_setup));
+  std::fflush(stdout);
   gpusort::SortOptions opt;
   opt.device_memory_limit = c.budget;
   opt.host_threads = host_threads;

@@ -5,7 +5,11 @@
 // against 20 GB/s with 2 MiB pages on two threads. So arrays from 4 MiB up are mapped directly and
 // marked for transparent huge pages (madvise; a no-op where the kernel has them off). Contents
 // are not initialised.
+// GPUSORT_HUGE_PAGES=0 in the environment leaves the mark off: where the kernel compacts memory to
+// serve the mark (transparent_hugepage/defrag "madvise" or "always") and memory is fragmented,
+// for example by a page cache full of a large file just written, first faults may stall for long.
 #include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <new>
 
@@ -29,6 +33,14 @@ struct HostArrayFree {
 };
 using HostArray = std::unique_ptr<unsigned char[], HostArrayFree>;
 
+inline bool huge_pages_wanted() {
+  static const bool wanted = [] {
+    const char* v = std::getenv("GPUSORT_HUGE_PAGES");
+    return !(v && v[0] == '0' && v[1] == '\0');
+  }();
+  return wanted;
+}
+
 // Throws std::bad_alloc when the memory cannot be had.
 inline HostArray make_host_array(std::size_t bytes) {
 #if defined(__linux__)
@@ -37,7 +49,7 @@ inline HostArray make_host_array(std::size_t bytes) {
     void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
 #if defined(MADV_HUGEPAGE)
-    ::madvise(p, bytes, MADV_HUGEPAGE);
+    if (huge_pages_wanted()) ::madvise(p, bytes, MADV_HUGEPAGE);
 #endif
     return HostArray(static_cast<unsigned char*>(p), HostArrayFree{bytes});
   }

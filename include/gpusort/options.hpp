@@ -53,7 +53,8 @@ struct SortOptions {
   // (docs/DESIGN-NOTES.md, "Out-of-core"). Sorts of device memory (sort_device) refuse a nonzero value.
   std::uint64_t device_memory_limit = 0;
   // Host sorts: host threads per copy direction that stage data through pinned memory (each holds
-  // two 8 MiB pinned slots); 0 = automatic (half the hardware threads, at most 8), else 1..64.
+  // two 8 MiB pinned slots); 0 = automatic (one-piece sorts, which copy one way at a time: every
+  // hardware thread, at most 16; pipelined steps, both ways at once: half, at most 8), else 1..64.
   unsigned host_threads = 0;
 };
 

@@ -88,10 +88,10 @@ unsigned threads_for_units(std::size_t units, unsigned threads) {
 
 }  // namespace
 
-unsigned transfer_threads(unsigned requested) {
+unsigned transfer_threads(unsigned requested, bool both_directions) {
   if (requested != 0) return requested;
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  return std::clamp(hw / 2, 1u, 8u);
+  return both_directions ? std::clamp(hw / 2, 1u, 8u) : std::clamp(hw, 1u, 16u);
 }
 
 namespace {

@@ -72,6 +72,7 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
   if (steps.empty()) return times;
   const std::size_t kb = key_size(type);
   const bool pipelined = steps.size() > 1;
+  threads = transfer_threads(threads, pipelined);  // one direction at a time, or both at once
   const std::size_t sets_count = pipelined ? 3 : 1;
   const std::size_t cap = static_cast<std::size_t>(capacity);
 

@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
                    "device); larger inputs are sorted in two passes: chunks, then buckets cut at exact ranks");
   sort->add_option("--threads", s.threads,
                    "Host threads per copy direction between host memory and the device, 0..64; 0 = automatic "
-                   "(half the hardware threads, at most 8)");
+                   "(one-piece sorts: every hardware thread, at most 16; pipelined: half, at most 8)");
   sort->add_option("-S,--memory-limit", s.memory_limit,
                    "Host memory for keys and values, in bytes or with a unit (like sort -S); raw files larger than "
                    "it are sorted externally through runs in the temporary directory (standard input and pipes "

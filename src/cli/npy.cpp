@@ -146,6 +146,13 @@ bool has_npy_magic(const unsigned char* data, std::size_t size) noexcept {
   return size >= sizeof kMagic && std::memcmp(data, kMagic, sizeof kMagic) == 0;
 }
 
+std::size_t npy_header_bytes(const unsigned char* data, std::size_t size) noexcept {
+  if (!has_npy_magic(data, size) || size < 12) return 0;
+  if (data[6] == 1) return 10 + (std::size_t(data[8]) | (std::size_t(data[9]) << 8));
+  return 12 + (std::size_t(data[8]) | (std::size_t(data[9]) << 8) | (std::size_t(data[10]) << 16) |
+               (std::size_t(data[11]) << 24));
+}
+
 NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_t size, const std::string& path) {
   if (!has_npy_magic(data, head_size)) bad(path, "missing the \\x93NUMPY magic");
   if (head_size < 10) bad(path, "truncated header");

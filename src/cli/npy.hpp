@@ -21,6 +21,10 @@ struct NpyHeader {
 // True if the bytes start with the .npy magic "\x93NUMPY".
 bool has_npy_magic(const unsigned char* data, std::size_t size) noexcept;
 
+// Bytes from the start of a .npy file to the end of its header, read from its first `size`
+// bytes (at least 12 of them); 0 when they do not start with the magic.
+std::size_t npy_header_bytes(const unsigned char* data, std::size_t size) noexcept;
+
 // Parses and checks a .npy file from its first head_size bytes (which must hold the header) and
 // its size: the header must describe a 1-D C- (or trivially Fortran-) ordered array and the
 // payload must hold exactly `count` elements.

@@ -267,6 +267,13 @@ void OutputFile::commit() {
   commit_together(std::span<OutputFile* const>(&self, 1));
 }
 
+bool positionable_target(const std::string& path) {
+  if (path.empty() || standard_stream_fd(path)) return false;
+  struct stat st {};
+  if (::stat(follow_links(path).c_str(), &st) != 0) return errno == ENOENT;
+  return S_ISREG(st.st_mode);
+}
+
 void check_distinct(std::span<OutputFile* const> outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = i + 1; j < outputs.size(); ++j)

@@ -70,6 +70,11 @@ class OutputFile {
   bool committed_ = false;
 };
 
+// Whether an OutputFile for `path` would be written at positions (a regular file, or a name that
+// does not exist yet), found without opening anything: opening a FIFO to find out would wait for
+// its reader, and closing it again would end that reader's input.
+bool positionable_target(const std::string& path);
+
 // Error(invalid_argument) if two of the outputs would write the same file.
 void check_distinct(std::span<OutputFile* const> outputs);
 

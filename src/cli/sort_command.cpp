@@ -54,15 +54,19 @@ void check_arguments(const SortArgs& a) {
     throw Error(errc::invalid_argument, "--temporary-directory is used only with --memory-limit (external sorts)");
 }
 
-// Whether the inputs' bytes exceed --memory-limit, so the sort goes external (external_sort.hpp).
-// Regular raw files only: a .npy input above the limit is an error, and one that looks like text is
-// refused as the in-memory path refuses it. Standard input and pipes, whose size is not known in
-// advance, are read whole whatever the limit (documented with --memory-limit).
-bool needs_external_sort(const SortArgs& a, std::uint64_t limit, FileFormat format) {
+// Whether the inputs' bytes exceed --memory-limit. Regular files only: standard input and pipes,
+// whose size is not known in advance, are read whole whatever the limit (documented with
+// --memory-limit).
+bool over_memory_limit(const SortArgs& a, std::uint64_t limit) {
   const InputSize keys = input_size(a.input);
   const InputSize values = a.values.empty() ? InputSize{true, 0} : input_size(a.values);
   if (!keys.is_regular || !values.is_regular) return false;
-  if (keys.bytes + values.bytes <= limit) return false;
+  return keys.bytes + values.bytes > limit;
+}
+
+// The external sort takes raw files only: a .npy input is an error, and one that looks like text is
+// refused as the in-memory path refuses it.
+void check_external_inputs(const SortArgs& a, FileFormat format) {
   const std::string paths[] = {a.input, a.values};
   for (const std::string& p : paths) {
     if (p.empty()) continue;
@@ -72,13 +76,13 @@ bool needs_external_sort(const SortArgs& a, std::uint64_t limit, FileFormat form
     if (f) std::fclose(f);
     const bool npy = has_npy_magic(head, got);
     if ((npy && format != FileFormat::raw) || format == FileFormat::npy)
-      throw Error(errc::unsupported, "'" + p + "' is larger than --memory-limit, and external sorts take raw files "
-                                     "only for now (raise --memory-limit, or write the array raw with numpy's tofile)");
+      throw Error(errc::unsupported, "'" + p + "' is larger than --memory-limit and than the device (or the limit "
+                                     "leaves no room to stream it), and external sorts take raw files only for now "
+                                     "(raise --memory-limit, or write the array raw with numpy's tofile)");
     if (format != FileFormat::raw && looks_like_text(head, got))
       throw Error(errc::invalid_argument, "'" + p + "' looks like numbers written as text, not a raw array; convert "
                                           "it first, or pass --format raw to read its bytes");
   }
-  return true;
 }
 
 std::string default_temporary_directory() {
@@ -215,6 +219,7 @@ struct SortRun {
   std::vector<Context> contexts;
   SortReport report;
   bool streamed = false;
+  unsigned host_threads = 0;  // copy threads the streamed sort was given under --memory-limit (0: automatic)
   double read_ms = 0, write_ms = 0, commit_ms = 0, total_ms = 0;
   std::size_t n = 0;
   key_type type = key_type::u32;
@@ -233,6 +238,12 @@ constexpr std::uint64_t kStreamedHeads = std::uint64_t(2) << 20;
 bool try_streamed_sort(const SortArgs& args, SortOptions options, std::optional<key_type> type,
                    const std::optional<ValueType>& value_type, FileFormat format, std::uint64_t host_memory_limit,
                    SortRun& run, Progress& progress) {
+  // What can be told without opening anything first: a FIFO output opened and closed again would
+  // end its reader's input.
+  if (args.device.find(',') != std::string::npos) return false;
+  if (!positionable_target(args.output) || (!args.values.empty() && !positionable_target(args.values_out)))
+    return false;
+  if (host_memory_limit && host_memory_limit < kStagingPerThread + kStreamedHeads) return false;
   std::optional<StreamedInputs> in = open_streamed_inputs(args.input, type, args.values, value_type, format);
   if (!in) return false;
   run.outputs = open_outputs(args, in->values.has_value());
@@ -240,19 +251,21 @@ bool try_streamed_sort(const SortArgs& args, SortOptions options, std::optional<
   run.n = in->keys.layout.count;
   run.type = in->type;
   run.value_bytes = in->values ? in->values->layout.item_size : 0;
+  Context& ctx = run.contexts.front();
   if (host_memory_limit) {
-    if (host_memory_limit < kStagingPerThread + kStreamedHeads) return false;
-    const auto most = static_cast<unsigned>(std::min<std::uint64_t>(64, (host_memory_limit - kStreamedHeads) / kStagingPerThread));
-    options.host_threads = std::min(detail::transfer_threads(options.host_threads), most);
+    // A device that is not a GPU keeps its buffers in host memory: the limit would not hold.
+    if (!ctx.device().is_gpu) return false;
+    const auto most = static_cast<unsigned>(
+        std::min<std::uint64_t>(64, (host_memory_limit - kStreamedHeads) / kStagingPerThread));
+    options.host_threads = std::min(detail::transfer_threads(options.host_threads, /*both_directions=*/false), most);
   }
   const Outputs& out = *run.outputs;
   const bool positionable = out.keys->positionable() && (!out.values || out.values->positionable());
-  if (run.contexts.size() != 1 || !positionable ||
-      !fits_streamed(run.contexts.front(), run.type, run.n, run.value_bytes, options))
-    return false;
+  if (!positionable || !fits_streamed(ctx, run.type, run.n, run.value_bytes, options)) return false;
   const StreamedOutputs files{out.keys.get(), in->keys.layout.npy || has_npy_extension(args.output), out.values.get(),
                               in->values && (in->values->layout.npy || has_npy_extension(args.values_out))};
-  run.report = sort_streamed_files(run.contexts.front(), *in, files, options, progress);
+  run.report = sort_streamed_files(ctx, *in, files, options, progress);
+  run.host_threads = options.host_threads;
   run.streamed = true;
   return true;
 }
@@ -306,11 +319,15 @@ void print_report(const SortArgs& args, const SortRun& run) {
   std::fprintf(stderr, "gpusort: keys:      %zu x %s", run.n, std::string(key_type_name(run.type)).c_str());
   if (run.value_bytes) std::fprintf(stderr, " with %zu-byte values", run.value_bytes);
   std::fprintf(stderr, "\n");
-  if (run.streamed)
+  if (run.streamed) {
     std::fprintf(stderr,
                  "gpusort: streamed through the device: read+upload %.3f ms, sort %.3f ms, download+write %.3f ms, "
                  "sync %.3f ms; %.3f ms in all\n",
                  report.upload_ms, report.sort_ms, report.download_ms, run.commit_ms, run.total_ms);
+    if (run.host_threads)
+      std::fprintf(stderr, "gpusort: --memory-limit: %u copy thread(s), %u MiB of pinned staging\n", run.host_threads,
+                   unsigned(run.host_threads * (kStagingPerThread >> 20)));
+  }
   else
     std::fprintf(stderr,
                  "gpusort: read %.3f ms, upload %.3f ms, sort %.3f ms, download %.3f ms, write %.3f ms, sync %.3f ms; "
@@ -354,9 +371,10 @@ int run_sort(const SortArgs& args) {
   std::uint64_t limit = 0;
   if (!args.memory_limit.empty()) {
     limit = parse_size_arg(args.memory_limit, "--memory-limit");
-    if (needs_external_sort(args, limit, format) &&
+    if (over_memory_limit(args, limit) &&
         !try_streamed_sort(args, options, type, value_type, format, limit, run, progress)) {
-      run = SortRun{};  // what the attempt opened is closed before the external sort opens its own
+      check_external_inputs(args, format);
+      run = SortRun{};  // what the attempt opened (regular files, devices) is closed first
       return run_external_sort(args, options, type, value_type, limit, progress);
     }
   }

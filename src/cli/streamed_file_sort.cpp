@@ -23,17 +23,31 @@ struct OpenedFile {
   std::vector<unsigned char> head;
 };
 
+// A regular file with its first bytes, or nullopt for anything the whole-file reader must take:
+// not a regular file (checked before opening: opening a FIFO would wait for its writer, and
+// closing it again would lose what it sent), or a file whose size is not what it holds (/proc
+// files say 0, /sys files 4096), or a .npy header longer than the first bytes read.
 std::optional<OpenedFile> open_regular(const std::string& path, const std::string& what) {
   if (path == "-") return std::nullopt;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
   OpenedFile f;
   f.fd = std::make_unique<Fd>(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (f.fd->get() < 0) throw_io_error("open " + what + " " + display_name(path), errno);
-  struct stat st {};
   if (::fstat(f.fd->get(), &st) != 0) throw_io_error("stat " + what + " " + display_name(path), errno);
-  if (!S_ISREG(st.st_mode)) return std::nullopt;  // a directory, pipe or device: the whole-file reader says what
+  if (!S_ISREG(st.st_mode) || st.st_size == 0) return std::nullopt;
   f.size = std::uint64_t(st.st_size);
   f.head.resize(static_cast<std::size_t>(std::min<std::uint64_t>(f.size, kHeadBytes)));
-  read_at(f.fd->get(), f.head.data(), f.head.size(), 0, what + " " + display_name(path));
+  std::size_t got = 0;
+  while (got < f.head.size()) {
+    const ssize_t r = ::pread(f.fd->get(), f.head.data() + got, f.head.size() - got, off_t(got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw_io_error("read " + what + " " + display_name(path), errno);
+    if (r == 0) return std::nullopt;  // shorter than its size says
+    got += std::size_t(r);
+  }
+  const std::size_t header = npy_header_bytes(f.head.data(), f.head.size());
+  if (header > f.head.size()) return std::nullopt;
   return f;
 }
 
@@ -79,7 +93,7 @@ SortReport sort_streamed_files(Context& ctx, const StreamedInputs& in, const Str
   // The results start coming down once the sort is done: the first write switches the phase.
   std::once_flag writing;
   auto reader = [&](const StreamedInput& file) {
-    const std::string what = display_name(file.path);
+    const std::string what = std::string(&file == &in.keys ? "input " : "values ") + display_name(file.path);
     return [&progress, &file, what](std::uint64_t offset, void* into, std::size_t bytes) {
       read_at(file.fd->get(), into, bytes, file.layout.offset + offset, what);
       progress.advance(bytes);

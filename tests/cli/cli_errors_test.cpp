@@ -162,7 +162,8 @@ TEST_F(CliErrors, OutOfHostMemory) {
   }
   fs::resize_file(big, std::uint64_t(1) << 30);  // sparse
   const auto before = dir_.entries();
-  const auto r = run_cli({"sort", big.string(), "-o", existing_, "-t", "u8"}, "ulimit -v 600000;");
+  // Through standard input: a regular file would be streamed through the device, not read whole.
+  const auto r = run_cli({"sort", "-", "-o", existing_, "-t", "u8"}, "ulimit -v 600000; exec <" + shell_quote(big.string()) + ";");
   expect_clean_error(r, 1);
   EXPECT_NE(r.err.find("memory"), std::string::npos) << r.err;
   EXPECT_EQ(read_text(existing_), "keep me");

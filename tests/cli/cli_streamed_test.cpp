@@ -8,7 +8,12 @@
 #include <numeric>
 #include <random>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli_test_util.hpp"
+#include "gpusort/context.hpp"
+#include "gpusort/device.hpp"
 
 namespace {
 
@@ -48,7 +53,7 @@ TEST(CliStreamed, FilePairsMatchStableSort) {
   write_vec(d / "v", positions);
   const auto r = run_cli({"sort", (d / "k").string(), "-o", (d / "ko").string(), "-t", "u32", "--values",
                           (d / "v").string(), "--values-type", "u32", "--values-out", (d / "vo").string(), "--stable",
-                          "--descending", "--verbose"});
+                          "--descending", "--threads", "4", "--verbose"});
   ASSERT_CLI_OK(r);
   EXPECT_NE(r.err.find(kStreamed), std::string::npos) << r.err;
   const StableReference ref(keys, true);
@@ -70,6 +75,10 @@ TEST(CliStreamed, NpyHeadersWrittenAndSkipped) {
   ASSERT_GT(npy.size(), keys.size() * 4);
   const std::size_t header = npy.size() - keys.size() * 4;
   EXPECT_EQ(header % 64, 0u);
+  const std::string header_text(npy.begin(), npy.begin() + header);
+  EXPECT_EQ(header_text.rfind("\x93NUMPY", 0), 0u);
+  EXPECT_NE(header_text.find("'<u4'"), std::string::npos) << header_text;
+  EXPECT_NE(header_text.find("(100000,)"), std::string::npos) << header_text;
   EXPECT_EQ(read_vec<std::uint32_t>(d / "sorted.npy", header), ref.keys);
 
   const auto v2 = make_npy("<u4", "(" + std::to_string(keys.size()) + ",)", keys.data(), keys.size() * 4, 2);
@@ -79,7 +88,8 @@ TEST(CliStreamed, NpyHeadersWrittenAndSkipped) {
   EXPECT_NE(r.err.find(kStreamed), std::string::npos) << r.err;
   // A raw name with a .npy input: the output keeps the input's format.
   const auto out = read_bytes(d / "raw.out");
-  ASSERT_GE(out.size(), keys.size() * 4);
+  ASSERT_GT(out.size(), keys.size() * 4);
+  EXPECT_EQ(std::string(out.begin(), out.begin() + 6), "\x93NUMPY");
   EXPECT_EQ(read_vec<std::uint32_t>(d / "raw.out", out.size() - keys.size() * 4), ref.keys);
 }
 
@@ -118,21 +128,53 @@ TEST(CliStreamed, LargerThanTheDeviceBudgetReadWhole) {
   EXPECT_EQ(read_vec<std::uint32_t>(d / "o"), ref.keys);
 }
 
-// Larger than --memory-limit: streamed when the limit holds one copy thread's pinned staging (two
-// 8 MiB slots, and 2 MiB for the inputs' first bytes), else sorted externally through runs.
+// Larger than --memory-limit: streamed on a GPU when the limit holds one copy thread's pinned
+// staging (two 8 MiB slots, and 2 MiB for the inputs' first bytes), the copy threads cut to fit;
+// on a device that is not a GPU (its buffers are host memory) or under a smaller limit, sorted
+// externally through runs.
 TEST(CliStreamed, MemoryLimitBoundsTheStaging) {
   TempDir d;
   const auto keys = random_u32((20u << 20) / 4 + 1, 1u << 31);
   const StableReference ref(keys, false);
   write_vec(d / "k", keys);
+  const bool gpu = gpusort::Context().device().is_gpu;  // the device the command picks too
   auto r = run_cli({"sort", (d / "k").string(), "-o", (d / "o").string(), "-t", "u32", "-S", "19M", "--verbose"});
   ASSERT_CLI_OK(r);
-  EXPECT_NE(r.err.find(kStreamed), std::string::npos) << r.err;
+  if (gpu) {
+    EXPECT_NE(r.err.find(kStreamed), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 copy thread(s), 16 MiB of pinned staging"), std::string::npos) << r.err;
+  } else {
+    EXPECT_NE(r.err.find("external sort"), std::string::npos) << r.err;
+  }
   EXPECT_EQ(read_vec<std::uint32_t>(d / "o"), ref.keys);
   r = run_cli({"sort", (d / "k").string(), "-o", (d / "o2").string(), "-t", "u32", "-S", "16M", "--verbose"});
   ASSERT_CLI_OK(r);
   EXPECT_NE(r.err.find("external sort"), std::string::npos) << r.err;
   EXPECT_EQ(read_vec<std::uint32_t>(d / "o2"), ref.keys);
+}
+
+// Files that are not what their size says (/proc: 0 bytes) and FIFOs are read whole; a FIFO
+// output under --memory-limit is written as a stream and its reader gets everything.
+TEST(CliStreamed, ProcFilesAndFifos) {
+  TempDir d;
+  auto r = run_cli({"sort", "/proc/self/mountinfo", "-o", (d / "o").string(), "-t", "u8", "--format", "raw", "-v"});
+  ASSERT_CLI_OK(r);
+  EXPECT_EQ(r.err.find(kStreamed), std::string::npos) << r.err;
+  EXPECT_GT(fs::file_size(d / "o"), 0u);
+
+  const auto keys = random_u32(300000, 1u << 31);
+  const StableReference ref(keys, false);
+  write_vec(d / "k", keys);
+  const std::string fifo_in = (d / "in.fifo").string(), fifo_out = (d / "out.fifo").string();
+  ASSERT_EQ(::mkfifo(fifo_in.c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo(fifo_out.c_str(), 0600), 0);
+  r = run_cli({"sort", fifo_in, "-o", fifo_out, "-t", "u32", "-S", "1M", "-v"},
+              "(cat " + shell_quote((d / "k").string()) + " > " + shell_quote(fifo_in) + " &); (cat " +
+                  shell_quote(fifo_out) + " > " + shell_quote((d / "got").string()) + " &);");
+  ASSERT_CLI_OK(r);
+  EXPECT_EQ(r.err.find(kStreamed), std::string::npos) << r.err;
+  for (int i = 0; i < 100 && fs::file_size(d / "got") < keys.size() * 4; ++i) ::usleep(20000);  // the reader finishing
+  EXPECT_EQ(read_vec<std::uint32_t>(d / "got"), ref.keys);
 }
 
 // Errors of the streamed path are those of the whole-file path: a size that is not a multiple of

@@ -40,8 +40,8 @@ struct DownloadPiece {
 // Host threads a transfer uses when the caller asks for `requested` (0: automatic). Automatic: a
 // transfer that runs alone (a one-piece sort copies up, then down) takes every hardware thread, at
 // most 16; transfers that run both ways at once (the pipelined steps) take half each, at most 8.
-// On the H200 machine (16 cores), 2^28 u32 keys one piece: 61.7 ms with 8 threads, 55.3 with 16
-// (2026-11-26; the floor 38.8 ms).
+// On the H200 machine (16 cores), 2^28 u32 keys one piece, 2026-11-26: 61.7 ms with 8 threads and
+// 55.3 with 16 in one run, 61.7 with the automatic 16 in the next (floor 38.8 ms): no clear gain.
 unsigned transfer_threads(unsigned requested, bool both_directions = true);
 
 void upload(rt::Device& device, std::span<const UploadPiece> pieces, unsigned threads);

@@ -29,6 +29,36 @@ inline double median(std::vector<double> v) {
   return v.empty() ? -4 : v[v.size() / 2];
 }
 
+// The median milliseconds of `repeats` timed runs after one warm-up: reset() (untimed: a fresh copy
+// of the input), then run() between two events. Both return cudaError_t; a failure returns the
+// peer's error code (negative). The events are destroyed on every return.
+template <class Reset, class Run>
+double timed_median(int repeats, Reset&& reset, Run&& run) {
+  struct Events {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    ~Events() {
+      if (start) cudaEventDestroy(start);
+      if (stop) cudaEventDestroy(stop);
+    }
+  } ev;
+  CUB_PEER_CHECK(cudaEventCreate(&ev.start));
+  CUB_PEER_CHECK(cudaEventCreate(&ev.stop));
+  std::vector<double> times;
+  for (int r = -1; r < repeats; ++r) {  // r = -1: warm-up
+    CUB_PEER_CHECK(reset());
+    CUB_PEER_CHECK(cudaDeviceSynchronize());
+    CUB_PEER_CHECK(cudaEventRecord(ev.start));
+    CUB_PEER_CHECK(run());
+    CUB_PEER_CHECK(cudaEventRecord(ev.stop));
+    CUB_PEER_CHECK(cudaEventSynchronize(ev.stop));
+    CUB_PEER_CHECK(cudaGetLastError());
+    float ms = 0;
+    CUB_PEER_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+    if (r >= 0) times.push_back(ms);
+  }
+  return median(times);
+}
+
 struct Mem {
   void* p = nullptr;
   Mem() = default;

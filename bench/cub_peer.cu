@@ -63,30 +63,20 @@ double run(const void* hkeys, const void* hvalues, size_t n, int repeats, void* 
   size_t temp_bytes = 0;
   CHECK(call(nullptr, temp_bytes));
   CHECK(cudaMalloc(&temp.p, std::max<size_t>(temp_bytes, 1)));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  std::vector<double> times;
-  for (int r = -1; r < repeats; ++r) {  // r = -1: warm-up
-    CHECK(cudaMemcpy(ki, pk.p, kb, cudaMemcpyDeviceToDevice));
-    if (pairs) CHECK(cudaMemcpy(vi, pv.p, vb, cudaMemcpyDeviceToDevice));
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaEventRecord(e0));
-    CHECK(call(temp.p, temp_bytes));
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    CHECK(cudaGetLastError());
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0) times.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  const double ms = cub_peer::timed_median(
+      repeats,
+      [&] {
+        cudaError_t e = cudaMemcpy(ki, pk.p, kb, cudaMemcpyDeviceToDevice);
+        if (e == cudaSuccess && pairs) e = cudaMemcpy(vi, pv.p, vb, cudaMemcpyDeviceToDevice);
+        return e;
+      },
+      [&] { return call(temp.p, temp_bytes); });
+  if (ms < 0) return ms;
   const K* rk = Radix ? ko : ki;
   const VV* rv = Radix ? vo : vi;
   if (out_keys) CHECK(cudaMemcpy(out_keys, rk, kb, cudaMemcpyDeviceToHost));
   if (pairs && out_values) CHECK(cudaMemcpy(out_values, rv, vb, cudaMemcpyDeviceToHost));
-  return median(times);
+  return ms;
 }
 
 template <bool Radix, class Offset>

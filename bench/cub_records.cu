@@ -68,27 +68,13 @@ double sort_whole(const void* host, size_t n, int repeats, void* out, double* so
   size_t temp_bytes = 0;
   CHECK(cub::DeviceMergeSort::StableSortKeys(nullptr, temp_bytes, recs, num, Less{}));
   CHECK(cudaMalloc(&temp.p, std::max<size_t>(temp_bytes, 1)));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
-  std::vector<double> times;
-  for (int r = -1; r < repeats; ++r) {  // r = -1: warm-up
-    CHECK(cudaMemcpy(recs, pristine.p, bytes, cudaMemcpyDeviceToDevice));
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaEventRecord(e0));
-    CHECK(cub::DeviceMergeSort::StableSortKeys(temp.p, temp_bytes, recs, num, Less{}));
-    CHECK(cudaEventRecord(e1));
-    CHECK(cudaEventSynchronize(e1));
-    CHECK(cudaGetLastError());
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    if (r >= 0) times.push_back(ms);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  const double ms = cub_peer::timed_median(
+      repeats, [&] { return cudaMemcpy(recs, pristine.p, bytes, cudaMemcpyDeviceToDevice); },
+      [&] { return cub::DeviceMergeSort::StableSortKeys(temp.p, temp_bytes, recs, num, Less{}); });
+  if (ms < 0) return ms;
   if (out) CHECK(cudaMemcpy(out, recs, bytes, cudaMemcpyDeviceToHost));
-  if (sort_ms) *sort_ms = median(times);
-  return median(times);
+  if (sort_ms) *sort_ms = ms;
+  return ms;
 }
 
 // --- forms 1 and 2: (key, index) pairs, then a gather -----------------------------------------

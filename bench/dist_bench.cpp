@@ -208,7 +208,7 @@ int run(const Args& a) {
   if (me == 0) {
     const double gkeys = double(n) * p / (median_of(total) * 1e6);
     std::printf("ranks %d, %zu %s%s per rank (%s), exchange %s, %d repeats: total %.2f ms (%.2f Gkeys/s), "
-                "local sort %.2f, cuts %.2f, exchange %.2f (%.1f GB/s per rank), final sort %.2f; first call %.1f ms; "
+                "local sort %.2f, cuts %.2f, exchange %.2f (%.1f GB/s per rank), final merge %.2f; first call %.1f ms; "
                 "sent between ranks %.1f%%; check %s\n",
                 p, n, a.type.c_str(), a.pairs ? "/u32 pairs" : " keys", a.dist.c_str(), a.exchange.c_str(),
                 a.repeats, median_of(total), gkeys, median_of(local), median_of(split), median_of(exch), median_of(rate),

@@ -42,7 +42,9 @@ class Communicator {
 };
 
 // Host-clock times of the phases on this rank (ms), the element counts, and the local sorts'
-// reports.
+// reports. The last phase (final_sort_ms) is a sort of the received runs for host data (sort_host:
+// final_sort is its report) and a merge of them for device data (sort_device: final_sort stays
+// empty).
 struct DistReport {
   std::uint64_t total = 0;     // elements over all ranks
   std::uint64_t sent_away = 0;  // elements this rank sent to other ranks

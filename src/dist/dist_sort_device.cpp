@@ -1,12 +1,14 @@
 // The distributed sort of device-resident data (gpusort/dist.hpp, sort_device): local sort on the
 // device, exact cuts with a bounds kernel per bisection step (kernels/dist_bounds.cl), the
-// exchange through a DeviceExchange, a local sort of the received runs. docs/DISTRIBUTED.md.
+// exchange through a DeviceExchange, a merge of the received runs (algorithms/merge_uneven_runs.hpp).
+// docs/DISTRIBUTED.md.
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/merge_uneven_runs.hpp"
 #include "api/option_checks.hpp"
 #include "core/host_array.hpp"
 #include "dist/dist_steps.hpp"
@@ -150,15 +152,18 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
                        recv_values, plan.bytes(plan.recv_count, vb).data(), plan.bytes(plan.recv_offset, vb).data());
   report.exchange_ms = ms_since(t);
 
-  // 4. The received runs sorted again (stably when asked), then into the caller's buffers.
+  // 4. The received runs (one per source rank, in rank order) merged into the caller's buffers:
+  //    ceil(log2 P) merge passes instead of a whole sort; stable, since ties keep rank order.
   t = clock_type::now();
   detail::collectively(comm, [&] {
-    if (n > 1) report.final_sort = gpusort::sort_device(ctx, type, recv_keys, n, vb ? &recv_values : nullptr, vb, options);
-    if (n > 0) {
-      device.copy(recv_keys.runtime_buffer(), 0, keys.runtime_buffer(), 0, n * kb);
-      if (vb) device.copy(recv_values.runtime_buffer(), 0, values->runtime_buffer(), 0, n * vb);
-      device.finish();
-    }
+    if (n == 0) return;
+    std::vector<std::uint64_t> run_starts(plan.recv_offset.begin(), plan.recv_offset.end());
+    run_starts.push_back(n);
+    algo::SortJob job{device, type, n, vb, recv_keys.runtime_buffer(), vb ? &recv_values.runtime_buffer() : nullptr,
+                      options};
+    algo::merge_uneven_runs(job, run_starts, keys.runtime_buffer(),
+                            vb ? values->runtime_buffer() : keys.runtime_buffer());
+    device.finish();
   });
   report.final_sort_ms = ms_since(t);
   report.total_ms = ms_since(t_all);

@@ -4,11 +4,13 @@
 //
 //   mpirun -np P gpusort-dist-bench [--log-n 30 | --total-log-n 32] [--type u32|u64] [--pairs]
 //                                  [--dist uniform|few] [--gpu-per-rank | --device ID]
-//                                  [--exchange nccl|staged] [--repeats 5] [--stable]
+//                                  [--exchange nccl|staged] [--repeats 5] [--stable] [--allocate]
 //
 // --gpu-per-rank: rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL
 // needs; the exchange defaults to nccl); otherwise every rank uses --device (or $GPUSORT_DEVICE, or
 // the best device) and the exchange defaults to staged (through host memory over MPI).
+// --allocate: the allocating form of sort_device (one allocation per call) instead of temporaries
+// supplied once (dist::sort_device_temporary_bytes).
 // Every rank's input is fresh random data from its own seed; the first repeat (kernel compiles,
 // NCCL connections) is reported apart and left out of the medians. The last repeat's result is
 // checked: each rank's range sorted, the ranges in order across ranks, the same multiset of keys
@@ -45,6 +47,7 @@ struct Args {
   int log_n = 26, total_log_n = -1, repeats = 5;
   std::string type = "u32", dist = "uniform", exchange, device;
   bool pairs = false, stable = false, gpu_per_rank = false;
+  bool allocate = false;  // the allocating form of sort_device instead of temporaries supplied once
 };
 
 Args parse(int argc, char** argv) {
@@ -64,6 +67,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--device") a.device = next();
     else if (s == "--pairs") a.pairs = true;
     else if (s == "--stable") a.stable = true;
+    else if (s == "--allocate") a.allocate = true;
     else if (s == "--gpu-per-rank") a.gpu_per_rank = true;
     else throw std::runtime_error("unknown option " + s);
   }
@@ -153,6 +157,11 @@ int run(const Args& a) {
   gpusort::DeviceBuffer values(ctx, std::max<std::size_t>(1, a.pairs ? n * 4 : 1));
   const gpusort::key_type type = gpusort::key_type_of<K>::value;
   const gpusort::SortOptions options{.stable = a.stable};
+  // Temporaries supplied once (CUB style, as gpusort-bench and the CUB peer run), unless --allocate.
+  gpusort::DeviceBuffer temp;
+  if (!a.allocate)
+    temp = gpusort::DeviceBuffer(
+        ctx, gpusort::dist::sort_device_temporary_bytes(ctx, type, n, a.pairs ? 4 : 0, p, options));
   std::vector<double> total, local, split, exch, final_sort, rate;
   double first_ms = 0;
   std::uint64_t sent = 0;
@@ -161,7 +170,10 @@ int run(const Args& a) {
     if (a.pairs && n) values.upload(index.data(), n * 4);
     MPI_Barrier(MPI_COMM_WORLD);
     const gpusort::dist::DistReport r =
-        gpusort::dist::sort_device(ctx, *comm, *exchange, type, keys, n, a.pairs ? &values : nullptr, a.pairs ? 4 : 0, options);
+        a.allocate ? gpusort::dist::sort_device(ctx, *comm, *exchange, type, keys, n, a.pairs ? &values : nullptr,
+                                                a.pairs ? 4 : 0, options)
+                   : gpusort::dist::sort_device(ctx, *comm, *exchange, type, keys, n, a.pairs ? &values : nullptr,
+                                                a.pairs ? 4 : 0, options, temp);
     const double t = max_over_ranks(r.total_ms);
     const double l = max_over_ranks(r.local_sort_ms), s = max_over_ranks(r.split_ms);
     const double x = max_over_ranks(r.exchange_ms), f = max_over_ranks(r.final_sort_ms);
@@ -207,11 +219,11 @@ int run(const Args& a) {
 
   if (me == 0) {
     const double gkeys = double(n) * p / (median_of(total) * 1e6);
-    std::printf("ranks %d, %zu %s%s per rank (%s), exchange %s, %d repeats: total %.2f ms (%.2f Gkeys/s), "
+    std::printf("ranks %d, %zu %s%s per rank (%s), exchange %s, temporaries %s, %d repeats: total %.2f ms (%.2f Gkeys/s), "
                 "local sort %.2f, cuts %.2f, exchange %.2f (%.1f GB/s per rank), final merge %.2f; first call %.1f ms; "
                 "sent between ranks %.1f%%; check %s\n",
                 p, n, a.type.c_str(), a.pairs ? "/u32 pairs" : " keys", a.dist.c_str(), a.exchange.c_str(),
-                a.repeats, median_of(total), gkeys, median_of(local), median_of(split), median_of(exch), median_of(rate),
+                a.allocate ? "allocated per call" : "supplied", a.repeats, median_of(total), gkeys, median_of(local), median_of(split), median_of(exch), median_of(rate),
                 median_of(final_sort), first_ms, 100.0 * double(sent) / double(std::max<std::uint64_t>(1, n * p)),
                 ok ? "ok" : "FAILED");
     if (!ok)

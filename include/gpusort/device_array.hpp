@@ -32,6 +32,11 @@ class DeviceBuffer {
   void upload(const void* src, std::size_t bytes, std::size_t offset = 0);
   void download(void* dst, std::size_t bytes, std::size_t offset = 0) const;
   rt::Buffer& runtime_buffer() const;
+  // A buffer over bytes [offset, offset + bytes) of this one, sharing its memory (to carve one
+  // allocation into several, as the distributed sort does with its temporary storage). offset is a
+  // multiple of 4096, bytes > 0 and the range inside this buffer, otherwise Error(invalid_argument).
+  // A view of a view is a window of the same memory. The view keeps the memory alive.
+  DeviceBuffer view(std::size_t offset, std::size_t bytes) const;
 
  private:
   std::shared_ptr<rt::Device> device_;  // keeps the device alive as long as its memory

@@ -77,8 +77,22 @@ std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm);
 // (gpusort::sort_device), the cut search runs a small kernel per bisection step (only the P - 1
 // probe counts cross to the host), and `exchange` moves the slices. keys/values hold this rank's
 // n elements before and its range of the sorted whole after. Collective.
+// Its temporaries (the local sort's, the receive buffers, the merge's) come from one allocation
+// per call.
 DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
                        std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options = {});
+
+// Caller-supplied temporary storage (CUB style), for repeated sorts: the sort then allocates no
+// device memory. Bytes for a rank with n elements in a job of `ranks` ranks; a rank given less
+// throws Error(invalid_argument) on every rank before anything moves.
+//   auto bytes = gpusort::dist::sort_device_temporary_bytes(ctx, type, n, 4, comm.size(), options);
+//   gpusort::DeviceBuffer temp(ctx, bytes);
+//   gpusort::dist::sort_device(ctx, comm, exchange, type, keys, n, &values, 4, options, temp);
+std::size_t sort_device_temporary_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,
+                                        int ranks, const SortOptions& options = {});
+DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
+                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options,
+                       DeviceBuffer& temporary_storage);
 
 template <sortable_key K>
 DistReport sort(Context& ctx, Communicator& comm, std::span<K> keys, const SortOptions& options = {}) {

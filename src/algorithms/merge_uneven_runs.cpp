@@ -59,12 +59,17 @@ std::vector<std::uint64_t> non_empty_starts(const std::vector<std::uint64_t>& ru
 
 }  // namespace
 
-std::uint64_t merge_uneven_runs_temp_bytes(key_type type, std::size_t value_bytes, std::uint64_t n,
-                                           std::size_t runs) {
-  std::uint64_t passes = 0;
-  for (std::size_t r = runs; r > 1; r = (r + 1) / 2) ++passes;
-  return passes >= 2 ? temp_request_bytes(n * key_size(type)) + (value_bytes ? temp_request_bytes(n * value_bytes) : 0)
-                     : 0;
+std::uint64_t merge_uneven_runs_temp_bytes(const rt::Device& device, key_type type, std::size_t value_bytes,
+                                           std::uint64_t n, std::size_t runs) {
+  const std::uint64_t tile =
+      std::uint64_t(kGroupSize) * merge::default_merge_items(device, "blocked", type, value_bytes, kGroupSize);
+  std::uint64_t bytes = 0, passes = 0;
+  for (std::uint64_t r = runs; r > 1; r = ceil_div(r, 2), ++passes)
+    bytes += temp_request_bytes((ceil_div(r, 2) + 1) * kPairWords * 8);  // the pass's table
+  if (passes == 0) return 0;
+  bytes += temp_request_bytes((ceil_div(n, tile) + ceil_div(runs, 2)) * 8);  // splits: groups of the widest pass
+  if (passes >= 2) bytes += temp_request_bytes(n * key_size(type)) + (value_bytes ? temp_request_bytes(n * value_bytes) : 0);
+  return bytes;
 }
 
 void merge_uneven_runs(SortJob& job, const std::vector<std::uint64_t>& run_starts, rt::Buffer& dst_keys,

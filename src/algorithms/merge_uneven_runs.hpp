@@ -19,8 +19,9 @@ namespace gpusort::algo {
 void merge_uneven_runs(SortJob& job, const std::vector<std::uint64_t>& run_starts, rt::Buffer& dst_keys,
                        rt::Buffer& dst_values);
 
-// Device bytes merge_uneven_runs takes besides the job's and the destination's buffers.
-std::uint64_t merge_uneven_runs_temp_bytes(key_type type, std::size_t value_bytes, std::uint64_t n,
-                                           std::size_t runs);
+// Device bytes merge_uneven_runs takes from SortJob::temp for n elements in at most `runs` runs
+// (enough for caller-supplied storage, SortJob::temp_storage).
+std::uint64_t merge_uneven_runs_temp_bytes(const rt::Device& device, key_type type, std::size_t value_bytes,
+                                           std::uint64_t n, std::size_t runs);
 
 }  // namespace gpusort::algo

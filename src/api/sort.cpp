@@ -51,6 +51,13 @@ void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) co
   if (offset + bytes > this->bytes()) throw Error(errc::invalid_argument, "DeviceBuffer::download past the end");
   device_->read(*buffer_, offset, dst, bytes);
 }
+DeviceBuffer DeviceBuffer::view(std::size_t offset, std::size_t bytes) const {
+  rt::Buffer& parent = runtime_buffer();  // throws for an empty DeviceBuffer
+  DeviceBuffer v;
+  v.device_ = device_;
+  v.buffer_ = device_->sub_buffer(parent, offset, bytes);
+  return v;
+}
 std::size_t DeviceBuffer::bytes() const noexcept { return buffer_ ? buffer_->bytes() : 0; }
 rt::Buffer& DeviceBuffer::runtime_buffer() const {
   if (!buffer_) throw Error(errc::invalid_argument, "empty DeviceBuffer");

@@ -80,12 +80,67 @@ class StagedExchange final : public DeviceExchange {
   Communicator& comm_;
 };
 
+// One rank's temporary storage: the receive buffers for keys and values, then one region that the
+// local sort and, after the exchange, the merge use in turn. Every part starts 4096-aligned.
+struct TempLayout {
+  std::uint64_t recv_keys = 0, recv_values = 0, shared = 0;  // bytes of each part
+  bool local_sort_in_shared = true;  // false: the local sort's algorithm takes its own temporaries
+  std::uint64_t total() const { return recv_keys + recv_values + shared; }
+};
+
+// `own_local_ok`: an algorithm that cannot report its temporaries then takes its own (the
+// allocating form) instead of failing.
+TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t vb, int ranks,
+                       const SortOptions& options, bool own_local_ok) {
+  TempLayout l;
+  std::uint64_t local = 0;
+  if (n > 1) {
+    try {
+      local = gpusort::temporary_storage_bytes(ctx, type, n, vb, options);
+    } catch (const Error& e) {
+      if (e.code() != errc::unsupported || !own_local_ok) throw;
+      l.local_sort_in_shared = false;
+    }
+  }
+  std::uint64_t merge = 0;
+  if (ranks > 1) {
+    l.recv_keys = algo::temp_request_bytes(n * key_size(type));
+    l.recv_values = vb ? algo::temp_request_bytes(n * vb) : 0;
+    merge = algo::merge_uneven_runs_temp_bytes(ctx.runtime_device(), type, vb, n, std::size_t(ranks));
+  }
+  l.shared = algo::temp_request_bytes(std::max(local, merge));
+  return l;
+}
+
+DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type,
+                            DeviceBuffer& keys, std::size_t n, DeviceBuffer* values, std::size_t vb,
+                            const SortOptions& options, DeviceBuffer* temporary_storage);
+
 }  // namespace
 
 std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm) { return std::make_unique<StagedExchange>(comm); }
 
+std::size_t sort_device_temporary_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes, int ranks,
+                                        const SortOptions& options) {
+  if (ranks < 1) throw Error(errc::invalid_argument, "dist::sort_device_temporary_bytes: ranks must be at least 1");
+  return std::size_t(temp_layout(ctx, type, n, value_bytes, ranks, options, false).total());
+}
+
 DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
                        std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options) {
+  return sort_device_with(ctx, comm, exchange, type, keys, n, values, value_bytes, options, nullptr);
+}
+
+DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
+                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options,
+                       DeviceBuffer& temporary_storage) {
+  return sort_device_with(ctx, comm, exchange, type, keys, n, values, value_bytes, options, &temporary_storage);
+}
+
+namespace {
+DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type,
+                            DeviceBuffer& keys, std::size_t n, DeviceBuffer* values, std::size_t value_bytes,
+                            const SortOptions& options, DeviceBuffer* temporary_storage) {
   const auto t_all = clock_type::now();
   const int p = comm.size(), me = comm.rank();
   const std::size_t kb = key_size(type), vb = value_bytes;
@@ -94,7 +149,10 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
   const std::vector<std::uint64_t>& counts = shares.counts;
   report.total = shares.total;
 
-  // 1. Checks and the local sort, agreed by all ranks.
+  // 1. Checks and the temporaries (timed in total_ms only), then the local sort, each agreed by all ranks.
+  TempLayout layout;
+  DeviceBuffer own_storage, shared;
+  DeviceBuffer* storage = nullptr;
   detail::collectively(comm, [&] {
     detail::check_same_request(shares, me);
     detail::check_dist_options(options);
@@ -103,8 +161,23 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
     if (n * kb > keys.bytes() || (values && n * vb > values->bytes()))
       throw Error(errc::invalid_argument, "dist::sort_device: the buffers hold fewer than n elements");
     gpusort::detail::checked_algorithm(ctx.device(), std::max<std::uint64_t>(report.total, 2), options);
+    layout = temp_layout(ctx, type, n, vb, p, options, temporary_storage == nullptr);
+    if (temporary_storage && temporary_storage->bytes() < layout.total())
+      throw Error(errc::invalid_argument, "dist::sort_device: the temporary storage holds " +
+                                              std::to_string(temporary_storage->bytes()) + " bytes, " +
+                                              std::to_string(layout.total()) +
+                                              " needed (dist::sort_device_temporary_bytes)");
+    if (!temporary_storage) own_storage = DeviceBuffer(ctx, layout.total());  // the call's one allocation
+    storage = temporary_storage ? temporary_storage : &own_storage;
+    shared = storage->view(layout.recv_keys + layout.recv_values, layout.shared);
+  });
+  // Only once every rank has its temporaries: a rank that has none leaves every rank's data as it was.
+  detail::collectively(comm, [&] {
     const auto t = clock_type::now();
-    if (n > 1) report.local_sort = gpusort::sort_device(ctx, type, keys, n, values, vb, options);
+    if (n > 1)
+      report.local_sort = layout.local_sort_in_shared
+                              ? gpusort::sort_device(ctx, type, keys, n, values, vb, options, shared)
+                              : gpusort::sort_device(ctx, type, keys, n, values, vb, options);
     report.local_sort_ms = ms_since(t);
   });
   if (p == 1) {
@@ -136,14 +209,14 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
   });
   report.split_ms = ms_since(t);
 
-  // 3. Exchange into fresh buffers, in source-rank order.
+  // 3. Exchange into the receive buffers, in source-rank order.
   t = clock_type::now();
   const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p);
   report.sent_away = plan.sent_away;
   DeviceBuffer recv_keys, recv_values;
   detail::collectively(comm, [&] {
-    recv_keys = DeviceBuffer(ctx, std::max<std::size_t>(1, n * kb));
-    if (vb) recv_values = DeviceBuffer(ctx, std::max<std::size_t>(1, n * vb));
+    recv_keys = storage->view(0, layout.recv_keys);
+    if (vb) recv_values = storage->view(layout.recv_keys, layout.recv_values);
   });
   exchange.alltoallv(keys, plan.bytes(plan.send_count, kb).data(), plan.bytes(plan.send_offset, kb).data(), recv_keys,
                      plan.bytes(plan.recv_count, kb).data(), plan.bytes(plan.recv_offset, kb).data());
@@ -160,7 +233,7 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
     std::vector<std::uint64_t> run_starts(plan.recv_offset.begin(), plan.recv_offset.end());
     run_starts.push_back(n);
     algo::SortJob job{device, type, n, vb, recv_keys.runtime_buffer(), vb ? &recv_values.runtime_buffer() : nullptr,
-                      options};
+                      options, &shared.runtime_buffer()};
     algo::merge_uneven_runs(job, run_starts, keys.runtime_buffer(),
                             vb ? values->runtime_buffer() : keys.runtime_buffer());
     device.finish();
@@ -169,5 +242,7 @@ DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchang
   report.total_ms = ms_since(t_all);
   return report;
 }
+
+}  // namespace
 
 }  // namespace gpusort::dist

@@ -207,5 +207,29 @@ TEST(BufferPool, SizeClassesAndLimits) {
   EXPECT_EQ(y, 7u);
 }
 
+// DeviceBuffer::view: a window of the parent's memory (what carves one allocation into parts).
+TEST(DeviceBufferView, WindowOfTheParentAndItsLimits) {
+  Context& ctx = test_context();
+  DeviceBuffer parent(ctx, 3 * 4096);
+  std::vector<std::uint8_t> zeros(3 * 4096, 0), ones(4096, 1), back(3 * 4096);
+  parent.upload(zeros.data(), zeros.size());
+  DeviceBuffer middle = parent.view(4096, 4096);
+  EXPECT_EQ(middle.bytes(), 4096u);
+  middle.upload(ones.data(), ones.size());
+  parent.download(back.data(), back.size());
+  for (std::size_t i = 0; i < back.size(); ++i)
+    ASSERT_EQ(back[i], i >= 4096 && i < 2 * 4096 ? 1 : 0) << "byte " << i;
+  EXPECT_THROW(parent.view(100, 4096), Error);       // not 4096-aligned
+  EXPECT_THROW(parent.view(2 * 4096, 8192), Error);  // past the end
+  EXPECT_THROW(parent.view(0, 0), Error);            // empty
+  EXPECT_THROW(DeviceBuffer().view(0, 4096), Error);  // no memory
+  // A view of a view: the parent's last page, through the middle view's end.
+  DeviceBuffer wide = parent.view(4096, 2 * 4096);
+  DeviceBuffer last = wide.view(4096, 4096);
+  last.upload(ones.data(), ones.size());
+  parent.download(back.data(), back.size());
+  for (std::size_t i = 2 * 4096; i < back.size(); ++i) ASSERT_EQ(back[i], 1) << "byte " << i;
+}
+
 }  // namespace
 }  // namespace gpusort::test

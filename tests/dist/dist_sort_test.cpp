@@ -49,7 +49,8 @@ std::vector<std::size_t> shares(std::size_t n, bool last_empty) {
 }
 
 template <class K, class V>
-void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pairs, bool on_device = false) {
+void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pairs, bool on_device = false,
+           bool supplied_temp = false) {
   const int me = my_rank();
   const std::uint64_t seed = shared_seed();
   const std::vector<K> all = make_keys<K>(n, d, seed);
@@ -69,8 +70,16 @@ void check(std::size_t n, dist d, order o, bool stable, bool last_empty, bool pa
     if (!keys.empty()) dkeys.upload(keys.data(), keys.size() * sizeof(K));
     if (!values.empty()) dvalues.upload(values.data(), values.size() * sizeof(V));
     auto exchange = gpusort::dist::staged_exchange(*comm);
-    rep = gpusort::dist::sort_device(test_context(), *comm, *exchange, key_type_of<K>::value, dkeys, keys.size(),
-                                     pairs ? &dvalues : nullptr, pairs ? sizeof(V) : 0, opt);
+    if (supplied_temp) {
+      const std::size_t bytes = gpusort::dist::sort_device_temporary_bytes(
+          test_context(), key_type_of<K>::value, keys.size(), pairs ? sizeof(V) : 0, rank_count(), opt);
+      DeviceBuffer temp(test_context(), bytes);
+      rep = gpusort::dist::sort_device(test_context(), *comm, *exchange, key_type_of<K>::value, dkeys, keys.size(),
+                                       pairs ? &dvalues : nullptr, pairs ? sizeof(V) : 0, opt, temp);
+    } else {
+      rep = gpusort::dist::sort_device(test_context(), *comm, *exchange, key_type_of<K>::value, dkeys, keys.size(),
+                                       pairs ? &dvalues : nullptr, pairs ? sizeof(V) : 0, opt);
+    }
     if (!keys.empty()) dkeys.download(keys.data(), keys.size() * sizeof(K));
     if (pairs && !values.empty()) dvalues.download(values.data(), values.size() * sizeof(V));
   } else {
@@ -123,6 +132,31 @@ TEST(DistSortDevice, KeysAndStablePairs) {
   for (dist d : {dist::all_equal, dist::few_unique})
     check<std::int16_t, std::uint64_t>(50021, d, order::ascending, true, false, true, true);
   check<std::uint8_t, std::uint32_t>(7, dist::uniform, order::descending, true, true, true, true);
+}
+
+TEST(DistSortDevice, SuppliedTemporaryStorage) {
+  check<std::uint32_t, std::uint32_t>(100003, dist::uniform, order::ascending, true, false, true, true, true);
+  check<float, std::uint32_t>(20011, dist::specials, order::descending, false, true, false, true, true);
+}
+
+// Too little temporary storage on one rank: every rank throws before anything moves, and every
+// rank's keys are as they were.
+TEST(DistSortDevice, TooLittleTemporaryStorageIsAnErrorOnEveryRank) {
+  auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
+  auto exchange = gpusort::dist::staged_exchange(*comm);
+  const std::size_t n = 5000;
+  std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(n, dist::uniform, fresh_seed());
+  DeviceBuffer dkeys(test_context(), n * 4);
+  dkeys.upload(keys.data(), n * 4);
+  const std::size_t need =
+      gpusort::dist::sort_device_temporary_bytes(test_context(), key_type::u32, n, 0, rank_count());
+  DeviceBuffer temp(test_context(), my_rank() == 0 ? need - 1 : need);
+  EXPECT_THROW(gpusort::dist::sort_device(test_context(), *comm, *exchange, key_type::u32, dkeys, n, nullptr, 0, {},
+                                          temp),
+               Error);
+  std::vector<std::uint32_t> after(n);
+  dkeys.download(after.data(), n * 4);
+  EXPECT_EQ(after, keys) << "rank " << my_rank() << "'s keys changed";
 }
 
 // Off CUDA (PoCL in CI) or without libnccl, the NCCL exchange is a clear error on every rank.

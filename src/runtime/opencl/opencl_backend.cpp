@@ -265,7 +265,16 @@ class ClDevice final : public Device {
       throw Error(errc::invalid_argument, "sub-buffer offset " + std::to_string(offset) + " is not a multiple of " +
                                               desc_.name + "'s base address alignment (" + std::to_string(align) +
                                               " bytes)");
-    return region_of(this->mem(parent), offset, bytes);
+    // OpenCL makes no sub-buffer of a sub-buffer: a view of a view is a region of the root buffer.
+    cl_mem mem = this->mem(parent), root = nullptr;
+    std::size_t base = 0;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof root, &root, nullptr),
+             "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
+    if (root) {
+      cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof base, &base, nullptr), "clGetMemObjectInfo(CL_MEM_OFFSET)");
+      mem = root;
+    }
+    return region_of(mem, base + offset, bytes);
   }
 
   // A buffer of bytes [offset, offset + bytes) of `mem` (offset already checked against the

@@ -104,6 +104,7 @@ struct Options {
   std::vector<std::uint32_t> wgs;  // tables: work-group sizes; empty = powers of two to the limit
   std::string cub_lib;
   bool no_cub = false;
+  bool pool_temporaries = false;  // sorts take their temporaries from the device pool, not caller storage
   bool verbose = false;
   std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
   std::size_t merge_items = 0;  // sweep: SortOptions::items_per_thread of the merge rows (0: default)
@@ -133,6 +134,8 @@ tables:
 common:
   --repeats R                 timed repeats per cell, median reported (default 5; quick 3)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
+  --pool-temporaries          sorts take their temporaries from the device's pool instead of caller
+                              storage allocated outside the timing (the default, as for CUB)
   --merge-items N, --wg G     sweep: merge tuning, SortOptions::items_per_thread and work_group_size
                               of the merge rows (default: the driver's own)
   --radix-policy k=v,...      radix tuning A/B: override fields of src/algorithms/radix_policy.hpp
@@ -194,6 +197,7 @@ Options parse(int argc, char** argv) {
       for (const auto& t : split(val())) o.wgs.push_back(static_cast<std::uint32_t>(std::stoul(t)));
     } else if (a == "--cub-lib") o.cub_lib = val();
     else if (a == "--no-cub") o.no_cub = true;
+    else if (a == "--pool-temporaries") o.pool_temporaries = true;
     else if (a == "--radix-policy") o.radix_policy = val();
     else if (a == "--merge-items") o.merge_items = std::stoul(val());
     else if (a == "--verbose") o.verbose = true;
@@ -420,7 +424,7 @@ struct Bench {
           // gets caller-supplied storage whenever the algorithm reports what it needs.
           std::size_t temp_bytes = 0;
           try {
-            temp_bytes = gpusort::temporary_storage_bytes(ctx, kt, n, pairs ? sizeof(V) : 0, so);
+            if (!opt.pool_temporaries) temp_bytes = gpusort::temporary_storage_bytes(ctx, kt, n, pairs ? sizeof(V) : 0, so);
           } catch (const gpusort::Error&) {
             temp_bytes = 0;  // the algorithm allocates its own
           }

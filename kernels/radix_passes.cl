@@ -1,5 +1,6 @@
 // LSD radix sort, portable path (OpenCL on PoCL / any GPU, and CUDA as a fallback): per pass a
-// count, a scan and a stable scatter. Correctness over speed; the CUDA fast path is radix_onesweep.cl.
+// count, a scan and a stable scatter, with no forward-progress assumption between work-groups. The
+// CUDA fast path is radix_onesweep.cl.
 //
 // The keys are split into NUM_GROUPS() contiguous spans of whole tiles (TILE = GROUP_SIZE * ITEMS
 // keys); group g always handles span g, so the digit-major table counts[d * groups + g] scanned
@@ -7,12 +8,14 @@
 //   radix_histogram (radix_common.h)  every pass's digit histogram at once (for pass skipping)
 //   radix_count     counts[d * groups + g] = keys of span g with digit d (this pass)
 //   radix_scan      one work-group: exclusive prefix sum of counts in place, any length
-//   radix_scatter   each group walks its span tile by tile; a key's rank among the tile's keys of
-//                   its digit comes from per-work-item counters (serial over the item's ITEMS
-//                   consecutive keys) scanned digit-major across the group: input order is kept.
+//   radix_scatter   each group walks its span tile by tile: the tile is sorted by the digit in
+//                   local memory (stable, two 4-bit rounds of count, group scan and move), then
+//                   written out, each digit's keys to consecutive places of its run: input order
+//                   is kept.
 // Specialised by radix_common.h's defines and ITEMS (keys per work-item in radix_scatter).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=64 ITEMS=16
 #include "radix_common.h"
+#include "group_scan.h"
 
 #ifndef ITEMS
 #error "ITEMS must be defined"
@@ -62,79 +65,105 @@ KERNEL radix_scan(GLOBAL u64* data, u64 m) {
   }
 }
 
+// The tile sorted by the pass's digit in local memory, stably, in two rounds of SUB_BITS: each
+// work-item counts its ITEMS consecutive keys' sub-digits in its own column of `cols`
+// (cols[d * GROUP_SIZE + t]), one scan of the digit-major table gives every key its place, and the
+// keys move there with their tile positions. Keys past the tile's end take the largest digit, so
+// they stay last.
+#define SUB_BITS 4
+#define SUB_RADIX (1u << SUB_BITS)
+
+DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* cols, LOCAL u32* scratch,
+                                u32 valid, okey_t flip, u32 shift, u32 sub_shift) {
+  const u32 t = LOCAL_ID();
+  key_t k[ITEMS];
+  u16 src[ITEMS];
+  u32 sub[ITEMS], rank[ITEMS];
+  for (u32 d = 0; d < SUB_RADIX; ++d) cols[d * GROUP_SIZE + t] = 0;
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 p = t * ITEMS + i;
+    k[i] = lkeys[p];
+    src[i] = lsrc[p];
+    const u32 digit = p < valid ? radix_digit(k[i], flip, shift) : RADIX_MASK;
+    sub[i] = (digit >> sub_shift) & (SUB_RADIX - 1u);
+    rank[i] = cols[sub[i] * GROUP_SIZE + t];  // only this work-item touches its column
+    cols[sub[i] * GROUP_SIZE + t] = (u16)(rank[i] + 1u);
+  }
+  BARRIER();
+  // Digit-major exclusive scan: work-item t owns entries [t * SUB_RADIX, (t + 1) * SUB_RADIX).
+  u32 sum = 0;
+  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[t * SUB_RADIX + j];
+  u32 run = group_exclusive_scan_u32(sum, scratch);
+  for (u32 j = 0; j < SUB_RADIX; ++j) {
+    const u32 c = cols[t * SUB_RADIX + j];
+    cols[t * SUB_RADIX + j] = (u16)run;
+    run += c;
+  }
+  BARRIER();
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 to = (u32)cols[sub[i] * GROUP_SIZE + t] + rank[i];
+    lkeys[to] = k[i];
+    lsrc[to] = src[i];
+  }
+  BARRIER();
+}
+
 KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_in, GLOBAL key_t* keys_out,
                      GLOBAL value_t* values_out, u64 n, okey_t flip, u32 shift, u64 span,
                      GLOBAL const u64* offsets) {
-  LOCAL_ARRAY u16 cnt[RADIX * GROUP_SIZE];  // [digit][work-item], then its exclusive scan
-  LOCAL_ARRAY u64 run[RADIX];               // where the span's next key of each digit goes
-  LOCAL_ARRAY u32 strip[GROUP_SIZE];
+  LOCAL_ARRAY key_t lkeys[TILE];
+  LOCAL_ARRAY u16 lsrc[TILE];                     // each sorted key's position in the tile as loaded
+  LOCAL_ARRAY u16 cols[SUB_RADIX * GROUP_SIZE];   // per work-item sub-digit counts, then their scan
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  LOCAL_ARRAY u32 tile_count[RADIX];              // the tile's keys of each digit
+  LOCAL_ARRAY u32 tile_start[RADIX];              // where the tile's first key of each digit is
+  LOCAL_ARRAY u64 run[RADIX];                     // where the span's next key of each digit goes
   const u32 t = LOCAL_ID();
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) run[d] = offsets[(u64)d * NUM_GROUPS() + GROUP_ID()];
   const u64 begin = GROUP_ID() * span;
   const u64 end = gs_min_u64(n, begin + span);
   for (u64 tile = begin; tile < end; tile += TILE) {
     const u32 valid = (u32)gs_min_u64((u64)TILE, end - tile);
-    key_t k[ITEMS];
-    u32 dig[ITEMS];
-    u32 rank[ITEMS];
-#if HAS_VALUES
-    value_t v[ITEMS];
-#endif
-    for (u32 f = t; f < RADIX * GROUP_SIZE; f += GROUP_SIZE) cnt[f] = 0;
+    for (u32 d = t; d < RADIX; d += GROUP_SIZE) tile_count[d] = 0;
     BARRIER();
-    for (u32 i = 0; i < ITEMS; ++i) {
-      const u32 p = t * ITEMS + i;
-      dig[i] = RADIX;  // sentinel: past the end
-      rank[i] = 0;
+    for (u32 p = t; p < TILE; p += GROUP_SIZE) {  // coalesced loads
       if (p < valid) {
-        k[i] = keys_in[tile + p];
-#if HAS_VALUES
-        v[i] = values_in[tile + p];
-#endif
-        dig[i] = radix_digit(k[i], flip, shift);
-        const u32 f = dig[i] * GROUP_SIZE + t;
-        rank[i] = cnt[f];
-        cnt[f] = (u16)(rank[i] + 1);
+        lkeys[p] = keys_in[tile + p];
+        ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[p], flip, shift)], 1u);
       }
+      lsrc[p] = (u16)p;
     }
     BARRIER();
-    u32 s = 0;  // digit-major exclusive scan: each item its strip of RADIX counters, then the strips
-    for (u32 j = 0; j < RADIX; ++j) {
-      const u32 f = t * RADIX + j;
-      const u32 c = cnt[f];
-      cnt[f] = (u16)s;
-      s += c;
-    }
-    strip[t] = s;
+    for (u32 d = t; d < RADIX; d += GROUP_SIZE) tile_start[d] = tile_count[d];
     BARRIER();
-    if (t == 0) {
+    if (t == 0) {  // 256 additions: small next to the rounds
       u32 acc = 0;
-      for (u32 j = 0; j < GROUP_SIZE; ++j) {
-        const u32 c = strip[j];
-        strip[j] = acc;
+      for (u32 d = 0; d < RADIX; ++d) {
+        const u32 c = tile_start[d];
+        tile_start[d] = acc;
         acc += c;
       }
     }
-    BARRIER();
-    for (u32 j = 0; j < RADIX; ++j) cnt[t * RADIX + j] = (u16)(cnt[t * RADIX + j] + strip[t]);
-    BARRIER();
-    // cnt[d * GROUP_SIZE + t] = tile keys before work-item t's first key of digit d, in tile order
-    for (u32 i = 0; i < ITEMS; ++i) {
-      if (dig[i] < RADIX) {
-        const u32 d = dig[i];
-        const u32 pos = (u32)cnt[d * GROUP_SIZE + t] + rank[i];
-        const u64 dst = run[d] + (pos - (u32)cnt[d * GROUP_SIZE]);
-        keys_out[dst] = k[i];
+    BARRIER();  // not needed by the memory model (the round's first barrier comes first), but PoCL 3.1
+                // otherwise loses the block above when a loop with barriers follows it
+    for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
+      tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
+    // Sorted by digit: key j of digit d goes to run[d] + (j - tile_start[d]); consecutive work-items
+    // write consecutive places of one digit's run.
+    for (u32 j = t; j < valid; j += GROUP_SIZE) {
+      const u32 d = radix_digit(lkeys[j], flip, shift);
+      const u64 dst = run[d] + (j - tile_start[d]);
+      keys_out[dst] = lkeys[j];
 #if HAS_VALUES
-        values_out[dst] = v[i];
+      values_out[dst] = values_in[tile + lsrc[j]];
 #endif
-      }
     }
     BARRIER();
-    for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
-      const u32 next = d + 1 < RADIX ? (u32)cnt[(d + 1) * GROUP_SIZE] : valid;
-      run[d] += next - (u32)cnt[d * GROUP_SIZE];
-    }
+    for (u32 d = t; d < RADIX; d += GROUP_SIZE) run[d] += tile_count[d];
     BARRIER();
   }
+#if !HAS_VALUES
+  (void)values_in;
+  (void)values_out;
+#endif
 }

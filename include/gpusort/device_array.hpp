@@ -78,7 +78,9 @@ SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::siz
 //   gpusort::DeviceBuffer temp(ctx, bytes);               // allocate once, reuse for many sorts
 //   gpusort::sort_pairs(ctx, keys, values, temp, options);
 // The sort then allocates no device memory. Without it, gpusort takes temporaries from a per-device
-// pool of reusable buffers. temporary_storage_bytes throws Error(unsupported) for an algorithm that
+// pool of reusable buffers. On NVIDIA's OpenCL the caller's storage costs speed: kernels run on its
+// sub-buffers 25-55x slower (H200, 2026-11-26, docs/DESIGN-NOTES.md); use the pool form there.
+// temporary_storage_bytes throws Error(unsupported) for an algorithm that
 // does not report its needs; a sort given less than it needs throws Error(invalid_argument) before
 // touching the data.
 std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,

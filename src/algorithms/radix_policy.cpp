@@ -112,16 +112,28 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
   return fits ? s : SingleTilePolicy{};
 }
 
-PortablePolicy choose_portable(const DeviceDescription& desc, std::uint64_t n, const SortOptions& options) {
+// Local memory of radix_scatter (kernels/radix_passes.cl): the tile's keys and their u16 tile
+// positions, u16 sub-digit counters per work-item, the group scan's words, three digit tables.
+std::uint64_t portable_scatter_local_bytes(const PortablePolicy& p, std::size_t key_bytes) {
+  const std::uint64_t tile = std::uint64_t(p.group) * p.items;
+  return tile * (key_bytes + 2) + std::uint64_t(p.group) * (16 * 2 + 4) + std::uint64_t(kRadix) * (4 + 4 + 8);
+}
+
+PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std::uint64_t n,
+                               const SortOptions& options) {
   PortablePolicy p;
-  // the requested group (checked_group_size validated it) or the default within the device's limit,
-  // then capped so radix_scatter's 256 u16 counters per work-item fit local memory (<= 128 work-items)
+  if (desc.is_gpu) {  // wide groups, few keys per work-item: more tiles in flight (kPortableGpu)
+    p.group = kPortableGpu.group;
+    p.items = kPortableGpu.items;
+  }
   if (options.work_group_size != 0) p.group = static_cast<std::uint32_t>(options.work_group_size);
-  while (p.group > 1 && (p.group > desc.max_work_group_size || p.group > 128 ||
-                         std::uint64_t(kRadix) * p.group * 2 + 4096 > desc.local_memory_bytes))
-    p.group >>= 1;
   if (options.items_per_thread != 0)
     p.items = static_cast<std::uint32_t>(std::min<std::size_t>(options.items_per_thread, 64));
+  // Within the device's limits; tile positions are u16 (a tile holds at most 65536 keys).
+  while (p.items > 1 && std::uint64_t(p.group) * p.items > 65536) p.items >>= 1;
+  while (p.group > 1 && (p.group > desc.max_work_group_size ||
+                         portable_scatter_local_bytes(p, key_size(type)) > desc.local_memory_bytes))
+    p.group >>= 1;
   if (!desc.is_gpu) p.groups_per_compute_unit = 2;
   p.spans = plan_spans(n, std::uint64_t(p.group) * p.items,
                        std::uint64_t(std::max(1u, desc.compute_units)) * p.groups_per_compute_unit);
@@ -254,7 +266,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kRadixBits - 1) / kRadixBits);
   const bool cuda = desc.backend == "cuda";
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
-  p.portable = choose_portable(desc, n, options);
+  p.portable = choose_portable(desc, type, n, options);
   if (cuda) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys

@@ -63,13 +63,19 @@ struct OnesweepPolicy {
   std::uint64_t portions(std::uint64_t n) const { return portion ? (n + portion - 1) / portion : 1; }
 };
 
-// Everywhere else: count + scan + scatter per pass (kernels/radix_passes.cl).
+// Everywhere else: count + scan + scatter per pass (kernels/radix_passes.cl). The defaults are the
+// CPU's (PoCL); GPUs take kPortableGpu's shape. Group and items shrink to fit local memory.
 struct PortablePolicy {
-  std::uint32_t group = 64;                   // radix_scatter keeps RADIX x group u16 counters in local memory
+  std::uint32_t group = 64;                   // work-items per group
   std::uint32_t items = 16;                   // keys per work-item per tile
   std::uint32_t groups_per_compute_unit = 8;  // 2 on CPUs
   RadixSpans spans;
 };
+// NVIDIA OpenCL on an H200, 2026-11-26, 2^28 u32 keys: docs/lab/radix-tuning.md, tenth round.
+struct PortableGpuShape {
+  std::uint32_t group, items;
+};
+inline constexpr PortableGpuShape kPortableGpu{256, 8};
 
 enum class RadixPath { single_tile, single_group, onesweep, portable };
 

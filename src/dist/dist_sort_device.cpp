@@ -151,8 +151,11 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
 
   // 1. Checks and the temporaries (timed in total_ms only), then the local sort, each agreed by all ranks.
   TempLayout layout;
-  DeviceBuffer own_storage, shared;
+  DeviceBuffer own_storage, shared, recv_keys, recv_values;
   DeviceBuffer* storage = nullptr;
+  // Views of one allocation on CUDA, or wherever the caller supplies the storage. Elsewhere separate
+  // buffers: NVIDIA's OpenCL runs kernels on sub-buffers 25-55x slower (docs/DESIGN-NOTES.md).
+  const bool carve = temporary_storage != nullptr || ctx.device().backend == "cuda";
   detail::collectively(comm, [&] {
     detail::check_same_request(shares, me);
     detail::check_dist_options(options);
@@ -167,15 +170,22 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
                                               std::to_string(temporary_storage->bytes()) + " bytes, " +
                                               std::to_string(layout.total()) +
                                               " needed (dist::sort_device_temporary_bytes)");
-    if (!temporary_storage) own_storage = DeviceBuffer(ctx, layout.total());  // the call's one allocation
-    storage = temporary_storage ? temporary_storage : &own_storage;
-    shared = storage->view(layout.recv_keys + layout.recv_values, layout.shared);
+    if (carve) {
+      if (!temporary_storage) own_storage = DeviceBuffer(ctx, layout.total());  // the call's one allocation
+      storage = temporary_storage ? temporary_storage : &own_storage;
+      shared = storage->view(layout.recv_keys + layout.recv_values, layout.shared);
+      if (p > 1) recv_keys = storage->view(0, layout.recv_keys);
+      if (p > 1 && vb) recv_values = storage->view(layout.recv_keys, layout.recv_values);
+    } else if (p > 1) {  // receive buffers of their own; the sorts take pool temporaries
+      recv_keys = DeviceBuffer(ctx, layout.recv_keys);
+      if (vb) recv_values = DeviceBuffer(ctx, layout.recv_values);
+    }
   });
   // Only once every rank has its temporaries: a rank that has none leaves every rank's data as it was.
   detail::collectively(comm, [&] {
     const auto t = clock_type::now();
     if (n > 1)
-      report.local_sort = layout.local_sort_in_shared
+      report.local_sort = carve && layout.local_sort_in_shared
                               ? gpusort::sort_device(ctx, type, keys, n, values, vb, options, shared)
                               : gpusort::sort_device(ctx, type, keys, n, values, vb, options);
     report.local_sort_ms = ms_since(t);
@@ -209,15 +219,10 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
   });
   report.split_ms = ms_since(t);
 
-  // 3. Exchange into the receive buffers, in source-rank order.
+  // 3. Exchange into the receive buffers (made in step 1), in source-rank order.
   t = clock_type::now();
   const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p);
   report.sent_away = plan.sent_away;
-  DeviceBuffer recv_keys, recv_values;
-  detail::collectively(comm, [&] {
-    recv_keys = storage->view(0, layout.recv_keys);
-    if (vb) recv_values = storage->view(layout.recv_keys, layout.recv_values);
-  });
   exchange.alltoallv(keys, plan.bytes(plan.send_count, kb).data(), plan.bytes(plan.send_offset, kb).data(), recv_keys,
                      plan.bytes(plan.recv_count, kb).data(), plan.bytes(plan.recv_offset, kb).data());
   if (vb)
@@ -233,7 +238,7 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
     std::vector<std::uint64_t> run_starts(plan.recv_offset.begin(), plan.recv_offset.end());
     run_starts.push_back(n);
     algo::SortJob job{device, type, n, vb, recv_keys.runtime_buffer(), vb ? &recv_values.runtime_buffer() : nullptr,
-                      options, &shared.runtime_buffer()};
+                      options, carve ? &shared.runtime_buffer() : nullptr};
     algo::merge_uneven_runs(job, run_starts, keys.runtime_buffer(),
                             vb ? values->runtime_buffer() : keys.runtime_buffer());
     device.finish();

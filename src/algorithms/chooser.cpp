@@ -19,16 +19,27 @@ std::string stable_names() {
 // Preference for "auto", best first; the first one present that fits the request wins.
 constexpr const char* auto_preference_unstable[] = {"radix", "merge", "bitonic"};
 constexpr const char* auto_preference_stable[] = {"radix", "merge", "section-merge"};
+// GPUs without the CUDA backend have only radix's portable path (count, scan, scatter per pass),
+// which the merge sort outruns there (NVIDIA OpenCL, H200, 2026-11-26, ms at 2^20 / 2^24 / 2^28:
+// u32 radix 1.28 / 4.04 / 31.0, merge 0.153 / 0.989 / 15.3; u64 radix 2.50 / 8.67 / 70.2, merge
+// 0.160 / 1.78 / 28.9; u32/u32 radix 34.2, merge 30.7 at 2^28). Both orders are stable.
+constexpr const char* auto_preference_opencl_gpu[] = {"merge", "radix", "section-merge"};
+
+bool opencl_gpu(const DeviceDescription& device) { return device.is_gpu && device.backend != "cuda"; }
 
 }  // namespace
 
-const Algorithm& choose(const SortOptions& options) {
+const Algorithm& choose(const DeviceDescription& device, const SortOptions& options) {
   const Algorithm* chosen = nullptr;
   if ((options.algorithm.empty() || options.algorithm == "auto") && !options.comparator.empty()) {
     chosen = find("merge");  // the algorithm that takes a run-time order
     if (!chosen) throw Error(errc::unsupported, "SortOptions::comparator needs the merge algorithm, absent from this build");
   } else if (options.algorithm.empty() || options.algorithm == "auto") {
-    if (options.stable) {
+    if (opencl_gpu(device)) {
+      for (const char* name : auto_preference_opencl_gpu)
+        if ((chosen = find(name))) break;
+      if (!chosen) throw Error(errc::unsupported, "this build has none of merge, radix, section-merge");
+    } else if (options.stable) {
       for (const char* name : auto_preference_stable)
         if ((chosen = find(name))) break;
       if (!chosen)

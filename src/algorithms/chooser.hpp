@@ -5,14 +5,16 @@
 #include <cstdint>
 
 #include "algorithms/algorithm.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/options.hpp"
 
 namespace gpusort::algo {
 
 // The algorithm that SortOptions::algorithm ("auto", empty or a name) and SortOptions::stable ask
-// for. Throws Error(invalid_argument) for an unknown name or a stable request to an algorithm that
-// cannot be stable, Error(unsupported) for a stable "auto" request when no algorithm is stable.
-const Algorithm& choose(const SortOptions& options);
+// for on `device`. Throws Error(invalid_argument) for an unknown name or a stable request to an
+// algorithm that cannot be stable, Error(unsupported) for a stable "auto" request when no
+// algorithm is stable.
+const Algorithm& choose(const DeviceDescription& device, const SortOptions& options);
 
 // Throws Error(unsupported) when n exceeds what `algorithm` accepts (Algorithm::max_n). Apart from
 // choose() because one choice may serve several sizes (the buckets of a sort on several devices).

@@ -1,0 +1,35 @@
+// The "auto" choice (algorithms/chooser.hpp) by device: radix where CUDA runs it (onesweep) and on
+// CPUs, the merge sort on GPUs without CUDA (radix has only its portable path there); an explicit
+// name is taken as given; a run-time order takes the merge sort everywhere.
+#include <gtest/gtest.h>
+
+#include "algorithms/chooser.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+DeviceDescription device(const char* backend, bool gpu) {
+  DeviceDescription d;
+  d.backend = backend;
+  d.is_gpu = gpu;
+  return d;
+}
+
+TEST(Chooser, AutoByDevice) {
+  for (bool stable : {false, true}) {
+    const SortOptions o{.stable = stable};
+    EXPECT_EQ(choose(device("cuda", true), o).name, "radix");
+    EXPECT_EQ(choose(device("opencl", false), o).name, "radix");
+    EXPECT_EQ(choose(device("opencl", true), o).name, "merge");
+  }
+}
+
+TEST(Chooser, NamesAndComparatorsWhateverTheDevice) {
+  EXPECT_EQ(choose(device("opencl", true), {.algorithm = "radix"}).name, "radix");
+  EXPECT_EQ(choose(device("cuda", true), {.algorithm = "bitonic"}).name, "bitonic");
+  EXPECT_EQ(choose(device("cuda", true), {.comparator = "return a < b;"}).name, "merge");
+  EXPECT_THROW(choose(device("cuda", true), {.algorithm = "no-such"}), Error);
+}
+
+}  // namespace
+}  // namespace gpusort::algo

@@ -104,7 +104,8 @@ struct Options {
   std::vector<std::uint32_t> wgs;  // tables: work-group sizes; empty = powers of two to the limit
   std::string cub_lib;
   bool no_cub = false;
-  bool pool_temporaries = false;  // sorts take their temporaries from the device pool, not caller storage
+  bool pool_temporaries = false;    // sorts take their temporaries from the device pool, not caller storage
+  bool caller_temporaries = false;  // caller storage also off CUDA
   bool verbose = false;
   std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
   std::size_t merge_items = 0;  // sweep: SortOptions::items_per_thread of the merge rows (0: default)
@@ -135,7 +136,10 @@ common:
   --repeats R                 timed repeats per cell, median reported (default 5; quick 3)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
   --pool-temporaries          sorts take their temporaries from the device's pool instead of caller
-                              storage allocated outside the timing (the default, as for CUB)
+                              storage allocated outside the timing (the default on CUDA, as for
+                              CUB; elsewhere the pool is the default: NVIDIA's OpenCL runs kernels on
+                              sub-buffers of caller storage 25-55x slower)
+  --caller-temporaries        caller storage on any device
   --merge-items N, --wg G     sweep: merge tuning, SortOptions::items_per_thread and work_group_size
                               of the merge rows (default: the driver's own)
   --radix-policy k=v,...      radix tuning A/B: override fields of src/algorithms/radix_policy.hpp
@@ -198,6 +202,7 @@ Options parse(int argc, char** argv) {
     } else if (a == "--cub-lib") o.cub_lib = val();
     else if (a == "--no-cub") o.no_cub = true;
     else if (a == "--pool-temporaries") o.pool_temporaries = true;
+    else if (a == "--caller-temporaries") o.caller_temporaries = true;
     else if (a == "--radix-policy") o.radix_policy = val();
     else if (a == "--merge-items") o.merge_items = std::stoul(val());
     else if (a == "--verbose") o.verbose = true;
@@ -737,9 +742,11 @@ int main(int argc, char** argv) {
   try {
     gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
     Bench b(opt);
-    std::fprintf(stderr, "gpusort-bench %s on %s (%s, %s); CUB: %s\n", opt.mode.c_str(), b.desc.id.c_str(),
-                 b.desc.name.c_str(), b.desc.driver.c_str(),
-                 b.cub.usable() ? b.cub.device_name.c_str() : b.cub.why_absent.c_str());
+    if (b.desc.backend != "cuda" && !opt.caller_temporaries) b.opt.pool_temporaries = true;
+    std::fprintf(stderr, "gpusort-bench %s on %s (%s, %s); CUB: %s; temporaries: %s\n", opt.mode.c_str(),
+                 b.desc.id.c_str(), b.desc.name.c_str(), b.desc.driver.c_str(),
+                 b.cub.usable() ? b.cub.device_name.c_str() : b.cub.why_absent.c_str(),
+                 b.opt.pool_temporaries ? "pool" : "caller storage");
     if (opt.mode == "sweep") b.sweep();
     else b.tables();
     b.write();

@@ -232,24 +232,32 @@ int run(const Args& a) {
   }
 
   // The exchange alone: every rank sends an equal slice of its keys to every rank (itself too),
-  // the all-to-all pattern the sort's exchange has on uniform data.
+  // the all-to-all pattern the sort's exchange has on uniform data, aligned as the slices are.
+  // Then the same with every received slice one element off the sender's alignment, as the sort's
+  // slices fall when nothing aligns them (each starts where the previous one ends).
   if (p > 1 && n >= std::size_t(p)) {
-    gpusort::DeviceBuffer recv(ctx, n * sizeof(K));
-    std::vector<std::uint64_t> bytes(static_cast<std::size_t>(p)), offsets(static_cast<std::size_t>(p));
+    gpusort::DeviceBuffer recv(ctx, (n + std::size_t(p)) * sizeof(K));
+    std::vector<std::uint64_t> bytes(static_cast<std::size_t>(p)), offsets(static_cast<std::size_t>(p)),
+        shifted(static_cast<std::size_t>(p));
     const std::uint64_t slice = n / std::size_t(p) * sizeof(K);
-    for (int r = 0; r < p; ++r) bytes[r] = slice, offsets[r] = std::uint64_t(r) * slice;
-    std::vector<double> raw;
-    for (int rep = 0; rep <= a.repeats; ++rep) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const auto t0 = clock_type::now();
-      exchange->alltoallv(keys, bytes.data(), offsets.data(), recv, bytes.data(), offsets.data());
-      const double t = max_over_ranks(ms_since(t0));
-      if (rep) raw.push_back(t);
+    for (int r = 0; r < p; ++r)
+      bytes[r] = slice, offsets[r] = std::uint64_t(r) * slice, shifted[r] = offsets[r] + (r + 1) * sizeof(K);
+    for (const bool misaligned : {false, true}) {
+      std::vector<double> raw;
+      for (int rep = 0; rep <= a.repeats; ++rep) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        const auto t0 = clock_type::now();
+        exchange->alltoallv(keys, bytes.data(), offsets.data(), recv, bytes.data(),
+                            misaligned ? shifted.data() : offsets.data());
+        const double t = max_over_ranks(ms_since(t0));
+        if (rep) raw.push_back(t);
+      }
+      const double gbs = double(slice) * (p - 1) / (median_of(raw) * 1e6);
+      if (me == 0)
+        std::printf("  exchange alone (%s, %.0f MiB to each other rank%s): %.2f ms, %.1f GB/s per rank out\n",
+                    a.exchange.c_str(), double(slice) / 1048576.0, misaligned ? ", received misaligned" : "",
+                    median_of(raw), gbs);
     }
-    const double gbs = double(slice) * (p - 1) / (median_of(raw) * 1e6);
-    if (me == 0)
-      std::printf("  exchange alone (%s, %.0f MiB to each other rank): %.2f ms, %.1f GB/s per rank out\n",
-                  a.exchange.c_str(), double(slice) / 1048576.0, median_of(raw), gbs);
   }
   return ok ? 0 : 1;
 }

@@ -1,15 +1,17 @@
 // One merge pass over sorted runs of any lengths (the distributed sort's received runs, one per
-// source rank, src/algorithms/merge_uneven_runs.cpp): pair q merges run A = src[start, +a_len) with
-// the run B right after it (b_len keys; 0 for an odd run out, which is then copied) into the same
-// positions of dst. The host's pair table holds, per pair, {start, a_len, b_len, first group}; pair
-// q's outputs come from work-groups first_group(q) .. first_group(q + 1) - 1, TILE each, and one
-// entry past the last pair holds the number of groups. The tile merge is the merge algorithm's
-// "blocked" one (merge_blocked_tile.h): ties go to A, so the merge is stable in run order.
+// source rank, src/algorithms/merge_uneven_runs.cpp): pair q merges run A = src[a_start, +a_len)
+// with run B = src[b_start, +b_len) (b_len 0 for an odd run out, which is then copied) into
+// dst[out_start, +a_len + b_len). The host's pair table holds, per pair, {a_start, a_len, b_start,
+// b_len, out_start, first group}; pair q's outputs come from work-groups first_group(q) ..
+// first_group(q + 1) - 1, TILE each, and one row past the last pair holds the number of groups.
+// Runs may have gaps between them (the first pass packs them). The tile merge is the merge
+// algorithm's "blocked" one (merge_blocked_tile.h): ties go to A, so the merge is stable in run order.
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256 ITEMS=8
 #include "merge_path.h"
 #include "merge_blocked_tile.h"
 
-#define UNEVEN_PAIR_WORDS 4
+#define UNEVEN_PAIR_WORDS 6
+#define UNEVEN_FIRST_GROUP 5
 
 // The pair that work-group g works for: the last pair whose first group is at most g (pairs with
 // no outputs share their first group with the next pair, so the last one is the right one).
@@ -17,7 +19,7 @@ DEVICE_FN u32 uneven_pair_of(GLOBAL const u64* pairs, u32 pair_count, u64 g) {
   u32 lo = 0, hi = pair_count;  // pairs[lo] starts at or before g; the answer is in [lo, hi)
   while (hi - lo > 1) {
     const u32 mid = (lo + hi) >> 1;
-    if (pairs[mid * UNEVEN_PAIR_WORDS + 3] <= g)
+    if (pairs[mid * UNEVEN_PAIR_WORDS + UNEVEN_FIRST_GROUP] <= g)
       lo = mid;
     else
       hi = mid;
@@ -30,9 +32,9 @@ KERNEL merge_uneven_partition(GLOBAL const key_t* src_keys, GLOBAL u64* splits, 
   const u64 g = GLOBAL_ID();
   if (g >= groups) return;
   GLOBAL const u64* pair = pairs + uneven_pair_of(pairs, pair_count, g) * UNEVEN_PAIR_WORDS;
-  const u64 a0 = pair[0], a_len = pair[1], b_len = pair[2];
-  const u64 d0 = (g - pair[3]) * TILE;
-  splits[g] = merge_path_global(src_keys + a0, a_len, src_keys + a0 + a_len, b_len, gs_min_u64(d0, a_len + b_len),
+  const u64 a_len = pair[1], b_len = pair[3];
+  const u64 d0 = (g - pair[UNEVEN_FIRST_GROUP]) * TILE;
+  splits[g] = merge_path_global(src_keys + pair[0], a_len, src_keys + pair[2], b_len, gs_min_u64(d0, a_len + b_len),
                                 flip);
 }
 
@@ -42,12 +44,12 @@ KERNEL merge_uneven_pass(GLOBAL const key_t* src_keys, GLOBAL const value_t* src
   BLOCKED_TILE_LOCALS;
   const u64 g = GROUP_ID();
   GLOBAL const u64* pair = pairs + uneven_pair_of(pairs, pair_count, g) * UNEVEN_PAIR_WORDS;
-  const u64 a0 = pair[0], a_len = pair[1], total = pair[1] + pair[2];
-  const u64 d0 = (g - pair[3]) * TILE;
+  const u64 a_len = pair[1], total = pair[1] + pair[3];
+  const u64 d0 = (g - pair[UNEVEN_FIRST_GROUP]) * TILE;
   if (d0 >= total) return;  // the whole group leaves together, before any barrier
   const u64 d1 = gs_min_u64(d0 + TILE, total);
   // The next group starts where this one ends, unless this is the pair's last group.
   const u64 ai1 = d1 == total ? a_len : splits[g + 1];
-  blocked_merge_tile(lk, BLOCKED_TILE_ORIGINS, src_keys, src_values, dst_keys, dst_values, a0, a0 + a_len, splits[g],
-                     ai1, d0, d1, a0 + d0, flip);
+  blocked_merge_tile(lk, BLOCKED_TILE_ORIGINS, src_keys, src_values, dst_keys, dst_values, pair[0], pair[2], splits[g],
+                     ai1, d0, d1, pair[4] + d0, flip);
 }

@@ -13,48 +13,53 @@ namespace {
 
 constexpr const char* kKernelFile = "merge_uneven_runs.cl";
 constexpr std::uint32_t kGroupSize = 256;  // the merge sort's pass group for every key width
-constexpr std::size_t kPairWords = 4;      // {start, a_len, b_len, first group} per pair
+constexpr std::size_t kPairWords = 6;  // {a start, a length, b start, b length, output start, first group}
 
 
-// One pass: its pair table (kPairWords per pair plus the closing group count) and its groups.
+// One pass: its pair table (kPairWords per pair plus a closing row whose last word is the number
+// of groups) and its groups.
 struct UnevenPass {
   std::vector<std::uint64_t> table;
   std::uint32_t pairs = 0;
   std::uint64_t groups = 0;
 };
 
-// Passes until one run is left; `starts` are the non-empty runs' starts, then n.
-std::vector<UnevenPass> plan_passes(std::vector<std::uint64_t> starts, std::uint64_t tile) {
+// Passes until one run is left; `runs` are the non-empty runs. The first pass reads them where they
+// are and writes them packed; later passes read packed runs.
+std::vector<UnevenPass> plan_passes(std::vector<SourceRun> runs, std::uint64_t tile) {
   std::vector<UnevenPass> passes;
-  while (starts.size() > 2) {
+  while (runs.size() > 1) {
     UnevenPass pass;
-    std::vector<std::uint64_t> next;
-    const std::size_t runs = starts.size() - 1;
-    for (std::size_t a = 0; a < runs; a += 2) {
-      const std::uint64_t start = starts[a], a_len = starts[a + 1] - start;
-      const std::uint64_t b_len = a + 1 < runs ? starts[a + 2] - starts[a + 1] : 0;
-      pass.table.insert(pass.table.end(), {start, a_len, b_len, pass.groups});
-      pass.groups += ceil_div(a_len + b_len, tile);
-      next.push_back(start);
+    std::vector<SourceRun> next;
+    std::uint64_t out = 0;
+    for (std::size_t a = 0; a < runs.size(); a += 2) {
+      const SourceRun b = a + 1 < runs.size() ? runs[a + 1] : SourceRun{runs[a].start + runs[a].length, 0};
+      pass.table.insert(pass.table.end(), {runs[a].start, runs[a].length, b.start, b.length, out, pass.groups});
+      pass.groups += ceil_div(runs[a].length + b.length, tile);
+      next.push_back({out, runs[a].length + b.length});
+      out += runs[a].length + b.length;
     }
-    pass.table.insert(pass.table.end(), {0, 0, 0, pass.groups});
-    pass.pairs = std::uint32_t(ceil_div(runs, 2));
-    next.push_back(starts.back());
-    starts = std::move(next);
+    pass.table.insert(pass.table.end(), {0, 0, 0, 0, 0, pass.groups});
+    pass.pairs = std::uint32_t(ceil_div(runs.size(), 2));
+    runs = std::move(next);
     passes.push_back(std::move(pass));
   }
   return passes;
 }
 
-std::vector<std::uint64_t> non_empty_starts(const std::vector<std::uint64_t>& run_starts, std::uint64_t n) {
-  if (run_starts.size() < 2 || run_starts.front() != 0 || run_starts.back() != n ||
-      !std::is_sorted(run_starts.begin(), run_starts.end()))
-    throw Error(errc::invalid_argument, "merge_uneven_runs: run starts must rise from 0 to n");
-  std::vector<std::uint64_t> starts;
-  for (std::size_t i = 0; i + 1 < run_starts.size(); ++i)
-    if (run_starts[i + 1] > run_starts[i]) starts.push_back(run_starts[i]);
-  starts.push_back(n);
-  return starts;
+std::vector<SourceRun> non_empty(const std::vector<SourceRun>& runs, std::uint64_t n) {
+  std::vector<SourceRun> out;
+  std::uint64_t total = 0, end = 0;
+  for (const SourceRun& r : runs) {
+    if (r.start < end || r.start + r.length < r.start)
+      throw Error(errc::invalid_argument, "merge_uneven_runs: runs must come in order without overlapping");
+    end = r.start + r.length;
+    total += r.length;
+    if (r.length) out.push_back(r);
+  }
+  if (total != n) throw Error(errc::invalid_argument, "merge_uneven_runs: the runs hold " + std::to_string(total) +
+                                                          " elements, not n = " + std::to_string(n));
+  return out;
 }
 
 }  // namespace
@@ -72,16 +77,16 @@ std::uint64_t merge_uneven_runs_temp_bytes(const rt::Device& device, key_type ty
   return bytes;
 }
 
-void merge_uneven_runs(SortJob& job, const std::vector<std::uint64_t>& run_starts, rt::Buffer& dst_keys,
+void merge_uneven_runs(SortJob& job, const std::vector<SourceRun>& runs, rt::Buffer& dst_keys,
                        rt::Buffer& dst_values) {
   const std::size_t kb = key_size(job.type), vb = job.value_bytes;
   const std::uint32_t items = merge::default_merge_items(job.device, "blocked", job.type, vb, kGroupSize);
-  const std::vector<UnevenPass> passes =
-      plan_passes(non_empty_starts(run_starts, job.n), std::uint64_t(kGroupSize) * items);
+  const std::vector<SourceRun> present = non_empty(runs, job.n);
+  const std::vector<UnevenPass> passes = plan_passes(present, std::uint64_t(kGroupSize) * items);
   if (passes.empty()) {  // one run (or none): already merged
     if (job.n > 0) {
-      job.device.copy(job.keys, 0, dst_keys, 0, job.n * kb);
-      if (vb) job.device.copy(*job.values, 0, dst_values, 0, job.n * vb);
+      job.device.copy(job.keys, present[0].start * kb, dst_keys, 0, job.n * kb);
+      if (vb) job.device.copy(*job.values, present[0].start * vb, dst_values, 0, job.n * vb);
     }
     return;
   }

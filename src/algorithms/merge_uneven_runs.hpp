@@ -10,13 +10,18 @@
 
 namespace gpusort::algo {
 
-// job.keys / job.values hold the runs [run_starts[i], run_starts[i + 1]) (run_starts ascending,
-// run_starts.front() == 0, run_starts.back() == job.n), each sorted in job's order. Writes the
-// merged whole to dst_keys / dst_values (distinct from the job's buffers; dst_values is ignored
-// without values). Stable: equal keys keep run order, then their order within the run. The job's
-// buffers serve as scratch (their contents are lost); a temporary of the same size is taken for
-// three passes or more. job.options' variants, work-group size and items are not read.
-void merge_uneven_runs(SortJob& job, const std::vector<std::uint64_t>& run_starts, rt::Buffer& dst_keys,
+// A sorted run: `length` elements from position `start` of the job's buffers.
+struct SourceRun {
+  std::uint64_t start = 0, length = 0;
+};
+
+// job.keys / job.values hold the runs (in order, not overlapping, gaps between them allowed; their
+// lengths add up to job.n), each sorted in job's order. Writes the merged whole to
+// dst_keys / dst_values [0, job.n) (distinct from the job's buffers; dst_values is ignored without
+// values). Stable: equal keys keep run order, then their order within the run. The job's buffers
+// serve as scratch (their contents are lost); a temporary of n elements is taken for three passes
+// or more. job.options' variants, work-group size and items are not read.
+void merge_uneven_runs(SortJob& job, const std::vector<SourceRun>& runs, rt::Buffer& dst_keys,
                        rt::Buffer& dst_values);
 
 // Device bytes merge_uneven_runs takes from SortJob::temp for n elements in at most `runs` runs

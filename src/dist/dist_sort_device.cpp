@@ -80,6 +80,10 @@ class StagedExchange final : public DeviceExchange {
   Communicator& comm_;
 };
 
+// Each received run starts at an offset congruent, modulo this many elements, to where its sender
+// reads it, so the exchange's copies have ends of one alignment (ExchangePlan).
+constexpr std::uint64_t kRecvAlign = 16;
+
 // One rank's temporary storage: the receive buffers for keys and values, then one region that the
 // local sort and, after the exchange, the merge use in turn. Every part starts 4096-aligned.
 struct TempLayout {
@@ -104,8 +108,9 @@ TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t v
   }
   std::uint64_t merge = 0;
   if (ranks > 1) {
-    l.recv_keys = algo::temp_request_bytes(n * key_size(type));
-    l.recv_values = vb ? algo::temp_request_bytes(n * vb) : 0;
+    const std::uint64_t extent = n + kRecvAlign * std::uint64_t(ranks);  // room for the runs' alignment gaps
+    l.recv_keys = algo::temp_request_bytes(extent * key_size(type));
+    l.recv_values = vb ? algo::temp_request_bytes(extent * vb) : 0;
     merge = algo::merge_uneven_runs_temp_bytes(ctx.runtime_device(), type, vb, n, std::size_t(ranks));
   }
   l.shared = algo::temp_request_bytes(std::max(local, merge));
@@ -221,7 +226,7 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
 
   // 3. Exchange into the receive buffers (made in step 1), in source-rank order.
   t = clock_type::now();
-  const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p);
+  const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p, kRecvAlign);
   report.sent_away = plan.sent_away;
   exchange.alltoallv(keys, plan.bytes(plan.send_count, kb).data(), plan.bytes(plan.send_offset, kb).data(), recv_keys,
                      plan.bytes(plan.recv_count, kb).data(), plan.bytes(plan.recv_offset, kb).data());
@@ -235,11 +240,11 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
   t = clock_type::now();
   detail::collectively(comm, [&] {
     if (n == 0) return;
-    std::vector<std::uint64_t> run_starts(plan.recv_offset.begin(), plan.recv_offset.end());
-    run_starts.push_back(n);
+    std::vector<algo::SourceRun> runs;
+    for (int k = 0; k < p; ++k) runs.push_back({plan.recv_offset[k], plan.recv_count[k]});
     algo::SortJob job{device, type, n, vb, recv_keys.runtime_buffer(), vb ? &recv_values.runtime_buffer() : nullptr,
                       options, carve ? &shared.runtime_buffer() : nullptr};
-    algo::merge_uneven_runs(job, run_starts, keys.runtime_buffer(),
+    algo::merge_uneven_runs(job, runs, keys.runtime_buffer(),
                             vb ? values->runtime_buffer() : keys.runtime_buffer());
     device.finish();
   });

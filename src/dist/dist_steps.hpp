@@ -68,10 +68,13 @@ void collectively(Communicator& comm, F&& step) {
 }
 
 // This rank's side of the all-to-all, in elements: it sends send_count[k] from send_offset[k] to
-// rank k and receives recv_count[k] from rank k at recv_offset[k] (source-rank order).
+// rank k and receives recv_count[k] from rank k at recv_offset[k] (source-rank order; with an
+// alignment A > 1, each run starts where its offset is congruent modulo A to the sender's, leaving
+// gaps of fewer than A elements: copies whose ends share their alignment run at full speed).
 struct ExchangePlan {
   std::vector<std::uint64_t> send_count, send_offset, recv_count, recv_offset;
-  std::uint64_t sent_away = 0;  // elements for other ranks
+  std::uint64_t sent_away = 0;   // elements for other ranks
+  std::uint64_t recv_extent = 0;  // elements of the receive buffer in use, gaps included
   std::vector<std::uint64_t> bytes(const std::vector<std::uint64_t>& elements, std::size_t size) const {
     std::vector<std::uint64_t> b = elements;
     for (auto& x : b) x *= size;
@@ -82,7 +85,7 @@ struct ExchangePlan {
 // From the cut table (every rank holds the same one). Every rank checks every rank's share, so an
 // inconsistency stops all ranks together.
 inline ExchangePlan plan_exchange(const std::vector<std::uint64_t>& cut, const std::vector<std::uint64_t>& counts,
-                                  int me, int p) {
+                                  int me, int p, std::uint64_t align = 1) {
   auto row = [&](int j) { return &cut[std::size_t(j) * (p + 1)]; };
   for (int m = 0; m < p; ++m) {
     std::uint64_t gets = 0;
@@ -97,11 +100,13 @@ inline ExchangePlan plan_exchange(const std::vector<std::uint64_t>& cut, const s
   for (int k = 0; k < p; ++k) {
     plan.send_offset[k] = row(me)[k];
     plan.send_count[k] = row(me)[k + 1] - row(me)[k];
-    plan.recv_offset[k] = at;
     plan.recv_count[k] = row(k)[me + 1] - row(k)[me];
+    at += (row(k)[me] % align + align - at % align) % align;  // the sender's offset, modulo align
+    plan.recv_offset[k] = at;
     at += plan.recv_count[k];
     if (k != me) plan.sent_away += plan.send_count[k];
   }
+  plan.recv_extent = at;
   return plan;
 }
 

@@ -80,9 +80,14 @@ class StagedExchange final : public DeviceExchange {
   Communicator& comm_;
 };
 
-// Each received run starts at an offset congruent, modulo this many elements, to where its sender
-// reads it, so the exchange's copies have ends of one alignment (ExchangePlan).
-constexpr std::uint64_t kRecvAlign = 16;
+// The exchange's copies could start at multiples of this many elements on both sides
+// (ExchangePlan): NCCL moved slices received one element off at 187 GB/s per GPU against 347
+// aligned (4 x H200, 2026-11-26, gpusort-dist-bench's raw exchange). Measured in the sort: runs
+// received contiguously (1), exchange 16.2 ms at 4 GPUs; received congruent modulo 16 elements to
+// the sender's offset (sends unaligned), 19.5 ms. Copies aligned on both ends (a value above 1
+// here: senders start at a multiple and send a short lead-in the receiver skips) are built and
+// tested on PoCL but not measured on GPUs yet, so the measured form stays the default.
+constexpr std::uint64_t kRecvAlign = 1;
 
 // One rank's temporary storage: the receive buffers for keys and values, then one region that the
 // local sort and, after the exchange, the merge use in turn. Every part starts 4096-aligned.
@@ -108,7 +113,7 @@ TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t v
   }
   std::uint64_t merge = 0;
   if (ranks > 1) {
-    const std::uint64_t extent = n + kRecvAlign * std::uint64_t(ranks);  // room for the runs' alignment gaps
+    const std::uint64_t extent = n + 2 * kRecvAlign * std::uint64_t(ranks);  // room for leads and gaps
     l.recv_keys = algo::temp_request_bytes(extent * key_size(type));
     l.recv_values = vb ? algo::temp_request_bytes(extent * vb) : 0;
     merge = algo::merge_uneven_runs_temp_bytes(ctx.runtime_device(), type, vb, n, std::size_t(ranks));
@@ -241,7 +246,7 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
   detail::collectively(comm, [&] {
     if (n == 0) return;
     std::vector<algo::SourceRun> runs;
-    for (int k = 0; k < p; ++k) runs.push_back({plan.recv_offset[k], plan.recv_count[k]});
+    for (int k = 0; k < p; ++k) runs.push_back({plan.run_start[k], plan.run_count[k]});
     algo::SortJob job{device, type, n, vb, recv_keys.runtime_buffer(), vb ? &recv_values.runtime_buffer() : nullptr,
                       options, carve ? &shared.runtime_buffer() : nullptr};
     algo::merge_uneven_runs(job, runs, keys.runtime_buffer(),

@@ -68,12 +68,15 @@ void collectively(Communicator& comm, F&& step) {
 }
 
 // This rank's side of the all-to-all, in elements: it sends send_count[k] from send_offset[k] to
-// rank k and receives recv_count[k] from rank k at recv_offset[k] (source-rank order; with an
-// alignment A > 1, each run starts where its offset is congruent modulo A to the sender's, leaving
-// gaps of fewer than A elements: copies whose ends share their alignment run at full speed).
+// rank k and receives recv_count[k] from rank k at recv_offset[k], in source-rank order; the
+// elements of rank k's run for this rank then lie at [run_start[k], +run_count[k]). With an
+// alignment A > 1 every copy starts at a multiple of A on both sides: a sender starts its slice at
+// the multiple of A at or below it (sending up to A - 1 elements of its neighbour's slice first,
+// which the receiver leaves in a gap), and the receiver lets each copy land at a multiple of A.
+// NCCL copies between buffers whose ends are not so aligned at about half its rate.
 struct ExchangePlan {
-  std::vector<std::uint64_t> send_count, send_offset, recv_count, recv_offset;
-  std::uint64_t sent_away = 0;   // elements for other ranks
+  std::vector<std::uint64_t> send_count, send_offset, recv_count, recv_offset, run_start, run_count;
+  std::uint64_t sent_away = 0;    // elements for other ranks (of their runs: no lead-in)
   std::uint64_t recv_extent = 0;  // elements of the receive buffer in use, gaps included
   std::vector<std::uint64_t> bytes(const std::vector<std::uint64_t>& elements, std::size_t size) const {
     std::vector<std::uint64_t> b = elements;
@@ -94,17 +97,25 @@ inline ExchangePlan plan_exchange(const std::vector<std::uint64_t>& cut, const s
       throw Error(errc::device_error, "dist::sort: rank " + std::to_string(m) + " would receive " + std::to_string(gets) +
                                           " elements instead of " + std::to_string(counts[m]) + " (internal error)");
   }
+  // Where a slice [first, end) of a sender's array starts its copy: a multiple of align, unless empty.
+  auto copy_start = [&](std::uint64_t first, std::uint64_t end) { return end > first ? first / align * align : first; };
   ExchangePlan plan;
-  plan.send_count.resize(p), plan.send_offset.resize(p), plan.recv_count.resize(p), plan.recv_offset.resize(p);
+  for (auto* v : {&plan.send_count, &plan.send_offset, &plan.recv_count, &plan.recv_offset, &plan.run_start,
+                  &plan.run_count})
+    v->resize(std::size_t(p));
   std::uint64_t at = 0;
   for (int k = 0; k < p; ++k) {
-    plan.send_offset[k] = row(me)[k];
-    plan.send_count[k] = row(me)[k + 1] - row(me)[k];
-    plan.recv_count[k] = row(k)[me + 1] - row(k)[me];
-    at += (row(k)[me] % align + align - at % align) % align;  // the sender's offset, modulo align
+    plan.send_offset[k] = copy_start(row(me)[k], row(me)[k + 1]);
+    plan.send_count[k] = row(me)[k + 1] - plan.send_offset[k];
+    const std::uint64_t first = row(k)[me], end = row(k)[me + 1];
+    const std::uint64_t lead = first - copy_start(first, end);
+    at = (at + align - 1) / align * align;
     plan.recv_offset[k] = at;
+    plan.recv_count[k] = lead + (end - first);
+    plan.run_start[k] = at + lead;
+    plan.run_count[k] = end - first;
     at += plan.recv_count[k];
-    if (k != me) plan.sent_away += plan.send_count[k];
+    if (k != me) plan.sent_away += row(me)[k + 1] - row(me)[k];
   }
   plan.recv_extent = at;
   return plan;

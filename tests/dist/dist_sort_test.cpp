@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "gpusort/dist_mpi.hpp"
+#include "dist/dist_steps.hpp"
 #include "gpusort/dist_nccl.hpp"
 #include "support/test_support.hpp"
 
@@ -157,6 +158,48 @@ TEST(DistSortDevice, TooLittleTemporaryStorageIsAnErrorOnEveryRank) {
   std::vector<std::uint32_t> after(n);
   dkeys.download(after.data(), n * 4);
   EXPECT_EQ(after, keys) << "rank " << my_rank() << "'s keys changed";
+}
+
+// The exchange plan with aligned copies (dist_steps.hpp), for every rank of a made-up cut table:
+// copies start at multiples of the alignment on both sides, each receiver expects what its sender
+// sends, the runs hold exactly the rank's range, and the lead-ins and gaps stay small.
+TEST(DistExchangePlan, AlignedCopiesMatchOnBothSides) {
+  const int p = 4;
+  const std::uint64_t align = 8;
+  std::vector<std::uint64_t> counts(p, 0), cut;
+  std::uint64_t seed = fresh_seed();
+  for (int r = 0; r < p; ++r) {  // rank r's sorted array cut into p slices of random sizes (some empty)
+    std::uint64_t at = 0;
+    cut.push_back(0);
+    for (int k = 0; k < p; ++k) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      const std::uint64_t len = (seed >> 33) % 4 == 0 ? 0 : (seed >> 40) % 1000;
+      at += len;
+      counts[k] += len;
+      cut.push_back(at);
+    }
+  }
+  std::vector<gpusort::dist::detail::ExchangePlan> plans;
+  for (int me = 0; me < p; ++me) plans.push_back(gpusort::dist::detail::plan_exchange(cut, counts, me, p, align));
+  for (int me = 0; me < p; ++me) {
+    const auto& plan = plans[me];
+    std::uint64_t held = 0, end = 0;
+    for (int k = 0; k < p; ++k) {
+      EXPECT_EQ(plan.recv_count[k], plans[k].send_count[me]) << "rank " << me << " from " << k;
+      if (plan.recv_count[k]) {
+        EXPECT_EQ(plan.recv_offset[k] % align, 0u);
+        EXPECT_EQ(plans[k].send_offset[me] % align, 0u);
+      }
+      EXPECT_GE(plan.recv_offset[k], end) << "copies overlap";
+      EXPECT_EQ(plan.run_start[k] - plan.recv_offset[k], cut[k * (p + 1) + me] - plans[k].send_offset[me]);
+      EXPECT_LT(plan.run_start[k] - plan.recv_offset[k], align);
+      EXPECT_EQ(plan.run_count[k], cut[k * (p + 1) + me + 1] - cut[k * (p + 1) + me]);
+      held += plan.run_count[k];
+      end = plan.recv_offset[k] + plan.recv_count[k];
+    }
+    EXPECT_EQ(held, counts[me]);
+    EXPECT_LE(plan.recv_extent, counts[me] + 2 * align * p);
+  }
 }
 
 // Off CUDA (PoCL in CI) or without libnccl, the NCCL exchange is a clear error on every rank.

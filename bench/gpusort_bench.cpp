@@ -135,10 +135,10 @@ tables:
 common:
   --repeats R                 timed repeats per cell, median reported (default 5; quick 3)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
-  --pool-temporaries          sorts take their temporaries from the device's pool instead of caller
-                              storage allocated outside the timing (the default on CUDA, as for
-                              CUB; elsewhere the pool is the default: NVIDIA's OpenCL runs kernels on
-                              sub-buffers of caller storage 25-55x slower)
+  --pool-temporaries          sorts take their temporaries from the device's pool, not from caller
+                              storage allocated outside the timing; the default off CUDA (NVIDIA's
+                              OpenCL runs kernels on sub-buffers of caller storage 25-55x slower),
+                              while CUDA gets caller storage, as the CUB peer does
   --caller-temporaries        caller storage on any device
   --merge-items N, --wg G     sweep: merge tuning, SortOptions::items_per_thread and work_group_size
                               of the merge rows (default: the driver's own)
@@ -742,7 +742,7 @@ int main(int argc, char** argv) {
   try {
     gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
     Bench b(opt);
-    if (b.desc.backend != "cuda" && !opt.caller_temporaries) b.opt.pool_temporaries = true;
+    if (!gpusort::rt::views_at_full_speed(b.desc) && !opt.caller_temporaries) b.opt.pool_temporaries = true;
     std::fprintf(stderr, "gpusort-bench %s on %s (%s, %s); CUB: %s; temporaries: %s\n", opt.mode.c_str(),
                  b.desc.id.c_str(), b.desc.name.c_str(), b.desc.driver.c_str(),
                  b.cub.usable() ? b.cub.device_name.c_str() : b.cub.why_absent.c_str(),

@@ -15,7 +15,6 @@ constexpr const char* kKernelFile = "merge_uneven_runs.cl";
 constexpr std::uint32_t kGroupSize = 256;  // the merge sort's pass group for every key width
 constexpr std::size_t kPairWords = 6;  // {a start, a length, b start, b length, output start, first group}
 
-
 // One pass: its pair table (kPairWords per pair plus a closing row whose last word is the number
 // of groups) and its groups.
 struct UnevenPass {

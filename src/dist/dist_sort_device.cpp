@@ -122,32 +122,7 @@ TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t v
   return l;
 }
 
-DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type,
-                            DeviceBuffer& keys, std::size_t n, DeviceBuffer* values, std::size_t vb,
-                            const SortOptions& options, DeviceBuffer* temporary_storage);
-
-}  // namespace
-
-std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm) { return std::make_unique<StagedExchange>(comm); }
-
-std::size_t sort_device_temporary_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes, int ranks,
-                                        const SortOptions& options) {
-  if (ranks < 1) throw Error(errc::invalid_argument, "dist::sort_device_temporary_bytes: ranks must be at least 1");
-  return std::size_t(temp_layout(ctx, type, n, value_bytes, ranks, options, false).total());
-}
-
-DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
-                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options) {
-  return sort_device_with(ctx, comm, exchange, type, keys, n, values, value_bytes, options, nullptr);
-}
-
-DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
-                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options,
-                       DeviceBuffer& temporary_storage) {
-  return sort_device_with(ctx, comm, exchange, type, keys, n, values, value_bytes, options, &temporary_storage);
-}
-
-namespace {
+// Both forms of sort_device: temporary_storage is the caller's, or nullptr (the call allocates).
 DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type,
                             DeviceBuffer& keys, std::size_t n, DeviceBuffer* values, std::size_t value_bytes,
                             const SortOptions& options, DeviceBuffer* temporary_storage) {
@@ -163,9 +138,9 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
   TempLayout layout;
   DeviceBuffer own_storage, shared, recv_keys, recv_values;
   DeviceBuffer* storage = nullptr;
-  // Views of one allocation on CUDA, or wherever the caller supplies the storage. Elsewhere separate
-  // buffers: NVIDIA's OpenCL runs kernels on sub-buffers 25-55x slower (docs/DESIGN-NOTES.md).
-  const bool carve = temporary_storage != nullptr || ctx.device().backend == "cuda";
+  // Views of one allocation where views run at full speed, or wherever the caller supplies the
+  // storage; elsewhere buffers of their own.
+  const bool carve = temporary_storage != nullptr || rt::views_at_full_speed(ctx.device());
   detail::collectively(comm, [&] {
     detail::check_same_request(shares, me);
     detail::check_dist_options(options);
@@ -259,5 +234,24 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
 }
 
 }  // namespace
+
+std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm) { return std::make_unique<StagedExchange>(comm); }
+
+std::size_t sort_device_temporary_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes, int ranks,
+                                        const SortOptions& options) {
+  if (ranks < 1) throw Error(errc::invalid_argument, "dist::sort_device_temporary_bytes: ranks must be at least 1");
+  return std::size_t(temp_layout(ctx, type, n, value_bytes, ranks, options, false).total());
+}
+
+DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
+                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options) {
+  return sort_device_with(ctx, comm, exchange, type, keys, n, values, value_bytes, options, nullptr);
+}
+
+DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
+                       std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options,
+                       DeviceBuffer& temporary_storage) {
+  return sort_device_with(ctx, comm, exchange, type, keys, n, values, value_bytes, options, &temporary_storage);
+}
 
 }  // namespace gpusort::dist

@@ -77,6 +77,12 @@ struct Arg {
   }
 };
 
+// Whether kernels run at full speed on sub_buffer views. On CUDA a view is a plain pointer; on
+// NVIDIA's OpenCL kernels ran on sub-buffers 25-55x slower (H200, 2026-11-26, docs/DESIGN-NOTES.md),
+// and no other OpenCL device has been measured. Callers free to choose (the distributed sort's
+// temporaries, the benchmark's) carve one allocation into views only where this holds.
+inline bool views_at_full_speed(const DeviceDescription& d) { return d.backend == "cuda"; }
+
 class BufferPool;  // runtime/buffer_pool.hpp
 class PinnedPool;  // runtime/pinned_pool.hpp
 
@@ -99,8 +105,8 @@ class Device {
   // Allocations throw Error(out_of_memory) when the device cannot provide them.
   virtual BufferPtr alloc(std::size_t bytes) = 0;
   virtual std::unique_ptr<HostBuffer> alloc_host(std::size_t bytes) = 0;
-  // A view of bytes [offset, offset + bytes) of parent (a buffer of this device, not itself a
-  // view), usable wherever a buffer is; it keeps parent alive. offset must be a multiple of 4096
+  // A view of bytes [offset, offset + bytes) of parent (a buffer of this device, or a view of one:
+  // then a view of the same memory), usable wherever a buffer is; it keeps parent alive. offset must be a multiple of 4096
   // (OpenCL: of the device's base address alignment; 4096 satisfies every device seen); bytes > 0.
   // Throws Error(invalid_argument) for a range outside parent or a misaligned offset.
   virtual BufferPtr sub_buffer(Buffer& parent, std::size_t offset, std::size_t bytes) = 0;

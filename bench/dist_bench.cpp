@@ -223,7 +223,8 @@ int run(const Args& a) {
                 "local sort %.2f, cuts %.2f, exchange %.2f (%.1f GB/s per rank), final merge %.2f; first call %.1f ms; "
                 "sent between ranks %.1f%%; check %s\n",
                 p, n, a.type.c_str(), a.pairs ? "/u32 pairs" : " keys", a.dist.c_str(), a.exchange.c_str(),
-                a.allocate ? "allocated per call" : "supplied", a.repeats, median_of(total), gkeys, median_of(local), median_of(split), median_of(exch), median_of(rate),
+                a.allocate ? "allocated per call" : "supplied", a.repeats, median_of(total), gkeys, median_of(local),
+                median_of(split), median_of(exch), median_of(rate),
                 median_of(final_sort), first_ms, 100.0 * double(sent) / double(std::max<std::uint64_t>(1, n * p)),
                 ok ? "ok" : "FAILED");
     if (!ok)

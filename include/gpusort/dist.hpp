@@ -78,7 +78,8 @@ std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm);
 // probe counts cross to the host), and `exchange` moves the slices. keys/values hold this rank's
 // n elements before and its range of the sorted whole after. Collective.
 // Its temporaries (the local sort's, the receive buffers, the merge's) come from one allocation
-// per call.
+// per call on CUDA; elsewhere the receive buffers are allocated apart and the sorts take the
+// device pool's temporaries (NVIDIA's OpenCL runs kernels on views of one allocation slowly).
 DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,
                        std::size_t n, DeviceBuffer* values, std::size_t value_bytes, const SortOptions& options = {});
 

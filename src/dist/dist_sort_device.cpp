@@ -3,6 +3,7 @@
 // exchange through a DeviceExchange, a merge of the received runs (algorithms/merge_uneven_runs.hpp).
 // docs/DISTRIBUTED.md.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -80,14 +81,26 @@ class StagedExchange final : public DeviceExchange {
   Communicator& comm_;
 };
 
-// The exchange's copies could start at multiples of this many elements on both sides
-// (ExchangePlan): NCCL moved slices received one element off at 187 GB/s per GPU against 347
-// aligned (4 x H200, 2026-11-26, gpusort-dist-bench's raw exchange). Measured in the sort: runs
-// received contiguously (1), exchange 16.2 ms at 4 GPUs; received congruent modulo 16 elements to
-// the sender's offset (sends unaligned), 19.5 ms. Copies aligned on both ends (a value above 1
-// here: senders start at a multiple and send a short lead-in the receiver skips) are built and
-// tested on PoCL but not measured on GPUs yet, so the measured form stays the default.
-constexpr std::uint64_t kRecvAlign = 1;
+// The exchange's copies start at multiples of this many elements on both sides (ExchangePlan:
+// senders start at a multiple and send a short lead-in that the receiver skips). NCCL moves
+// slices received one element off at 187 GB/s per GPU against 347 aligned (4 x H200, 2026-11-26,
+// gpusort-dist-bench's raw exchange); in the sort, the exchange of 2^30 u32 keys per GPU on 4 GPUs
+// took 16.2 ms with runs received contiguously (1) and 9.3 ms with 4, 32, 256 or 1024 alike
+// (docs/lab/dist-exchange-alignment.md). 256 elements is at least 256 bytes for every element size.
+// GPUSORT_DIST_RECV_ALIGN=E (a power of two up to 4096) sets it for a measurement without a rebuild.
+std::uint64_t recv_align() {
+  static const std::uint64_t align = [] {
+    const char* text = std::getenv("GPUSORT_DIST_RECV_ALIGN");
+    if (!text || !*text) return std::uint64_t(256);
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (*end || v == 0 || v > 4096 || (v & (v - 1)))
+      throw Error(errc::invalid_argument, std::string("GPUSORT_DIST_RECV_ALIGN must be a power of two from 1 to 4096, not '") +
+                                              text + "'");
+    return std::uint64_t(v);
+  }();
+  return align;
+}
 
 // One rank's temporary storage: the receive buffers for keys and values, then one region that the
 // local sort and, after the exchange, the merge use in turn. Every part starts 4096-aligned.
@@ -113,7 +126,7 @@ TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t v
   }
   std::uint64_t merge = 0;
   if (ranks > 1) {
-    const std::uint64_t extent = n + 2 * kRecvAlign * std::uint64_t(ranks);  // room for leads and gaps
+    const std::uint64_t extent = n + 2 * recv_align() * std::uint64_t(ranks);  // room for leads and gaps
     l.recv_keys = algo::temp_request_bytes(extent * key_size(type));
     l.recv_values = vb ? algo::temp_request_bytes(extent * vb) : 0;
     merge = algo::merge_uneven_runs_temp_bytes(ctx.runtime_device(), type, vb, n, std::size_t(ranks));
@@ -206,7 +219,7 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
 
   // 3. Exchange into the receive buffers (made in step 1), in source-rank order.
   t = clock_type::now();
-  const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p, kRecvAlign);
+  const detail::ExchangePlan plan = detail::plan_exchange(cut, counts, me, p, recv_align());
   report.sent_away = plan.sent_away;
   exchange.alltoallv(keys, plan.bytes(plan.send_count, kb).data(), plan.bytes(plan.send_offset, kb).data(), recv_keys,
                      plan.bytes(plan.recv_count, kb).data(), plan.bytes(plan.recv_offset, kb).data());

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "gpusort/context.hpp"
+#include "gpusort/device_array.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
@@ -24,12 +25,37 @@ struct RecordField {
 
 inline constexpr std::size_t kMaxRecordBytes = 1024;
 
-// records: n records of record_bytes each, sorted in place. options: algorithm and the device
-// budget apply to every pass; order and stable are set by the fields (always stable). Records of
-// 1, 2, 4, 8 or 16 bytes with one field of at most 8 bytes move with their key in one sort; others
-// are sorted as (key, index) pairs, one stable pass per field (per 8 bytes of a bytesK field), then
-// gathered. SortReport: the sums over the passes; chunks = the number of passes.
+// records: n records of record_bytes each in host memory, sorted in place. options: algorithm
+// and the device budget apply to every pass; order and stable are set by the fields (always
+// stable). Records of 1, 2, 4, 8 or 16 bytes with one field of at most 8 bytes move with their key
+// in one sort; others are sorted as (key, index) pairs, one stable pass per field (per 8 bytes of
+// a bytesK field), then gathered.
+//  - When the records, a second copy of them and the sorts' temporaries fit the device budget
+//    (SortOptions::device_memory_limit, else 70% of the device's memory), everything runs on the
+//    device: the records go up once through pinned staging and come down once, sorted; the
+//    caller's records are written only after the sort has succeeded. SortReport: upload_ms and
+//    download_ms the two copies, sort_ms the device time of the whole.
+//  - Larger record sets: keys are made and records gathered on the host, each pass a host sort
+//    (in chunks through the device when it is larger than the budget). SortReport: the sums over
+//    the passes.
+// chunks = the number of passes.
 SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t record_bytes,
                         std::span<const RecordField> fields, const SortOptions& options = {});
+
+// The same for records already in device memory (at least n * record_bytes bytes of `records`),
+// sorted in place on the device: each pass's keys made there by a kernel, the records gathered
+// there. It allocates temporaries from the device's pool (keys, index, the sorts' own, and for
+// multi-pass sorts a second copy of the records to gather into, copied back) and returns when the
+// records are sorted. device_memory_limit and
+// host_threads must be 0, as for sort_device. SortReport::sort_ms: the device time of the whole.
+SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t n, std::size_t record_bytes,
+                               std::span<const RecordField> fields, const SortOptions& options = {});
+
+// Out of place: the n records of `in` sorted into `out` (in unchanged; the two must not overlap).
+// Multi-pass sorts gather straight into `out`, so this form needs no second copy of the records
+// and no copy back: the form to use when the caller has an output buffer anyway.
+SortReport sort_records_device(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
+                               std::size_t record_bytes, std::span<const RecordField> fields,
+                               const SortOptions& options = {});
 
 }  // namespace gpusort

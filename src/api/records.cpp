@@ -1,68 +1,26 @@
-// Records sorted by fields (gpusort/records.hpp): least significant field first, each pass a
-// stable sort of (field key, record index) pairs, so earlier passes break the ties of later ones;
-// then one gather of the records by the final index order.
+// Records sorted by fields (gpusort/records.hpp). The passes (api/record_passes.hpp) run on the
+// device whenever the records and the sorts' temporaries fit it (api/records_device.hpp): keys
+// made and records gathered by kernels, the host only copying the records up and down. Larger
+// record sets take the host path below: keys made on the host, each pass a host sort of (key,
+// index) pairs (which partitions through the device in chunks), then a gather on the host.
 #include "gpusort/records.hpp"
 
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "api/option_checks.hpp"
+#include "api/record_passes.hpp"
+#include "api/records_device.hpp"
 #include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
+#include "gpusort/device_array.hpp"
+#include "runtime/device.hpp"
 
 namespace gpusort {
 namespace {
 
-// One sort pass: `bytes` bytes at `offset` read as a key of `type` (a plain field), or up to 8
-// bytes of a bytesK field packed big-endian into a u64 (unsigned order = lexicographic order).
-struct Pass {
-  std::size_t offset;
-  key_type type;
-  std::size_t bytes;
-  bool packed;  // a piece of a bytesK field
-  bool descending;
-};
-
-void check_fields(std::size_t record_bytes, std::span<const RecordField> fields) {
-  if (record_bytes == 0 || record_bytes > kMaxRecordBytes)
-    throw Error(errc::invalid_argument, "record size must be 1 to " + std::to_string(kMaxRecordBytes) + " bytes (got " +
-                                            std::to_string(record_bytes) + ")");
-  if (fields.empty()) throw Error(errc::invalid_argument, "records need at least one key field");
-  for (const RecordField& f : fields) {
-    const std::size_t size = f.bytes ? f.bytes : key_size(f.type);
-    if (f.offset >= record_bytes || size > record_bytes - f.offset)
-      throw Error(errc::invalid_argument, "a key field of " + std::to_string(size) + " bytes at offset " +
-                                              std::to_string(f.offset) + " does not fit a record of " +
-                                              std::to_string(record_bytes) + " bytes");
-  }
-}
-
-// The passes, least significant first.
-std::vector<Pass> passes_of(std::span<const RecordField> fields) {
-  std::vector<Pass> out;
-  for (std::size_t i = fields.size(); i-- > 0;) {
-    const RecordField& f = fields[i];
-    if (!f.bytes) {
-      out.push_back({f.offset, f.type, key_size(f.type), false, f.descending});
-      continue;
-    }
-    const std::size_t pieces = (f.bytes + 7) / 8;
-    for (std::size_t p = pieces; p-- > 0;)
-      out.push_back({f.offset + 8 * p, key_type::u64, std::min<std::size_t>(8, f.bytes - 8 * p), true, f.descending});
-  }
-  return out;
-}
-
-// The pass's key of one record, in `out` (key_size(pass.type) bytes).
-inline void key_of(const Pass& pass, const unsigned char* record, unsigned char* out) {
-  if (!pass.packed) {
-    std::memcpy(out, record + pass.offset, pass.bytes);
-    return;
-  }
-  std::uint64_t v = 0;
-  for (std::size_t b = 0; b < 8; ++b) v = (v << 8) | (b < pass.bytes ? record[pass.offset + b] : 0u);
-  std::memcpy(out, &v, 8);
-}
+using detail::RecordPass;
 
 std::size_t threads_for(std::size_t n) { return core::threads_for(n, std::size_t(1) << 18); }
 
@@ -75,10 +33,10 @@ void add(SortReport& total, const SortReport& r) {
   total.programs_compiled += r.programs_compiled;
 }
 
-// (key, index) passes with index type I, then the gather.
+// Host path: (key, index) passes with index type I, then the gather.
 template <class I>
 SortReport sort_by_index(Context& ctx, unsigned char* records, std::size_t n, std::size_t rb,
-                         const std::vector<Pass>& passes, SortOptions options) {
+                         const std::vector<RecordPass>& passes, SortOptions options) {
   SortReport total;
   total.chunks = passes.size();
   std::vector<I> index(n);
@@ -86,10 +44,11 @@ SortReport sort_by_index(Context& ctx, unsigned char* records, std::size_t n, st
     for (std::size_t i = b; i < e; ++i) index[i] = I(i);
   });
   core::HostArray keys = core::make_host_array(std::max<std::size_t>(1, n * 8));
-  for (const Pass& pass : passes) {
+  for (const RecordPass& pass : passes) {
     const std::size_t kb = key_size(pass.type);
     core::parallel_for(n, threads_for(n), [&](std::size_t, std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) key_of(pass, records + std::size_t(index[i]) * rb, keys.get() + i * kb);
+      for (std::size_t i = b; i < e; ++i)
+        detail::record_key(pass, records + std::size_t(index[i]) * rb, keys.get() + i * kb);
     });
     options.order = pass.descending ? order::descending : order::ascending;
     add(total, sort_host(ctx, pass.type, keys.get(), n, index.data(), sizeof(I), options));
@@ -102,30 +61,73 @@ SortReport sort_by_index(Context& ctx, unsigned char* records, std::size_t n, st
   return total;
 }
 
+// Host path for small records with a one-pass key: they travel as the values of their keys.
+SortReport sort_with_key(Context& ctx, unsigned char* records, std::size_t n, std::size_t rb, const RecordPass& pass,
+                         SortOptions options) {
+  const std::size_t kb = key_size(pass.type);
+  core::HostArray keys = core::make_host_array(n * kb);
+  core::parallel_for(n, threads_for(n), [&](std::size_t, std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) detail::record_key(pass, records + i * rb, keys.get() + i * kb);
+  });
+  options.order = pass.descending ? order::descending : order::ascending;
+  return sort_host(ctx, pass.type, keys.get(), n, records, rb, options);
+}
+
 }  // namespace
 
 SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t record_bytes,
                         std::span<const RecordField> fields, const SortOptions& options) {
-  check_fields(record_bytes, fields);
+  detail::check_record_fields(record_bytes, fields);
   if (n > 0 && !records) throw Error(errc::invalid_argument, "records is null");
   SortOptions o = options;
   o.stable = true;  // the passes rely on it
-  const std::vector<Pass> passes = passes_of(fields);
+  const std::vector<RecordPass> passes = detail::record_passes(fields);
   auto* bytes = static_cast<unsigned char*>(records);
   if (n <= 1) return SortReport{};
-  // Small records with a one-pass key travel as the values of their keys: one sort, no gather.
-  if (passes.size() == 1 && is_supported_value_size(record_bytes)) {
-    const Pass& pass = passes[0];
-    const std::size_t kb = key_size(pass.type);
-    core::HostArray keys = core::make_host_array(n * kb);
-    core::parallel_for(n, threads_for(n), [&](std::size_t, std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) key_of(pass, bytes + i * record_bytes, keys.get() + i * kb);
-    });
-    o.order = pass.descending ? order::descending : order::ascending;
-    return sort_host(ctx, pass.type, keys.get(), n, bytes, record_bytes, o);
-  }
+  rt::Device& device = ctx.runtime_device();
+  if (detail::records_fit_device(device, n, record_bytes, passes, o))
+    return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
+  if (detail::records_move_with_key(passes, record_bytes)) return sort_with_key(ctx, bytes, n, record_bytes, passes[0], o);
   if (n <= std::size_t(UINT32_MAX)) return sort_by_index<std::uint32_t>(ctx, bytes, n, record_bytes, passes, o);
   return sort_by_index<std::uint64_t>(ctx, bytes, n, record_bytes, passes, o);
+}
+
+namespace {
+
+void check_device_records(const DeviceBuffer& buffer, std::size_t n, std::size_t record_bytes, const char* what) {
+  if (n > buffer.bytes() / record_bytes)
+    throw Error(errc::invalid_argument, std::string(what) + " holds fewer than n records of " +
+                                            std::to_string(record_bytes) + " bytes");
+}
+
+SortReport device_records(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
+                          std::size_t record_bytes, std::span<const RecordField> fields, const SortOptions& options) {
+  detail::check_record_fields(record_bytes, fields);
+  detail::check_no_host_options(options);
+  SortOptions o = options;
+  o.stable = true;
+  return detail::sort_records_on_device(ctx.runtime_device(), in.runtime_buffer(), out.runtime_buffer(), n,
+                                        record_bytes, detail::record_passes(fields), o);
+}
+
+}  // namespace
+
+SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t n, std::size_t record_bytes,
+                               std::span<const RecordField> fields, const SortOptions& options) {
+  detail::check_record_fields(record_bytes, fields);
+  check_device_records(records, n, record_bytes, "the records buffer");
+  return device_records(ctx, records, records, n, record_bytes, fields, options);
+}
+
+SortReport sort_records_device(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
+                               std::size_t record_bytes, std::span<const RecordField> fields,
+                               const SortOptions& options) {
+  detail::check_record_fields(record_bytes, fields);
+  check_device_records(in, n, record_bytes, "the input buffer");
+  check_device_records(out, n, record_bytes, "the output buffer");
+  if (n > 0 && &in.runtime_buffer() == &out.runtime_buffer())
+    throw Error(errc::invalid_argument, "sort_records_device: in and out are the same buffer (use the in-place form)");
+  return device_records(ctx, in, out, n, record_bytes, fields, options);
 }
 
 }  // namespace gpusort

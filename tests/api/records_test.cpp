@@ -1,9 +1,13 @@
 // Records sorted by fields (gpusort/records.hpp) against std::stable_sort of the records with the
 // same field order on the host: record sizes from 1 to 333 bytes, typed and bytesK fields at odd
 // offsets, mixed directions, and bytes drawn from {0, 1, 255} so that ties (and NaN, infinity and
-// negative zero patterns in float fields) are common and every tie-break is exercised.
+// negative zero patterns in float fields) are common and every tie-break is exercised. Each of the
+// three paths: host records sorted on the device (the default when they fit), host records on the
+// host path (a device budget below the records), and records already in device memory.
 #include <cstring>
 
+#include "api/records_device.hpp"
+#include "gpusort/device_array.hpp"
 #include "gpusort/records.hpp"
 #include "support/test_support.hpp"
 
@@ -37,7 +41,9 @@ int compare_field(const RecordField& f, const unsigned char* a, const unsigned c
   return f.descending ? -c : c;
 }
 
-void check(std::size_t n, std::size_t rb, std::vector<RecordField> fields) {
+enum class Path { automatic, host, device, device_out_of_place };
+
+void check(std::size_t n, std::size_t rb, std::vector<RecordField> fields, Path path = Path::automatic) {
   const std::uint64_t seed = fresh_seed();
   const auto input = random_records(n, rb, seed);
   std::vector<std::size_t> order(n);
@@ -48,7 +54,32 @@ void check(std::size_t n, std::size_t rb, std::vector<RecordField> fields) {
     return false;
   });
   auto records = input;
-  sort_records(test_context(), records.data(), n, rb, fields);
+  if (path == Path::device) {
+    DeviceBuffer buffer(test_context(), std::max<std::size_t>(1, n * rb));
+    if (n) buffer.upload(records.data(), n * rb);
+    sort_records_device(test_context(), buffer, n, rb, fields);
+    if (n) buffer.download(records.data(), n * rb);
+  } else if (path == Path::device_out_of_place) {
+    DeviceBuffer in(test_context(), std::max<std::size_t>(1, n * rb)), out(test_context(), std::max<std::size_t>(1, n * rb));
+    if (n) in.upload(records.data(), n * rb);
+    sort_records_device(test_context(), in, out, n, rb, fields);
+    std::vector<unsigned char> in_after(n * rb);
+    if (n) in.download(in_after.data(), n * rb);
+    ASSERT_EQ(in_after, input) << "the input buffer changed";
+    if (n) out.download(records.data(), n * rb);
+  } else {
+    SortOptions options;
+    // A budget of the records alone: the device path needs more (a second copy, keys, index).
+    if (path == Path::host) options.device_memory_limit = n * rb;
+    if (n > 1) {
+      options.stable = true;
+      const bool fits = detail::records_fit_device(test_context().runtime_device(), n, rb,
+                                                   detail::record_passes(fields), options);
+      ASSERT_EQ(fits, path == Path::automatic) << "the test meant the other path";
+    }
+    const SortReport report = sort_records(test_context(), records.data(), n, rb, fields, options);
+    if (n > 1) EXPECT_GE(report.chunks, fields.size());
+  }
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(std::memcmp(&records[i * rb], &input[order[i] * rb], rb), 0)
         << "record " << i << " of " << n << " (size " << rb << ", " << fields.size() << " fields, seed " << seed << ")";
@@ -73,6 +104,42 @@ TEST(Records, SeveralFieldsMixedDirections) {
                     {.offset = 1, .bytes = 13}});
   check(5003, 333, {{.offset = 300, .type = key_type::f32, .descending = true}, {.offset = 7, .type = key_type::u64},
                     {.offset = 100, .bytes = 33, .descending = true}});
+}
+
+TEST(Records, HostPathWhenTheDeviceBudgetIsTooSmall) {
+  check(20001, 100, {{.offset = 0, .bytes = 10}}, Path::host);
+  check(15013, 17, {{.offset = 3, .type = key_type::f64}, {.offset = 0, .type = key_type::u8, .descending = true},
+                    {.offset = 1, .bytes = 13}}, Path::host);
+  check(30001, 4, {{.offset = 0, .type = key_type::u32, .descending = true}}, Path::host);
+}
+
+TEST(Records, RecordsInDeviceMemory) {
+  check(20003, 100, {{.offset = 8, .type = key_type::i32, .descending = true}, {.offset = 0, .bytes = 4}}, Path::device);
+  check(5003, 333, {{.offset = 300, .type = key_type::f32, .descending = true}, {.offset = 7, .type = key_type::u64},
+                    {.offset = 100, .bytes = 33, .descending = true}}, Path::device);
+  check(20011, 16, {{.offset = 3, .type = key_type::i16, .descending = true}}, Path::device);
+  check(7, 3, {{.offset = 1, .bytes = 2}}, Path::device);
+  check(0, 3, {{.offset = 1, .bytes = 2}}, Path::device);
+}
+
+TEST(Records, RecordsInDeviceMemoryOutOfPlace) {
+  check(20001, 100, {{.offset = 0, .bytes = 10}}, Path::device_out_of_place);
+  check(15013, 17, {{.offset = 3, .type = key_type::f64}, {.offset = 0, .type = key_type::u8, .descending = true},
+                    {.offset = 1, .bytes = 13}}, Path::device_out_of_place);
+  check(9001, 8, {{.offset = 0, .bytes = 7, .descending = true}}, Path::device_out_of_place);
+  check(1, 5, {{.offset = 1, .bytes = 3}}, Path::device_out_of_place);
+}
+
+TEST(Records, DeviceBufferTooSmallOrHostOptionsAreErrors) {
+  DeviceBuffer small(test_context(), 100);
+  const RecordField f{.offset = 0, .type = key_type::u32};
+  EXPECT_THROW(sort_records_device(test_context(), small, 11, 10, std::span(&f, 1)), Error);
+  SortOptions host_only;
+  host_only.host_threads = 2;
+  EXPECT_THROW(sort_records_device(test_context(), small, 10, 10, std::span(&f, 1), host_only), Error);
+  DeviceBuffer other(test_context(), 100);
+  EXPECT_THROW(sort_records_device(test_context(), small, small, 10, 10, std::span(&f, 1)), Error);
+  EXPECT_THROW(sort_records_device(test_context(), small, other, 12, 9, std::span(&f, 1)), Error);
 }
 
 TEST(Records, TinyInputs) {

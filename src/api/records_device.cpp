@@ -1,0 +1,215 @@
+#include "api/records_device.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <string>
+
+#include "api/device_run.hpp"
+#include "api/host_transfer.hpp"
+#include "api/option_checks.hpp"
+#include "api/out_of_core.hpp"
+#include "runtime/buffer_pool.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace gpusort::detail {
+namespace {
+
+constexpr std::uint32_t kGroupSize = 256;
+// Units of the record gather per work-group (about 8 per work-item).
+constexpr std::uint32_t kGatherUnitsPerGroup = 8 * kGroupSize;
+
+std::size_t index_bytes_for(std::uint64_t n) { return n <= std::uint64_t(UINT32_MAX) ? 4 : 8; }
+
+// The options of one pass's sort: stable, the pass's direction, no host-only fields.
+SortOptions pass_options(const SortOptions& options, const RecordPass& pass) {
+  SortOptions o = options;
+  o.stable = true;
+  o.order = pass.descending ? order::descending : order::ascending;
+  o.device_memory_limit = 0;
+  o.host_threads = 0;
+  return o;
+}
+
+// A pass's sort temporaries; for an algorithm that does not report them, twice its data.
+std::uint64_t sort_temp_bytes(rt::Device& device, key_type type, std::uint64_t n, std::size_t vb,
+                              const SortOptions& options) {
+  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
+  try {
+    return needed_temp_bytes(algorithm, device, type, n, vb, options);
+  } catch (const Error& e) {
+    if (e.code() != errc::unsupported) throw;
+    return 2 * n * (key_size(type) + vb);
+  }
+}
+
+class RecordKernels {
+ public:
+  RecordKernels(rt::Device& device, std::size_t index_bytes)
+      : device_(device), program_(device.program("records.cl", {"RECORD_INDEX_BYTES=" + std::to_string(index_bytes)})) {}
+
+  void iota(rt::Buffer& index, std::uint64_t n) {
+    device_.launch(program_.kernel("records_iota"), items(n), {index, n});
+  }
+  // index == nullptr: record i's key at place i.
+  void extract(rt::Buffer& records, std::uint64_t n, std::size_t rb, rt::Buffer* index, const RecordPass& pass,
+               rt::Buffer& keys) {
+    const std::uint32_t identity = index ? 0u : 1u;
+    device_.launch(program_.kernel("records_extract_key"), items(n),
+                   {records, n, std::uint64_t(rb), index ? *index : keys, identity, std::uint32_t(pass.offset),
+                    std::uint32_t(pass.bytes), std::uint32_t(pass.packed ? 1 : 0),
+                    std::uint32_t(key_size(pass.type)), keys});
+  }
+  void gather(rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb, rt::Buffer& index) {
+    const std::uint32_t unit = rb % 4 == 0 ? 4 : 1;
+    const std::uint32_t units = std::uint32_t(rb / unit);
+    const std::uint32_t per_group = std::max<std::uint32_t>(1, kGatherUnitsPerGroup / units);
+    const rt::Launch launch{(n + per_group - 1) / per_group, kGroupSize, 0};
+    device_.launch(program_.kernel("records_gather"), launch, {in, out, n, std::uint64_t(rb), index, unit, per_group});
+  }
+
+ private:
+  static rt::Launch items(std::uint64_t n) { return {(n + kGroupSize - 1) / kGroupSize, kGroupSize, 0}; }
+  rt::Device& device_;
+  rt::Program& program_;
+};
+
+// One pass's sort of n keys (and values) already on the device.
+void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::Buffer& keys, rt::Buffer& values,
+               std::size_t vb, const SortOptions& options) {
+  const SortOptions o = pass_options(options, pass);
+  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, o);
+  run_on_device(device, algorithm, pass.type, n, keys, &values, vb, o);
+}
+
+// The sort itself: the records of `in` sorted into `out`. in == out sorts in place: multi-pass
+// sorts then gather into a temporary and copy back.
+void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
+                     const std::vector<RecordPass>& passes, const SortOptions& options) {
+  rt::BufferPool& pool = device.temp_pool();
+  if (records_move_with_key(passes, rb)) {
+    const RecordPass& pass = passes[0];
+    if (&in != &out) device.copy(in, 0, out, 0, n * rb);
+    rt::BufferPtr keys = pool.get(n * key_size(pass.type));
+    RecordKernels(device, 4).extract(out, n, rb, nullptr, pass, *keys);
+    sort_pass(device, pass, n, *keys, out, rb, options);
+    return;
+  }
+  const std::size_t ib = index_bytes_for(n);
+  RecordKernels kernels(device, ib);
+  rt::BufferPtr index = pool.get(n * ib);
+  rt::BufferPtr keys = pool.get(n * 8);
+  kernels.iota(*index, n);
+  bool first = true;
+  for (const RecordPass& pass : passes) {
+    kernels.extract(in, n, rb, first ? nullptr : index.get(), pass, *keys);
+    sort_pass(device, pass, n, *keys, *index, ib, options);
+    first = false;
+  }
+  if (&in != &out) {
+    kernels.gather(in, out, n, rb, *index);
+    return;
+  }
+  rt::BufferPtr sorted = pool.get(n * rb);
+  kernels.gather(in, *sorted, n, rb, *index);
+  device.copy(*sorted, 0, in, 0, n * rb);
+  device.finish();  // before `sorted` may be freed
+}
+
+// Waits for the device before the buffers go away when a step throws (kernels may still use them).
+struct DrainOnError {
+  rt::Device& device;
+  ~DrainOnError() {
+    if (!std::uncaught_exceptions()) return;
+    try {
+      device.finish();
+    } catch (...) {
+    }
+  }
+};
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
+                                         const std::vector<RecordPass>& passes, const SortOptions& options) {
+  if (records_move_with_key(passes, record_bytes)) {
+    const RecordPass& pass = passes[0];
+    return n * key_size(pass.type) +
+           sort_temp_bytes(device, pass.type, n, record_bytes, pass_options(options, pass));
+  }
+  const std::size_t ib = index_bytes_for(n);
+  std::uint64_t sort_temp = 0;
+  for (const RecordPass& pass : passes)
+    sort_temp = std::max(sort_temp, sort_temp_bytes(device, pass.type, n, ib, pass_options(options, pass)));
+  return n * 8 + n * ib + sort_temp + n * record_bytes;
+}
+
+bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
+                        const std::vector<RecordPass>& passes, const SortOptions& options) {
+  const std::uint64_t data = n * record_bytes;
+  if (data > max_buffer_bytes(device.description())) return false;
+  const std::uint64_t budget = device_budget(device.description(), options);
+  const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
+  return data <= budget && extra <= budget - data;
+}
+
+SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
+                                  std::size_t record_bytes, const std::vector<RecordPass>& passes,
+                                  const SortOptions& options) {
+  SortReport report;
+  report.device = device.description().id;
+  report.chunks = passes.size();
+  if (n <= 1) {  // already sorted; out-of-place, the one record is copied
+    if (n == 1 && &in != &out) {
+      device.copy(in, 0, out, 0, record_bytes);
+      device.finish();
+    }
+    return report;
+  }
+  report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  DrainOnError drain{device};
+  auto start = device.record();
+  run_record_sort(device, in, out, n, record_bytes, passes, options);
+  auto stop = device.record();
+  report.sort_ms = stop->elapsed_ms_since(*start);
+  report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
+  return report;
+}
+
+SortReport sort_host_records_via_device(rt::Device& device, void* records, std::uint64_t n, std::size_t record_bytes,
+                                        const std::vector<RecordPass>& passes, const SortOptions& options) {
+  SortReport report;
+  report.device = device.description().id;
+  report.chunks = passes.size();
+  if (n <= 1) return report;
+  report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
+  const std::size_t bytes = std::size_t(n * record_bytes);
+  // Everything that can fail for lack of memory is allocated before the first copy.
+  rt::BufferPtr in = device.alloc(bytes);
+  rt::BufferPtr out = records_move_with_key(passes, record_bytes) ? nullptr : device.alloc(bytes);
+  const unsigned threads = transfer_threads(options.host_threads, false);
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  DrainOnError drain{device};
+  auto t = std::chrono::steady_clock::now();
+  const UploadPiece up{records, in.get(), 0, bytes};
+  upload(device, std::span(&up, 1), threads);
+  report.upload_ms = ms_since(t);
+  auto start = device.record();
+  rt::Buffer& sorted = out ? *out : *in;
+  run_record_sort(device, *in, sorted, n, record_bytes, passes, options);
+  auto stop = device.record();
+  report.sort_ms = stop->elapsed_ms_since(*start);
+  report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
+  t = std::chrono::steady_clock::now();
+  const DownloadPiece down{records, &sorted, 0, bytes};
+  download(device, std::span(&down, 1), threads);
+  report.download_ms = ms_since(t);
+  return report;
+}
+
+}  // namespace gpusort::detail

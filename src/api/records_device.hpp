@@ -1,0 +1,40 @@
+#pragma once
+// Record sorts on the device (kernels/records.cl): the records stay in one device buffer; each
+// pass makes its keys from them by the current index order and sorts (key, index) pairs on the
+// device; one gather then moves the records. The host form uploads the records through pinned
+// staging first and downloads them last; it is taken whenever the records and the sort's
+// temporaries fit the device budget.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "api/record_passes.hpp"
+#include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::detail {
+
+// The device memory a device record sort of n records takes besides the records themselves
+// (keys, index, the sorts' temporaries, the gather's second copy of the records).
+std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
+                                         const std::vector<RecordPass>& passes, const SortOptions& options);
+
+// Whether the host form fits the device: the records in one buffer and everything within
+// the budget (SortOptions::device_memory_limit, else 70% of the device's memory).
+bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
+                        const std::vector<RecordPass>& passes, const SortOptions& options);
+
+// Sorts n records of record_bytes each from `in` into `out` (device memory; the same buffer: in
+// place), and returns when they are sorted; options.stable must be set. SortReport::sort_ms:
+// device time of the whole (key making, sorts, gather); chunks: the number of sort passes.
+SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
+                                  std::size_t record_bytes, const std::vector<RecordPass>& passes,
+                                  const SortOptions& options);
+
+// The host form: upload, sort_records_on_device, download into `records` (written only once the
+// device sort has succeeded).
+SortReport sort_host_records_via_device(rt::Device& device, void* records, std::uint64_t n, std::size_t record_bytes,
+                                        const std::vector<RecordPass>& passes, const SortOptions& options);
+
+}  // namespace gpusort::detail

@@ -42,6 +42,7 @@ struct Options {
   std::string device, algorithm = "auto", cub_lib;
   bool few_unique = false, no_cub = false;
   std::uint64_t seed = 1;
+  bool verbose = false;
 };
 
 [[noreturn]] void usage(int rc) {
@@ -55,6 +56,7 @@ struct Options {
   --seed S           input seed (default 1)
   --algorithm NAME   gpusort's algorithm for the passes (default auto)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
+  --verbose          one more out-of-place call after the timed ones, printing its phases' device times
 )");
   std::exit(rc);
 }
@@ -77,6 +79,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--algorithm") o.algorithm = val();
     else if (a == "--cub-lib") o.cub_lib = val();
     else if (a == "--no-cub") o.no_cub = true;
+    else if (a == "--verbose") o.verbose = true;
     else if (a == "--dist") {
       const std::string d = val();
       if (d != "uniform" && d != "few-unique") throw gpusort::Error(gpusort::errc::invalid_argument, "--dist: uniform or few-unique");
@@ -157,6 +160,11 @@ int main(int argc, char** argv) try {
       if (r == 0) continue;
       out_wall.push_back(ms);
       out_dev.push_back(rep.sort_ms);
+    }
+    if (opt.verbose) {
+      gpusort::SortOptions vo = so;
+      vo.verbose = true;
+      gpusort::sort_records_device(ctx, records, sorted, n, rb, fields, vo);
     }
     sorted.download(work.get(), bytes);
     std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);

@@ -45,20 +45,36 @@ KERNEL records_extract_key(GLOBAL const u8* records, u64 n, u64 record_bytes, GL
 
 // out record j = in record index[j], for the `per_group` records of this work-group, moved in
 // units of `unit` bytes (4 when the record size is a multiple of 4, else 1): consecutive
-// work-items take consecutive units, so each record's bytes are read and written together.
-KERNEL records_gather(GLOBAL const u8* in, GLOBAL u8* out, u64 n, u64 record_bytes, GLOBAL const index_t* index,
-                      u32 unit, u32 per_group) {
+// work-items take consecutive units, so each record's bytes are read and written together. Each
+// work-item loads GATHER_BATCH units before it stores them, so that many reads are in flight.
+#define GATHER_BATCH 8
+KERNEL records_gather(GLOBAL const u8* RESTRICT in, GLOBAL u8* RESTRICT out, u64 n, u64 record_bytes,
+                      GLOBAL const index_t* RESTRICT index, u32 unit, u32 per_group) {
   const u64 first = GROUP_ID() * per_group;
   if (first >= n) return;
   const u32 count = (u32)(n - first < (u64)per_group ? n - first : (u64)per_group);
   const u32 units = (u32)(record_bytes / unit);  // per record
   const u32 total = count * units;
-  for (u32 t = LOCAL_ID(); t < total; t += LOCAL_SIZE()) {
-    const u32 k = t / units;
-    const u32 w = t - k * units;
-    const u64 src = (u64)index[first + k] * units + w;
-    const u64 dst = (first + k) * (u64)units + w;
-    if (unit == 4) ((GLOBAL u32*)out)[dst] = ((GLOBAL const u32*)in)[src];
-    else out[dst] = in[src];
+  for (u32 t0 = LOCAL_ID(); t0 < total; t0 += GATHER_BATCH * LOCAL_SIZE()) {
+    u32 word[GATHER_BATCH];
+    u64 dst[GATHER_BATCH];
+#pragma unroll
+    for (u32 j = 0; j < GATHER_BATCH; ++j) {
+      const u32 t = t0 + j * LOCAL_SIZE();
+      if (t < total) {
+        const u32 k = t / units;
+        const u32 w = t - k * units;
+        const u64 src = (u64)index[first + k] * units + w;
+        dst[j] = (first + k) * (u64)units + w;
+        word[j] = unit == 4 ? ((GLOBAL const u32*)in)[src] : (u32)in[src];
+      }
+    }
+#pragma unroll
+    for (u32 j = 0; j < GATHER_BATCH; ++j) {
+      if (t0 + j * LOCAL_SIZE() < total) {
+        if (unit == 4) ((GLOBAL u32*)out)[dst[j]] = word[j];
+        else out[dst[j]] = (u8)word[j];
+      }
+    }
   }
 }

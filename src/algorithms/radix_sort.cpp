@@ -21,26 +21,12 @@
 
 #include "algorithms/drivers.hpp"
 #include "algorithms/radix_policy.hpp"
+#include "runtime/phase_timer.hpp"
 
 namespace gpusort::algo {
 namespace {
 
-// options.verbose: device time of each phase, to stderr.
-struct PhaseTimer {
-  rt::Device& dev;
-  bool on;
-  std::vector<std::pair<std::string, std::unique_ptr<rt::Event>>> marks;
-  void mark(std::string what) {
-    if (on) marks.emplace_back(std::move(what), dev.record());
-  }
-  void print() {
-    if (!on || marks.size() < 2) return;
-    marks.back().second->wait();
-    for (std::size_t i = 1; i < marks.size(); ++i)
-      std::fprintf(stderr, "radix: %-24s %8.3f ms\n", marks[i].first.c_str(),
-                   marks[i].second->elapsed_ms_since(*marks[i - 1].second));
-  }
-};
+using rt::PhaseTimer;  // options.verbose: device time of each phase, to stderr
 
 // The sort and its size query choose alike; a bad work-group size is an error on every path.
 template <class Job>  // SortJob or TempQuery
@@ -190,7 +176,7 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr hist = onesweep ? dev.sub_buffer(*meta, 0, l.hist) : meta;  // onesweep: a view of meta
   rt::Program& prog = program_for(job, p, p.path);
 
-  PhaseTimer timer{dev, job.options.verbose, {}};
+  PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
   // 1. all histograms (the portable program's kernel; on CUDA the onesweep program's lane histogram)
   dev.fill_bytes(*meta, 0, 0, l.meta);

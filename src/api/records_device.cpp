@@ -10,14 +10,16 @@
 #include "api/option_checks.hpp"
 #include "api/out_of_core.hpp"
 #include "runtime/buffer_pool.hpp"
+#include "runtime/phase_timer.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {
 namespace {
 
 constexpr std::uint32_t kGroupSize = 256;
-// Units of the record gather per work-group (about 8 per work-item).
-constexpr std::uint32_t kGatherUnitsPerGroup = 8 * kGroupSize;
+// Units of the record gather per work-group: 16 per work-item, two batches of its loads
+// (records.cl's GATHER_BATCH).
+constexpr std::uint32_t kGatherUnitsPerGroup = 16 * kGroupSize;
 
 std::size_t index_bytes_for(std::uint64_t n) { return n <= std::uint64_t(UINT32_MAX) ? 4 : 8; }
 
@@ -87,12 +89,17 @@ void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::
 void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
                      const std::vector<RecordPass>& passes, const SortOptions& options) {
   rt::BufferPool& pool = device.temp_pool();
+  rt::PhaseTimer timer{device, options.verbose, "records"};
+  timer.mark("start");
   if (records_move_with_key(passes, rb)) {
     const RecordPass& pass = passes[0];
     if (&in != &out) device.copy(in, 0, out, 0, n * rb);
     rt::BufferPtr keys = pool.get(n * key_size(pass.type));
     RecordKernels(device, 4).extract(out, n, rb, nullptr, pass, *keys);
+    timer.mark("keys");
     sort_pass(device, pass, n, *keys, out, rb, options);
+    timer.mark("sort with the records");
+    timer.print();
     return;
   }
   const std::size_t ib = index_bytes_for(n);
@@ -100,19 +107,24 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   rt::BufferPtr index = pool.get(n * ib);
   rt::BufferPtr keys = pool.get(n * 8);
   kernels.iota(*index, n);
-  bool first = true;
-  for (const RecordPass& pass : passes) {
-    kernels.extract(in, n, rb, first ? nullptr : index.get(), pass, *keys);
-    sort_pass(device, pass, n, *keys, *index, ib, options);
-    first = false;
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    kernels.extract(in, n, rb, p == 0 ? nullptr : index.get(), passes[p], *keys);
+    timer.mark("keys of pass " + std::to_string(p));
+    sort_pass(device, passes[p], n, *keys, *index, ib, options);
+    timer.mark("sort of pass " + std::to_string(p));
   }
   if (&in != &out) {
     kernels.gather(in, out, n, rb, *index);
+    timer.mark("gather");
+    timer.print();
     return;
   }
   rt::BufferPtr sorted = pool.get(n * rb);
   kernels.gather(in, *sorted, n, rb, *index);
+  timer.mark("gather");
   device.copy(*sorted, 0, in, 0, n * rb);
+  timer.mark("copy back");
+  timer.print();
   device.finish();  // before `sorted` may be freed
 }
 

@@ -1,8 +1,8 @@
 // Fixed-size records sorted by fields on the device (src/api/records_device.cpp): the record
-// index that travels as the value of every pass's sort, each pass's key made from the records,
-// and the final gather of the records by the sorted index. Records are byte arrays of any size
-// (1 to 1024 bytes) at any alignment, so fields are read a byte at a time; the keys and the
-// gather are written a whole element (word) at a time.
+// index that travels as the value of every pass's sort, every pass's keys made from the records in
+// one sequential read, each pass's keys put in the current order, and the final gather of the
+// records by the sorted index. Records are byte arrays of any size (1 to 1024 bytes) at any
+// alignment, so fields are read a byte at a time; keys and gathered words are written whole.
 // NVRTC-CHECK-DEFINES: RECORD_INDEX_BYTES=8
 #include "prelude.h"
 
@@ -20,60 +20,91 @@ KERNEL records_iota(GLOBAL index_t* index, u64 n) {
   if (i < n) index[i] = (index_t)i;
 }
 
-// keys[i] = the pass's key of record index[i] (of record i when `identity`). A plain field is
-// `field_bytes` bytes stored little-endian; a packed piece of a bytesK field is its field_bytes
-// bytes read as a big-endian number of key_bytes bytes, padded with zero bytes on the right, so
-// that unsigned order is the bytes' lexicographic order. key_bytes (1, 2, 4 or 8) is the width of
-// the key written.
-KERNEL records_extract_key(GLOBAL const u8* records, u64 n, u64 record_bytes, GLOBAL const index_t* index,
-                           u32 identity, u32 offset, u32 field_bytes, u32 packed, u32 key_bytes, GLOBAL u8* keys) {
-  const u64 i = GLOBAL_ID();
-  if (i >= n) return;
-  const u64 r = identity ? i : (u64)index[i];
-  GLOBAL const u8* field = records + r * record_bytes + offset;
+// A pass's key of one record at `field` (its first byte): a plain field is `field_bytes` bytes
+// stored little-endian; a packed piece of a bytesK field is its field_bytes bytes read as a
+// big-endian number of key_bytes bytes, padded with zero bytes on the right, so that unsigned
+// order is the bytes' lexicographic order.
+DEVICE_FN u64 record_key(GLOBAL const u8* field, u32 field_bytes, u32 packed, u32 key_bytes) {
   u64 v = 0;
   if (packed) {
     for (u32 b = 0; b < key_bytes; ++b) v = (v << 8) | (u64)(b < field_bytes ? field[b] : 0);
   } else {
     for (u32 b = 0; b < field_bytes; ++b) v |= (u64)field[b] << (8 * b);
   }
+  return v;
+}
+
+DEVICE_FN void store_key(GLOBAL u8* keys, u64 i, u32 key_bytes, u64 v) {
   if (key_bytes == 8) ((GLOBAL u64*)keys)[i] = v;
   else if (key_bytes == 4) ((GLOBAL u32*)keys)[i] = (u32)v;
   else if (key_bytes == 2) ((GLOBAL u16*)keys)[i] = (u16)v;
   else keys[i] = (u8)v;
 }
 
-// out record j = in record index[j], for the `per_group` records of this work-group, moved in
-// units of `unit` bytes (4 when the record size is a multiple of 4, else 1): consecutive
-// work-items take consecutive units, so each record's bytes are read and written together. Each
-// work-item loads GATHER_BATCH units before it stores them, so that many reads are in flight.
-#define GATHER_BATCH 8
+DEVICE_FN u64 load_key(GLOBAL const u8* keys, u64 i, u32 key_bytes) {
+  if (key_bytes == 8) return ((GLOBAL const u64*)keys)[i];
+  if (key_bytes == 4) return ((GLOBAL const u32*)keys)[i];
+  if (key_bytes == 2) return ((GLOBAL const u16*)keys)[i];
+  return keys[i];
+}
+
+// Every pass's key of record i, in record order, while the record's key bytes are read once. Row p
+// of the table (RECORD_PASS_WORDS words) describes pass p: {offset, field_bytes, packed, key_bytes,
+// the byte position in `keys` of its array of n keys}.
+#define RECORD_PASS_WORDS 5
+KERNEL records_make_keys(GLOBAL const u8* records, u64 n, u64 record_bytes, GLOBAL const u64* table, u32 passes,
+                         GLOBAL u8* keys) {
+  const u64 i = GLOBAL_ID();
+  if (i >= n) return;
+  GLOBAL const u8* record = records + i * record_bytes;
+  for (u32 p = 0; p < passes; ++p) {
+    GLOBAL const u64* row = table + RECORD_PASS_WORDS * p;
+    const u32 key_bytes = (u32)row[3];
+    store_key(keys + row[4], i, key_bytes, record_key(record + row[0], (u32)row[1], (u32)row[2], key_bytes));
+  }
+}
+
+// keys[i] = pass[index[i]] with pass = all + at: a pass's keys (made in record order) in the
+// current order of the records.
+KERNEL records_order_keys(GLOBAL const u8* RESTRICT all, u64 at, GLOBAL const index_t* RESTRICT index, u64 n,
+                          u32 key_bytes, GLOBAL u8* RESTRICT keys) {
+  const u64 i = GLOBAL_ID();
+  if (i < n) store_key(keys, i, key_bytes, load_key(all + at, (u64)index[i], key_bytes));
+}
+
+// out record r = in record index[r]. `lanes` (a power of two up to 32, 1 << lanes_log2)
+// consecutive work-items move one record, each every lanes-th unit of `unit` bytes (4 when the
+// record size is a multiple of 4, else 1), so a record's bytes are read and written together and
+// no work-item divides; each work-item loads GATHER_BATCH records' units before it stores them, so
+// that many reads are in flight. A work-group moves (LOCAL_SIZE / lanes) * GATHER_BATCH records.
+#define GATHER_BATCH 4
 KERNEL records_gather(GLOBAL const u8* RESTRICT in, GLOBAL u8* RESTRICT out, u64 n, u64 record_bytes,
-                      GLOBAL const index_t* RESTRICT index, u32 unit, u32 per_group) {
-  const u64 first = GROUP_ID() * per_group;
-  if (first >= n) return;
-  const u32 count = (u32)(n - first < (u64)per_group ? n - first : (u64)per_group);
+                      GLOBAL const index_t* RESTRICT index, u32 unit, u32 lanes_log2) {
+  const u32 lanes = 1u << lanes_log2;
+  const u32 lane = LOCAL_ID() & (lanes - 1u);
+  const u32 slots = LOCAL_SIZE() >> lanes_log2;  // records of one batch step
+  const u64 first = GROUP_ID() * (u64)slots * GATHER_BATCH + (LOCAL_ID() >> lanes_log2);
   const u32 units = (u32)(record_bytes / unit);  // per record
-  const u32 total = count * units;
-  for (u32 t0 = LOCAL_ID(); t0 < total; t0 += GATHER_BATCH * LOCAL_SIZE()) {
+  u64 src[GATHER_BATCH];
+#pragma unroll
+  for (u32 j = 0; j < GATHER_BATCH; ++j) {
+    const u64 r = first + (u64)j * slots;
+    src[j] = r < n ? (u64)index[r] * units : 0;
+  }
+  for (u32 w0 = 0; w0 < units; w0 += lanes) {  // one round for records of up to 32 units
+    const u32 w = w0 + lane;
     u32 word[GATHER_BATCH];
-    u64 dst[GATHER_BATCH];
 #pragma unroll
     for (u32 j = 0; j < GATHER_BATCH; ++j) {
-      const u32 t = t0 + j * LOCAL_SIZE();
-      if (t < total) {
-        const u32 k = t / units;
-        const u32 w = t - k * units;
-        const u64 src = (u64)index[first + k] * units + w;
-        dst[j] = (first + k) * (u64)units + w;
-        word[j] = unit == 4 ? ((GLOBAL const u32*)in)[src] : (u32)in[src];
-      }
+      const u64 r = first + (u64)j * slots;
+      if (r < n && w < units) word[j] = unit == 4 ? ((GLOBAL const u32*)in)[src[j] + w] : (u32)in[src[j] + w];
     }
 #pragma unroll
     for (u32 j = 0; j < GATHER_BATCH; ++j) {
-      if (t0 + j * LOCAL_SIZE() < total) {
-        if (unit == 4) ((GLOBAL u32*)out)[dst[j]] = word[j];
-        else out[dst[j]] = (u8)word[j];
+      const u64 r = first + (u64)j * slots;
+      if (r < n && w < units) {
+        if (unit == 4) ((GLOBAL u32*)out)[r * units + w] = word[j];
+        else out[r * units + w] = (u8)word[j];
       }
     }
   }

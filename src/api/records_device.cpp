@@ -17,11 +17,22 @@ namespace gpusort::detail {
 namespace {
 
 constexpr std::uint32_t kGroupSize = 256;
-// Units of the record gather per work-group: 16 per work-item, two batches of its loads
-// (records.cl's GATHER_BATCH).
-constexpr std::uint32_t kGatherUnitsPerGroup = 16 * kGroupSize;
+constexpr std::uint32_t kGatherBatch = 4;     // records.cl's GATHER_BATCH
+constexpr std::uint64_t kPassTableWords = 5;  // records.cl's RECORD_PASS_WORDS
 
 std::size_t index_bytes_for(std::uint64_t n) { return n <= std::uint64_t(UINT32_MAX) ? 4 : 8; }
+
+// Where each pass's keys, made in record order, lie in one buffer: pass 0's at byte 0 (its array
+// is then sorted where it lies), each array starting 256-aligned. Returns the buffer's size.
+std::uint64_t layout_pass_keys(std::uint64_t n, const std::vector<RecordPass>& passes, std::vector<std::uint64_t>& at) {
+  std::uint64_t bytes = 0;
+  at.clear();
+  for (const RecordPass& pass : passes) {
+    at.push_back(bytes);
+    bytes += (n * key_size(pass.type) + 255) / 256 * 256;
+  }
+  return bytes;
+}
 
 // The options of one pass's sort: stable, the pass's direction, no host-only fields.
 SortOptions pass_options(const SortOptions& options, const RecordPass& pass) {
@@ -53,27 +64,41 @@ class RecordKernels {
   void iota(rt::Buffer& index, std::uint64_t n) {
     device_.launch(program_.kernel("records_iota"), items(n), {index, n});
   }
-  // index == nullptr: record i's key at place i.
-  void extract(rt::Buffer& records, std::uint64_t n, std::size_t rb, rt::Buffer* index, const RecordPass& pass,
-               rt::Buffer& keys) {
-    const std::uint32_t identity = index ? 0u : 1u;
-    device_.launch(program_.kernel("records_extract_key"), items(n),
-                   {records, n, std::uint64_t(rb), index ? *index : keys, identity, std::uint32_t(pass.offset),
-                    std::uint32_t(pass.bytes), std::uint32_t(pass.packed ? 1 : 0),
-                    std::uint32_t(key_size(pass.type)), keys});
+  // Every pass's keys in record order, into `keys` at the byte positions `at`.
+  void make_keys(rt::Buffer& records, std::uint64_t n, std::size_t rb, const std::vector<RecordPass>& passes,
+                 const std::vector<std::uint64_t>& at, rt::Buffer& keys) {
+    std::vector<std::uint64_t> table;
+    table.reserve(passes.size() * kPassTableWords);
+    for (std::size_t p = 0; p < passes.size(); ++p)
+      table.insert(table.end(), {passes[p].offset, passes[p].bytes, passes[p].packed ? 1u : 0u,
+                                 key_size(passes[p].type), at[p]});
+    table_ = device_.temp_pool().get(table.size() * 8);
+    device_.write(*table_, 0, table.data(), table.size() * 8);
+    device_.launch(program_.kernel("records_make_keys"), items(n),
+                   {records, n, std::uint64_t(rb), *table_, std::uint32_t(passes.size()), keys});
+  }
+  // keys[i] = the pass's key (at byte `at` of `all`) of record index[i].
+  void order_keys(rt::Buffer& all, std::uint64_t at, rt::Buffer& index, std::uint64_t n, key_type type,
+                  rt::Buffer& keys) {
+    device_.launch(program_.kernel("records_order_keys"), items(n),
+                   {all, at, index, n, std::uint32_t(key_size(type)), keys});
   }
   void gather(rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb, rt::Buffer& index) {
     const std::uint32_t unit = rb % 4 == 0 ? 4 : 1;
-    const std::uint32_t units = std::uint32_t(rb / unit);
-    const std::uint32_t per_group = std::max<std::uint32_t>(1, kGatherUnitsPerGroup / units);
+    const std::size_t units = rb / unit;
+    std::uint32_t lanes_log2 = 0;
+    while (lanes_log2 < 5 && (std::size_t(1) << lanes_log2) < units) ++lanes_log2;
+    const std::uint64_t per_group = std::uint64_t(kGroupSize >> lanes_log2) * kGatherBatch;
     const rt::Launch launch{(n + per_group - 1) / per_group, kGroupSize, 0};
-    device_.launch(program_.kernel("records_gather"), launch, {in, out, n, std::uint64_t(rb), index, unit, per_group});
+    device_.launch(program_.kernel("records_gather"), launch,
+                   {in, out, n, std::uint64_t(rb), index, unit, lanes_log2});
   }
 
  private:
   static rt::Launch items(std::uint64_t n) { return {(n + kGroupSize - 1) / kGroupSize, kGroupSize, 0}; }
   rt::Device& device_;
   rt::Program& program_;
+  rt::BufferPtr table_;
 };
 
 // One pass's sort of n keys (and values) already on the device.
@@ -91,11 +116,13 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   rt::BufferPool& pool = device.temp_pool();
   rt::PhaseTimer timer{device, options.verbose, "records"};
   timer.mark("start");
+  std::vector<std::uint64_t> at;
+  const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
   if (records_move_with_key(passes, rb)) {
     const RecordPass& pass = passes[0];
     if (&in != &out) device.copy(in, 0, out, 0, n * rb);
-    rt::BufferPtr keys = pool.get(n * key_size(pass.type));
-    RecordKernels(device, 4).extract(out, n, rb, nullptr, pass, *keys);
+    rt::BufferPtr keys = pool.get(keys_bytes);
+    RecordKernels(device, 4).make_keys(out, n, rb, passes, at, *keys);
     timer.mark("keys");
     sort_pass(device, pass, n, *keys, out, rb, options);
     timer.mark("sort with the records");
@@ -105,12 +132,17 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   const std::size_t ib = index_bytes_for(n);
   RecordKernels kernels(device, ib);
   rt::BufferPtr index = pool.get(n * ib);
-  rt::BufferPtr keys = pool.get(n * 8);
+  rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
+  rt::BufferPtr keys = passes.size() > 1 ? pool.get(n * 8) : nullptr;
   kernels.iota(*index, n);
+  kernels.make_keys(in, n, rb, passes, at, *all_keys);
+  timer.mark("keys of every pass");
   for (std::size_t p = 0; p < passes.size(); ++p) {
-    kernels.extract(in, n, rb, p == 0 ? nullptr : index.get(), passes[p], *keys);
-    timer.mark("keys of pass " + std::to_string(p));
-    sort_pass(device, passes[p], n, *keys, *index, ib, options);
+    if (p > 0) {
+      kernels.order_keys(*all_keys, at[p], *index, n, passes[p].type, *keys);
+      timer.mark("keys of pass " + std::to_string(p) + " in order");
+    }
+    sort_pass(device, passes[p], n, p == 0 ? *all_keys : *keys, *index, ib, options);
     timer.mark("sort of pass " + std::to_string(p));
   }
   if (&in != &out) {
@@ -148,16 +180,18 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 
 std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
                                          const std::vector<RecordPass>& passes, const SortOptions& options) {
+  std::vector<std::uint64_t> at;
+  const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
   if (records_move_with_key(passes, record_bytes)) {
     const RecordPass& pass = passes[0];
-    return n * key_size(pass.type) +
-           sort_temp_bytes(device, pass.type, n, record_bytes, pass_options(options, pass));
+    return keys_bytes + sort_temp_bytes(device, pass.type, n, record_bytes, pass_options(options, pass));
   }
   const std::size_t ib = index_bytes_for(n);
   std::uint64_t sort_temp = 0;
   for (const RecordPass& pass : passes)
     sort_temp = std::max(sort_temp, sort_temp_bytes(device, pass.type, n, ib, pass_options(options, pass)));
-  return n * 8 + n * ib + sort_temp + n * record_bytes;
+  const std::uint64_t ordered_keys = passes.size() > 1 ? n * 8 : 0;
+  return keys_bytes + ordered_keys + n * ib + sort_temp + n * record_bytes;
 }
 
 bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,

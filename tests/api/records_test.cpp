@@ -104,6 +104,9 @@ TEST(Records, SeveralFieldsMixedDirections) {
                     {.offset = 1, .bytes = 13}});
   check(5003, 333, {{.offset = 300, .type = key_type::f32, .descending = true}, {.offset = 7, .type = key_type::u64},
                     {.offset = 100, .bytes = 33, .descending = true}});
+  // Records of a multiple of 4 bytes (keys read as aligned words) with fields across three words.
+  check(10007, 20, {{.offset = 11, .type = key_type::i64}, {.offset = 1, .bytes = 7, .descending = true},
+                    {.offset = 18, .type = key_type::u16}});
 }
 
 TEST(Records, HostPathWhenTheDeviceBudgetIsTooSmall) {

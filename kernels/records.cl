@@ -105,7 +105,7 @@ KERNEL records_order_keys(GLOBAL const u8* RESTRICT all, u64 at, GLOBAL const in
 // record size is a multiple of 4, else 1), so a record's bytes are read and written together and
 // no work-item divides; each work-item loads GATHER_BATCH records' units before it stores them, so
 // that many reads are in flight. A work-group moves (LOCAL_SIZE / lanes) * GATHER_BATCH records.
-#define GATHER_BATCH 8
+#define GATHER_BATCH 4
 KERNEL records_gather(GLOBAL const u8* RESTRICT in, GLOBAL u8* RESTRICT out, u64 n, u64 record_bytes,
                       GLOBAL const index_t* RESTRICT index, u32 unit, u32 lanes_log2) {
   const u32 lanes = 1u << lanes_log2;

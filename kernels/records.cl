@@ -2,7 +2,9 @@
 // index that travels as the value of every pass's sort, every pass's keys made from the records in
 // one sequential read, each pass's keys put in the current order, and the final gather of the
 // records by the sorted index. Records are byte arrays of any size (1 to 1024 bytes) at any
-// alignment, so fields are read a byte at a time; keys and gathered words are written whole.
+// alignment, so fields are read a byte at a time (reading them as aligned words where the record
+// size allows measured no faster: docs/lab/records-on-the-device.md); keys and gathered words are
+// written whole.
 // NVRTC-CHECK-DEFINES: RECORD_INDEX_BYTES=8
 #include "prelude.h"
 
@@ -20,42 +22,17 @@ KERNEL records_iota(GLOBAL index_t* index, u64 n) {
   if (i < n) index[i] = (index_t)i;
 }
 
-// A pass's key of one record from its key bytes f(0) .. f(field_bytes - 1): a plain field is
-// stored little-endian; a packed piece of a bytesK field is read as a big-endian number of
-// key_bytes bytes, padded with zero bytes on the right, so that unsigned order is the bytes'
-// lexicographic order.
-#define RECORD_KEY_FROM_BYTES(f, field_bytes, packed, key_bytes, v)                    \
-  do {                                                                                 \
-    v = 0;                                                                             \
-    if (packed) {                                                                      \
-      for (u32 b_ = 0; b_ < (key_bytes); ++b_) v = (v << 8) | (b_ < (field_bytes) ? f(b_) : 0); \
-    } else {                                                                           \
-      for (u32 b_ = 0; b_ < (field_bytes); ++b_) v |= f(b_) << (8 * b_);              \
-    }                                                                                  \
-  } while (0)
-
-// The key from bytes read one at a time (records of any size and alignment).
-DEVICE_FN u64 record_key_bytewise(GLOBAL const u8* field, u32 field_bytes, u32 packed, u32 key_bytes) {
-  u64 v;
-#define BYTE_AT(b) ((u64)field[b])
-  RECORD_KEY_FROM_BYTES(BYTE_AT, field_bytes, packed, key_bytes, v);
-#undef BYTE_AT
-  return v;
-}
-
-// The same from the three aligned 4-byte words that cover the field (records whose size is a
-// multiple of 4, so every record starts 4-aligned): 3 loads instead of up to 8, which matters
-// because each load of a warp touches 32 records' lines.
-DEVICE_FN u64 record_key_wordwise(GLOBAL const u8* record, u32 offset, u32 field_bytes, u32 packed, u32 key_bytes) {
-  GLOBAL const u32* words = (GLOBAL const u32*)(record + (offset & ~3u));
-  const u32 skip = offset & 3u;  // bytes of the first word before the field
-  const u32 last = (skip + field_bytes - 1) >> 2;
-  const u64 low = (u64)words[0] | (last >= 1 ? (u64)words[1] << 32 : 0);
-  const u32 high = last >= 2 ? words[2] : 0;
-  u64 v;
-#define BYTE_AT(b) ((u64)((skip + (b)) < 8 ? (low >> (8 * (skip + (b)))) & 0xffu : (high >> (8 * (skip + (b) - 8))) & 0xffu))
-  RECORD_KEY_FROM_BYTES(BYTE_AT, field_bytes, packed, key_bytes, v);
-#undef BYTE_AT
+// A pass's key of one record at `field` (its first byte): a plain field is `field_bytes` bytes
+// stored little-endian; a packed piece of a bytesK field is its field_bytes bytes read as a
+// big-endian number of key_bytes bytes, padded with zero bytes on the right, so that unsigned
+// order is the bytes' lexicographic order.
+DEVICE_FN u64 record_key(GLOBAL const u8* field, u32 field_bytes, u32 packed, u32 key_bytes) {
+  u64 v = 0;
+  if (packed) {
+    for (u32 b = 0; b < key_bytes; ++b) v = (v << 8) | (u64)(b < field_bytes ? field[b] : 0);
+  } else {
+    for (u32 b = 0; b < field_bytes; ++b) v |= (u64)field[b] << (8 * b);
+  }
   return v;
 }
 
@@ -82,13 +59,10 @@ KERNEL records_make_keys(GLOBAL const u8* records, u64 n, u64 record_bytes, GLOB
   const u64 i = GLOBAL_ID();
   if (i >= n) return;
   GLOBAL const u8* record = records + i * record_bytes;
-  const int aligned = (record_bytes & 3u) == 0;
   for (u32 p = 0; p < passes; ++p) {
     GLOBAL const u64* row = table + RECORD_PASS_WORDS * p;
-    const u32 offset = (u32)row[0], field_bytes = (u32)row[1], packed = (u32)row[2], key_bytes = (u32)row[3];
-    const u64 v = aligned ? record_key_wordwise(record, offset, field_bytes, packed, key_bytes)
-                          : record_key_bytewise(record + offset, field_bytes, packed, key_bytes);
-    store_key(keys + row[4], i, key_bytes, v);
+    const u32 key_bytes = (u32)row[3];
+    store_key(keys + row[4], i, key_bytes, record_key(record + row[0], (u32)row[1], (u32)row[2], key_bytes));
   }
 }
 

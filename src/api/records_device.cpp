@@ -101,12 +101,14 @@ class RecordKernels {
   rt::BufferPtr table_;
 };
 
-// One pass's sort of n keys (and values) already on the device.
+// One pass's sort of n keys (and values) already on the device. Not waited for: the passes and
+// the gather queue up behind each other (the caller waits once, at the end).
 void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::Buffer& keys, rt::Buffer& values,
                std::size_t vb, const SortOptions& options) {
   const SortOptions o = pass_options(options, pass);
   const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, o);
-  run_on_device(device, algorithm, pass.type, n, keys, &values, vb, o);
+  algo::SortJob job{device, pass.type, n, vb, keys, &values, o, nullptr};
+  algo::run(algorithm, job);
 }
 
 // The sort itself: the records of `in` sorted into `out`. in == out sorts in place: multi-pass
@@ -134,8 +136,8 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   rt::BufferPtr index = pool.get(n * ib);
   rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
   rt::BufferPtr keys = passes.size() > 1 ? pool.get(n * 8) : nullptr;
+  kernels.make_keys(in, n, rb, passes, at, *all_keys);  // first: its table's write waits for the queue
   kernels.iota(*index, n);
-  kernels.make_keys(in, n, rb, passes, at, *all_keys);
   timer.mark("keys of every pass");
   for (std::size_t p = 0; p < passes.size(); ++p) {
     if (p > 0) {

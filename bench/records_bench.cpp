@@ -257,7 +257,7 @@ int main(int argc, char** argv) try {
   std::string head =
       "csv,n,record_bytes,key,dist,gpusort_device_out_of_place_ms,gpusort_device_out_of_place_sort_ms,"
       "gpusort_device_in_place_ms,gpusort_device_in_place_sort_ms,gpusort_end_to_end_ms,gpusort_upload_ms,"
-      "gpusort_host_path_sort_ms,gpusort_download_ms";
+      "gpusort_host_memory_sort_ms,gpusort_download_ms";
   std::string row = "csv," + std::to_string(n) + "," + std::to_string(rb) + ",\"" + opt.key + "\"," +
                     (opt.few_unique ? "few-unique" : "uniform") + "," + cell(gout) + "," + cell(median_of(out_dev)) +
                     "," + cell(median_of(in_wall)) + "," + cell(median_of(in_dev)) + "," + cell(median_of(e2e)) + "," + cell(median_of(up)) + "," + cell(median_of(dev)) + "," +

@@ -53,7 +53,9 @@ DEVICE_FN u64 load_key(GLOBAL const u8* keys, u64 i, u32 key_bytes) {
 // Every pass's key of record i, in record order, while the record's key bytes are read once. Row p
 // of the table (RECORD_PASS_WORDS words) describes pass p: {offset, field_bytes, packed, key_bytes,
 // the byte position in `keys` of its array of n keys}.
+#ifndef RECORD_PASS_WORDS  // set by the driver (kPassTableWords)
 #define RECORD_PASS_WORDS 5
+#endif
 KERNEL records_make_keys(GLOBAL const u8* records, u64 n, u64 record_bytes, GLOBAL const u64* table, u32 passes,
                          GLOBAL u8* keys) {
   const u64 i = GLOBAL_ID();
@@ -79,7 +81,9 @@ KERNEL records_order_keys(GLOBAL const u8* RESTRICT all, u64 at, GLOBAL const in
 // record size is a multiple of 4, else 1), so a record's bytes are read and written together and
 // no work-item divides; each work-item loads GATHER_BATCH records' units before it stores them, so
 // that many reads are in flight. A work-group moves (LOCAL_SIZE / lanes) * GATHER_BATCH records.
+#ifndef GATHER_BATCH  // set by the driver (kGatherBatch)
 #define GATHER_BATCH 4
+#endif
 KERNEL records_gather(GLOBAL const u8* RESTRICT in, GLOBAL u8* RESTRICT out, u64 n, u64 record_bytes,
                       GLOBAL const index_t* RESTRICT index, u32 unit, u32 lanes_log2) {
   const u32 lanes = 1u << lanes_log2;

@@ -27,7 +27,7 @@ inline constexpr std::size_t kMaxRecordBytes = 1024;
 
 // records: n records of record_bytes each in host memory, sorted in place. options: algorithm
 // and the device budget apply to every pass; order and stable are set by the fields (always
-// stable). Records of 1, 2, 4, 8 or 16 bytes with one field of at most 8 bytes move with their key
+// stable); a run-time comparator is refused (Error(invalid_argument)). Records of 1, 2, 4, 8 or 16 bytes with one field of at most 8 bytes move with their key
 // in one sort; others are sorted as (key, index) pairs, one stable pass per field (per 8 bytes of
 // a bytesK field), then gathered.
 //  - When the records, a second copy of them and the sorts' temporaries fit the device budget
@@ -52,8 +52,8 @@ SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t 
                                std::span<const RecordField> fields, const SortOptions& options = {});
 
 // Out of place: the n records of `in` sorted into `out` (in unchanged; the two must not overlap).
-// Multi-pass sorts gather straight into `out`, so this form needs no second copy of the records
-// and no copy back: the form to use when the caller has an output buffer anyway.
+// The gather writes straight into `out`, so this form needs no second copy of the records and no
+// copy back: the form to use when the caller has an output buffer anyway.
 SortReport sort_records_device(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
                                std::size_t record_bytes, std::span<const RecordField> fields,
                                const SortOptions& options = {});

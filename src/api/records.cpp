@@ -5,6 +5,7 @@
 // index) pairs (which partitions through the device in chunks), then a gather on the host.
 #include "gpusort/records.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -21,6 +22,13 @@ namespace gpusort {
 namespace {
 
 using detail::RecordPass;
+
+// A run-time comparator orders keys of one type; records are ordered by their fields.
+void check_record_options(const SortOptions& options) {
+  if (!options.comparator.empty())
+    throw Error(errc::invalid_argument,
+                "SortOptions::comparator is not supported for records: their order is given by the key fields");
+}
 
 std::size_t threads_for(std::size_t n) { return core::threads_for(n, std::size_t(1) << 18); }
 
@@ -79,15 +87,23 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
                         std::span<const RecordField> fields, const SortOptions& options) {
   detail::check_record_fields(record_bytes, fields);
   if (n > 0 && !records) throw Error(errc::invalid_argument, "records is null");
+  check_record_options(options);
   SortOptions o = options;
   o.stable = true;  // the passes rely on it
   const std::vector<RecordPass> passes = detail::record_passes(fields);
   auto* bytes = static_cast<unsigned char*>(records);
-  if (n <= 1) return SortReport{};
   rt::Device& device = ctx.runtime_device();
+  // The caller's options as given (host_threads, the algorithm's fields, the budget), before
+  // anything runs; the device path's passes see them without the host-only fields.
+  detail::checked_algorithm(device.description(), n, o);
+  std::size_t widest = 0;
+  for (const RecordPass& pass : passes) widest = std::max(widest, key_size(pass.type));
+  const bool with_key = detail::records_move_with_key(passes, record_bytes);
+  detail::check_device_memory_limit(o, widest, with_key ? record_bytes : n <= std::size_t(UINT32_MAX) ? 4 : 8);
+  if (n <= 1) return SortReport{};
   if (detail::records_fit_device(device, n, record_bytes, passes, o))
     return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
-  if (detail::records_move_with_key(passes, record_bytes)) return sort_with_key(ctx, bytes, n, record_bytes, passes[0], o);
+  if (with_key) return sort_with_key(ctx, bytes, n, record_bytes, passes[0], o);
   if (n <= std::size_t(UINT32_MAX)) return sort_by_index<std::uint32_t>(ctx, bytes, n, record_bytes, passes, o);
   return sort_by_index<std::uint64_t>(ctx, bytes, n, record_bytes, passes, o);
 }
@@ -104,6 +120,7 @@ SortReport device_records(Context& ctx, const DeviceBuffer& in, DeviceBuffer& ou
                           std::size_t record_bytes, std::span<const RecordField> fields, const SortOptions& options) {
   detail::check_record_fields(record_bytes, fields);
   detail::check_no_host_options(options);
+  check_record_options(options);
   SortOptions o = options;
   o.stable = true;
   return detail::sort_records_on_device(ctx.runtime_device(), in.runtime_buffer(), out.runtime_buffer(), n,

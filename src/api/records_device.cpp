@@ -1,6 +1,7 @@
 #include "api/records_device.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <string>
@@ -16,11 +17,24 @@
 namespace gpusort::detail {
 namespace {
 
-constexpr std::uint32_t kGroupSize = 256;
-constexpr std::uint32_t kGatherBatch = 4;     // records.cl's GATHER_BATCH (8: 2.0 ms against 1.65 for 2^24 100-byte records, H200)
-constexpr std::uint64_t kPassTableWords = 5;  // records.cl's RECORD_PASS_WORDS
+constexpr std::uint32_t kPreferredGroupSize = 256;
+// Records whose units one work-item of the gather loads before it stores them (records.cl's
+// GATHER_BATCH): 8 measured 2.0 ms against 1.65 for 2^24 records of 100 bytes (H200, 2026-11-26).
+constexpr std::uint32_t kGatherBatch = 4;
+constexpr std::uint64_t kPassTableWords = 5;  // words per row of the pass table (RECORD_PASS_WORDS)
 
-std::size_t index_bytes_for(std::uint64_t n) { return n <= std::uint64_t(UINT32_MAX) ? 4 : 8; }
+std::atomic<bool> wide_index_for_testing{false};
+
+std::size_t index_bytes_for(std::uint64_t n) {
+  return n <= std::uint64_t(UINT32_MAX) && !wide_index_for_testing.load() ? 4 : 8;
+}
+
+// Bytes of the array the later passes' keys are put in order into: the widest of their keys.
+std::uint64_t ordered_keys_bytes(std::uint64_t n, const std::vector<RecordPass>& passes) {
+  std::size_t widest = 0;
+  for (std::size_t p = 1; p < passes.size(); ++p) widest = std::max(widest, key_size(passes[p].type));
+  return n * widest;
+}
 
 // Where each pass's keys, made in record order, lie in one buffer: pass 0's at byte 0 (its array
 // is then sorted where it lies), each array starting 256-aligned. Returns the buffer's size.
@@ -59,7 +73,11 @@ std::uint64_t sort_temp_bytes(rt::Device& device, key_type type, std::uint64_t n
 class RecordKernels {
  public:
   RecordKernels(rt::Device& device, std::size_t index_bytes)
-      : device_(device), program_(device.program("records.cl", {"RECORD_INDEX_BYTES=" + std::to_string(index_bytes)})) {}
+      : device_(device),
+        program_(device.program("records.cl", {"RECORD_INDEX_BYTES=" + std::to_string(index_bytes),
+                                               "GATHER_BATCH=" + std::to_string(kGatherBatch),
+                                               "RECORD_PASS_WORDS=" + std::to_string(kPassTableWords)})),
+        group_(algo::default_group_size(device, kPreferredGroupSize)) {}
 
   void iota(rt::Buffer& index, std::uint64_t n) {
     device_.launch(program_.kernel("records_iota"), items(n), {index, n});
@@ -88,21 +106,24 @@ class RecordKernels {
     const std::size_t units = rb / unit;
     std::uint32_t lanes_log2 = 0;
     while (lanes_log2 < 5 && (std::size_t(1) << lanes_log2) < units) ++lanes_log2;
-    const std::uint64_t per_group = std::uint64_t(kGroupSize >> lanes_log2) * kGatherBatch;
-    const rt::Launch launch{(n + per_group - 1) / per_group, kGroupSize, 0};
+    while (lanes_log2 > 0 && (std::uint32_t(1) << lanes_log2) > group_) --lanes_log2;  // a record within a group
+    const std::uint64_t per_group = std::uint64_t(group_ >> lanes_log2) * kGatherBatch;
+    const rt::Launch launch{(n + per_group - 1) / per_group, group_, 0};
     device_.launch(program_.kernel("records_gather"), launch,
                    {in, out, n, std::uint64_t(rb), index, unit, lanes_log2});
   }
 
  private:
-  static rt::Launch items(std::uint64_t n) { return {(n + kGroupSize - 1) / kGroupSize, kGroupSize, 0}; }
+  rt::Launch items(std::uint64_t n) const { return {(n + group_ - 1) / group_, group_, 0}; }
   rt::Device& device_;
   rt::Program& program_;
+  std::uint32_t group_;
   rt::BufferPtr table_;
 };
 
-// One pass's sort of n keys (and values) already on the device. Not waited for: the passes and
-// the gather queue up behind each other (the caller waits once, at the end).
+// One pass's sort of n keys (and values) already on the device. Not waited for here: the passes
+// and the gather queue up behind each other (a driver may still wait inside, e.g. radix reading
+// its histogram back, and freeing a temporary above the pool's limit synchronizes on CUDA).
 void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::Buffer& keys, rt::Buffer& values,
                std::size_t vb, const SortOptions& options) {
   const SortOptions o = pass_options(options, pass);
@@ -111,8 +132,9 @@ void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::
   algo::run(algorithm, job);
 }
 
-// The sort itself: the records of `in` sorted into `out`. in == out sorts in place: multi-pass
-// sorts then gather into a temporary and copy back.
+// The sort itself: the records of `in` sorted into `out`. in == out sorts in place: a sort that
+// gathers (every one but records that travel with their key) then gathers into a temporary and
+// copies back.
 void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
                      const std::vector<RecordPass>& passes, const SortOptions& options) {
   rt::BufferPool& pool = device.temp_pool();
@@ -135,7 +157,7 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   RecordKernels kernels(device, ib);
   rt::BufferPtr index = pool.get(n * ib);
   rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
-  rt::BufferPtr keys = passes.size() > 1 ? pool.get(n * 8) : nullptr;
+  rt::BufferPtr keys = passes.size() > 1 ? pool.get(ordered_keys_bytes(n, passes)) : nullptr;
   kernels.make_keys(in, n, rb, passes, at, *all_keys);  // first: its table's write waits for the queue
   kernels.iota(*index, n);
   timer.mark("keys of every pass");
@@ -192,18 +214,29 @@ std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, st
   std::uint64_t sort_temp = 0;
   for (const RecordPass& pass : passes)
     sort_temp = std::max(sort_temp, sort_temp_bytes(device, pass.type, n, ib, pass_options(options, pass)));
-  const std::uint64_t ordered_keys = passes.size() > 1 ? n * 8 : 0;
-  return keys_bytes + ordered_keys + n * ib + sort_temp + n * record_bytes;
+  return keys_bytes + ordered_keys_bytes(n, passes) + n * ib + sort_temp + n * record_bytes;
 }
 
 bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
                         const std::vector<RecordPass>& passes, const SortOptions& options) {
   const std::uint64_t data = n * record_bytes;
-  if (data > max_buffer_bytes(device.description())) return false;
+  // Every buffer within the device's largest allocation: the records (twice), all passes' keys,
+  // the ordered keys, the index, and each pass's sort as largest_buffer_bytes plans it.
+  const std::uint64_t max_buffer = max_buffer_bytes(device.description());
+  std::vector<std::uint64_t> at;
+  std::uint64_t largest = std::max(data, layout_pass_keys(n, passes, at));
+  largest = std::max(largest, ordered_keys_bytes(n, passes));
+  const bool with_key = records_move_with_key(passes, record_bytes);
+  const std::size_t vb = with_key ? record_bytes : index_bytes_for(n);
+  largest = std::max<std::uint64_t>(largest, n * vb);
+  for (const RecordPass& pass : passes) largest = std::max(largest, largest_buffer_bytes(n, key_size(pass.type), vb));
+  if (largest > max_buffer) return false;
   const std::uint64_t budget = device_budget(device.description(), options);
   const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
   return data <= budget && extra <= budget - data;
 }
+
+void set_records_wide_index_for_testing(bool wide) { wide_index_for_testing.store(wide); }
 
 SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
                                   std::size_t record_bytes, const std::vector<RecordPass>& passes,
@@ -211,6 +244,7 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
   SortReport report;
   report.device = device.description().id;
   report.chunks = passes.size();
+  report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
   if (n <= 1) {  // already sorted; out-of-place, the one record is copied
     if (n == 1 && &in != &out) {
       device.copy(in, 0, out, 0, record_bytes);
@@ -218,7 +252,6 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
     }
     return report;
   }
-  report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   DrainOnError drain{device};
   auto start = device.record();
@@ -237,9 +270,11 @@ SortReport sort_host_records_via_device(rt::Device& device, void* records, std::
   if (n <= 1) return report;
   report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
   const std::size_t bytes = std::size_t(n * record_bytes);
-  // Everything that can fail for lack of memory is allocated before the first copy.
-  rt::BufferPtr in = device.alloc(bytes);
-  rt::BufferPtr out = records_move_with_key(passes, record_bytes) ? nullptr : device.alloc(bytes);
+  // Everything that can fail for lack of memory is allocated before the first copy (through the
+  // pool: on a shortage it frees its cached buffers and tries again).
+  rt::BufferPool& pool = device.temp_pool();
+  rt::BufferPtr in = pool.get(bytes);
+  rt::BufferPtr out = records_move_with_key(passes, record_bytes) ? nullptr : pool.get(bytes);
   const unsigned threads = transfer_threads(options.host_threads, false);
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   DrainOnError drain{device};

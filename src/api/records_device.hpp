@@ -26,11 +26,15 @@ bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_
                         const std::vector<RecordPass>& passes, const SortOptions& options);
 
 // Sorts n records of record_bytes each from `in` into `out` (device memory; the same buffer: in
-// place), and returns when they are sorted; options.stable must be set. SortReport::sort_ms:
+// place), and returns when they are sorted; options.stable must be set. The options are checked
+// (the passes' algorithm) even when n <= 1. SortReport::sort_ms:
 // device time of the whole (key making, sorts, gather); chunks: the number of sort passes.
 SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
                                   std::size_t record_bytes, const std::vector<RecordPass>& passes,
                                   const SortOptions& options);
+
+// Tests: u64 record indices for any n (the form of 2^32 records and more), on or off.
+void set_records_wide_index_for_testing(bool wide);
 
 // The host form: upload, sort_records_on_device, download into `records` (written only once the
 // device sort has succeeded).

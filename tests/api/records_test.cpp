@@ -104,7 +104,7 @@ TEST(Records, SeveralFieldsMixedDirections) {
                     {.offset = 1, .bytes = 13}});
   check(5003, 333, {{.offset = 300, .type = key_type::f32, .descending = true}, {.offset = 7, .type = key_type::u64},
                     {.offset = 100, .bytes = 33, .descending = true}});
-  // Records of a multiple of 4 bytes (keys read as aligned words) with fields across three words.
+  // Records of a multiple of 4 bytes with fields across three aligned 4-byte words.
   check(10007, 20, {{.offset = 11, .type = key_type::i64}, {.offset = 1, .bytes = 7, .descending = true},
                     {.offset = 18, .type = key_type::u16}});
 }
@@ -131,6 +131,46 @@ TEST(Records, RecordsInDeviceMemoryOutOfPlace) {
                     {.offset = 1, .bytes = 13}}, Path::device_out_of_place);
   check(9001, 8, {{.offset = 0, .bytes = 7, .descending = true}}, Path::device_out_of_place);
   check(1, 5, {{.offset = 1, .bytes = 3}}, Path::device_out_of_place);
+}
+
+TEST(Records, PaddedPiecesAndPairsOfRecords) {
+  // bytesK pieces of 3, 5, 6 and 7 bytes sort as zero-padded u32 and u64 keys.
+  check(9001, 7, {{.offset = 0, .bytes = 3}}, Path::device);
+  check(9001, 11, {{.offset = 2, .bytes = 5, .descending = true}, {.offset = 7, .bytes = 3}});
+  check(9001, 13, {{.offset = 1, .bytes = 6}, {.offset = 7, .bytes = 6, .descending = true}}, Path::device_out_of_place);
+  check(30001, 9, {{.offset = 2, .bytes = 7}}, Path::host);
+  for (Path p : {Path::automatic, Path::device, Path::device_out_of_place}) check(2, 100, {{.offset = 0, .bytes = 10}}, p);
+}
+
+// The u64 index form (2^32 records and more) forced on small n.
+struct WideIndex {
+  WideIndex() { detail::set_records_wide_index_for_testing(true); }
+  ~WideIndex() { detail::set_records_wide_index_for_testing(false); }
+};
+
+TEST(Records, WideIndices) {
+  WideIndex wide;
+  check(20001, 100, {{.offset = 0, .bytes = 10}});
+  check(5003, 333, {{.offset = 300, .type = key_type::f32, .descending = true}, {.offset = 100, .bytes = 33}},
+        Path::device_out_of_place);
+  check(7001, 20, {{.offset = 11, .type = key_type::i64}, {.offset = 1, .bytes = 7, .descending = true}}, Path::device);
+}
+
+TEST(Records, OptionsAreCheckedOnEveryPath) {
+  std::vector<unsigned char> r(100 * 50);
+  const RecordField f{.offset = 0, .bytes = 10};
+  SortOptions threads;
+  threads.host_threads = 1000;
+  EXPECT_THROW(sort_records(test_context(), r.data(), 50, 100, std::span(&f, 1), threads), Error);
+  SortOptions comparator;
+  comparator.comparator = "return a < b;";
+  EXPECT_THROW(sort_records(test_context(), r.data(), 50, 100, std::span(&f, 1), comparator), Error);
+  DeviceBuffer buffer(test_context(), r.size());
+  EXPECT_THROW(sort_records_device(test_context(), buffer, 50, 100, std::span(&f, 1), comparator), Error);
+  SortOptions unknown;
+  unknown.algorithm = "no-such-algorithm";
+  EXPECT_THROW(sort_records_device(test_context(), buffer, 1, 100, std::span(&f, 1), unknown), Error);
+  EXPECT_THROW(sort_records(test_context(), r.data(), 1, 100, std::span(&f, 1), unknown), Error);
 }
 
 TEST(Records, DeviceBufferTooSmallOrHostOptionsAreErrors) {

@@ -20,14 +20,15 @@
 #include "api/run_splits.hpp"
 #include "api/sort_pipeline.hpp"
 #include "core/host_array.hpp"
+#include "core/host_clock.hpp"
 #include "core/parallel_for.hpp"
 #include "runtime/buffer_pool.hpp"
 
 namespace gpusort::detail {
 namespace {
 
-using clock = std::chrono::steady_clock;
-double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
+using clock = core::host_clock;
+using core::ms_since;
 
 using wide = unsigned __int128;  // footprints of up to 2^60 elements of 24 bytes do not overflow
 

@@ -99,7 +99,7 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
   std::size_t widest = 0;
   for (const RecordPass& pass : passes) widest = std::max(widest, key_size(pass.type));
   const bool with_key = detail::records_move_with_key(passes, record_bytes);
-  detail::check_device_memory_limit(o, widest, with_key ? record_bytes : n <= std::size_t(UINT32_MAX) ? 4 : 8);
+  detail::check_device_memory_limit(o, widest, with_key ? record_bytes : detail::record_index_bytes(n));
   if (n <= 1) return SortReport{};
   if (detail::records_fit_device(device, n, record_bytes, passes, o))
     return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
@@ -118,8 +118,7 @@ void check_device_records(const DeviceBuffer& buffer, std::size_t n, std::size_t
 
 SortReport device_records(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
                           std::size_t record_bytes, std::span<const RecordField> fields, const SortOptions& options) {
-  detail::check_record_fields(record_bytes, fields);
-  detail::check_no_host_options(options);
+  detail::check_no_host_options(options);  // the fields were checked before the buffers' sizes
   check_record_options(options);
   SortOptions o = options;
   o.stable = true;

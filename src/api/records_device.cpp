@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <exception>
 #include <string>
 
 #include "api/device_run.hpp"
 #include "api/host_transfer.hpp"
 #include "api/option_checks.hpp"
 #include "api/out_of_core.hpp"
+#include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"
+#include "runtime/drain_on_unwind.hpp"
 #include "runtime/phase_timer.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -25,9 +25,6 @@ constexpr std::uint64_t kPassTableWords = 5;  // words per row of the pass table
 
 std::atomic<bool> wide_index_for_testing{false};
 
-std::size_t index_bytes_for(std::uint64_t n) {
-  return n <= std::uint64_t(UINT32_MAX) && !wide_index_for_testing.load() ? 4 : 8;
-}
 
 // Bytes of the array the later passes' keys are put in order into: the widest of their keys.
 std::uint64_t ordered_keys_bytes(std::uint64_t n, const std::vector<RecordPass>& passes) {
@@ -43,7 +40,7 @@ std::uint64_t layout_pass_keys(std::uint64_t n, const std::vector<RecordPass>& p
   at.clear();
   for (const RecordPass& pass : passes) {
     at.push_back(bytes);
-    bytes += (n * key_size(pass.type) + 255) / 256 * 256;
+    bytes += algo::ceil_div(n * key_size(pass.type), 256) * 256;
   }
   return bytes;
 }
@@ -108,13 +105,13 @@ class RecordKernels {
     while (lanes_log2 < 5 && (std::size_t(1) << lanes_log2) < units) ++lanes_log2;
     while (lanes_log2 > 0 && (std::uint32_t(1) << lanes_log2) > group_) --lanes_log2;  // a record within a group
     const std::uint64_t per_group = std::uint64_t(group_ >> lanes_log2) * kGatherBatch;
-    const rt::Launch launch{(n + per_group - 1) / per_group, group_, 0};
+    const rt::Launch launch{algo::ceil_div(n, per_group), group_, 0};
     device_.launch(program_.kernel("records_gather"), launch,
                    {in, out, n, std::uint64_t(rb), index, unit, lanes_log2});
   }
 
  private:
-  rt::Launch items(std::uint64_t n) const { return {(n + group_ - 1) / group_, group_, 0}; }
+  rt::Launch items(std::uint64_t n) const { return {algo::ceil_div(n, group_), group_, 0}; }
   rt::Device& device_;
   rt::Program& program_;
   std::uint32_t group_;
@@ -153,7 +150,7 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
     timer.print();
     return;
   }
-  const std::size_t ib = index_bytes_for(n);
+  const std::size_t ib = record_index_bytes(n);
   RecordKernels kernels(device, ib);
   rt::BufferPtr index = pool.get(n * ib);
   rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
@@ -184,22 +181,6 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   device.finish();  // before `sorted` may be freed
 }
 
-// Waits for the device before the buffers go away when a step throws (kernels may still use them).
-struct DrainOnError {
-  rt::Device& device;
-  ~DrainOnError() {
-    if (!std::uncaught_exceptions()) return;
-    try {
-      device.finish();
-    } catch (...) {
-    }
-  }
-};
-
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 }  // namespace
 
 std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
@@ -210,7 +191,7 @@ std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, st
     const RecordPass& pass = passes[0];
     return keys_bytes + sort_temp_bytes(device, pass.type, n, record_bytes, pass_options(options, pass));
   }
-  const std::size_t ib = index_bytes_for(n);
+  const std::size_t ib = record_index_bytes(n);
   std::uint64_t sort_temp = 0;
   for (const RecordPass& pass : passes)
     sort_temp = std::max(sort_temp, sort_temp_bytes(device, pass.type, n, ib, pass_options(options, pass)));
@@ -227,13 +208,17 @@ bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_
   std::uint64_t largest = std::max(data, layout_pass_keys(n, passes, at));
   largest = std::max(largest, ordered_keys_bytes(n, passes));
   const bool with_key = records_move_with_key(passes, record_bytes);
-  const std::size_t vb = with_key ? record_bytes : index_bytes_for(n);
+  const std::size_t vb = with_key ? record_bytes : record_index_bytes(n);
   largest = std::max<std::uint64_t>(largest, n * vb);
   for (const RecordPass& pass : passes) largest = std::max(largest, largest_buffer_bytes(n, key_size(pass.type), vb));
   if (largest > max_buffer) return false;
   const std::uint64_t budget = device_budget(device.description(), options);
   const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
   return data <= budget && extra <= budget - data;
+}
+
+std::size_t record_index_bytes(std::uint64_t n) {
+  return n <= std::uint64_t(UINT32_MAX) && !wide_index_for_testing.load() ? 4 : 8;
 }
 
 void set_records_wide_index_for_testing(bool wide) { wide_index_for_testing.store(wide); }
@@ -253,7 +238,7 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
     return report;
   }
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-  DrainOnError drain{device};
+  rt::DrainOnUnwind drain(device);
   auto start = device.record();
   run_record_sort(device, in, out, n, record_bytes, passes, options);
   auto stop = device.record();
@@ -277,21 +262,21 @@ SortReport sort_host_records_via_device(rt::Device& device, void* records, std::
   rt::BufferPtr out = records_move_with_key(passes, record_bytes) ? nullptr : pool.get(bytes);
   const unsigned threads = transfer_threads(options.host_threads, false);
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-  DrainOnError drain{device};
-  auto t = std::chrono::steady_clock::now();
+  rt::DrainOnUnwind drain(device);
+  auto t = core::host_clock::now();
   const UploadPiece up{records, in.get(), 0, bytes};
   upload(device, std::span(&up, 1), threads);
-  report.upload_ms = ms_since(t);
+  report.upload_ms = core::ms_since(t);
   auto start = device.record();
   rt::Buffer& sorted = out ? *out : *in;
   run_record_sort(device, *in, sorted, n, record_bytes, passes, options);
   auto stop = device.record();
   report.sort_ms = stop->elapsed_ms_since(*start);
   report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
-  t = std::chrono::steady_clock::now();
+  t = core::host_clock::now();
   const DownloadPiece down{records, &sorted, 0, bytes};
   download(device, std::span(&down, 1), threads);
-  report.download_ms = ms_since(t);
+  report.download_ms = core::ms_since(t);
   return report;
 }
 

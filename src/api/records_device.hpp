@@ -33,6 +33,10 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
                                   std::size_t record_bytes, const std::vector<RecordPass>& passes,
                                   const SortOptions& options);
 
+// Bytes of a record index for n records: 4 below 2^32 records, else 8 (8 always while the test
+// switch below is on).
+std::size_t record_index_bytes(std::uint64_t n);
+
 // Tests: u64 record indices for any n (the form of 2^32 records and more), on or off.
 void set_records_wide_index_for_testing(bool wide);
 

@@ -8,14 +8,16 @@
 
 #include "api/device_run.hpp"
 #include "api/host_transfer.hpp"
+#include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"
+#include "runtime/drain_on_unwind.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {
 namespace {
 
-using clock = std::chrono::steady_clock;
-double ms_since(clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); }
+using clock = core::host_clock;
+using core::ms_since;
 
 struct BufferSet {
   rt::BufferPtr keys, values;
@@ -42,19 +44,6 @@ void download_step(rt::Device& device, const SortStep& step, const BufferSet& se
   if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb, step.write_values});
   download(device, pieces, threads);
 }
-
-// Waits for everything on the device before buffers and staging go away, if unwinding.
-struct DeviceDrain {
-  rt::Device& device;
-  bool armed = true;
-  ~DeviceDrain() {
-    if (!armed) return;
-    try {
-      device.finish();
-    } catch (...) {
-    }
-  }
-};
 
 }  // namespace
 
@@ -101,7 +90,7 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
     // default queue first (an asynchronous sort may still be using these buffers).
     device.record()->wait();
   }
-  DeviceDrain drain{device};
+  rt::DrainOnUnwind drain(device);  // buffers and staging outlive the work queued on them
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
 
   auto timed = [](double& total, auto&& f) {
@@ -149,7 +138,6 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
   const std::size_t last = steps.size() - 1;
   timed(times.download_ms, [&] { download_step(device, steps[last], sets[last % sets_count], kb, vb, threads, writing); });
   if (on_done) on_done(last);
-  drain.armed = false;
   times.compiled = rt::program_cache_stats().compiled - compiled_before;
   return times;
 }

@@ -17,6 +17,7 @@
 #include "api/out_of_core.hpp"
 #include "api/run_splits.hpp"
 #include "core/host_array.hpp"
+#include "core/host_clock.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
 #include "file_io.hpp"
@@ -26,8 +27,8 @@
 namespace gpusort::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+using Clock = core::host_clock;
+using core::ms_since;
 
 constexpr std::uint64_t kMinRun = 1024;
 

@@ -1,9 +1,9 @@
 #include "record_sort.hpp"
 
-#include <chrono>
 #include <cstdio>
 
 #include "array_file.hpp"
+#include "core/host_clock.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "input_file.hpp"
@@ -78,7 +78,7 @@ int run_record_sort(const SortArgs& a, const SortOptions& options) {
   if (unused) throw Error(errc::invalid_argument, std::string(unused) + " cannot be used with --record-size");
   if (a.format == "npy") throw Error(errc::invalid_argument, "--record-size reads raw records; --format npy does not apply");
 
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = core::host_clock::now();
   InputBytes in = read_input(a.input, "input");
   if (in.size() % rb != 0)
     throw Error(errc::invalid_argument, "input " + display_name(a.input) + " is " + std::to_string(in.size()) +
@@ -98,7 +98,7 @@ int run_record_sort(const SortArgs& a, const SortOptions& options) {
                  "sort %.3f ms, download %.3f ms, %.3f ms in all\n",
                  n, rb, fields.size(), report.chunks, report.algorithm.c_str(), ctx.device().id.c_str(),
                  report.upload_ms, report.sort_ms, report.download_ms,
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+                 core::ms_since(t0));
   return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "external_sort.hpp"
 #include "record_sort.hpp"
+#include "core/host_clock.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
@@ -33,11 +34,8 @@
 namespace gpusort::cli {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using Clock = core::host_clock;
+using core::ms_since;
 
 void check_arguments(const SortArgs& a) {
   const bool with_values = !a.values.empty();

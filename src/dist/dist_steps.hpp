@@ -7,14 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/host_clock.hpp"
 #include "gpusort/dist.hpp"
 
 namespace gpusort::dist::detail {
 
-using clock_type = std::chrono::steady_clock;
-inline double ms_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
-}
+using clock_type = core::host_clock;
+using core::ms_since;
 
 // Every rank's element count, key type and value size, gathered (the first collective call).
 struct RankShares {

@@ -10,6 +10,8 @@
 //                 arithmetic); equal keys share that count and claim the slots of their run through
 //                 one atomic increment each on claims[count] (claims: n zeroed u32), in whatever
 //                 order the device serialises them.
+// Keys compare in the sort's order (keys.h: order_key, order_before): "equal" is "neither before
+// the other", so a run-time order ranks its own ties.
 // Specialised by keys.h's defines, GROUP_SIZE and RANK_ITEMS.
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256 RANK_ITEMS=4
 #include "keys.h"
@@ -23,31 +25,33 @@
 
 KERNEL rank_scatter(GLOBAL const key_t* keys, GLOBAL const value_t* values, GLOBAL key_t* out_keys,
                     GLOBAL value_t* out_values, GLOBAL u32* claims, u64 n, u32 stable, okey_t flip) {
-  LOCAL_ARRAY okey_t tile[GROUP_SIZE];
+  LOCAL_ARRAY order_t tile[GROUP_SIZE];
   const u32 t = LOCAL_ID();
   const u64 block = GROUP_ID() * ((u64)GROUP_SIZE * RANK_ITEMS);
-  okey_t mine[RANK_ITEMS];
+  order_t mine[RANK_ITEMS];
   u64 rank[RANK_ITEMS];
   for (u32 r = 0; r < RANK_ITEMS; ++r) {
     u64 idx = block + t + (u64)r * GROUP_SIZE;
-    mine[r] = idx < n ? ordered_key(keys[idx], flip) : (okey_t)0;
+    mine[r] = idx < n ? order_key(keys[idx], flip) : order_key(keys[0], flip);
     rank[r] = 0;
   }
   for (u64 base = 0; base < n; base += GROUP_SIZE) {
-    if (base + t < n) tile[t] = ordered_key(keys[base + t], flip);
+    if (base + t < n) tile[t] = order_key(keys[base + t], flip);
     BARRIER();
     const u32 count = (u32)gs_min_u64((u64)GROUP_SIZE, n - base);
     if (stable) {
       for (u32 q = 0; q < count; ++q) {
-        const okey_t o = tile[q];
+        const order_t o = tile[q];
         const u64 j = base + q;
         for (u32 r = 0; r < RANK_ITEMS; ++r)
-          rank[r] += (o < mine[r] || (o == mine[r] && j < block + t + (u64)r * GROUP_SIZE)) ? 1u : 0u;
+          rank[r] += (order_before(o, mine[r]) || (j < block + t + (u64)r * GROUP_SIZE && !order_before(mine[r], o)))
+                         ? 1u
+                         : 0u;
       }
     } else {
       for (u32 q = 0; q < count; ++q) {
-        const okey_t o = tile[q];
-        for (u32 r = 0; r < RANK_ITEMS; ++r) rank[r] += (o < mine[r]) ? 1u : 0u;
+        const order_t o = tile[q];
+        for (u32 r = 0; r < RANK_ITEMS; ++r) rank[r] += order_before(o, mine[r]) ? 1u : 0u;
       }
     }
     BARRIER();

@@ -7,7 +7,8 @@
 //                        before it, a right-run key those before or equal: equal keys of the left run
 //                        go first (stable) and no two keys share a position. A last run without a
 //                        sibling is copied through.
-// Specialised by keys.h's defines.
+// Specialised by keys.h's defines; keys compare in the sort's order (keys.h: order_key and
+// order_before, the natural order or a run-time one).
 // NVRTC-CHECK-DEFINES:
 #include "keys.h"
 #include "rank_search.h"
@@ -18,12 +19,12 @@ KERNEL section_sort(GLOBAL key_t* keys, GLOBAL value_t* values, u64 n, u64 secti
   const u64 end = gs_min_u64(start + section, n);
   for (u64 i = start + 1; i < end; ++i) {
     const key_t k = keys[i];
-    const okey_t ok = ordered_key(k, flip);
+    const order_t ok = order_key(k, flip);
 #if HAS_VALUES
     const value_t v = values[i];
 #endif
     u64 j = i;
-    while (j > start && ok < ordered_key(keys[j - 1], flip)) {
+    while (j > start && order_before(ok, order_key(keys[j - 1], flip))) {
       keys[j] = keys[j - 1];
 #if HAS_VALUES
       values[j] = values[j - 1];
@@ -45,7 +46,7 @@ KERNEL section_merge_level(GLOBAL const key_t* src_keys, GLOBAL const value_t* s
   const u64 run_start = run * width;
   const u64 pair_start = (run >> 1) * 2 * width;
   const key_t k = src_keys[i];
-  const okey_t ok = ordered_key(k, flip);
+  const order_t ok = order_key(k, flip);
   u64 dest;
   if (run & 1) {
     dest = pair_start + (i - run_start) + rank_search_global(src_keys + pair_start, width, ok, RANK_UPPER, flip);

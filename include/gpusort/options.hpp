@@ -37,10 +37,13 @@ struct SortOptions {
   // sorts strictly before b; it must be a strict weak order. Empty = the key
   // type's natural order. Compiled with the sort's programs and cached like them; a compile error
   // names the body's own lines ("comparator:2: ..."). Keys that are neither before the other are
-  // equal: `stable` keeps them in input order, `order` descending reverses the order. Only the
-  // merge algorithm takes it ("auto" then means merge), and only for data sorted in one piece on
-  // one device: out-of-core, several-device and distributed sorts refuse it (their cuts use the
-  // natural order). Example: "return (a & 0xFFu) < (b & 0xFFu);" sorts u32 keys by their low byte.
+  // equal: `stable` keeps them in input order, `order` descending reverses the order. The
+  // comparison sorts on the device take it: merge ("auto" then means merge), bitonic, odd-even,
+  // rank, section-merge, naive-merge (not radix, hybrid or the host's batcher networks); and only
+  // for data sorted in one piece on one device: out-of-core, several-device and distributed sorts
+  // refuse it (their cuts use the natural order). Record sorts (gpusort/records.hpp) take a
+  // comparator over two records instead. Example: "return (a & 0xFFu) < (b & 0xFFu);" sorts u32
+  // keys by their low byte.
   std::string comparator;
   // Print what was chosen and how long each phase took (to stderr).
   bool verbose = false;

@@ -6,7 +6,8 @@ host arrays of other libraries through DLPack. `algorithm`: a name from gpusort.
 for gpusort's choice. `device`: an id from gpusort.devices() ("cuda:0", "opencl:0:0"), None for
 the default ($GPUSORT_DEVICE, else the best device). `comparator`: a run-time order, the body of
 `int before(K a, K b)` in the kernel dialect with K the key type (e.g. "return fabs(a) < fabs(b);"),
-None for the natural order; it sorts with the merge algorithm (SortOptions::comparator). The first sort on a device opens it (and may
+None for the natural order; it sorts with the merge algorithm unless `algorithm` names another
+comparison sort (SortOptions::comparator). The first sort on a device opens it (and may
 compile kernels, cached on disk); later ones reuse it. The GIL is released while sorting.
 """
 from . import _arrays, _gpusort

@@ -1,6 +1,7 @@
 #include "algorithms/algorithm.hpp"
 
 #include "runtime/buffer_pool.hpp"
+#include "runtime/kernel_sources.hpp"
 
 namespace gpusort::algo {
 
@@ -16,6 +17,19 @@ std::vector<std::string> SortJob::key_defines(std::uint32_t group_size) const {
   auto defines = key_defines();
   defines.push_back("GROUP_SIZE=" + std::to_string(group_size));
   return defines;
+}
+
+rt::Program& SortJob::program(const std::string& file, const std::vector<std::string>& defines) const {
+  if (!registered_order.empty()) return device.program(file + "#" + registered_order, defines);
+  if (options.comparator.empty()) return device.program(file, defines);
+  // Registered once per order, not per program: registering builds and hashes the whole text.
+  thread_local std::string last_body, last_name;
+  thread_local bool last_descending = false;
+  if (last_name.empty() || last_body != options.comparator || last_descending != descending()) {
+    last_name = rt::register_user_order(options.comparator, descending());
+    last_body = options.comparator, last_descending = descending();
+  }
+  return device.program(file + "#" + last_name, defines);
 }
 
 rt::Arg SortJob::flip_arg() const {

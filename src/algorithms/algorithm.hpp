@@ -27,12 +27,19 @@ struct SortJob {
   // temporaries come from the device's buffer pool (runtime/buffer_pool.hpp).
   rt::Buffer* temp_storage = nullptr;
   mutable std::size_t temp_used = 0;  // bytes of temp_storage handed out so far
+  // A run-time order registered by the caller (runtime/kernel_sources.hpp: register_record_order
+  // for record sorts), or empty: then options.comparator, when set, is registered and used.
+  std::string registered_order = {};
 
   bool descending() const { return options.order == order::descending; }
   // -D definitions that specialise kernels/keys.h for this job.
   std::vector<std::string> key_defines() const;
   // The same plus GROUP_SIZE, which every tiled kernel file takes.
   std::vector<std::string> key_defines(std::uint32_t group_size) const;
+  // The program of kernels/<file> with `defines`, built with the job's run-time order when it has
+  // one (registered_order, else options.comparator; runtime/kernel_sources.hpp). Every comparison
+  // sort's driver builds its programs through this, so each takes a comparator alike.
+  rt::Program& program(const std::string& file, const std::vector<std::string>& defines) const;
   // The `okey_t flip` kernel argument: 0 or all ones, as wide as the kernel's okey_t.
   rt::Arg flip_arg() const;
   // The values kernel argument; the keys buffer stands in when there are no values (never read).

@@ -24,7 +24,7 @@ void bitonic_sort(SortJob& job) {
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
   const std::uint64_t tile = 2ull * group;
   auto defines = job.key_defines(group);
-  rt::Program& program = job.device.program("bitonic.cl", defines);
+  rt::Program& program = job.program("bitonic.cl", defines);
   rt::Buffer& values = job.values_or_keys();
   const std::uint64_t n = job.n;
   const std::uint64_t padded = next_pow2(n);

@@ -109,19 +109,6 @@ std::uint32_t fitted_items(const rt::Device& device, const VariantFile& v, bool 
   return items;
 }
 
-// The kernel file, with the job's run-time order when it has one (runtime/kernel_sources.hpp).
-std::string program_file(const SortJob& job, const char* file) {
-  if (job.options.comparator.empty()) return file;
-  // Registered once per order, not per pass: registering builds and hashes the whole text.
-  thread_local std::string last_body, last_name;
-  thread_local bool last_descending = false;
-  if (last_name.empty() || last_body != job.options.comparator || last_descending != job.descending()) {
-    last_name = rt::register_user_order(job.options.comparator, job.descending());
-    last_body = job.options.comparator, last_descending = job.descending();
-  }
-  return std::string(file) + "#" + last_name;
-}
-
 std::vector<std::string> with(std::vector<std::string> defines, std::initializer_list<std::string> more) {
   defines.insert(defines.end(), more);
   return defines;
@@ -173,8 +160,7 @@ void sort_tiles_into(SortJob& job, const std::string& local_variant, std::uint32
   check_local_bytes(job.device, local_sort_bytes(v.name, tile, key_size(job.type), job.values != nullptr),
                     "a tile of " + std::to_string(tile) + " keys");
   if (job.n == 0) return;
-  rt::Program& program = job.device.program(
-      program_file(job, v.file), with(job.key_defines(group_size), {"ITEMS=" + std::to_string(items)}));
+  rt::Program& program = job.program(v.file, with(job.key_defines(group_size), {"ITEMS=" + std::to_string(items)}));
   job.device.launch(program.kernel("merge_local_sort"), {ceil_div(job.n, tile), group_size},
                     {job.keys, job.values_or_keys(), dst_keys, dst_values, job.n, job.flip_arg()});
 }
@@ -219,7 +205,7 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
   } else if (name == "half") {
     groups = ceil_div(ceil_div(n, 2 * width) * width, group_size);
   }
-  rt::Program& program = job.device.program(program_file(job, v.file), defines);
+  rt::Program& program = job.program(v.file, defines);
   if (name != "blocked") {
     job.device.launch(program.kernel("merge_pass"), {groups, group_size},
                       {src_keys, src_values, dst_keys, dst_values, n, width, job.flip_arg()});

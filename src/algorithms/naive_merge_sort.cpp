@@ -12,7 +12,7 @@ void naive_merge_sort(SortJob& job) {
   if (job.n <= 1) return;
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
   auto tile_defines = job.key_defines(group);
-  rt::Program& tiles = job.device.program("odd_even.cl", tile_defines);
+  rt::Program& tiles = job.program("odd_even.cl", tile_defines);
   const std::uint64_t tile = 2ull * group;
   rt::Buffer& values = job.values_or_keys();
   // Temporaries before the first launch: a failure leaves the keys unchanged.
@@ -26,7 +26,7 @@ void naive_merge_sort(SortJob& job) {
                     {job.keys, values, job.n, std::uint64_t(0), job.flip_arg()});
   if (tile >= job.n) return;
 
-  rt::Program& program = job.device.program("naive_merge.cl", job.key_defines());
+  rt::Program& program = job.program("naive_merge.cl", job.key_defines());
   rt::Kernel& merge = program.kernel("naive_merge_level");
   rt::Buffer *src_k = &job.keys, *src_v = &values, *dst_k = tmp_keys.get(), *dst_v = tmp_values.get();
   const std::uint32_t merge_group = default_group_size(job.device, 64);

@@ -10,7 +10,7 @@ void odd_even_sort(SortJob& job) {
   if (job.n <= 1) return;
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
   auto defines = job.key_defines(group);
-  rt::Program& program = job.device.program("odd_even.cl", defines);
+  rt::Program& program = job.program("odd_even.cl", defines);
   rt::Kernel& window = program.kernel("odd_even_window");
   const std::uint64_t block = group, phases = ceil_div(job.n, block);
   for (std::uint64_t p = 0; p < phases; ++p) {

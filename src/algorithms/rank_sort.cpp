@@ -28,7 +28,7 @@ void rank_sort(SortJob& job) {
   const std::size_t items = job.options.items_per_thread ? job.options.items_per_thread : 4;
   auto defines = job.key_defines(group);
   defines.push_back("RANK_ITEMS=" + std::to_string(items));
-  rt::Program& program = job.device.program("rank_sort.cl", defines);
+  rt::Program& program = job.program("rank_sort.cl", defines);
 
   const std::size_t key_bytes = job.n * key_size(job.type);
   rt::BufferPtr out_keys = job.temp(key_bytes);

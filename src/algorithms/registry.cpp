@@ -13,15 +13,18 @@ namespace {
 //  - rank: RANK_ITEMS, keys ranked per pass, 1..16 (kernels/rank_sort.cl's register array);
 //  - section-merge, hybrid: the section length S, sorted by insertion sort in one work-item
 //    (O(S^2) each): beyond 1024 the section sort alone outweighs the merges it saves.
-constexpr OptionUse kGroupOnly{.work_group_size = true};
-constexpr OptionUse kBitonicOptions{.work_group_size = true, .local_variant = true};
+// The comparison sorts on the device take a run-time order (SortOptions::comparator); radix orders
+// by the keys' bits and hybrid's host merge levels by the natural order, so they do not.
+constexpr OptionUse kGroupOnly{.work_group_size = true, .comparator = true};
+constexpr OptionUse kBitonicOptions{.work_group_size = true, .local_variant = true, .comparator = true};
 constexpr OptionUse kMergeOptions{.work_group_size = true, .items_per_thread = true, .local_variant = true,
                                   .merge_variant = true, .comparator = true, .max_items_per_thread = 64,
                                   .items_power_of_two = true};
 constexpr OptionUse kRadixOptions{.work_group_size = true, .items_per_thread = true, .max_items_per_thread = 64};
 constexpr OptionUse kRankOptions{.work_group_size = true, .items_per_thread = true, .local_variant = true,
-                                 .max_items_per_thread = 16};
-constexpr OptionUse kSectionMergeOptions{.work_group_size = true, .items_per_thread = true, .max_items_per_thread = 1024};
+                                 .comparator = true, .max_items_per_thread = 16};
+constexpr OptionUse kSectionMergeOptions{.work_group_size = true, .items_per_thread = true, .comparator = true,
+                                         .max_items_per_thread = 1024};
 constexpr OptionUse kHybridOptions{.work_group_size = true, .items_per_thread = true, .merge_variant = true,
                                    .host_merge_levels = true, .max_items_per_thread = 1024};
 constexpr OptionUse kNoOptions{};  // host-side networks: no device launch shape to tune

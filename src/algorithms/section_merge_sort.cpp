@@ -22,7 +22,7 @@ std::uint64_t section_merge_temp_bytes(const TempQuery& q, int max_levels) {
 std::uint64_t section_merge_passes(SortJob& job, std::uint64_t section, int max_levels) {
   if (job.n <= 1) return job.n;
   const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
-  rt::Program& program = job.device.program("section_merge.cl", job.key_defines());
+  rt::Program& program = job.program("section_merge.cl", job.key_defines());
   rt::Buffer& values = job.values_or_keys();
   // Temporaries before the first launch: a failure leaves the keys unchanged.
   const std::size_t key_bytes = job.n * key_size(job.type), value_bytes = job.n * job.value_bytes;

@@ -31,6 +31,13 @@ std::string users_of(const Field& f) {
   return s;
 }
 
+std::string comparator_users() {
+  std::string s;
+  for (const auto& a : algo::registry())
+    if (a.options.comparator) s += (s.empty() ? "" : ", ") + a.name;
+  return s;
+}
+
 void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm) {
   const algo::OptionUse& use = algorithm.options;
   if (items == 0) return;
@@ -65,8 +72,8 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
                                               "' (it is used by: " + users_of(f) + ")");
   }
   if (!options.comparator.empty() && !algorithm.options.comparator)
-    throw Error(errc::invalid_argument, "SortOptions::comparator (a run-time order) is taken by algorithm 'merge' only, "
-                                        "not '" + algorithm.name + "'");
+    throw Error(errc::invalid_argument, "SortOptions::comparator (a run-time order) is not taken by algorithm '" +
+                                            algorithm.name + "' (it is taken by: " + comparator_users() + ")");
   algo::check_work_group_size(options.work_group_size, device.max_work_group_size);
   check_items_per_thread(options.items_per_thread, algorithm);
   if (options.host_merge_levels < -1 || options.host_merge_levels > algo::kMaxHostMergeLevels)

@@ -1,8 +1,8 @@
 // Run-time orders (SortOptions::comparator): the merge algorithm compiled with a comparator given as
 // text, against std::stable_sort with the same comparator on the host (both orders, keys and pairs,
 // n below one tile and across merge passes, every local and merge variant that searches or
-// compares), and the errors: a comparator that does not compile names its own line, algorithms
-// other than merge and chunked sorts refuse it.
+// compares; the seeds' other comparison sorts), and the errors: a comparator that does not compile
+// names its own line, radix and chunked sorts refuse it.
 #include <cmath>
 #include <cstring>
 
@@ -58,6 +58,38 @@ TEST(Comparator, EveryMergeVariant) {
                               {.algorithm = "merge", .merge_variant = pass});
 }
 
+TEST(Comparator, TheSeedsComparisonSorts) {
+  // stable ones against the stable reference; bitonic is not stable, so its keys are checked as
+  // classes of the order (the low byte), which a correct unstable sort also gets right
+  for (const char* algorithm : {"odd-even", "rank", "section-merge", "naive-merge"})
+    check_keys<std::uint32_t>(kLowByte, low_byte_less, 3001, order::ascending, {.algorithm = algorithm});
+  check_keys<std::uint32_t>(kLowByte, low_byte_less, 2000, order::descending, {.algorithm = "section-merge"});
+  check_keys<std::uint32_t>(kLowByte, low_byte_less, 1500, order::descending, {.algorithm = "rank"});
+  for (order o : {order::ascending, order::descending}) {
+    std::mt19937_64 rng(fresh_seed());
+    std::vector<std::uint32_t> keys(5000);  // not a power of two: the network skips past-the-end comparators
+    for (auto& k : keys) k = std::uint32_t(rng());
+    sort(test_context(), std::span<std::uint32_t>(keys), {.order = o, .algorithm = "bitonic", .comparator = kLowByte});
+    std::size_t wrong = 0;
+    for (std::size_t i = 1; i < keys.size(); ++i)
+      wrong += o == order::ascending ? low_byte_less(keys[i], keys[i - 1]) : low_byte_less(keys[i - 1], keys[i]);
+    EXPECT_EQ(wrong, 0u) << (o == order::ascending ? "asc" : "desc");
+  }
+  // the unstable rank variant ranks ties of the user's order (all keys of a class share a rank)
+  std::vector<std::uint32_t> keys(2000);
+  std::mt19937_64 rng(fresh_seed());
+  for (auto& k : keys) k = std::uint32_t(rng());
+  std::vector<std::uint32_t> ref = keys;
+  sort(test_context(), std::span<std::uint32_t>(keys), {.algorithm = "rank", .local_variant = "unstable", .comparator = kLowByte});
+  std::stable_sort(ref.begin(), ref.end(), low_byte_less);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) wrong += (keys[i] & 0xFFu) != (ref[i] & 0xFFu);
+  EXPECT_EQ(wrong, 0u);
+  std::sort(keys.begin(), keys.end());
+  std::sort(ref.begin(), ref.end());
+  EXPECT_EQ(keys, ref);  // nothing lost or duplicated
+}
+
 TEST(Comparator, PairsTravelWithTheirKeys) {
   // f32 keys by magnitude; values are input positions, so the stable order is fully determined
   const std::size_t n = 30001;
@@ -90,9 +122,11 @@ TEST(Comparator, ErrorsAreClear) {
     EXPECT_NE(std::string(e.what()).find("comparator:2"), std::string::npos) << e.what();
   }
   EXPECT_EQ(keys, before);
-  // only merge takes it
-  EXPECT_THROW(sort(test_context(), std::span<std::uint32_t>(keys), {.algorithm = "radix", .comparator = kLowByte}),
-               Error);
+  // radix orders by the keys' bits, hybrid's host levels by the natural order: both refuse it
+  for (const char* algorithm : {"radix", "hybrid", "batcher-iterative"})
+    EXPECT_THROW(sort(test_context(), std::span<std::uint32_t>(keys), {.algorithm = algorithm, .comparator = kLowByte}),
+                 Error)
+        << algorithm;
   // a sort in chunks (here: a device budget smaller than the data) refuses it before writing
   std::vector<std::uint32_t> many(1 << 16, 7u);
   many[0] = 9;

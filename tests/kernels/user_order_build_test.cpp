@@ -46,6 +46,23 @@ TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
   EXPECT_EQ(rt::with_comparator_lines("<kernel>:3:1: error", "no order here"), "<kernel>:3:1: error");
 }
 
+// The seeds' other comparison sorts take the same order (SortJob::program): their kernel files
+// with a run-time order, for the key types whose typed key differs in kind and width.
+TEST(UserOrderBuild, SeedSortProgramsCompileForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  const std::string order = rt::register_user_order("return a * a < b * b;", true);
+  for (const char* file : {"bitonic.cl", "odd_even.cl", "rank_sort.cl", "section_merge.cl", "naive_merge.cl"}) {
+    const std::string source = rt::assemble_kernel_source(std::string(file) + "#" + order);
+    for (key_type type : {key_type::u8, key_type::i16, key_type::f32, key_type::f64, key_type::u64}) {
+      auto defines = algo::key_defines_for(type, 4);
+      defines.insert(defines.end(), {"GROUP_SIZE=256", "RANK_ITEMS=4"});
+      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+          << file << " " << key_type_name(type);
+    }
+  }
+}
+
 TEST(UserOrderBuild, UnknownOrderIsAnError) {
   EXPECT_THROW(rt::assemble_kernel_source("merge_local_merge.cl#order-none"), Error);
 }

@@ -4,7 +4,8 @@
 //    input buffer into an output buffer, as CUB's gather forms write theirs) and in place (each
 //    repeat uploads a fresh copy first, not timed). Each call is timed whole (key making, the sort
 //    passes, the gather, all on the device; the call returns when the records are sorted): wall
-//    time, and SortReport::sort_ms (device time).
+//    time, and SortReport::sort_ms (device time). Then out of place again with the key fields
+//    written as a run-time comparator (SortOptions::comparator over two records), wall time.
 //  - gpusort, records in host memory (sort_records): the whole call on a fresh host copy each time
 //    (upload through pinned staging, the device sort, download), and its parts.
 //  - CUB (libgpusort_cub_peer.so, when there is a CUDA device): device time on device-resident
@@ -40,7 +41,7 @@ struct Options {
   std::string key = "0:bytes10";
   unsigned repeats = 5;
   std::string device, algorithm = "auto", cub_lib;
-  bool few_unique = false, no_cub = false;
+  bool few_unique = false, no_cub = false, no_comparator = false;
   std::uint64_t seed = 1;
   bool verbose = false;
 };
@@ -56,6 +57,7 @@ struct Options {
   --seed S           input seed (default 1)
   --algorithm NAME   gpusort's algorithm for the passes (default auto)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
+  --no-comparator    skip the form ordered by the key fields written as a run-time comparator
   --verbose          one more out-of-place call after the timed ones, printing its phases' device times
 )");
   std::exit(rc);
@@ -79,6 +81,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--algorithm") o.algorithm = val();
     else if (a == "--cub-lib") o.cub_lib = val();
     else if (a == "--no-cub") o.no_cub = true;
+    else if (a == "--no-comparator") o.no_comparator = true;
     else if (a == "--verbose") o.verbose = true;
     else if (a == "--dist") {
       const std::string d = val();
@@ -184,6 +187,32 @@ int main(int argc, char** argv) try {
     all_ok = all_ok && out_status == "ok" && in_status == "ok";
   }
 
+  // gpusort, records in device memory, out of place, ordered by the key fields written as a run-time
+  // comparator (the records' addresses sorted by it, then the gather).
+  const std::string comparator = opt.no_comparator ? "" : rec::comparator_for(fields);
+  std::vector<double> cmp_wall;
+  std::string cmp_status = opt.no_comparator ? "not run (--no-comparator)" : "not run (a float field)";
+  if (!comparator.empty()) {
+    gpusort::SortOptions co = so;
+    co.comparator = comparator;
+    gpusort::DeviceBuffer records(ctx, bytes), sorted(ctx, bytes);
+    records.upload(input.get(), bytes);
+    for (unsigned r = 0; r <= opt.repeats; ++r) {
+      t0 = clock_type::now();
+      gpusort::sort_records_device(ctx, records, sorted, n, rb, {}, co);
+      const double ms = ms_since(t0);
+      if (r > 0) cmp_wall.push_back(ms);
+    }
+    if (opt.verbose) {
+      co.verbose = true;
+      gpusort::sort_records_device(ctx, records, sorted, n, rb, {}, co);
+    }
+    sorted.download(work.get(), bytes);
+    const std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);
+    cmp_status = bad.empty() ? "ok" : "WRONG: " + bad;
+    all_ok = all_ok && bad.empty();
+  }
+
   // gpusort, records in host memory: the whole call on a fresh host copy each time.
   std::vector<double> e2e, dev, up, down;
   for (unsigned r = 0; r <= opt.repeats; ++r) {
@@ -205,6 +234,7 @@ int main(int argc, char** argv) try {
       {"gpusort " + algorithm + ": device memory, out of place (call)", median_of(out_wall), median_of(out_dev),
        out_status},
       {"gpusort " + algorithm + ": device memory, in place (call)", median_of(in_wall), median_of(in_dev), in_status},
+      {"gpusort: device memory, out of place, run-time comparator", median_of(cmp_wall), NAN, cmp_status},
       {"gpusort " + algorithm + ": host memory in and out, end to end", median_of(e2e), NAN, gstatus},
       {"  of which upload (host time busy)", median_of(up), NAN, ""},
       {"  of which device sort (sort_ms)", median_of(dev), NAN, ""},
@@ -257,11 +287,11 @@ int main(int argc, char** argv) try {
   std::string head =
       "csv,n,record_bytes,key,dist,gpusort_device_out_of_place_ms,gpusort_device_out_of_place_sort_ms,"
       "gpusort_device_in_place_ms,gpusort_device_in_place_sort_ms,gpusort_end_to_end_ms,gpusort_upload_ms,"
-      "gpusort_host_memory_sort_ms,gpusort_download_ms";
+      "gpusort_host_memory_sort_ms,gpusort_download_ms,gpusort_comparator_out_of_place_ms";
   std::string row = "csv," + std::to_string(n) + "," + std::to_string(rb) + ",\"" + opt.key + "\"," +
                     (opt.few_unique ? "few-unique" : "uniform") + "," + cell(gout) + "," + cell(median_of(out_dev)) +
                     "," + cell(median_of(in_wall)) + "," + cell(median_of(in_dev)) + "," + cell(median_of(e2e)) + "," + cell(median_of(up)) + "," + cell(median_of(dev)) + "," +
-                    cell(median_of(down));
+                    cell(median_of(down)) + "," + cell(median_of(cmp_wall));
   for (const CubForm& f : kCubForms)
     for (int off = 0; off < 2; ++off) {
       const std::string name = std::string("cub_") + f.name + "_" + kOffsets[off];

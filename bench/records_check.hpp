@@ -126,4 +126,25 @@ inline std::string check_sorted(const unsigned char* out, const unsigned char* i
   return bad == n ? "" : "record " + std::to_string(bad) + " differs from std::stable_sort's";
 }
 
+// The key fields as a run-time record comparator (SortOptions::comparator over two records), for
+// timing the comparator form on the same order; "" when a field is a float (whose NaN order the
+// comparator would have to spell out).
+inline std::string comparator_for(std::span<const gpusort::RecordField> fields) {
+  std::string body;
+  for (const gpusort::RecordField& f : fields) {
+    const std::string off = std::to_string(f.offset);
+    const char* first = f.descending ? ">" : "<";
+    if (f.bytes) {
+      body += "{ const int c = gs_bytes_cmp(a, b, " + off + ", " + std::to_string(f.bytes) + "); if (c != 0) return c " +
+              first + " 0; }\n";
+      continue;
+    }
+    if (gpusort::is_float(f.type)) return "";
+    const std::string read = "gs_" + std::string(gpusort::key_type_name(f.type));
+    body += "if (" + read + "(a, " + off + ") != " + read + "(b, " + off + ")) return " + read + "(a, " + off + ") " +
+            first + " " + read + "(b, " + off + ");\n";
+  }
+  return body + "return 0;";
+}
+
 }  // namespace bench::records

@@ -6,7 +6,7 @@
 // size allows measured no faster: docs/lab/records-on-the-device.md); keys and gathered words are
 // written whole.
 // NVRTC-CHECK-DEFINES: RECORD_INDEX_BYTES=8
-#include "prelude.h"
+#include "record_fields.h"
 
 #ifndef RECORD_INDEX_BYTES
 #define RECORD_INDEX_BYTES 4
@@ -31,7 +31,7 @@ DEVICE_FN u64 record_key(GLOBAL const u8* field, u32 field_bytes, u32 packed, u3
   if (packed) {
     for (u32 b = 0; b < key_bytes; ++b) v = (v << 8) | (u64)(b < field_bytes ? field[b] : 0);
   } else {
-    for (u32 b = 0; b < field_bytes; ++b) v |= (u64)field[b] << (8 * b);
+    v = gs_record_le(field, field_bytes);
   }
   return v;
 }
@@ -74,6 +74,21 @@ KERNEL records_order_keys(GLOBAL const u8* RESTRICT all, u64 at, GLOBAL const in
                           u32 key_bytes, GLOBAL u8* RESTRICT keys) {
   const u64 i = GLOBAL_ID();
   if (i < n) store_key(keys, i, key_bytes, load_key(all + at, (u64)index[i], key_bytes));
+}
+
+// A record order given at run time (SortOptions::comparator for records) sorts the records'
+// addresses: 64-bit keys that its comparator reads the records through (kernel_sources.cpp,
+// register_record_order), in input order, so a stable sort keeps equal records in input order.
+KERNEL records_addresses(GLOBAL const u8* records, u64 n, u64 record_bytes, GLOBAL u64* addresses) {
+  const u64 i = GLOBAL_ID();
+  if (i < n) addresses[i] = (u64)(records + i * record_bytes);
+}
+
+// The sorted addresses back to record indices, for the gather.
+KERNEL records_index_of_addresses(GLOBAL const u8* records, GLOBAL const u64* RESTRICT addresses, u64 n,
+                                  u64 record_bytes, GLOBAL index_t* RESTRICT index) {
+  const u64 i = GLOBAL_ID();
+  if (i < n) index[i] = (index_t)((addresses[i] - (u64)records) / record_bytes);
 }
 
 // out record r = in record index[r]. `lanes` (a power of two up to 32, 1 << lanes_log2)

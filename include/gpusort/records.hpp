@@ -4,6 +4,21 @@
 // sort is always stable). A field is one of the ten key types at a byte offset (little-endian, as
 // stored), or K bytes compared as unsigned, lexicographically (bytesK); each field ascending or
 // descending. The command line: gpusort sort IN -o OUT --record-size N --key OFFSET:TYPE[:desc],...
+//
+// Or by an order given at run time: SortOptions::comparator (with no fields) is the body of
+// `int before(GLOBAL const u8* a, GLOBAL const u8* b)` in the kernel dialect, a and b pointing at
+// two records' first bytes, true when record a sorts strictly before record b (a strict weak
+// order). It reads fields with gs_u8/u16/u32/u64(r, offset), gs_i8..gs_i64, gs_f32, gs_f64 (where
+// the device has fp64) and gs_bytes_cmp(a, b, offset, bytes) (memcmp's sign), all little-endian at
+// any alignment (kernels/record_fields.h). Example, an i32 at offset 8 descending, then 4 bytes at
+// offset 0: "int x = gs_i32(a, 8), y = gs_i32(b, 8); if (x != y) return x > y; return
+// gs_bytes_cmp(a, b, 0, 4) < 0;". Compiled and cached like a key comparator; a compile error names
+// the body's own lines. The sort is stable; order::descending reverses the order; the comparison
+// sorts that take a key comparator take this one (merge by default). It sorts the records'
+// device addresses (8 bytes each) with the comparator reading the records through them, then
+// gathers, so the records must fit the device (else Error(unsupported)). On OpenCL this relies
+// on a buffer keeping its device address between kernels, as NVIDIA's and PoCL's do.
+// Command line: --record-size N --comparator BODY (or @FILE) instead of --key.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -27,7 +42,8 @@ inline constexpr std::size_t kMaxRecordBytes = 1024;
 
 // records: n records of record_bytes each in host memory, sorted in place. options: algorithm
 // and the device budget apply to every pass; order and stable are set by the fields (always
-// stable); a run-time comparator is refused (Error(invalid_argument)). Records of 1, 2, 4, 8 or 16 bytes with one field of at most 8 bytes move with their key
+// stable); fields and a comparator together are refused (Error(invalid_argument)). Records of 1, 2,
+// 4, 8 or 16 bytes with one field of at most 8 bytes move with their key
 // in one sort; others are sorted as (key, index) pairs, one stable pass per field (per 8 bytes of
 // a bytesK field), then gathered.
 //  - When the records, a second copy of them and the sorts' temporaries fit the device budget

@@ -26,11 +26,17 @@ struct RecordPass {
   bool descending;
 };
 
-inline void check_record_fields(std::size_t record_bytes, std::span<const RecordField> fields) {
+// The record size, and the order: key fields, or a run-time comparator (SortOptions::comparator
+// non-empty), one or the other.
+inline void check_record_order(std::size_t record_bytes, std::span<const RecordField> fields, bool comparator) {
   if (record_bytes == 0 || record_bytes > kMaxRecordBytes)
     throw Error(errc::invalid_argument, "record size must be 1 to " + std::to_string(kMaxRecordBytes) + " bytes (got " +
                                             std::to_string(record_bytes) + ")");
-  if (fields.empty()) throw Error(errc::invalid_argument, "records need at least one key field");
+  if (comparator && !fields.empty())
+    throw Error(errc::invalid_argument,
+                "records are ordered by key fields or by a comparator (SortOptions::comparator), not both");
+  if (!comparator && fields.empty())
+    throw Error(errc::invalid_argument, "records need at least one key field or a comparator (SortOptions::comparator)");
   for (const RecordField& f : fields) {
     const std::size_t size = f.bytes ? f.bytes : key_size(f.type);
     if (f.offset >= record_bytes || size > record_bytes - f.offset)

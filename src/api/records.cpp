@@ -23,11 +23,8 @@ namespace {
 
 using detail::RecordPass;
 
-// A run-time comparator orders keys of one type; records are ordered by their fields.
-void check_record_options(const SortOptions& options) {
-  if (!options.comparator.empty())
-    throw Error(errc::invalid_argument,
-                "SortOptions::comparator is not supported for records: their order is given by the key fields");
+void check_record_order(std::size_t record_bytes, std::span<const RecordField> fields, const SortOptions& options) {
+  detail::check_record_order(record_bytes, fields, !options.comparator.empty());
 }
 
 std::size_t threads_for(std::size_t n) { return core::threads_for(n, std::size_t(1) << 18); }
@@ -85,9 +82,8 @@ SortReport sort_with_key(Context& ctx, unsigned char* records, std::size_t n, st
 
 SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t record_bytes,
                         std::span<const RecordField> fields, const SortOptions& options) {
-  detail::check_record_fields(record_bytes, fields);
+  check_record_order(record_bytes, fields, options);
   if (n > 0 && !records) throw Error(errc::invalid_argument, "records is null");
-  check_record_options(options);
   SortOptions o = options;
   o.stable = true;  // the passes rely on it
   const std::vector<RecordPass> passes = detail::record_passes(fields);
@@ -96,6 +92,17 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
   // The caller's options as given (host_threads, the algorithm's fields, the budget), before
   // anything runs; the device path's passes see them without the host-only fields.
   detail::checked_algorithm(device.description(), n, o);
+  if (passes.empty()) {  // a comparator: it runs on the device only
+    if (n <= 1) return SortReport{};
+    if (!detail::records_fit_device(device, n, record_bytes, passes, o))
+      throw Error(errc::unsupported,
+                  "a record comparator runs on the device: " + std::to_string(n) + " records of " +
+                      std::to_string(record_bytes) + " bytes, their addresses and the sort's temporaries (" +
+                      std::to_string(n * record_bytes +
+                                     detail::records_device_extra_bytes(device, n, record_bytes, passes, o)) +
+                      " bytes) do not fit the device budget; sort by key fields (RecordField) instead");
+    return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
+  }
   std::size_t widest = 0;
   for (const RecordPass& pass : passes) widest = std::max(widest, key_size(pass.type));
   const bool with_key = detail::records_move_with_key(passes, record_bytes);
@@ -118,8 +125,7 @@ void check_device_records(const DeviceBuffer& buffer, std::size_t n, std::size_t
 
 SortReport device_records(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
                           std::size_t record_bytes, std::span<const RecordField> fields, const SortOptions& options) {
-  detail::check_no_host_options(options);  // the fields were checked before the buffers' sizes
-  check_record_options(options);
+  detail::check_no_host_options(options);  // the order was checked before the buffers' sizes
   SortOptions o = options;
   o.stable = true;
   return detail::sort_records_on_device(ctx.runtime_device(), in.runtime_buffer(), out.runtime_buffer(), n,
@@ -130,7 +136,7 @@ SortReport device_records(Context& ctx, const DeviceBuffer& in, DeviceBuffer& ou
 
 SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t n, std::size_t record_bytes,
                                std::span<const RecordField> fields, const SortOptions& options) {
-  detail::check_record_fields(record_bytes, fields);
+  check_record_order(record_bytes, fields, options);
   check_device_records(records, n, record_bytes, "the records buffer");
   return device_records(ctx, records, records, n, record_bytes, fields, options);
 }
@@ -138,7 +144,7 @@ SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t 
 SortReport sort_records_device(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
                                std::size_t record_bytes, std::span<const RecordField> fields,
                                const SortOptions& options) {
-  detail::check_record_fields(record_bytes, fields);
+  check_record_order(record_bytes, fields, options);
   check_device_records(in, n, record_bytes, "the input buffer");
   check_device_records(out, n, record_bytes, "the output buffer");
   if (n > 0 && &in.runtime_buffer() == &out.runtime_buffer())

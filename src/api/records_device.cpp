@@ -11,6 +11,7 @@
 #include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
+#include "runtime/kernel_sources.hpp"
 #include "runtime/phase_timer.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -45,14 +46,27 @@ std::uint64_t layout_pass_keys(std::uint64_t n, const std::vector<RecordPass>& p
   return bytes;
 }
 
-// The options of one pass's sort: stable, the pass's direction, no host-only fields.
-SortOptions pass_options(const SortOptions& options, const RecordPass& pass) {
+// The options of a sort on the device: stable, no host-only fields.
+SortOptions device_sort_options(const SortOptions& options) {
   SortOptions o = options;
   o.stable = true;
-  o.order = pass.descending ? order::descending : order::ascending;
   o.device_memory_limit = 0;
   o.host_threads = 0;
   return o;
+}
+
+// The options of one pass's sort: the pass's direction; a pass orders by its field, never by a
+// comparator.
+SortOptions pass_options(const SortOptions& options, const RecordPass& pass) {
+  SortOptions o = device_sort_options(options);
+  o.order = pass.descending ? order::descending : order::ascending;
+  o.comparator.clear();
+  return o;
+}
+
+// The options of the first sort: the first pass's, or the comparator's sort of the addresses.
+SortOptions first_sort_options(const SortOptions& options, const std::vector<RecordPass>& passes) {
+  return passes.empty() ? device_sort_options(options) : pass_options(options, passes[0]);
 }
 
 // A pass's sort temporaries; for an algorithm that does not report them, twice its data.
@@ -98,6 +112,15 @@ class RecordKernels {
     device_.launch(program_.kernel("records_order_keys"), items(n),
                    {all, at, index, n, std::uint32_t(key_size(type)), keys});
   }
+  // addresses[i] = the device address of record i (a comparator's keys).
+  void addresses(rt::Buffer& records, std::uint64_t n, std::size_t rb, rt::Buffer& addresses) {
+    device_.launch(program_.kernel("records_addresses"), items(n), {records, n, std::uint64_t(rb), addresses});
+  }
+  void index_of_addresses(rt::Buffer& records, rt::Buffer& addresses, std::uint64_t n, std::size_t rb,
+                          rt::Buffer& index) {
+    device_.launch(program_.kernel("records_index_of_addresses"), items(n),
+                   {records, addresses, n, std::uint64_t(rb), index});
+  }
   void gather(rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb, rt::Buffer& index) {
     const std::uint32_t unit = rb % 4 == 0 ? 4 : 1;
     const std::size_t units = rb / unit;
@@ -129,11 +152,56 @@ void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::
   algo::run(algorithm, job);
 }
 
+// The records in the order of `index`, from `in` into `out`; in == out: gathered into a temporary
+// and copied back.
+void gather_sorted(rt::Device& device, RecordKernels& kernels, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
+                   std::size_t rb, rt::Buffer& index, rt::PhaseTimer& timer) {
+  if (&in != &out) {
+    kernels.gather(in, out, n, rb, index);
+    timer.mark("gather");
+    timer.print();
+    return;
+  }
+  rt::BufferPtr sorted = device.temp_pool().get(n * rb);
+  kernels.gather(in, *sorted, n, rb, index);
+  timer.mark("gather");
+  device.copy(*sorted, 0, in, 0, n * rb);
+  timer.mark("copy back");
+  timer.print();
+  device.finish();  // before `sorted` may be freed
+}
+
+// Records ordered by a run-time comparator (options.comparator): their addresses sorted by it
+// (kernels/records.cl, records_addresses; the order's programs read the records through them),
+// turned back into indices, then the gather.
+void run_comparator_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
+                                const SortOptions& options) {
+  rt::BufferPool& pool = device.temp_pool();
+  rt::PhaseTimer timer{device, options.verbose, "records"};
+  timer.mark("start");
+  const std::size_t ib = record_index_bytes(n);
+  RecordKernels kernels(device, ib);
+  rt::BufferPtr addresses = pool.get(n * 8);
+  rt::BufferPtr index = pool.get(n * ib);
+  kernels.addresses(in, n, rb, *addresses);
+  timer.mark("addresses");
+  const SortOptions o = device_sort_options(options);
+  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, o);
+  algo::SortJob job{device, key_type::u64, n, 0, *addresses, nullptr, o, nullptr};
+  job.registered_order = rt::register_record_order(o.comparator, o.order == order::descending);
+  algo::run(algorithm, job);
+  timer.mark("sort by the comparator");
+  kernels.index_of_addresses(in, *addresses, n, rb, *index);
+  timer.mark("indices");
+  gather_sorted(device, kernels, in, out, n, rb, *index, timer);
+}
+
 // The sort itself: the records of `in` sorted into `out`. in == out sorts in place: a sort that
 // gathers (every one but records that travel with their key) then gathers into a temporary and
 // copies back.
 void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
                      const std::vector<RecordPass>& passes, const SortOptions& options) {
+  if (passes.empty()) return run_comparator_record_sort(device, in, out, n, rb, options);
   rt::BufferPool& pool = device.temp_pool();
   rt::PhaseTimer timer{device, options.verbose, "records"};
   timer.mark("start");
@@ -166,25 +234,16 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
     sort_pass(device, passes[p], n, p == 0 ? *all_keys : *keys, *index, ib, options);
     timer.mark("sort of pass " + std::to_string(p));
   }
-  if (&in != &out) {
-    kernels.gather(in, out, n, rb, *index);
-    timer.mark("gather");
-    timer.print();
-    return;
-  }
-  rt::BufferPtr sorted = pool.get(n * rb);
-  kernels.gather(in, *sorted, n, rb, *index);
-  timer.mark("gather");
-  device.copy(*sorted, 0, in, 0, n * rb);
-  timer.mark("copy back");
-  timer.print();
-  device.finish();  // before `sorted` may be freed
+  gather_sorted(device, kernels, in, out, n, rb, *index, timer);
 }
 
 }  // namespace
 
 std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
                                          const std::vector<RecordPass>& passes, const SortOptions& options) {
+  if (passes.empty())  // addresses, index, the sort's temporaries, the gather's second copy
+    return n * 8 + n * record_index_bytes(n) +
+           sort_temp_bytes(device, key_type::u64, n, 0, device_sort_options(options)) + n * record_bytes;
   std::vector<std::uint64_t> at;
   const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
   if (records_move_with_key(passes, record_bytes)) {
@@ -204,6 +263,12 @@ bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_
   // Every buffer within the device's largest allocation: the records (twice), all passes' keys,
   // the ordered keys, the index, and each pass's sort as largest_buffer_bytes plans it.
   const std::uint64_t max_buffer = max_buffer_bytes(device.description());
+  const std::uint64_t budget = device_budget(device.description(), options);
+  if (passes.empty()) {  // a comparator's sort of the addresses
+    const std::uint64_t largest = std::max({data, n * 8, largest_buffer_bytes(n, 8, 0)});
+    const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
+    return largest <= max_buffer && data <= budget && extra <= budget - data;
+  }
   std::vector<std::uint64_t> at;
   std::uint64_t largest = std::max(data, layout_pass_keys(n, passes, at));
   largest = std::max(largest, ordered_keys_bytes(n, passes));
@@ -212,7 +277,6 @@ bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_
   largest = std::max<std::uint64_t>(largest, n * vb);
   for (const RecordPass& pass : passes) largest = std::max(largest, largest_buffer_bytes(n, key_size(pass.type), vb));
   if (largest > max_buffer) return false;
-  const std::uint64_t budget = device_budget(device.description(), options);
   const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
   return data <= budget && extra <= budget - data;
 }
@@ -228,8 +292,8 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
                                   const SortOptions& options) {
   SortReport report;
   report.device = device.description().id;
-  report.chunks = passes.size();
-  report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
+  report.chunks = std::max<std::size_t>(1, passes.size());
+  report.algorithm = checked_algorithm(device.description(), n, first_sort_options(options, passes)).name;
   if (n <= 1) {  // already sorted; out-of-place, the one record is copied
     if (n == 1 && &in != &out) {
       device.copy(in, 0, out, 0, record_bytes);
@@ -251,9 +315,9 @@ SortReport sort_host_records_via_device(rt::Device& device, void* records, std::
                                         const std::vector<RecordPass>& passes, const SortOptions& options) {
   SortReport report;
   report.device = device.description().id;
-  report.chunks = passes.size();
+  report.chunks = std::max<std::size_t>(1, passes.size());
   if (n <= 1) return report;
-  report.algorithm = checked_algorithm(device.description(), n, pass_options(options, passes[0])).name;
+  report.algorithm = checked_algorithm(device.description(), n, first_sort_options(options, passes)).name;
   const std::size_t bytes = std::size_t(n * record_bytes);
   // Everything that can fail for lack of memory is allocated before the first copy (through the
   // pool: on a shortage it frees its cached buffers and tries again).

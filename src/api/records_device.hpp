@@ -3,7 +3,9 @@
 // pass makes its keys from them by the current index order and sorts (key, index) pairs on the
 // device; one gather then moves the records. The host form uploads the records through pinned
 // staging first and downloads them last; it is taken whenever the records and the sort's
-// temporaries fit the device budget.
+// temporaries fit the device budget. `passes` empty: the records are ordered by a run-time
+// comparator, options.comparator (rt::register_record_order), whose sort of the records' addresses
+// replaces the passes.
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -158,7 +158,9 @@ int main(int argc, char** argv) {
   sort->add_option("--comparator", s.comparator,
                    "A run-time order: the body of `int before(K a, K b)` in the kernel dialect (K: the key type), "
                    "e.g. 'return (a & 255u) < (b & 255u);', or @FILE to read it from FILE; sorts with merge "
-                   "(compiled once, then cached)");
+                   "unless --algorithm names another comparison sort (compiled once, then cached). With "
+                   "--record-size: the body of `int before(GLOBAL const u8* a, GLOBAL const u8* b)` over two "
+                   "records, reading fields with gs_u32(a, OFFSET), gs_bytes_cmp(a, b, OFFSET, K) and the like");
   sort->add_option("--host-levels", s.host_merge_levels,
                    "hybrid: how many top merge levels host threads do, -1..64; -1 = automatic");
   sort->add_option("--device-memory-limit", s.device_memory_limit,
@@ -174,7 +176,8 @@ int main(int argc, char** argv) {
   sort->add_option("-T,--temporary-directory", s.temporary_directory,
                    "Where external sorts keep their runs (default: $TMPDIR, else /tmp)");
   sort->add_option("--record-size", s.record_size,
-                   "Sort fixed-size binary records of this many bytes (1..1024) by --key instead of keys");
+                   "Sort fixed-size binary records of this many bytes (1..1024) by --key (or --comparator) instead "
+                   "of keys");
   sort->add_option("--key", s.key,
                    "Record key fields OFFSET:TYPE[:desc], comma-separated, the first deciding: TYPE a key type or "
                    "bytesK (K bytes, unsigned, lexicographic); records with equal keys keep their order");

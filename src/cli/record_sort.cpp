@@ -33,7 +33,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }  // namespace
 
 std::vector<RecordField> parse_key_fields(const std::string& text, std::size_t record_bytes) {
-  if (text.empty()) throw Error(errc::invalid_argument, "--record-size needs --key OFFSET:TYPE[:desc][,...]");
+  if (text.empty()) throw Error(errc::invalid_argument, "--record-size needs --key OFFSET:TYPE[:desc][,...] or --comparator BODY");
   std::vector<RecordField> fields;
   for (const std::string& part : split(text, ',')) {
     const std::vector<std::string> bits = split(part, ':');
@@ -67,12 +67,15 @@ std::vector<RecordField> parse_key_fields(const std::string& text, std::size_t r
 int run_record_sort(const SortArgs& a, const SortOptions& options) {
   const std::size_t rb = static_cast<std::size_t>(
       parse_unsigned_arg(a.record_size, "--record-size", 1, kMaxRecordBytes, "bytes per record"));
-  const std::vector<RecordField> fields = parse_key_fields(a.key, rb);
+  // The order: --key fields, or a --comparator over two records (which --descending reverses).
+  const bool by_comparator = !a.comparator.empty();
+  if (by_comparator && !a.key.empty())
+    throw Error(errc::invalid_argument, "--record-size takes --key or --comparator, not both");
+  const std::vector<RecordField> fields = by_comparator ? std::vector<RecordField>{} : parse_key_fields(a.key, rb);
   const char* unused = !a.values.empty()             ? "--values"
                        : !a.type.empty()             ? "--type"
-                       : a.descending                ? "--descending (give :desc per --key field)"
+                       : a.descending && !by_comparator ? "--descending (give :desc per --key field)"
                        : !a.memory_limit.empty()     ? "--memory-limit"
-                       : !a.comparator.empty()       ? "--comparator"
                        : a.device.find(',') != std::string::npos ? "several --device ids"
                                                      : nullptr;
   if (unused) throw Error(errc::invalid_argument, std::string(unused) + " cannot be used with --record-size");
@@ -94,9 +97,9 @@ int run_record_sort(const SortArgs& a, const SortOptions& options) {
   commit_together(outputs);
   if (a.verbose)
     std::fprintf(stderr,
-                 "gpusort: %zu records of %zu bytes by %zu field(s): %zu sort pass(es) by %s on %s, upload %.3f ms, "
+                 "gpusort: %zu records of %zu bytes by %s: %zu sort pass(es) by %s on %s, upload %.3f ms, "
                  "sort %.3f ms, download %.3f ms, %.3f ms in all\n",
-                 n, rb, fields.size(), report.chunks, report.algorithm.c_str(), ctx.device().id.c_str(),
+                 n, rb, by_comparator ? "a comparator" : (std::to_string(fields.size()) + " field(s)").c_str(), report.chunks, report.algorithm.c_str(), ctx.device().id.c_str(),
                  report.upload_ms, report.sort_ms, report.download_ms,
                  core::ms_since(t0));
   return 0;

@@ -89,26 +89,46 @@ std::string assemble_kernel_source(const std::string& file) {
   return out;
 }
 
-std::string register_user_order(const std::string& body, bool descending) {
-  // The user's lines keep their own numbers in compile errors (#line); the function after them is
-  // ours: the order, turned around for a descending sort.
-  std::string text = "#include \"user_key.h\"\n#define GPUSORT_USER_ORDER 1\n"
-                     "DEVICE_FN int gs_user_order_body(user_key_t a, user_key_t b) {\n#line 1 \"comparator\"\n" +
-                     body + "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN int gs_user_before(key_t a, key_t b) { return " +
-                     (descending ? "gs_user_order_body(user_key(b), user_key(a))"
-                                 : "gs_user_order_body(user_key(a), user_key(b))") +
-                     " ? 1 : 0; }\n";
+namespace {
+// Registers `text` under a hash of itself and returns the name (a collision gets a name of its own).
+std::string register_order_text(const std::string& text) {
   std::uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
   char name[32];
   std::snprintf(name, sizeof name, "order-%016llx", static_cast<unsigned long long>(h));
   std::lock_guard lock(g_orders_mutex);
   std::string unique = name;
-  for (int i = 2;; ++i) {  // a hash collision gets a name of its own
+  for (int i = 2;; ++i) {
     auto [it, added] = user_orders().emplace(unique, text);
     if (added || it->second == text) return unique;
     unique = std::string(name) + "-" + std::to_string(i);
   }
+}
+}  // namespace
+
+std::string register_user_order(const std::string& body, bool descending) {
+  // The user's lines keep their own numbers in compile errors (#line); the function after them is
+  // ours: the order, turned around for a descending sort.
+  return register_order_text(
+      "#include \"user_key.h\"\n#define GPUSORT_USER_ORDER 1\n"
+      "DEVICE_FN int gs_user_order_body(user_key_t a, user_key_t b) {\n#line 1 \"comparator\"\n" +
+      body + "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN int gs_user_before(key_t a, key_t b) { return " +
+      (descending ? "gs_user_order_body(user_key(b), user_key(a))" : "gs_user_order_body(user_key(a), user_key(b))") +
+      " ? 1 : 0; }\n");
+}
+
+std::string register_record_order(const std::string& body, bool descending) {
+  // The keys are the records' addresses (kernels/records.cl, records_addresses); the body reads
+  // the records through them with the field readers of record_fields.h.
+  return register_order_text(
+      "#include \"record_fields.h\"\n#define GPUSORT_USER_ORDER 1\n"
+      "#if KEY_BITS != 64\n#error \"a record order sorts 64-bit record addresses\"\n#endif\n"
+      "DEVICE_FN int gs_user_order_body(GLOBAL const u8* a, GLOBAL const u8* b) {\n#line 1 \"comparator\"\n" +
+      body + "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN GLOBAL const u8* gs_record_at(key_t k) { return (GLOBAL const u8*)k; }\n"
+      "DEVICE_FN int gs_user_before(key_t a, key_t b) { return " +
+      (descending ? "gs_user_order_body(gs_record_at(b), gs_record_at(a))"
+                  : "gs_user_order_body(gs_record_at(a), gs_record_at(b))") +
+      " ? 1 : 0; }\n");
 }
 
 namespace {

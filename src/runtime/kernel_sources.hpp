@@ -26,6 +26,14 @@ std::string assemble_kernel_source(const std::string& file);
 // "comparator:<line>".
 std::string register_user_order(const std::string& body, bool descending);
 
+// A run-time order of fixed-size records (SortOptions::comparator given to a record sort): `body`
+// is the body of `int before(GLOBAL const u8* a, GLOBAL const u8* b)`, a and b pointing at the two
+// records' first bytes, with the field readers of kernels/record_fields.h (gs_u32(a, 8),
+// gs_bytes_cmp(a, b, 0, 10), ...). The programs built with it sort 64-bit keys that are the
+// records' device addresses (kernels/records.cl, records_addresses); named and reported like
+// register_user_order's.
+std::string register_record_order(const std::string& body, bool descending);
+
 // A build log of `source` with the comparator's locations in one form, "comparator:<line>",
 // whatever the compiler's own (NVRTC: comparator(2); EDG-style: "comparator", line 2; clang:
 // comparator:2:5; NVIDIA's OpenCL ignores #line: <kernel>:233:12 inside the body). The log

@@ -73,6 +73,22 @@ TEST_F(CliRecords, OddRecordSizeWithAU16AtTheEnd) {
   EXPECT_TRUE(read_vec<unsigned char>(dir_ / "out.bin") == ref);
 }
 
+TEST_F(CliRecords, AComparatorInsteadOfKeyFieldsDescending) {
+  // the order of AnI32DescendingThenFourBytes as a comparator, reversed by --descending
+  const auto in = make(3001, 13, 25);
+  ASSERT_CLI_OK(sort({"--record-size", "13", "--descending", "--comparator",
+                      "int x = gs_i32(a, 8), y = gs_i32(b, 8);\nif (x != y) return x > y;\n"
+                      "return gs_bytes_cmp(a, b, 0, 4) < 0;"}));
+  const auto ref = reference(in, 13, [](const unsigned char* a, const unsigned char* b) {
+    std::int32_t x, y;
+    std::memcpy(&x, b + 8, 4);  // descending: b before a in the comparator's order
+    std::memcpy(&y, a + 8, 4);
+    if (x != y) return x > y;
+    return std::memcmp(b, a, 4) < 0;
+  });
+  EXPECT_TRUE(read_vec<unsigned char>(dir_ / "out.bin") == ref);
+}
+
 TEST_F(CliRecords, ClearErrors) {
   make(100, 10, 24);
   auto expect_error = [&](std::vector<std::string> extra, const std::string& mention) {
@@ -89,6 +105,11 @@ TEST_F(CliRecords, ClearErrors) {
   expect_error({"--record-size", "3", "--key", "0:u8"}, "not a multiple");
   expect_error({"--record-size", "1025", "--key", "0:u8"}, "--record-size");
   expect_error({"--record-size", "10", "--key", "0:u8", "--type", "u32"}, "--type");
+  expect_error({"--record-size", "10", "--key", "0:u8", "--comparator", "return false;"}, "not both");
+  const RunResult broken = sort({"--record-size", "10", "--comparator", "int x = gs_u8(a, 0);\nreturn x <;"});
+  EXPECT_NE(broken.code, 0);
+  EXPECT_NE(broken.err.find("comparator:2"), std::string::npos) << broken.err;  // the user's own line
+  EXPECT_FALSE(fs::exists(dir_ / "out.bin"));
 }
 
 }  // namespace

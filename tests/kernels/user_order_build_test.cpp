@@ -63,6 +63,36 @@ TEST(UserOrderBuild, SeedSortProgramsCompileForSm90) {
   }
 }
 
+// A record order (rt::register_record_order): the merge programs over 64-bit record addresses,
+// with every field reader of kernels/record_fields.h (CUDA's bit casts for gs_f32 and gs_f64).
+TEST(UserOrderBuild, RecordOrderProgramsCompileForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  const std::string body =
+      "if (gs_f64(a, 3) != gs_f64(b, 3)) return gs_f64(a, 3) < gs_f64(b, 3);\n"
+      "if (gs_f32(a, 1) != gs_f32(b, 1)) return gs_f32(a, 1) > gs_f32(b, 1);\n"
+      "return gs_u8(a, 0) + gs_u16(a, 1) + gs_u32(a, 2) + gs_u64(a, 3) + gs_i8(a, 4) + gs_i16(a, 5) + gs_i32(a, 6) +\n"
+      "       gs_i64(a, 7) < gs_i64(b, 7) || gs_bytes_cmp(a, b, 0, 10) < 0;";
+  for (bool descending : {false, true}) {
+    const std::string order = rt::register_record_order(body, descending);
+    for (const char* file : {"merge_local_blocked.cl", "merge_global_blocked.cl"}) {
+      auto defines = algo::key_defines_for(key_type::u64, 0);
+      defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=8"});
+      EXPECT_EQ(rt::nvrtc_compile_check(rt::assemble_kernel_source(std::string(file) + "#" + order),
+                                        rt::nvrtc_options(defines, "sm_90")),
+                "")
+          << file << (descending ? " descending" : "");
+    }
+  }
+  // only for 64-bit keys (the addresses)
+  auto defines = algo::key_defines_for(key_type::u32, 0);
+  defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=8"});
+  EXPECT_NE(rt::nvrtc_compile_check(
+                rt::assemble_kernel_source("merge_local_blocked.cl#" + rt::register_record_order(body, false)),
+                rt::nvrtc_options(defines, "sm_90")),
+            "");
+}
+
 TEST(UserOrderBuild, UnknownOrderIsAnError) {
   EXPECT_THROW(rt::assemble_kernel_source("merge_local_merge.cl#order-none"), Error);
 }

@@ -119,11 +119,13 @@ DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
 #elif KEY_KIND == 1
   return (i64)x < (i64)y;
 #elif GS_CUDA && KEY_BITS == 32
+  // x is a number and not (x >= y): x < y, or y is NaN (a NaN y follows every number x). Two
+  // comparisons, no branches ("less or unordered" and a NaN test of x).
   const float fx = __int_as_float((int)x), fy = __int_as_float((int)y);
-  return (fx < fy) | ((fy != fy) & (fx == fx));  // no branches: a NaN y follows every number x
+  return (fx == fx) & !(fx >= fy);
 #elif GS_CUDA
   const double fx = __longlong_as_double((long long)x), fy = __longlong_as_double((long long)y);
-  return (fx < fy) | ((fy != fy) & (fx == fx));
+  return (fx == fx) & !(fx >= fy);
 #else
   return ordered_key(x, 0) < ordered_key(y, 0);
 #endif

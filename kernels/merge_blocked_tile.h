@@ -21,6 +21,15 @@
 #define BLOCKED_TILE_ORIGINS 0
 #endif
 
+// Value loads a work-item issues together when it gathers the values (a divisor of ITEMS; the
+// driver sets it: src/algorithms/merge_sort.cpp, blocked_value_batch_define).
+#ifndef BLOCKED_VALUE_BATCH
+#define BLOCKED_VALUE_BATCH 1
+#endif
+#if ITEMS % BLOCKED_VALUE_BATCH != 0
+#error "BLOCKED_VALUE_BATCH must divide ITEMS"
+#endif
+
 DEVICE_FN void blocked_merge_tile(LOCAL key_t* lk, LOCAL u32* lp, GLOBAL const key_t* src_keys,
                                   GLOBAL const value_t* src_values, GLOBAL key_t* dst_keys,
                                   GLOBAL value_t* dst_values, u64 a0, u64 b0, u64 ai0, u64 ai1, u64 d0, u64 d1,
@@ -50,13 +59,32 @@ DEVICE_FN void blocked_merge_tile(LOCAL key_t* lk, LOCAL u32* lp, GLOBAL const k
     }
   }
   BARRIER();
-  for (u32 s = t; s < cnt; s += GROUP_SIZE) {
-    dst_keys[out0 + s] = lk[BLOCKED_SLOT(s)];
 #if HAS_VALUES
-    const u32 f = lp[BLOCKED_SLOT(s)];
-    dst_values[out0 + s] = src_values[f < na ? a0 + ai0 + f : b0 + bi0 + (f - na)];
-#endif
+  // Each value is gathered from where its key came from: BLOCKED_VALUE_BATCH of these loads go out
+  // together before their stores (a loop over cnt waits on one dependent load at a time).
+#pragma unroll 1
+  for (u32 k0 = 0; k0 < ITEMS; k0 += BLOCKED_VALUE_BATCH) {
+    value_t vr[BLOCKED_VALUE_BATCH];
+#pragma unroll
+    for (u32 j = 0; j < BLOCKED_VALUE_BATCH; ++j) {
+      const u32 s = t + (k0 + j) * GROUP_SIZE;
+      if (s < cnt) {
+        const u32 f = lp[BLOCKED_SLOT(s)];
+        vr[j] = src_values[f < na ? a0 + ai0 + f : b0 + bi0 + (f - na)];
+      }
+    }
+#pragma unroll
+    for (u32 j = 0; j < BLOCKED_VALUE_BATCH; ++j) {
+      const u32 s = t + (k0 + j) * GROUP_SIZE;
+      if (s < cnt) {
+        dst_keys[out0 + s] = lk[BLOCKED_SLOT(s)];
+        dst_values[out0 + s] = vr[j];
+      }
+    }
   }
+#else
+  for (u32 s = t; s < cnt; s += GROUP_SIZE) dst_keys[out0 + s] = lk[BLOCKED_SLOT(s)];
+#endif
 #if !HAS_VALUES
   (void)lp;
   (void)src_values;

@@ -4,6 +4,7 @@
 #include "algorithms/merge_sort.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "algorithms/drivers.hpp"
 #include "runtime/kernel_sources.hpp"
@@ -129,6 +130,18 @@ std::uint64_t split_table_bytes(std::uint64_t n, std::uint64_t first_width, std:
 
 }  // namespace
 
+// Value loads issued together by a blocked merge pass's gather (BLOCKED_VALUE_BATCH): 4 measured
+// best on the H200 (2026-11-26; 2^28 u32/u32 29.4 -> 26.1 ms, u64/u64 49.4 -> 43.8, against 1, 2
+// and 8: docs/lab/merge-and-local-sorts.md). GPUSORT_MERGE_VALUE_BATCH overrides it for A/B runs.
+constexpr std::uint32_t kBlockedValueBatch = 4;
+
+std::string blocked_value_batch_define(std::uint32_t items) {
+  std::uint32_t batch = kBlockedValueBatch;
+  if (const char* e = std::getenv("GPUSORT_MERGE_VALUE_BATCH")) batch = std::uint32_t(std::atoi(e));
+  while (batch > 1 && (batch > items || items % batch != 0)) batch /= 2;
+  return "BLOCKED_VALUE_BATCH=" + std::to_string(std::max<std::uint32_t>(batch, 1));
+}
+
 const std::vector<std::string>& local_variants() {
   static const std::vector<std::string> v = names_of(kLocal);
   return v;
@@ -199,6 +212,7 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
   std::uint64_t groups = ceil_div(n, group_size);
   if (name == "blocked" || name == "path") {
     defines.push_back("ITEMS=" + std::to_string(items));
+    if (name == "blocked") defines.push_back(blocked_value_batch_define(items));
     groups = pair_groups(n, width, std::uint64_t(group_size) * items);
   } else if (name == "cached" || name == "hashed") {
     defines.push_back("CACHE=" + std::to_string(std::uint64_t(group_size) * items));

@@ -28,6 +28,10 @@ std::uint32_t default_local_items(const rt::Device& device, const std::string& l
 std::uint32_t default_merge_items(const rt::Device& device, const std::string& merge_variant, key_type type,
                                   std::size_t value_bytes, std::uint32_t group_size);
 
+// The "BLOCKED_VALUE_BATCH=B" define of a blocked merge pass (kernels/merge_blocked_tile.h): how many
+// value loads a work-item issues together when it gathers the values, a divisor of `items`.
+std::string blocked_value_batch_define(std::uint32_t items);
+
 // Sorts, in place in job.keys / job.values, every tile [i*T, min((i+1)*T, n)) with
 // T = group_size * items (both powers of two; group_size within the device limit), stably in
 // job's order. job.options' variants are not read: the variant is the argument.

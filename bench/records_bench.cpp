@@ -192,7 +192,11 @@ int main(int argc, char** argv) try {
   const std::string comparator = opt.no_comparator ? "" : rec::comparator_for(fields);
   std::vector<double> cmp_wall;
   std::string cmp_status = opt.no_comparator ? "not run (--no-comparator)" : "not run (a float field)";
-  if (!comparator.empty()) {
+  bool takes_comparator = opt.algorithm == "auto";
+  for (const gpusort::AlgorithmInfo& a : gpusort::algorithms())
+    if (a.name == opt.algorithm) takes_comparator = a.takes_comparator;
+  if (!comparator.empty() && !takes_comparator) cmp_status = "not run (" + opt.algorithm + " takes no comparator)";
+  if (!comparator.empty() && takes_comparator) {
     gpusort::SortOptions co = so;
     co.comparator = comparator;
     gpusort::DeviceBuffer records(ctx, bytes), sorted(ctx, bytes);

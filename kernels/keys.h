@@ -72,7 +72,7 @@ DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
   return (o ^ flip) & (okey_t)KEY_ALL_ONES;
 }
 
-// A run-time order (SortOptions::comparator; the merge algorithm): the host resolves this include to
+// A run-time order (SortOptions::comparator; the comparison sorts): the host resolves this include to
 // gs_user_before(a, b), the user's comparator already turned around for a descending sort, and
 // defines GPUSORT_USER_ORDER; otherwise it is empty.
 #include "user_order.h"

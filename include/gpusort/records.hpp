@@ -12,12 +12,15 @@
 // the device has fp64) and gs_bytes_cmp(a, b, offset, bytes) (memcmp's sign), all little-endian at
 // any alignment (kernels/record_fields.h). Example, an i32 at offset 8 descending, then 4 bytes at
 // offset 0: "int x = gs_i32(a, 8), y = gs_i32(b, 8); if (x != y) return x > y; return
-// gs_bytes_cmp(a, b, 0, 4) < 0;". Compiled and cached like a key comparator; a compile error names
-// the body's own lines. The sort is stable; order::descending reverses the order; the comparison
-// sorts that take a key comparator take this one (merge by default). It sorts the records'
-// device addresses (8 bytes each) with the comparator reading the records through them, then
-// gathers, so the records must fit the device (else Error(unsupported)). On OpenCL this relies
-// on a buffer keeping its device address between kernels, as NVIDIA's and PoCL's do.
+// gs_bytes_cmp(a, b, 0, 4) < 0;". Offsets must stay inside the record (the readers do not check:
+// past its end they read the next record, or past the buffer). Compiled and cached like a key
+// comparator; a compile error names the body's own lines. The sort is stable; order::descending
+// reverses the order; the stable comparison sorts take it (merge by default; bitonic is not
+// stable). It sorts the records' device addresses (8 bytes each) with the comparator reading the
+// records through them, then gathers, so the records must fit the device (else
+// Error(unsupported)). On OpenCL this relies on the sort's kernels reading the records buffer
+// through those addresses without it being one of their arguments: NVIDIA's and PoCL's OpenCL
+// allow it for a context of one device, the standard does not promise it.
 // Command line: --record-size N --comparator BODY (or @FILE) instead of --key.
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +45,8 @@ inline constexpr std::size_t kMaxRecordBytes = 1024;
 
 // records: n records of record_bytes each in host memory, sorted in place. options: algorithm
 // and the device budget apply to every pass; order and stable are set by the fields (always
-// stable); fields and a comparator together are refused (Error(invalid_argument)). Records of 1, 2,
+// stable; with a comparator instead, SortOptions::order applies); fields and a comparator together
+// are refused (Error(invalid_argument)). Records of 1, 2,
 // 4, 8 or 16 bytes with one field of at most 8 bytes move with their key
 // in one sort; others are sorted as (key, index) pairs, one stable pass per field (per 8 bytes of
 // a bytesK field), then gathered.
@@ -54,7 +58,7 @@ inline constexpr std::size_t kMaxRecordBytes = 1024;
 //  - Larger record sets: keys are made and records gathered on the host, each pass a host sort
 //    (in chunks through the device when it is larger than the budget). SortReport: the sums over
 //    the passes.
-// chunks = the number of passes.
+// chunks = the number of passes (1 for a comparator; 0 when n <= 1, nothing to sort).
 SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t record_bytes,
                         std::span<const RecordField> fields, const SortOptions& options = {});
 

@@ -21,6 +21,7 @@ struct AlgorithmInfo {
   bool can_be_stable = false;
   std::string complexity;   // how its work grows with n: "n log n", "n log^2 n", "n^2" or "n*k/8" (k-bit keys)
   std::string runs_on;      // where it works: "device", "device+host" (host threads finish) or "host"
+  bool takes_comparator = false;  // SortOptions::comparator (a run-time order) is accepted
 };
 // Every algorithm gpusort offers, in the order `gpusort algorithms` prints them.
 std::vector<AlgorithmInfo> algorithms();

@@ -44,6 +44,7 @@ nb::list algorithm_list() {
     entry["name"] = a.name;
     entry["description"] = a.description;
     entry["stable"] = a.can_be_stable;
+    entry["comparator"] = a.takes_comparator;
     out.append(entry);
   }
   return out;

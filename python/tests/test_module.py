@@ -26,6 +26,7 @@ def test_algorithms():
     algorithms = {a["name"]: a for a in gpusort.algorithms()}
     assert {"radix", "merge", "bitonic"} <= algorithms.keys()
     assert algorithms["radix"]["stable"] and not algorithms["bitonic"]["stable"]
+    assert algorithms["merge"]["comparator"] and not algorithms["radix"]["comparator"]
     assert all(a["description"] for a in algorithms.values())
 
 

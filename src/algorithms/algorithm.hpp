@@ -38,7 +38,8 @@ struct SortJob {
   std::vector<std::string> key_defines(std::uint32_t group_size) const;
   // The program of kernels/<file> with `defines`, built with the job's run-time order when it has
   // one (registered_order, else options.comparator; runtime/kernel_sources.hpp). Every comparison
-  // sort's driver builds its programs through this, so each takes a comparator alike.
+  // sort's driver builds its programs through this, so each takes a comparator alike (not the
+  // distributed merge of uneven runs, merge_uneven_runs.cpp, which sorts by the natural order).
   rt::Program& program(const std::string& file, const std::vector<std::string>& defines) const;
   // The `okey_t flip` kernel argument: 0 or all ones, as wide as the kernel's okey_t.
   rt::Arg flip_arg() const;

@@ -26,7 +26,8 @@ void validate(key_type type, std::uint64_t n, const void* values, std::size_t va
 std::vector<AlgorithmInfo> algorithms() {
   std::vector<AlgorithmInfo> out;
   for (const auto& a : algo::registry())
-    out.push_back({a.name, a.description, a.can_be_stable, algo::to_string(a.complexity), algo::to_string(a.runs_on)});
+    out.push_back({a.name, a.description, a.can_be_stable, algo::to_string(a.complexity), algo::to_string(a.runs_on),
+                   a.options.comparator});
   return out;
 }
 

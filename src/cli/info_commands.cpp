@@ -51,8 +51,8 @@ int run_algorithms() {
   const int wn = widest(algos, &AlgorithmInfo::name), wc = widest(algos, &AlgorithmInfo::complexity),
             wp = widest(algos, &AlgorithmInfo::runs_on);
   for (const auto& a : algos)
-    std::printf("%-*s  %-*s  %-*s  %s%s\n", wn, a.name.c_str(), wc, a.complexity.c_str(), wp, a.runs_on.c_str(),
-                a.description.c_str(), a.can_be_stable ? " [stable]" : "");
+    std::printf("%-*s  %-*s  %-*s  %s%s%s\n", wn, a.name.c_str(), wc, a.complexity.c_str(), wp, a.runs_on.c_str(),
+                a.description.c_str(), a.can_be_stable ? " [stable]" : "", a.takes_comparator ? " [comparator]" : "");
   return 0;
 }
 

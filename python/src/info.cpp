@@ -59,7 +59,7 @@ void bind_info(nb::module_& m) {
         "name, memory and max_buffer (bytes), is_gpu, compute_units, driver.");
   m.def("algorithms", &algorithm_list,
         "Every algorithm (what algorithm= takes): dicts with name, description, stable (whether it can sort "
-        "stably).");
+        "stably) and comparator (whether it takes comparator=).");
 }
 
 }  // namespace gpusort::python

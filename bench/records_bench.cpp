@@ -149,29 +149,43 @@ int main(int argc, char** argv) try {
   so.algorithm = opt.algorithm;
   std::string algorithm;
 
-  // gpusort, records in device memory: out of place (the input stays as it is), then in place (a
-  // fresh upload before each repeat); each call timed.
-  std::vector<double> out_wall, out_dev, in_wall, in_dev;
-  std::string out_status, in_status;
-  {
+  // gpusort, records in device memory, out of place (the input stays as it is): the calls after a
+  // warm-up timed (wall time and SortReport::sort_ms), with --verbose one more printing its phases,
+  // then the output checked. By the key fields, and by the same order written as a comparator.
+  struct Timed {
+    std::vector<double> wall, dev;
+    std::string status;
+  };
+  auto out_of_place = [&](std::span<const gpusort::RecordField> by, const gpusort::SortOptions& o) {
+    Timed t;
     gpusort::DeviceBuffer records(ctx, bytes), sorted(ctx, bytes);
     records.upload(input.get(), bytes);
     for (unsigned r = 0; r <= opt.repeats; ++r) {  // r = 0: warm-up (compiles or loads the programs)
       t0 = clock_type::now();
-      const gpusort::SortReport rep = gpusort::sort_records_device(ctx, records, sorted, n, rb, fields, so);
+      const gpusort::SortReport rep = gpusort::sort_records_device(ctx, records, sorted, n, rb, by, o);
       const double ms = ms_since(t0);
       if (r == 0) continue;
-      out_wall.push_back(ms);
-      out_dev.push_back(rep.sort_ms);
+      t.wall.push_back(ms);
+      t.dev.push_back(rep.sort_ms);
     }
     if (opt.verbose) {
-      gpusort::SortOptions vo = so;
+      gpusort::SortOptions vo = o;
       vo.verbose = true;
-      gpusort::sort_records_device(ctx, records, sorted, n, rb, fields, vo);
+      gpusort::sort_records_device(ctx, records, sorted, n, rb, by, vo);
     }
     sorted.download(work.get(), bytes);
-    std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);
-    out_status = bad.empty() ? "ok" : "WRONG: " + bad;
+    const std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);
+    t.status = bad.empty() ? "ok" : "WRONG: " + bad;
+    all_ok = all_ok && bad.empty();
+    return t;
+  };
+  const Timed by_fields = out_of_place(fields, so);
+
+  // In place: a fresh upload (not timed) before each call.
+  std::vector<double> in_wall, in_dev;
+  std::string in_status;
+  {
+    gpusort::DeviceBuffer records(ctx, bytes);
     for (unsigned r = 0; r <= opt.repeats; ++r) {
       records.upload(input.get(), bytes);
       t0 = clock_type::now();
@@ -182,39 +196,24 @@ int main(int argc, char** argv) try {
       in_dev.push_back(rep.sort_ms);
     }
     records.download(work.get(), bytes);
-    bad = rec::check_sorted(work.get(), input.get(), rb, order);
+    const std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);
     in_status = bad.empty() ? "ok" : "WRONG: " + bad;
-    all_ok = all_ok && out_status == "ok" && in_status == "ok";
+    all_ok = all_ok && bad.empty();
   }
 
-  // gpusort, records in device memory, out of place, ordered by the key fields written as a run-time
-  // comparator (the records' addresses sorted by it, then the gather).
+  // The key fields written as a run-time comparator (the records' addresses sorted by it, then the
+  // gather), when the algorithm takes one.
   const std::string comparator = opt.no_comparator ? "" : rec::comparator_for(fields);
-  std::vector<double> cmp_wall;
-  std::string cmp_status = opt.no_comparator ? "not run (--no-comparator)" : "not run (a float field)";
+  Timed by_comparator{{}, {}, opt.no_comparator ? "not run (--no-comparator)" : "not run (a float field)"};
   bool takes_comparator = opt.algorithm == "auto";
   for (const gpusort::AlgorithmInfo& a : gpusort::algorithms())
     if (a.name == opt.algorithm) takes_comparator = a.takes_comparator;
-  if (!comparator.empty() && !takes_comparator) cmp_status = "not run (" + opt.algorithm + " takes no comparator)";
+  if (!comparator.empty() && !takes_comparator)
+    by_comparator.status = "not run (" + opt.algorithm + " takes no comparator)";
   if (!comparator.empty() && takes_comparator) {
     gpusort::SortOptions co = so;
     co.comparator = comparator;
-    gpusort::DeviceBuffer records(ctx, bytes), sorted(ctx, bytes);
-    records.upload(input.get(), bytes);
-    for (unsigned r = 0; r <= opt.repeats; ++r) {
-      t0 = clock_type::now();
-      gpusort::sort_records_device(ctx, records, sorted, n, rb, {}, co);
-      const double ms = ms_since(t0);
-      if (r > 0) cmp_wall.push_back(ms);
-    }
-    if (opt.verbose) {
-      co.verbose = true;
-      gpusort::sort_records_device(ctx, records, sorted, n, rb, {}, co);
-    }
-    sorted.download(work.get(), bytes);
-    const std::string bad = rec::check_sorted(work.get(), input.get(), rb, order);
-    cmp_status = bad.empty() ? "ok" : "WRONG: " + bad;
-    all_ok = all_ok && bad.empty();
+    by_comparator = out_of_place({}, co);
   }
 
   // gpusort, records in host memory: the whole call on a fresh host copy each time.
@@ -235,10 +234,11 @@ int main(int argc, char** argv) try {
   all_ok = all_ok && gpusort_bad.empty();
   const std::string gstatus = gpusort_bad.empty() ? "ok" : "WRONG: " + gpusort_bad;
   std::vector<Line> lines = {
-      {"gpusort " + algorithm + ": device memory, out of place (call)", median_of(out_wall), median_of(out_dev),
-       out_status},
+      {"gpusort " + algorithm + ": device memory, out of place (call)", median_of(by_fields.wall),
+       median_of(by_fields.dev), by_fields.status},
       {"gpusort " + algorithm + ": device memory, in place (call)", median_of(in_wall), median_of(in_dev), in_status},
-      {"gpusort: device memory, out of place, run-time comparator", median_of(cmp_wall), NAN, cmp_status},
+      {"gpusort: device memory, out of place, run-time comparator", median_of(by_comparator.wall), NAN,
+       by_comparator.status},
       {"gpusort " + algorithm + ": host memory in and out, end to end", median_of(e2e), NAN, gstatus},
       {"  of which upload (host time busy)", median_of(up), NAN, ""},
       {"  of which device sort (sort_ms)", median_of(dev), NAN, ""},
@@ -281,7 +281,7 @@ int main(int argc, char** argv) try {
   std::printf("# %-62s %10s %10s  %s\n", "what", "median_ms", "sort_ms", "check");
   for (const Line& l : lines)
     std::printf("  %-62s %10s %10s  %s\n", l.name.c_str(), cell(l.ms).c_str(), cell(l.sort_ms).c_str(), l.status.c_str());
-  const double gout = median_of(out_wall), ratio = best.ms / gout;
+  const double gout = median_of(by_fields.wall), ratio = best.ms / gout;
   if (!std::isnan(best.ms))
     std::printf("# best CUB: %s %.4f ms; best CUB / gpusort out of place in device memory = %.3f (above 1: "
                 "gpusort faster; both from an input buffer into an output buffer, every step counted)\n",
@@ -293,9 +293,9 @@ int main(int argc, char** argv) try {
       "gpusort_device_in_place_ms,gpusort_device_in_place_sort_ms,gpusort_end_to_end_ms,gpusort_upload_ms,"
       "gpusort_host_memory_sort_ms,gpusort_download_ms,gpusort_comparator_out_of_place_ms";
   std::string row = "csv," + std::to_string(n) + "," + std::to_string(rb) + ",\"" + opt.key + "\"," +
-                    (opt.few_unique ? "few-unique" : "uniform") + "," + cell(gout) + "," + cell(median_of(out_dev)) +
+                    (opt.few_unique ? "few-unique" : "uniform") + "," + cell(gout) + "," + cell(median_of(by_fields.dev)) +
                     "," + cell(median_of(in_wall)) + "," + cell(median_of(in_dev)) + "," + cell(median_of(e2e)) + "," + cell(median_of(up)) + "," + cell(median_of(dev)) + "," +
-                    cell(median_of(down)) + "," + cell(median_of(cmp_wall));
+                    cell(median_of(down)) + "," + cell(median_of(by_comparator.wall));
   for (const CubForm& f : kCubForms)
     for (int off = 0; off < 2; ++off) {
       const std::string name = std::string("cub_") + f.name + "_" + kOffsets[off];

@@ -136,8 +136,11 @@ std::uint64_t split_table_bytes(std::uint64_t n, std::uint64_t first_width, std:
 constexpr std::uint32_t kBlockedValueBatch = 4;
 
 std::string blocked_value_batch_define(std::uint32_t items) {
-  std::uint32_t batch = kBlockedValueBatch;
-  if (const char* e = std::getenv("GPUSORT_MERGE_VALUE_BATCH")) batch = std::uint32_t(std::atoi(e));
+  static const std::uint32_t wanted = [] {  // read once, not on every pass
+    const char* e = std::getenv("GPUSORT_MERGE_VALUE_BATCH");
+    return e && *e ? std::uint32_t(std::atoi(e)) : kBlockedValueBatch;
+  }();
+  std::uint32_t batch = wanted;
   while (batch > 1 && (batch > items || items % batch != 0)) batch /= 2;
   return "BLOCKED_VALUE_BATCH=" + std::to_string(std::max<std::uint32_t>(batch, 1));
 }

@@ -15,7 +15,7 @@ namespace {
 //    (O(S^2) each): beyond 1024 the section sort alone outweighs the merges it saves.
 // The comparison sorts on the device take a run-time order (SortOptions::comparator); radix orders
 // by the keys' bits and hybrid's host merge levels by the natural order, so they do not.
-constexpr OptionUse kGroupOnly{.work_group_size = true, .comparator = true};
+constexpr OptionUse kGroupAndComparator{.work_group_size = true, .comparator = true};
 constexpr OptionUse kBitonicOptions{.work_group_size = true, .local_variant = true, .comparator = true};
 constexpr OptionUse kMergeOptions{.work_group_size = true, .items_per_thread = true, .local_variant = true,
                                   .merge_variant = true, .comparator = true, .max_items_per_thread = 64,
@@ -38,8 +38,8 @@ const std::vector<Algorithm>& registry() {
       {"merge", "Local tile sort then global merge passes; SortOptions::local_variant blocked|merge|bitonic|rank|odd-even|bubble, SortOptions::merge_variant blocked|path|rank|half|cached|hashed (stable)", Complexity::n_log_n, RunsOn::device, true, 0, "", merge_sort, merge_temp_bytes, kMergeOptions, merge_check_variants},
       {"radix", "LSD radix sort, 8-bit digits of the order-preserving key: all-digit histogram, trivial passes skipped; CUDA: onesweep (decoupled look-back); stable", Complexity::n_k, RunsOn::device, true, 0, "", radix_sort, radix_temp_bytes, kRadixOptions},
       {"rank", "Parallel selection / counting sort: each key counts the keys before it, O(n^2) (stable on request)", Complexity::n_squared, RunsOn::device, true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'rank'", rank_sort, rank_temp_bytes, kRankOptions, rank_check_variants},
-      {"odd-even", "Odd-even transposition (assembly lane), block-wise with a sliding local window, O(n^2) (stable)", Complexity::n_squared, RunsOn::device, true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'odd-even'", odd_even_sort, no_temp_bytes, kGroupOnly},
-      {"naive-merge", "Local odd-even tiles, then one work-item per pair of runs merges sequentially (stable; baseline)", Complexity::n_log_n, RunsOn::device, true, 0, "", naive_merge_sort, naive_merge_temp_bytes, kGroupOnly},
+      {"odd-even", "Odd-even transposition (assembly lane), block-wise with a sliding local window, O(n^2) (stable)", Complexity::n_squared, RunsOn::device, true, 1u << 16, "algorithm 'merge' with SortOptions::local_variant 'odd-even'", odd_even_sort, no_temp_bytes, kGroupAndComparator},
+      {"naive-merge", "Local odd-even tiles, then one work-item per pair of runs merges sequentially (stable; baseline)", Complexity::n_log_n, RunsOn::device, true, 0, "", naive_merge_sort, naive_merge_temp_bytes, kGroupAndComparator},
       {"section-merge", "Per-thread section insertion sort, then scatter-address merges by binary rank (stable)", Complexity::n_log_n, RunsOn::device, true, 0, "", section_merge_sort, section_merge_temp_bytes, kSectionMergeOptions},
       {"hybrid", "Section-merge on the device, top merge levels on host threads with merge-path splits (stable)", Complexity::n_log_n, RunsOn::device_and_host, true, 0, "", hybrid_sort, hybrid_temp_bytes, kHybridOptions, hybrid_check_variants},
       {"batcher-recursive", "Batcher's odd-even merge network on the host, recursive shuffle/unshuffle form (not stable)", Complexity::n_log2_n, RunsOn::host, false, 0, "", batcher_recursive_sort, no_temp_bytes, kNoOptions},

@@ -23,18 +23,11 @@ constexpr Field kFields[] = {
      [](const SortOptions& o) { return o.host_merge_levels != -1; }},
 };
 
-// "merge, radix, ...": the algorithms that read the field, for the error messages.
-std::string users_of(const Field& f) {
+// "merge, radix, ...": the algorithms that read an option (OptionUse's flag), for the error messages.
+std::string users_of(bool algo::OptionUse::*used) {
   std::string s;
   for (const auto& a : algo::registry())
-    if (a.options.*f.used) s += (s.empty() ? "" : ", ") + a.name;
-  return s;
-}
-
-std::string comparator_users() {
-  std::string s;
-  for (const auto& a : algo::registry())
-    if (a.options.comparator) s += (s.empty() ? "" : ", ") + a.name;
+    if (a.options.*used) s += (s.empty() ? "" : ", ") + a.name;
   return s;
 }
 
@@ -66,14 +59,14 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
     const std::string field = std::string("SortOptions::") + f.name;
     if (automatic)
       throw Error(errc::invalid_argument, field + " is algorithm-specific: choose an algorithm with "
-                                                  "SortOptions::algorithm (it is used by: " + users_of(f) + ")");
+                                                  "SortOptions::algorithm (it is used by: " + users_of(f.used) + ")");
     if (!(algorithm.options.*f.used))
       throw Error(errc::invalid_argument, field + " is not used by algorithm '" + algorithm.name +
-                                              "' (it is used by: " + users_of(f) + ")");
+                                              "' (it is used by: " + users_of(f.used) + ")");
   }
   if (!options.comparator.empty() && !algorithm.options.comparator)
     throw Error(errc::invalid_argument, "SortOptions::comparator (a run-time order) is not taken by algorithm '" +
-                                            algorithm.name + "' (it is taken by: " + comparator_users() + ")");
+                                            algorithm.name + "' (it is taken by: " + users_of(&algo::OptionUse::comparator) + ")");
   algo::check_work_group_size(options.work_group_size, device.max_work_group_size);
   check_items_per_thread(options.items_per_thread, algorithm);
   if (options.host_merge_levels < -1 || options.host_merge_levels > algo::kMaxHostMergeLevels)

@@ -28,7 +28,9 @@ struct RecordPass {
 
 // The record size, and the order: key fields, or a run-time comparator (SortOptions::comparator
 // non-empty), one or the other.
-inline void check_record_order(std::size_t record_bytes, std::span<const RecordField> fields, bool comparator) {
+inline void check_record_order(std::size_t record_bytes, std::span<const RecordField> fields,
+                               const SortOptions& options) {
+  const bool comparator = !options.comparator.empty();
   if (record_bytes == 0 || record_bytes > kMaxRecordBytes)
     throw Error(errc::invalid_argument, "record size must be 1 to " + std::to_string(kMaxRecordBytes) + " bytes (got " +
                                             std::to_string(record_bytes) + ")");

@@ -23,10 +23,6 @@ namespace {
 
 using detail::RecordPass;
 
-void check_record_order(std::size_t record_bytes, std::span<const RecordField> fields, const SortOptions& options) {
-  detail::check_record_order(record_bytes, fields, !options.comparator.empty());
-}
-
 std::size_t threads_for(std::size_t n) { return core::threads_for(n, std::size_t(1) << 18); }
 
 void add(SortReport& total, const SortReport& r) {
@@ -82,7 +78,7 @@ SortReport sort_with_key(Context& ctx, unsigned char* records, std::size_t n, st
 
 SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t record_bytes,
                         std::span<const RecordField> fields, const SortOptions& options) {
-  check_record_order(record_bytes, fields, options);
+  detail::check_record_order(record_bytes, fields, options);
   if (n > 0 && !records) throw Error(errc::invalid_argument, "records is null");
   SortOptions o = options;
   o.stable = true;  // the passes rely on it
@@ -92,24 +88,22 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
   // The caller's options as given (host_threads, the algorithm's fields, the budget), before
   // anything runs; the device path's passes see them without the host-only fields.
   detail::checked_algorithm(device.description(), n, o);
-  if (passes.empty()) {  // a comparator: it runs on the device only
-    if (n <= 1) return SortReport{};
-    if (!detail::records_fit_device(device, n, record_bytes, passes, o))
-      throw Error(errc::unsupported,
-                  "a record comparator runs on the device: " + std::to_string(n) + " records of " +
-                      std::to_string(record_bytes) + " bytes, their addresses and the sort's temporaries (" +
-                      std::to_string(n * record_bytes +
-                                     detail::records_device_extra_bytes(device, n, record_bytes, passes, o)) +
-                      " bytes) do not fit the device budget; sort by key fields (RecordField) instead");
-    return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
-  }
-  std::size_t widest = 0;
-  for (const RecordPass& pass : passes) widest = std::max(widest, key_size(pass.type));
   const bool with_key = detail::records_move_with_key(passes, record_bytes);
-  detail::check_device_memory_limit(o, widest, with_key ? record_bytes : detail::record_index_bytes(n));
+  if (!passes.empty()) {  // the host path's chunks need this much (a comparator has no host path)
+    std::size_t widest = 0;
+    for (const RecordPass& pass : passes) widest = std::max(widest, key_size(pass.type));
+    detail::check_device_memory_limit(o, widest, with_key ? record_bytes : detail::record_index_bytes(n));
+  }
   if (n <= 1) return SortReport{};
   if (detail::records_fit_device(device, n, record_bytes, passes, o))
     return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
+  if (passes.empty())
+    throw Error(errc::unsupported,
+                "a record comparator runs on the device: " + std::to_string(n) + " records of " +
+                    std::to_string(record_bytes) + " bytes, their addresses and the sort's temporaries (" +
+                    std::to_string(n * record_bytes +
+                                   detail::records_device_extra_bytes(device, n, record_bytes, passes, o)) +
+                    " bytes) do not fit the device budget; sort by key fields (RecordField) instead");
   if (with_key) return sort_with_key(ctx, bytes, n, record_bytes, passes[0], o);
   if (n <= std::size_t(UINT32_MAX)) return sort_by_index<std::uint32_t>(ctx, bytes, n, record_bytes, passes, o);
   return sort_by_index<std::uint64_t>(ctx, bytes, n, record_bytes, passes, o);
@@ -136,7 +130,7 @@ SortReport device_records(Context& ctx, const DeviceBuffer& in, DeviceBuffer& ou
 
 SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t n, std::size_t record_bytes,
                                std::span<const RecordField> fields, const SortOptions& options) {
-  check_record_order(record_bytes, fields, options);
+  detail::check_record_order(record_bytes, fields, options);
   check_device_records(records, n, record_bytes, "the records buffer");
   return device_records(ctx, records, records, n, record_bytes, fields, options);
 }
@@ -144,7 +138,7 @@ SortReport sort_records_device(Context& ctx, DeviceBuffer& records, std::size_t 
 SortReport sort_records_device(Context& ctx, const DeviceBuffer& in, DeviceBuffer& out, std::size_t n,
                                std::size_t record_bytes, std::span<const RecordField> fields,
                                const SortOptions& options) {
-  check_record_order(record_bytes, fields, options);
+  detail::check_record_order(record_bytes, fields, options);
   check_device_records(in, n, record_bytes, "the input buffer");
   check_device_records(out, n, record_bytes, "the output buffer");
   if (n > 0 && &in.runtime_buffer() == &out.runtime_buffer())

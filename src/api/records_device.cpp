@@ -141,15 +141,22 @@ class RecordKernels {
   rt::BufferPtr table_;
 };
 
-// One pass's sort of n keys (and values) already on the device. Not waited for here: the passes
+// A sort of n keys (and values: vb bytes each, 0 for none) already on the device, with `options`
+// as given and the run-time order registered as `order` (or none). Not waited for here: the passes
 // and the gather queue up behind each other (a driver may still wait inside, e.g. radix reading
 // its histogram back, and freeing a temporary above the pool's limit synchronizes on CUDA).
+void sort_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys, rt::Buffer* values,
+                    std::size_t vb, const SortOptions& options, const std::string& order = {}) {
+  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
+  algo::SortJob job{device, type, n, vb, keys, values, options, nullptr};
+  job.registered_order = order;
+  algo::run(algorithm, job);
+}
+
+// One pass's sort: its keys with the records (or their index) as values.
 void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::Buffer& keys, rt::Buffer& values,
                std::size_t vb, const SortOptions& options) {
-  const SortOptions o = pass_options(options, pass);
-  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, o);
-  algo::SortJob job{device, pass.type, n, vb, keys, &values, o, nullptr};
-  algo::run(algorithm, job);
+  sort_on_device(device, pass.type, n, keys, &values, vb, pass_options(options, pass));
 }
 
 // The records in the order of `index`, from `in` into `out`; in == out: gathered into a temporary
@@ -185,11 +192,8 @@ void run_comparator_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& 
   rt::BufferPtr index = pool.get(n * ib);
   kernels.addresses(in, n, rb, *addresses);
   timer.mark("addresses");
-  const SortOptions o = device_sort_options(options);
-  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, o);
-  algo::SortJob job{device, key_type::u64, n, 0, *addresses, nullptr, o, nullptr};
-  job.registered_order = rt::register_record_order(o.comparator, o.order == order::descending);
-  algo::run(algorithm, job);
+  sort_on_device(device, key_type::u64, n, *addresses, nullptr, 0, device_sort_options(options),
+                 rt::register_record_order(options.comparator, options.order == order::descending));
   timer.mark("sort by the comparator");
   kernels.index_of_addresses(in, *addresses, n, rb, *index);
   timer.mark("indices");
@@ -263,20 +267,21 @@ bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_
   // Every buffer within the device's largest allocation: the records (twice), all passes' keys,
   // the ordered keys, the index, and each pass's sort as largest_buffer_bytes plans it.
   const std::uint64_t max_buffer = max_buffer_bytes(device.description());
-  const std::uint64_t budget = device_budget(device.description(), options);
+  std::uint64_t largest = data;
   if (passes.empty()) {  // a comparator's sort of the addresses
-    const std::uint64_t largest = std::max({data, n * 8, largest_buffer_bytes(n, 8, 0)});
-    const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
-    return largest <= max_buffer && data <= budget && extra <= budget - data;
+    largest = std::max({largest, n * 8, largest_buffer_bytes(n, 8, 0)});
+  } else {
+    std::vector<std::uint64_t> at;
+    largest = std::max(largest, layout_pass_keys(n, passes, at));
+    largest = std::max(largest, ordered_keys_bytes(n, passes));
+    const bool with_key = records_move_with_key(passes, record_bytes);
+    const std::size_t vb = with_key ? record_bytes : record_index_bytes(n);
+    largest = std::max<std::uint64_t>(largest, n * vb);
+    for (const RecordPass& pass : passes)
+      largest = std::max(largest, largest_buffer_bytes(n, key_size(pass.type), vb));
   }
-  std::vector<std::uint64_t> at;
-  std::uint64_t largest = std::max(data, layout_pass_keys(n, passes, at));
-  largest = std::max(largest, ordered_keys_bytes(n, passes));
-  const bool with_key = records_move_with_key(passes, record_bytes);
-  const std::size_t vb = with_key ? record_bytes : record_index_bytes(n);
-  largest = std::max<std::uint64_t>(largest, n * vb);
-  for (const RecordPass& pass : passes) largest = std::max(largest, largest_buffer_bytes(n, key_size(pass.type), vb));
   if (largest > max_buffer) return false;
+  const std::uint64_t budget = device_budget(device.description(), options);
   const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
   return data <= budget && extra <= budget - data;
 }

@@ -106,29 +106,32 @@ std::string register_order_text(const std::string& text) {
 }
 }  // namespace
 
+namespace {
+// The text of a run-time order: `prelude`, then the user's body as
+// `int gs_user_order_body(param_type a, param_type b)` after a #line, so compile errors name its own
+// lines, then ours: gs_user_before(key_t a, key_t b) calling it on convert(a), convert(b), turned
+// around for a descending sort.
+std::string order_text(const std::string& prelude, const std::string& param_type, const std::string& convert,
+                       const std::string& body, bool descending) {
+  const std::string a = convert + "(a)", b = convert + "(b)";
+  return prelude + "#define GPUSORT_USER_ORDER 1\nDEVICE_FN int gs_user_order_body(" + param_type + " a, " +
+         param_type + " b) {\n#line 1 \"comparator\"\n" + body +
+         "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN int gs_user_before(key_t a, key_t b) { return gs_user_order_body(" +
+         (descending ? b + ", " + a : a + ", " + b) + ") ? 1 : 0; }\n";
+}
+}  // namespace
+
 std::string register_user_order(const std::string& body, bool descending) {
-  // The user's lines keep their own numbers in compile errors (#line); the function after them is
-  // ours: the order, turned around for a descending sort.
-  return register_order_text(
-      "#include \"user_key.h\"\n#define GPUSORT_USER_ORDER 1\n"
-      "DEVICE_FN int gs_user_order_body(user_key_t a, user_key_t b) {\n#line 1 \"comparator\"\n" +
-      body + "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN int gs_user_before(key_t a, key_t b) { return " +
-      (descending ? "gs_user_order_body(user_key(b), user_key(a))" : "gs_user_order_body(user_key(a), user_key(b))") +
-      " ? 1 : 0; }\n");
+  return register_order_text(order_text("#include \"user_key.h\"\n", "user_key_t", "user_key", body, descending));
 }
 
 std::string register_record_order(const std::string& body, bool descending) {
   // The keys are the records' addresses (kernels/records.cl, records_addresses); the body reads
   // the records through them with the field readers of record_fields.h.
-  return register_order_text(
-      "#include \"record_fields.h\"\n#define GPUSORT_USER_ORDER 1\n"
-      "#if KEY_BITS != 64\n#error \"a record order sorts 64-bit record addresses\"\n#endif\n"
-      "DEVICE_FN int gs_user_order_body(GLOBAL const u8* a, GLOBAL const u8* b) {\n#line 1 \"comparator\"\n" +
-      body + "\n}\n#line 1 \"user_order.h\"\nDEVICE_FN GLOBAL const u8* gs_record_at(key_t k) { return (GLOBAL const u8*)k; }\n"
-      "DEVICE_FN int gs_user_before(key_t a, key_t b) { return " +
-      (descending ? "gs_user_order_body(gs_record_at(b), gs_record_at(a))"
-                  : "gs_user_order_body(gs_record_at(a), gs_record_at(b))") +
-      " ? 1 : 0; }\n");
+  return register_order_text(order_text(
+      "#include \"record_fields.h\"\n#if KEY_BITS != 64\n#error \"a record order sorts 64-bit record addresses\"\n"
+      "#endif\nDEVICE_FN GLOBAL const u8* gs_record_at(key_t k) { return (GLOBAL const u8*)k; }\n",
+      "GLOBAL const u8*", "gs_record_at", body, descending));
 }
 
 namespace {

@@ -15,10 +15,7 @@
 #ifndef GPUSORT_RADIX_LOOKBACK_H
 #define GPUSORT_RADIX_LOOKBACK_H
 #include "radix_common.h"
-
-#define STATUS_AGGREGATE 0x40000000u
-#define STATUS_INCLUSIVE 0x80000000u
-#define STATUS_VALUE 0x3FFFFFFFu
+#include "radix_status.h"
 
 // snap[j][d] = status[tile - 1 - j][d], copied asynchronously (4-byte cp.async, .ca: the words are
 // re-read live past the copy anyway). Thread t copies digit t's words.

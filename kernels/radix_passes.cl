@@ -16,6 +16,7 @@
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=64 ITEMS=16
 #include "radix_common.h"
 #include "group_scan.h"
+#include "radix_tile_split.h"
 
 #ifndef ITEMS
 #error "ITEMS must be defined"
@@ -65,49 +66,6 @@ KERNEL radix_scan(GLOBAL u64* data, u64 m) {
   }
 }
 
-// The tile sorted by the pass's digit in local memory, stably, in two rounds of SUB_BITS: each
-// work-item counts its ITEMS consecutive keys' sub-digits in its own column of `cols`
-// (cols[d * GROUP_SIZE + t]), one scan of the digit-major table gives every key its place, and the
-// keys move there with their tile positions. Keys past the tile's end take the largest digit, so
-// they stay last.
-#define SUB_BITS 4
-#define SUB_RADIX (1u << SUB_BITS)
-
-DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* cols, LOCAL u32* scratch,
-                                u32 valid, okey_t flip, u32 shift, u32 sub_shift) {
-  const u32 t = LOCAL_ID();
-  key_t k[ITEMS];
-  u16 src[ITEMS];
-  u32 sub[ITEMS], rank[ITEMS];
-  for (u32 d = 0; d < SUB_RADIX; ++d) cols[d * GROUP_SIZE + t] = 0;
-  for (u32 i = 0; i < ITEMS; ++i) {
-    const u32 p = t * ITEMS + i;
-    k[i] = lkeys[p];
-    src[i] = lsrc[p];
-    const u32 digit = p < valid ? radix_digit(k[i], flip, shift) : RADIX_MASK;
-    sub[i] = (digit >> sub_shift) & (SUB_RADIX - 1u);
-    rank[i] = cols[sub[i] * GROUP_SIZE + t];  // only this work-item touches its column
-    cols[sub[i] * GROUP_SIZE + t] = (u16)(rank[i] + 1u);
-  }
-  BARRIER();
-  // Digit-major exclusive scan: work-item t owns entries [t * SUB_RADIX, (t + 1) * SUB_RADIX).
-  u32 sum = 0;
-  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[t * SUB_RADIX + j];
-  u32 run = group_exclusive_scan_u32(sum, scratch);
-  for (u32 j = 0; j < SUB_RADIX; ++j) {
-    const u32 c = cols[t * SUB_RADIX + j];
-    cols[t * SUB_RADIX + j] = (u16)run;
-    run += c;
-  }
-  BARRIER();
-  for (u32 i = 0; i < ITEMS; ++i) {
-    const u32 to = (u32)cols[sub[i] * GROUP_SIZE + t] + rank[i];
-    lkeys[to] = k[i];
-    lsrc[to] = src[i];
-  }
-  BARRIER();
-}
-
 KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_in, GLOBAL key_t* keys_out,
                      GLOBAL value_t* values_out, u64 n, okey_t flip, u32 shift, u64 span,
                      GLOBAL const u64* offsets) {
@@ -136,16 +94,9 @@ KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_i
     BARRIER();
     for (u32 d = t; d < RADIX; d += GROUP_SIZE) tile_start[d] = tile_count[d];
     BARRIER();
-    if (t == 0) {  // 256 additions: small next to the rounds
-      u32 acc = 0;
-      for (u32 d = 0; d < RADIX; ++d) {
-        const u32 c = tile_start[d];
-        tile_start[d] = acc;
-        acc += c;
-      }
-    }
-    BARRIER();  // not needed by the memory model (the round's first barrier comes first), but PoCL 3.1
-                // otherwise loses the block above when a loop with barriers follows it
+    // (its closing barrier is not needed by the memory model, the round's first one comes first, but
+    // PoCL 3.1 otherwise loses the block above when a loop with barriers follows it)
+    radix_digits_exclusive_scan(tile_start);
     for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
       tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
     // Sorted by digit: key j of digit d goes to run[d] + (j - tile_start[d]); consecutive work-items

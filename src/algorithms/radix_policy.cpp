@@ -181,6 +181,9 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
     else if (name == "single_group_max") set(o.single_group_max, kAny);
     else if (name == "single_group_size") set(o.single_group_size, 1u << 16);
+    else if (name == "portable_onesweep") set(o.portable_onesweep, 1);
+    else if (name == "spin_limit") set(o.spin_limit, ~0u);
+    else if (name == "fallback_only") set(o.fallback_only, 1);
     else throw Error(errc::invalid_argument, "radix policy: unknown name '" + std::string(name) +
                                              "' (src/algorithms/radix_policy.hpp, RadixPolicyOverride)");
     // clang-format on
@@ -274,10 +277,15 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
         plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
                    std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
     p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
+  } else {
+    p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);
+    p.portable_onesweep.spin_limit = o.spin_limit.value_or(p.portable_onesweep.spin_limit);
+    p.portable_onesweep.fallback_only = o.fallback_only.value_or(false);
   }
   p.path = p.single_tile.threads != 0           ? RadixPath::single_tile
            : n > 1 && n <= p.single_group.max_n ? RadixPath::single_group
            : cuda                               ? RadixPath::onesweep
+           : p.portable_onesweep.use            ? RadixPath::portable_onesweep
                                                 : RadixPath::portable;
   return p;
 }
@@ -288,6 +296,8 @@ const char* radix_program_file(RadixPath path) {
       return "radix_single_group.cl";
     case RadixPath::portable:
       return "radix_passes.cl";
+    case RadixPath::portable_onesweep:
+      return "radix_onesweep_portable.cl";
     default:
       return "radix_onesweep.cl";
   }
@@ -299,10 +309,14 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
   if (path == RadixPath::single_group) {
     add("GROUP_SIZE", p.single_group.group);
     add("RADIX_BITS", p.single_group.bits);
-  } else if (path == RadixPath::portable) {
+  } else if (path == RadixPath::portable || path == RadixPath::portable_onesweep) {
     add("RADIX_BITS", kRadixBits);
     add("GROUP_SIZE", p.portable.group);
     add("ITEMS", p.portable.items);
+    if (path == RadixPath::portable_onesweep) {
+      add("ONESWEEP_SPIN_LIMIT", p.portable_onesweep.spin_limit);
+      add("ONESWEEP_FALLBACK_ONLY", p.portable_onesweep.fallback_only);
+    }
   } else {  // radix_onesweep.cl: every switch explicit
     const OnesweepPolicy& os = p.onesweep;
     add("RADIX_BITS", kRadixBits);
@@ -324,7 +338,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
 
 std::uint64_t RadixTempLayout::total() const {
   std::uint64_t t = 0;
-  for (std::uint64_t bytes : {keys, values, meta, status2, counts})
+  for (std::uint64_t bytes : {keys, values, meta, counters, status, status2, counts})
     if (bytes != 0) t += temp_request_bytes(bytes);
   return t;
 }
@@ -346,6 +360,11 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
     l.status_bytes = ceil_div(os.portion ? std::min(p.n, os.portion) : p.n, os.tile()) * kRadix * 4;
     l.meta = l.status_offset + l.status_bytes;
     l.status2 = p.passes > 1 || portions > 1 ? l.status_bytes : 0;  // requested when more than one launch runs
+  } else if (p.path == RadixPath::portable_onesweep) {
+    l.meta = l.hist;
+    l.counters = std::uint64_t(p.passes) * 4;
+    l.status = ceil_div(p.n, p.portable.tile()) * kRadix * 4;
+    l.status2 = p.passes > 1 ? l.status : 0;
   } else {
     l.meta = l.hist;
     l.counts = std::uint64_t(kRadix) * p.portable.spans.groups * 8;

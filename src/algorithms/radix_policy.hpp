@@ -70,6 +70,16 @@ struct PortablePolicy {
   std::uint32_t items = 16;                   // keys per work-item per tile
   std::uint32_t groups_per_compute_unit = 8;  // 2 on CPUs
   RadixSpans spans;
+  std::uint64_t tile() const { return std::uint64_t(group) * items; }
+};
+// Other devices, n < 2^30: the onesweep design without sub-group operations or forward-progress
+// assumptions, one radix_onesweep_portable launch per pass (kernels/radix_onesweep_portable.cl) over
+// tiles of the portable shape (PortablePolicy's group x items). By default on GPUs; CPUs (PoCL) keep
+// the count + scan + scatter passes. use == false: the path does not apply.
+struct PortableOnesweepPolicy {
+  bool use = false;
+  std::uint32_t spin_limit = 4096;  // unpublished reads of one predecessor before counting its keys
+  bool fallback_only = false;       // tests: every predecessor counted from its keys
 };
 // NVIDIA OpenCL on an H200, 2026-11-26, 2^28 u32 keys: docs/lab/radix-tuning.md, tenth round.
 struct PortableGpuShape {
@@ -77,7 +87,7 @@ struct PortableGpuShape {
 };
 inline constexpr PortableGpuShape kPortableGpu{256, 8};
 
-enum class RadixPath { single_tile, single_group, onesweep, portable };
+enum class RadixPath { single_tile, single_group, onesweep, portable_onesweep, portable };
 
 struct RadixPolicy {
   RadixPath path = RadixPath::portable;
@@ -89,6 +99,7 @@ struct RadixPolicy {
   SingleGroupPolicy single_group;  // filled whenever the device has the path (the tests call it directly)
   OnesweepPolicy onesweep;         // filled on CUDA devices (the single tile's program takes its defines)
   PortablePolicy portable;
+  PortableOnesweepPolicy portable_onesweep;  // filled on devices without the CUDA onesweep path
 };
 
 // Tests and gpusort-bench only: every field that is set replaces the chooser's value (and only
@@ -107,6 +118,9 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
   std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
+  std::optional<bool> portable_onesweep;           // not CUDA, n < 2^30: onesweep passes (1) or count+scan+scatter (0)
+  std::optional<std::uint32_t> spin_limit;         // portable onesweep: waits before the fallback counts
+  std::optional<bool> fallback_only;               // portable onesweep: the fallback counts every predecessor
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_radix_policy_override(const RadixPolicyOverride& o);
@@ -144,7 +158,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, st
 std::uint64_t onesweep_block_bytes(std::uint32_t passes);
 
 // The program a path runs and its -D list: radix_onesweep.cl (single tile, onesweep; packed_in /
-// packed_out for the passes that read / write packed pairs), radix_passes.cl, radix_single_group.cl.
+// packed_out for the passes that read / write packed pairs), radix_onesweep_portable.cl,
+// radix_passes.cl, radix_single_group.cl.
 const char* radix_program_file(RadixPath path);
 std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in = false,
                                     bool packed_out = false);
@@ -161,8 +176,11 @@ struct RadixTempLayout {
   // onesweep with portions: portions + 1 blocks of 64-bit digit offsets, block_stride bytes apart from
   // bases_offset (radix_portion_bases, radix_onesweep); strides keep views 4096-aligned
   std::uint64_t block_stride = 0, bases_offset = 0;
-  std::uint64_t status2 = 0;    // onesweep: the second status buffer (more than one pass)
+  std::uint64_t status2 = 0;    // onesweep, portable onesweep: the second status buffer (more than one pass)
   std::uint64_t counts = 0;     // portable: per-group digit counts
+  // portable onesweep: the pass counters and the first status words, buffers of their own (views
+  // ran 25-55x slower on NVIDIA's OpenCL: views_at_full_speed)
+  std::uint64_t counters = 0, status = 0;
   std::uint64_t total() const;  // what radix_temp_bytes reports: every request at most once
 };
 RadixTempLayout radix_temp_layout(const RadixPolicy& p);

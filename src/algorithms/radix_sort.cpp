@@ -12,7 +12,9 @@
 // 3. Per remaining pass, ping-pong between the caller's buffers and one temporary copy:
 //    - CUDA devices (n < 2^30): radix_onesweep.cl, one kernel per pass (rank, decoupled look-back,
 //      scatter);
-//    - elsewhere: radix_passes.cl, count + scan + stable scatter.
+//    - other GPUs (n < 2^30): radix_onesweep_portable.cl, one kernel per pass (local-memory ranking,
+//      decoupled look-back with a fallback instead of a forward-progress assumption, scatter);
+//    - elsewhere (CPUs): radix_passes.cl, count + scan + stable scatter.
 // 4. After an odd number of passes the result is in the temporary: copy it back.
 // See docs/algorithms/radix.md.
 #include <cstdio>
@@ -110,7 +112,24 @@ void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   }
 }
 
-// Elsewhere: per pass radix_count, radix_scan and radix_scatter over the policy's spans.
+// Other GPUs: per pass one radix_onesweep_portable launch over tiles of the portable shape. The
+// status words ping-pong between two buffers as on CUDA (each launch clears the next one's rows; all
+// launches have the same tiles); the first buffer and the counters were zeroed by the caller.
+void portable_onesweep_passes(SortJob& job, const RadixPolicy& p, rt::Program& prog,
+                              const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& counters,
+                              rt::Buffer& status, rt::Buffer* status2, const Sides& s, PhaseTimer& timer) {
+  const std::uint64_t tiles = ceil_div(job.n, p.portable.tile());
+  rt::Buffer* st[2] = {&status, status2 ? status2 : &status};
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    job.device.launch(prog.kernel("radix_onesweep_portable"), {tiles, p.portable.group},
+                      {*s.keys[i & 1], *s.values[i & 1], *s.keys[(i + 1) & 1], *s.values[(i + 1) & 1], job.n,
+                       job.flip_arg(), passes[i] * kRadixBits, hist, *st[i & 1], *st[(i + 1) & 1], counters,
+                       static_cast<std::uint32_t>(i)});
+    timer.mark("onesweep pass " + std::to_string(passes[i]));
+  }
+}
+
+// CPUs: per pass radix_count, radix_scan and radix_scatter over the policy's spans.
 void portable_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
                      const std::vector<std::uint32_t>& passes, const Sides& s, PhaseTimer& timer) {
   rt::Device& dev = job.device;
@@ -174,12 +193,18 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr tmp_values = job.values ? job.temp(l.values) : nullptr;
   rt::BufferPtr meta = job.temp(l.meta);
   rt::BufferPtr hist = onesweep ? dev.sub_buffer(*meta, 0, l.hist) : meta;  // onesweep: a view of meta
+  rt::BufferPtr counters = l.counters ? job.temp(l.counters) : nullptr;     // portable onesweep
+  rt::BufferPtr status = l.status ? job.temp(l.status) : nullptr;
+  rt::BufferPtr status2 = l.status && l.status2 ? job.temp(l.status2) : nullptr;
   rt::Program& prog = program_for(job, p, p.path);
 
   PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
-  // 1. all histograms (the portable program's kernel; on CUDA the onesweep program's lane histogram)
+  // 1. all histograms (radix_common.h's kernel, in either portable program; on CUDA the onesweep
+  //    program's lane histogram)
   dev.fill_bytes(*meta, 0, 0, l.meta);
+  if (counters) dev.fill_bytes(*counters, 0, 0, l.counters);
+  if (status) dev.fill_bytes(*status, 0, 0, l.status);
   if (onesweep) {
     const RadixSpans& hs = p.onesweep.hist_spans;
     dev.launch(prog.kernel("radix_histogram_lanes"), {hs.groups, p.onesweep.hist_group, onesweep_hist_local_bytes(p)},
@@ -206,6 +231,8 @@ void radix_sort(SortJob& job) {
                     {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()}};
   if (onesweep)
     onesweep_passes(job, p, l, prog, passes, *hist, *meta, sides, timer);
+  else if (p.path == RadixPath::portable_onesweep)
+    portable_onesweep_passes(job, p, prog, passes, *hist, *counters, *status, status2.get(), sides, timer);
   else
     portable_passes(job, p, l, prog, passes, sides, timer);
 

@@ -88,6 +88,31 @@ TEST(RadixPolicy, CpuPaths) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, {.work_group_size = 32}).path, RadixPath::portable);
 }
 
+// GPUs without the CUDA path: onesweep passes of the portable shape below 2^30 keys, with their own
+// counters and status buffers (no views: slow on NVIDIA's OpenCL), the ping-pong buffer from two passes.
+TEST(RadixPolicy, OpenclGpuPaths) {
+  DeviceDescription dev = cpu_device();
+  dev.is_gpu = true, dev.local_memory_bytes = 48 * 1024, dev.max_work_group_size = 1024, dev.compute_units = 132;
+  const RadixPolicy p = choose(dev, key_type::u32, 4, 1 << 20);
+  EXPECT_EQ(p.path, RadixPath::portable_onesweep);
+  EXPECT_EQ(p.portable.tile(), 256u * 8);
+  const auto d = to_defines(p, RadixPath::portable_onesweep);
+  EXPECT_TRUE(has(d, "GROUP_SIZE=256") && has(d, "ITEMS=8") && has(d, "ONESWEEP_SPIN_LIMIT=4096") &&
+              has(d, "ONESWEEP_FALLBACK_ONLY=0"));
+  const RadixTempLayout l = radix_temp_layout(p);
+  EXPECT_EQ(l.status, (1u << 20) / 2048 * 256 * 4);
+  EXPECT_EQ(l.status2, l.status);
+  EXPECT_EQ(l.counters, 4u * 4);
+  EXPECT_EQ(l.counts, 0u);
+  EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u8, 0, 1 << 20)).status2, 0u);  // one pass
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 30).path, RadixPath::portable);   // 30-bit counts
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = false}).path,
+            RadixPath::portable);
+  EXPECT_EQ(choose_radix_policy(cpu_device(), key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = true}).path,
+            RadixPath::portable_onesweep);
+  EXPECT_EQ(parse_radix_policy_override("portable_onesweep=1,spin_limit=0,fallback_only=1").spin_limit, 0u);
+}
+
 TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
   const RadixPolicyOverride o = parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0");

@@ -194,6 +194,43 @@ TEST(Radix, CudaPortions) {
   EXPECT_EQ(before, after);
 }
 
+// Other devices' onesweep passes (kernels/radix_onesweep_portable.cl; the default on OpenCL GPUs,
+// forced here on any device but CUDA's, with the single work-group path off): every key type around
+// tile edges with skipped passes and both orders, stable pairs of several value widths; then the
+// look-back's fallback: every predecessor counted from its keys (fallback_only: also tile 0's
+// count with its digits' global offsets), and counting as soon as a predecessor has published
+// nothing (spin_limit = 0: status words and counted tiles mixed as the race falls).
+TEST(Radix, PortableOnesweep) {
+  Context& ctx = test_context();
+  if (ctx.device().backend == "cuda") GTEST_SKIP() << "CUDA devices take radix_onesweep.cl";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  const auto tile = static_cast<std::size_t>(
+      algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, o, {.portable_onesweep = true})
+          .portable.tile());
+  {
+    const algo::ScopedRadixPolicyOverride forced({.single_group_max = 0, .portable_onesweep = true});
+    ASSERT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 5000, o).path,
+              algo::RadixPath::portable_onesweep);
+    const std::vector<std::size_t> sizes = {2, tile - 1, tile + 1, 3 * tile + 7, 20001};
+    AllKeyTypeList::for_each([&](auto key) {
+      using K = decltype(key);
+      SCOPED_TRACE(key_type_name(key_type_of<K>::value));
+      check_keys_matrix<K>(o, sizes, {dist::uniform, dist::few_unique, dist::specials});
+    });
+    check_keys_matrix<std::uint32_t>(o, {(1 << 18) + 3}, {dist::uniform, dist::sorted, dist::all_equal});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {tile + 1, 50001}, dist::few_unique);
+    check_pairs<std::uint64_t, std::uint8_t>(o, {20001}, dist::uniform);
+    check_pairs<double, Bytes16>(o, {20001}, dist::specials);
+  }
+  for (const algo::RadixPolicyOverride& fallback :
+       {algo::RadixPolicyOverride{.single_group_max = 0, .portable_onesweep = true, .fallback_only = true},
+        algo::RadixPolicyOverride{.single_group_max = 0, .portable_onesweep = true, .spin_limit = 0}}) {
+    const algo::ScopedRadixPolicyOverride forced(fallback);
+    check_keys_matrix<std::uint32_t>(o, {3 * tile + 7, 40001}, {dist::uniform, dist::few_unique});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {20001}, dist::entropy);
+  }
+}
+
 // Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).
 // GPUSORT_RADIX_PROBE_POLICY="items=20,min_blocks=4": a radix policy override for the whole probe
 // (algo::parse_radix_policy_override; gpusort-bench takes the same as --radix-policy).

@@ -1,0 +1,104 @@
+// LSD radix sort, onesweep passes for any OpenCL device (NVIDIA's, AMD's, Intel's OpenCL; PoCL):
+// one kernel per digit, as on CUDA (radix_onesweep.cl), but with no sub-group operations and no
+// forward-progress assumption between work-groups. Per pass it reads the keys once and writes them
+// once; the count + scan + scatter passes (radix_passes.cl) read them twice and scan the counts in
+// one work-group.
+//
+// radix_onesweep_portable, one work-group per tile of TILE = GROUP_SIZE * ITEMS keys:
+//  1. the tile id comes from an atomic counter (tiles are claimed in start order), the keys are
+//     loaded coalesced into local memory and counted per digit (local atomics);
+//  2. the counts are published at once in status[tile][digit] (radix_status.h): AGGREGATE, or for
+//     tile 0 INCLUSIVE words that already hold the digits' global offsets (its exclusive scan of the
+//     pass's histogram row);
+//  3. the tile is sorted by the digit in local memory (radix_tile_split.h: two stable 4-bit rounds),
+//     while the successors publish;
+//  4. per digit (work-item t takes digits t, t + GROUP_SIZE, ...) the look-back over the
+//     predecessors' words, with the fallback of radix_lookback_fallback.h, then the tile's
+//     INCLUSIVE word;
+//  5. the sorted tile is written out: consecutive work-items write consecutive places of each
+//     digit's run (values gathered from the input by each key's tile position).
+// The next pass's status words (the other buffer of a ping-pong pair) are cleared by the tiles of
+// this one, as on CUDA. Counts are 30-bit: the host takes this path for n < 2^30.
+// The same program holds radix_common.h's histogram (every pass's digits, for skipping passes).
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=8 ONESWEEP_SPIN_LIMIT=1024 ONESWEEP_FALLBACK_ONLY=0
+#if !defined(ITEMS) || !defined(ONESWEEP_SPIN_LIMIT) || !defined(ONESWEEP_FALLBACK_ONLY)
+#error "radix_onesweep_portable.cl takes every switch from the host (src/algorithms/radix_policy.cpp, to_defines)"
+#endif
+#define TILE (GROUP_SIZE * ITEMS)
+#include "radix_common.h"
+#include "group_scan.h"
+#include "radix_tile_split.h"
+#include "radix_lookback_fallback.h"
+
+KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_in, GLOBAL key_t* keys_out,
+                               GLOBAL value_t* values_out, u64 n, okey_t flip, u32 shift, GLOBAL const u64* hist,
+                               GLOBAL u32* status, GLOBAL u32* status_next, GLOBAL u32* tile_counter, u32 sweep) {
+  LOCAL_ARRAY key_t lkeys[TILE];
+  LOCAL_ARRAY u16 lsrc[TILE];                    // each sorted key's position in the tile as loaded
+  LOCAL_ARRAY u16 cols[SUB_RADIX * GROUP_SIZE];  // the split rounds' per work-item counts
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  LOCAL_ARRAY u32 tile_count[RADIX];   // the tile's keys of each digit
+  LOCAL_ARRAY u32 tile_start[RADIX];   // where the tile's first key of each digit is, once sorted
+  LOCAL_ARRAY u32 global_base[RADIX];  // tile 0: the digits' global offsets; then output index - tile position
+  LOCAL_ARRAY u32 claimed[1];
+  const u32 t = LOCAL_ID();
+  if (t == 0) claimed[0] = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
+  for (u32 d = t; d < RADIX; d += GROUP_SIZE) tile_count[d] = 0;
+  BARRIER();
+  const u32 tile = claimed[0];
+  if (status_next != status)
+    for (u32 d = t; d < RADIX; d += GROUP_SIZE) status_next[(u64)tile * RADIX + d] = 0;
+  const u64 base = (u64)tile * TILE;
+  const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
+  GLOBAL const u64* hist_row = hist + (shift / RADIX_BITS) * RADIX;
+
+  // 1. load and count
+  for (u32 p = t; p < TILE; p += GROUP_SIZE) {
+    if (p < valid) {
+      lkeys[p] = keys_in[base + p];
+      ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[p], flip, shift)], 1u);
+    }
+    lsrc[p] = (u16)p;
+  }
+  BARRIER();
+  // 2. publish (and the tile's digit starts)
+  for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
+    tile_start[d] = tile_count[d];
+    global_base[d] = tile == 0 ? (u32)hist_row[d] : 0u;
+  }
+  BARRIER();
+  radix_digits_exclusive_scan(global_base);  // every tile: no barrier under a branch
+  for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
+    volatile GLOBAL u32* word = status + (u64)tile * RADIX + d;
+    *word = tile == 0 ? STATUS_INCLUSIVE | (global_base[d] + tile_count[d]) : STATUS_AGGREGATE | tile_count[d];
+  }
+  radix_digits_exclusive_scan(tile_start);
+  // 3. the tile in digit order
+  for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
+    tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
+  // 4. look-back
+  for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
+    u32 exclusive;
+    if (tile == 0) {
+      exclusive = global_base[d];
+    } else {
+      exclusive = radix_lookback_with_fallback(status, keys_in, n, flip, shift, hist_row, tile, d);
+      volatile GLOBAL u32* word = status + (u64)tile * RADIX + d;
+      *word = STATUS_INCLUSIVE | (exclusive + tile_count[d]);
+    }
+    global_base[d] = exclusive - tile_start[d];  // mod 2^32: + the tile position gives the output index
+  }
+  BARRIER();
+  // 5. scatter
+  for (u32 j = t; j < valid; j += GROUP_SIZE) {
+    const u32 dst = global_base[radix_digit(lkeys[j], flip, shift)] + j;
+    keys_out[dst] = lkeys[j];
+#if HAS_VALUES
+    values_out[dst] = values_in[base + lsrc[j]];
+#endif
+  }
+#if !HAS_VALUES
+  (void)values_in;
+  (void)values_out;
+#endif
+}

@@ -1,0 +1,72 @@
+// A tile of keys sorted by one 8-bit digit in local memory, for the portable radix kernels
+// (radix_passes.cl's scatter, radix_onesweep_portable.cl): no sub-group operations, so any OpenCL
+// device (PoCL included) runs it. Also the exclusive scan of a tile's RADIX digit counts.
+//
+// Needs radix_common.h's defines, GROUP_SIZE and ITEMS (keys per work-item: a tile is
+// GROUP_SIZE * ITEMS keys, at most 65536, since tile positions are u16).
+#ifndef GPUSORT_RADIX_TILE_SPLIT_H
+#define GPUSORT_RADIX_TILE_SPLIT_H
+#include "radix_common.h"
+#include "group_scan.h"
+
+// The tile sorted by the pass's digit in local memory, stably, in two rounds of SUB_BITS: each
+// work-item counts its ITEMS consecutive keys' sub-digits in its own column of `cols`
+// (cols[d * GROUP_SIZE + t]), one scan of the digit-major table gives every key its place, and the
+// keys move there with their tile positions. Keys past the tile's end take the largest digit, so
+// they stay last.
+#define SUB_BITS 4
+#define SUB_RADIX (1u << SUB_BITS)
+
+DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* cols, LOCAL u32* scratch,
+                                u32 valid, okey_t flip, u32 shift, u32 sub_shift) {
+  const u32 t = LOCAL_ID();
+  key_t k[ITEMS];
+  u16 src[ITEMS];
+  u32 sub[ITEMS], rank[ITEMS];
+  for (u32 d = 0; d < SUB_RADIX; ++d) cols[d * GROUP_SIZE + t] = 0;
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 p = t * ITEMS + i;
+    k[i] = lkeys[p];
+    src[i] = lsrc[p];
+    const u32 digit = p < valid ? radix_digit(k[i], flip, shift) : RADIX_MASK;
+    sub[i] = (digit >> sub_shift) & (SUB_RADIX - 1u);
+    rank[i] = cols[sub[i] * GROUP_SIZE + t];  // only this work-item touches its column
+    cols[sub[i] * GROUP_SIZE + t] = (u16)(rank[i] + 1u);
+  }
+  BARRIER();
+  // Digit-major exclusive scan: work-item t owns entries [t * SUB_RADIX, (t + 1) * SUB_RADIX).
+  u32 sum = 0;
+  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[t * SUB_RADIX + j];
+  u32 run = group_exclusive_scan_u32(sum, scratch);
+  for (u32 j = 0; j < SUB_RADIX; ++j) {
+    const u32 c = cols[t * SUB_RADIX + j];
+    cols[t * SUB_RADIX + j] = (u16)run;
+    run += c;
+  }
+  BARRIER();
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 to = (u32)cols[sub[i] * GROUP_SIZE + t] + rank[i];
+    lkeys[to] = k[i];
+    lsrc[to] = src[i];
+  }
+  BARRIER();
+}
+
+// a[d] becomes the sum of a[0 .. d) for the RADIX digits. One work-item adds them up: 256 additions,
+// little next to a tile's split rounds. (A group-wide form, each work-item scanning a run of digits
+// around group_exclusive_scan_u32, gave wrong starts on PoCL 3.1 for some work-groups, varying from
+// run to run; not understood, as the same steps work in tile_split_round.)
+// The caller's writes to `a` must be behind a barrier; ends with one.
+DEVICE_FN void radix_digits_exclusive_scan(LOCAL u32* a) {
+  if (LOCAL_ID() == 0) {
+    u32 run = 0;
+    for (u32 d = 0; d < RADIX; ++d) {
+      const u32 c = a[d];
+      a[d] = run;
+      run += c;
+    }
+  }
+  BARRIER();
+}
+
+#endif  // GPUSORT_RADIX_TILE_SPLIT_H

@@ -20,7 +20,7 @@
 // The next pass's status words (the other buffer of a ping-pong pair) are cleared by the tiles of
 // this one, as on CUDA. Counts are 30-bit: the host takes this path for n < 2^30.
 // The same program holds radix_common.h's histogram (every pass's digits, for skipping passes).
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=8 ONESWEEP_SPIN_LIMIT=1024 ONESWEEP_FALLBACK_ONLY=0
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=8 ONESWEEP_SPIN_LIMIT=1024 ONESWEEP_FALLBACK_ONLY=0 RADIX_GROUP_DIGIT_SCAN=1
 #if !defined(ITEMS) || !defined(ONESWEEP_SPIN_LIMIT) || !defined(ONESWEEP_FALLBACK_ONLY)
 #error "radix_onesweep_portable.cl takes every switch from the host (src/algorithms/radix_policy.cpp, to_defines)"
 #endif
@@ -64,15 +64,15 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
   // 2. publish (and the tile's digit starts)
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
     tile_start[d] = tile_count[d];
-    global_base[d] = tile == 0 ? (u32)hist_row[d] : 0u;
+    if (tile == 0) global_base[d] = (u32)hist_row[d];
   }
   BARRIER();
-  radix_digits_exclusive_scan(global_base);  // every tile: no barrier under a branch
+  radix_digits_exclusive_scan(global_base, scratch, tile == 0);  // called by every tile: its barriers
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
     volatile GLOBAL u32* word = status + (u64)tile * RADIX + d;
     *word = tile == 0 ? STATUS_INCLUSIVE | (global_base[d] + tile_count[d]) : STATUS_AGGREGATE | tile_count[d];
   }
-  radix_digits_exclusive_scan(tile_start);
+  radix_digits_exclusive_scan(tile_start, scratch, true);
   // 3. the tile in digit order
   for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
     tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);

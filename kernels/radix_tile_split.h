@@ -52,13 +52,34 @@ DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* 
   BARRIER();
 }
 
-// a[d] becomes the sum of a[0 .. d) for the RADIX digits. One work-item adds them up: 256 additions,
-// little next to a tile's split rounds. (A group-wide form, each work-item scanning a run of digits
-// around group_exclusive_scan_u32, gave wrong starts on PoCL 3.1 for some work-groups, varying from
-// run to run; not understood, as the same steps work in tile_split_round.)
+// a[d] becomes the sum of a[0 .. d) for the RADIX digits, when `active` (uniform over the group;
+// every work-item calls it either way). RADIX_GROUP_DIGIT_SCAN = 1 (host: GPUs): the whole group
+// scans, work-item t owning a run of consecutive digits; a single work-item's 256 dependent
+// additions cost ~5 us per tile on an H200 (a quarter of an onesweep tile's time there). 0 (CPUs):
+// one work-item adds them up, since the group form gave wrong starts on PoCL 3.1 for some
+// work-groups, varying from run to run (not understood; the same steps work in tile_split_round).
 // The caller's writes to `a` must be behind a barrier; ends with one.
-DEVICE_FN void radix_digits_exclusive_scan(LOCAL u32* a) {
-  if (LOCAL_ID() == 0) {
+#ifndef RADIX_GROUP_DIGIT_SCAN
+#error "RADIX_GROUP_DIGIT_SCAN must be defined (src/algorithms/radix_policy.cpp)"
+#endif
+DEVICE_FN void radix_digits_exclusive_scan(LOCAL u32* a, LOCAL u32* scratch, bool active) {
+#if RADIX_GROUP_DIGIT_SCAN
+  const u32 per = (RADIX + GROUP_SIZE - 1u) / GROUP_SIZE;
+  const u32 first = LOCAL_ID() * per;
+  u32 sum = 0;
+  for (u32 j = 0; j < per; ++j)
+    if (first + j < RADIX) sum += a[first + j];
+  u32 run = group_exclusive_scan_u32(sum, scratch);
+  if (active)
+    for (u32 j = 0; j < per; ++j)
+      if (first + j < RADIX) {
+        const u32 c = a[first + j];
+        a[first + j] = run;
+        run += c;
+      }
+#else
+  (void)scratch;
+  if (active && LOCAL_ID() == 0) {
     u32 run = 0;
     for (u32 d = 0; d < RADIX; ++d) {
       const u32 c = a[d];
@@ -66,6 +87,7 @@ DEVICE_FN void radix_digits_exclusive_scan(LOCAL u32* a) {
       run += c;
     }
   }
+#endif
   BARRIER();
 }
 

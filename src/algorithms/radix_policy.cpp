@@ -125,6 +125,7 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
   if (desc.is_gpu) {  // wide groups, few keys per work-item: more tiles in flight (kPortableGpu)
     p.group = kPortableGpu.group;
     p.items = kPortableGpu.items;
+    p.group_digit_scan = true;
   }
   if (options.work_group_size != 0) p.group = static_cast<std::uint32_t>(options.work_group_size);
   if (options.items_per_thread != 0)
@@ -313,6 +314,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_BITS", kRadixBits);
     add("GROUP_SIZE", p.portable.group);
     add("ITEMS", p.portable.items);
+    add("RADIX_GROUP_DIGIT_SCAN", p.portable.group_digit_scan);
     if (path == RadixPath::portable_onesweep) {
       add("ONESWEEP_SPIN_LIMIT", p.portable_onesweep.spin_limit);
       add("ONESWEEP_FALLBACK_ONLY", p.portable_onesweep.fallback_only);

@@ -69,6 +69,7 @@ struct PortablePolicy {
   std::uint32_t group = 64;                   // work-items per group
   std::uint32_t items = 16;                   // keys per work-item per tile
   std::uint32_t groups_per_compute_unit = 8;  // 2 on CPUs
+  bool group_digit_scan = false;              // GPUs: a tile's digit starts scanned by the group (RADIX_GROUP_DIGIT_SCAN)
   RadixSpans spans;
   std::uint64_t tile() const { return std::uint64_t(group) * items; }
 };

@@ -98,7 +98,7 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_EQ(p.portable.tile(), 256u * 8);
   const auto d = to_defines(p, RadixPath::portable_onesweep);
   EXPECT_TRUE(has(d, "GROUP_SIZE=256") && has(d, "ITEMS=8") && has(d, "ONESWEEP_SPIN_LIMIT=4096") &&
-              has(d, "ONESWEEP_FALLBACK_ONLY=0"));
+              has(d, "ONESWEEP_FALLBACK_ONLY=0") && has(d, "RADIX_GROUP_DIGIT_SCAN=1"));
   const RadixTempLayout l = radix_temp_layout(p);
   EXPECT_EQ(l.status, (1u << 20) / 2048 * 256 * 4);
   EXPECT_EQ(l.status2, l.status);

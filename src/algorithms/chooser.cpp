@@ -19,10 +19,11 @@ std::string stable_names() {
 // Preference for "auto", best first; the first one present that fits the request wins.
 constexpr const char* auto_preference_unstable[] = {"radix", "merge", "bitonic"};
 constexpr const char* auto_preference_stable[] = {"radix", "merge", "section-merge"};
-// GPUs without the CUDA backend have only radix's portable path (count, scan, scatter per pass),
-// which the merge sort outruns there (NVIDIA OpenCL, H200, 2026-11-26, ms at 2^20 / 2^24 / 2^28:
-// u32 radix 1.28 / 4.04 / 31.0, merge 0.153 / 0.989 / 15.3; u64 radix 2.50 / 8.67 / 70.2, merge
-// 0.160 / 1.78 / 28.9; u32/u32 radix 34.2, merge 30.7 at 2^28). Both orders are stable.
+// GPUs without the CUDA backend rank radix keys in local memory (radix_onesweep_portable.cl), which
+// the merge sort outruns there for keys (NVIDIA OpenCL, H200, 2026-11-26, ms at 2^20 / 2^24 / 2^28:
+// u32 radix 0.198 / 1.71 / 26.3 (commit f08e573), merge 0.153 / 0.989 / 15.3; u64 radix 0.369 /
+// 4.06 / 60.3, merge 0.160 / 1.78 / 28.9 (commit 266d4df); u32/u32 at 2^28: radix 28.6, merge 30.7,
+// about level, measured in different calls). Both orders are stable.
 constexpr const char* auto_preference_opencl_gpu[] = {"merge", "radix", "section-merge"};
 
 bool opencl_gpu(const DeviceDescription& device) { return device.is_gpu && device.backend != "cuda"; }

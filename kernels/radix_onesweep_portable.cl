@@ -53,14 +53,7 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
   GLOBAL const u64* hist_row = hist + (shift / RADIX_BITS) * RADIX;
 
   // 1. load and count
-  for (u32 p = t; p < TILE; p += GROUP_SIZE) {
-    if (p < valid) {
-      lkeys[p] = keys_in[base + p];
-      ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[p], flip, shift)], 1u);
-    }
-    lsrc[p] = (u16)p;
-  }
-  BARRIER();
+  radix_tile_load(keys_in, base, valid, flip, shift, lkeys, lsrc, tile_count);
   // 2. publish (and the tile's digit starts)
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
     tile_start[d] = tile_count[d];
@@ -74,8 +67,7 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
   }
   radix_digits_exclusive_scan(tile_start, scratch, true);
   // 3. the tile in digit order
-  for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
-    tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
+  radix_tile_sort(lkeys, lsrc, cols, scratch, valid, flip, shift);
   // 4. look-back
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
     u32 exclusive;

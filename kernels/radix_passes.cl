@@ -16,12 +16,12 @@
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=64 ITEMS=16 RADIX_GROUP_DIGIT_SCAN=0
 #include "radix_common.h"
 #include "group_scan.h"
-#include "radix_tile_split.h"
 
 #ifndef ITEMS
 #error "ITEMS must be defined"
 #endif
 #define TILE (GROUP_SIZE * ITEMS)
+#include "radix_tile_split.h"  // uses TILE
 #define SCAN_ITEMS 16
 
 KERNEL radix_count(GLOBAL const key_t* keys, u64 n, okey_t flip, u32 shift, u64 span, GLOBAL u64* counts) {
@@ -84,21 +84,13 @@ KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_i
     const u32 valid = (u32)gs_min_u64((u64)TILE, end - tile);
     for (u32 d = t; d < RADIX; d += GROUP_SIZE) tile_count[d] = 0;
     BARRIER();
-    for (u32 p = t; p < TILE; p += GROUP_SIZE) {  // coalesced loads
-      if (p < valid) {
-        lkeys[p] = keys_in[tile + p];
-        ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[p], flip, shift)], 1u);
-      }
-      lsrc[p] = (u16)p;
-    }
-    BARRIER();
+    radix_tile_load(keys_in, tile, valid, flip, shift, lkeys, lsrc, tile_count);
     for (u32 d = t; d < RADIX; d += GROUP_SIZE) tile_start[d] = tile_count[d];
     BARRIER();
     // (its closing barrier is not needed by the memory model, the round's first one comes first, but
     // PoCL 3.1 otherwise loses the block above when a loop with barriers follows it)
     radix_digits_exclusive_scan(tile_start, scratch, true);
-    for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
-      tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
+    radix_tile_sort(lkeys, lsrc, cols, scratch, valid, flip, shift);
     // Sorted by digit: key j of digit d goes to run[d] + (j - tile_start[d]); consecutive work-items
     // write consecutive places of one digit's run.
     for (u32 j = t; j < valid; j += GROUP_SIZE) {

@@ -2,8 +2,8 @@
 // (radix_passes.cl's scatter, radix_onesweep_portable.cl): no sub-group operations, so any OpenCL
 // device (PoCL included) runs it. Also the exclusive scan of a tile's RADIX digit counts.
 //
-// Needs radix_common.h's defines, GROUP_SIZE and ITEMS (keys per work-item: a tile is
-// GROUP_SIZE * ITEMS keys, at most 65536, since tile positions are u16).
+// Needs radix_common.h's defines, GROUP_SIZE, ITEMS and TILE (= GROUP_SIZE * ITEMS keys, at most
+// 65536, since tile positions are u16).
 #ifndef GPUSORT_RADIX_TILE_SPLIT_H
 #define GPUSORT_RADIX_TILE_SPLIT_H
 #include "radix_common.h"
@@ -50,6 +50,28 @@ DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* 
     lsrc[to] = src[i];
   }
   BARRIER();
+}
+
+// Keys [first, first + valid) of `keys` into lkeys (coalesced loads), every slot's tile position into
+// lsrc (the split rounds move the slots past `valid` too), and the tile's count of each digit added to
+// tile_count (zeroed by the caller, behind a barrier). Ends with a barrier.
+DEVICE_FN void radix_tile_load(GLOBAL const key_t* keys, u64 first, u32 valid, okey_t flip, u32 shift,
+                               LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u32* tile_count) {
+  for (u32 p = LOCAL_ID(); p < TILE; p += GROUP_SIZE) {
+    if (p < valid) {
+      lkeys[p] = keys[first + p];
+      ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[p], flip, shift)], 1u);
+    }
+    lsrc[p] = (u16)p;
+  }
+  BARRIER();
+}
+
+// The loaded tile in the pass's digit order, stably (both split rounds). Ends with a barrier.
+DEVICE_FN void radix_tile_sort(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* cols, LOCAL u32* scratch, u32 valid,
+                               okey_t flip, u32 shift) {
+  for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
+    tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
 }
 
 // a[d] becomes the sum of a[0 .. d) for the RADIX digits, when `active` (uniform over the group;

@@ -33,9 +33,9 @@
 KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_in, GLOBAL key_t* keys_out,
                                GLOBAL value_t* values_out, u64 n, okey_t flip, u32 shift, GLOBAL const u64* hist,
                                GLOBAL u32* status, GLOBAL u32* status_next, GLOBAL u32* tile_counter, u32 sweep) {
-  LOCAL_ARRAY key_t lkeys[TILE];
-  LOCAL_ARRAY u16 lsrc[TILE];                    // each sorted key's position in the tile as loaded
-  LOCAL_ARRAY u16 cols[SUB_RADIX * GROUP_SIZE];  // the split rounds' per work-item counts
+  LOCAL_ARRAY key_t lkeys[TILE_SLOTS];  // tile position p in slot TILE_SLOT(p)
+  LOCAL_ARRAY u32 lsrc[SRC_SLOTS];  // each sorted key's position in the tile as loaded
+  LOCAL_ARRAY u32 cols[COL_SLOTS];  // the split rounds' per work-item counts
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u32 tile_count[RADIX];   // the tile's keys of each digit
   LOCAL_ARRAY u32 tile_start[RADIX];   // where the tile's first key of each digit is, once sorted
@@ -83,10 +83,10 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
   BARRIER();
   // 5. scatter
   for (u32 j = t; j < valid; j += GROUP_SIZE) {
-    const u32 dst = global_base[radix_digit(lkeys[j], flip, shift)] + j;
-    keys_out[dst] = lkeys[j];
+    const u32 dst = global_base[radix_digit(lkeys[TILE_SLOT(j)], flip, shift)] + j;
+    keys_out[dst] = lkeys[TILE_SLOT(j)];
 #if HAS_VALUES
-    values_out[dst] = values_in[base + lsrc[j]];
+    values_out[dst] = values_in[base + lsrc[TILE_SLOT(j)]];
 #endif
   }
 #if !HAS_VALUES

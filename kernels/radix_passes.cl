@@ -69,9 +69,9 @@ KERNEL radix_scan(GLOBAL u64* data, u64 m) {
 KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_in, GLOBAL key_t* keys_out,
                      GLOBAL value_t* values_out, u64 n, okey_t flip, u32 shift, u64 span,
                      GLOBAL const u64* offsets) {
-  LOCAL_ARRAY key_t lkeys[TILE];
-  LOCAL_ARRAY u16 lsrc[TILE];                     // each sorted key's position in the tile as loaded
-  LOCAL_ARRAY u16 cols[SUB_RADIX * GROUP_SIZE];   // per work-item sub-digit counts, then their scan
+  LOCAL_ARRAY key_t lkeys[TILE_SLOTS];  // tile position p in slot TILE_SLOT(p)
+  LOCAL_ARRAY u32 lsrc[SRC_SLOTS];  // each sorted key's position in the tile as loaded
+  LOCAL_ARRAY u32 cols[COL_SLOTS];  // per work-item sub-digit counts, then their scan
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u32 tile_count[RADIX];              // the tile's keys of each digit
   LOCAL_ARRAY u32 tile_start[RADIX];              // where the tile's first key of each digit is
@@ -94,11 +94,11 @@ KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_i
     // Sorted by digit: key j of digit d goes to run[d] + (j - tile_start[d]); consecutive work-items
     // write consecutive places of one digit's run.
     for (u32 j = t; j < valid; j += GROUP_SIZE) {
-      const u32 d = radix_digit(lkeys[j], flip, shift);
+      const u32 d = radix_digit(lkeys[TILE_SLOT(j)], flip, shift);
       const u64 dst = run[d] + (j - tile_start[d]);
-      keys_out[dst] = lkeys[j];
+      keys_out[dst] = lkeys[TILE_SLOT(j)];
 #if HAS_VALUES
-      values_out[dst] = values_in[tile + lsrc[j]];
+      values_out[dst] = values_in[tile + lsrc[TILE_SLOT(j)]];
 #endif
     }
     BARRIER();

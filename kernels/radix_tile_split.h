@@ -2,73 +2,111 @@
 // (radix_passes.cl's scatter, radix_onesweep_portable.cl): no sub-group operations, so any OpenCL
 // device (PoCL included) runs it. Also the exclusive scan of a tile's RADIX digit counts.
 //
-// Needs radix_common.h's defines, GROUP_SIZE, ITEMS and TILE (= GROUP_SIZE * ITEMS keys, at most
-// 65536, since tile positions are u16).
+// Needs radix_common.h's defines, GROUP_SIZE, ITEMS (at most 255) and TILE (= GROUP_SIZE * ITEMS
+// keys).
 #ifndef GPUSORT_RADIX_TILE_SPLIT_H
 #define GPUSORT_RADIX_TILE_SPLIT_H
 #include "radix_common.h"
 #include "group_scan.h"
 
-// The tile sorted by the pass's digit in local memory, stably, in two rounds of SUB_BITS: each
-// work-item counts its ITEMS consecutive keys' sub-digits in its own column of `cols`
-// (cols[d * GROUP_SIZE + t]), one scan of the digit-major table gives every key its place, and the
-// keys move there with their tile positions. Keys past the tile's end take the largest digit, so
-// they stay last.
+// Local memory is padded one word in 32 (TILE_SLOT, COL_SLOT): work-item t reads its ITEMS
+// consecutive keys, and its SUB_RADIX consecutive counters in the scan, at a stride that would put 4
+// to 16 work-items of a warp on one bank; with the pad every 32 consecutive work-items hit 32 banks.
+// (Counted in bank wavefronts per 2048-key tile, the unpadded u16 table's scan and the strided key
+// reads were about half of the local-memory traffic of the 6.15 ms pass at 2^28 u32 on an H200's
+// OpenCL; docs/lab/radix-tuning.md, twelfth round.)
 #define SUB_BITS 4
 #define SUB_RADIX (1u << SUB_BITS)
+#define TILE_SLOT(p) ((p) + ((p) >> 5))
+#define TILE_SLOTS (TILE + TILE / 32u + 1u)
+#define COL_SLOT(e) ((e) + ((e) >> 5))
+#define COL_SLOTS (SUB_RADIX * GROUP_SIZE + SUB_RADIX * GROUP_SIZE / 32u + 1u)
+// lsrc, each sorted key's tile position as loaded, is only kept for values (gathered by it)
+#if HAS_VALUES
+#define SRC_SLOTS TILE_SLOTS
+#else
+#define SRC_SLOTS 1u
+#endif
+#if ITEMS > 255
+#error "tile_split_round counts a work-item's keys per sub-digit in 8-bit fields"
+#endif
 
-DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* cols, LOCAL u32* scratch,
+// The tile sorted by the pass's digit in local memory, stably, in two rounds of SUB_BITS: each
+// work-item counts its ITEMS consecutive keys' sub-digits in registers (8-bit fields of two u64
+// words: a key's rank among the work-item's keys of its sub-digit is the field before it is
+// bumped), stores the counts in its own column of `cols` (entry d * GROUP_SIZE + t), one scan of the
+// digit-major table gives every key its place, and the keys move there with their tile positions.
+// Keys past the tile's end take the largest digit, so they stay last.
+DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* cols, LOCAL u32* scratch,
                                 u32 valid, okey_t flip, u32 shift, u32 sub_shift) {
   const u32 t = LOCAL_ID();
   key_t k[ITEMS];
-  u16 src[ITEMS];
+#if HAS_VALUES
+  u32 src[ITEMS];
+#endif
   u32 sub[ITEMS], rank[ITEMS];
-  for (u32 d = 0; d < SUB_RADIX; ++d) cols[d * GROUP_SIZE + t] = 0;
+  u64 low = 0, high = 0;  // sub-digits 0-7 and 8-15
   for (u32 i = 0; i < ITEMS; ++i) {
     const u32 p = t * ITEMS + i;
-    k[i] = lkeys[p];
-    src[i] = lsrc[p];
+    k[i] = lkeys[TILE_SLOT(p)];
+#if HAS_VALUES
+    src[i] = lsrc[TILE_SLOT(p)];
+#endif
     const u32 digit = p < valid ? radix_digit(k[i], flip, shift) : RADIX_MASK;
     sub[i] = (digit >> sub_shift) & (SUB_RADIX - 1u);
-    rank[i] = cols[sub[i] * GROUP_SIZE + t];  // only this work-item touches its column
-    cols[sub[i] * GROUP_SIZE + t] = (u16)(rank[i] + 1u);
+    const u32 field = (sub[i] & 7u) * 8u;
+    if (sub[i] & 8u) {
+      rank[i] = (u32)(high >> field) & 0xFFu;
+      high += (u64)1 << field;
+    } else {
+      rank[i] = (u32)(low >> field) & 0xFFu;
+      low += (u64)1 << field;
+    }
   }
+  for (u32 d = 0; d < SUB_RADIX; ++d)
+    cols[COL_SLOT(d * GROUP_SIZE + t)] = (u32)((d < 8u ? low : high) >> ((d & 7u) * 8u)) & 0xFFu;
   BARRIER();
   // Digit-major exclusive scan: work-item t owns entries [t * SUB_RADIX, (t + 1) * SUB_RADIX).
   u32 sum = 0;
-  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[t * SUB_RADIX + j];
+  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[COL_SLOT(t * SUB_RADIX + j)];
   u32 run = group_exclusive_scan_u32(sum, scratch);
   for (u32 j = 0; j < SUB_RADIX; ++j) {
-    const u32 c = cols[t * SUB_RADIX + j];
-    cols[t * SUB_RADIX + j] = (u16)run;
+    const u32 c = cols[COL_SLOT(t * SUB_RADIX + j)];
+    cols[COL_SLOT(t * SUB_RADIX + j)] = run;
     run += c;
   }
   BARRIER();
   for (u32 i = 0; i < ITEMS; ++i) {
-    const u32 to = (u32)cols[sub[i] * GROUP_SIZE + t] + rank[i];
-    lkeys[to] = k[i];
-    lsrc[to] = src[i];
+    const u32 to = cols[COL_SLOT(sub[i] * GROUP_SIZE + t)] + rank[i];
+    lkeys[TILE_SLOT(to)] = k[i];
+#if HAS_VALUES
+    lsrc[TILE_SLOT(to)] = src[i];
+#endif
   }
   BARRIER();
 }
 
-// Keys [first, first + valid) of `keys` into lkeys (coalesced loads), every slot's tile position into
-// lsrc (the split rounds move the slots past `valid` too), and the tile's count of each digit added to
-// tile_count (zeroed by the caller, behind a barrier). Ends with a barrier.
+// Keys [first, first + valid) of `keys` into lkeys (coalesced loads; slot TILE_SLOT(p) holds tile
+// position p), with values their tile positions into lsrc, and the tile's count of each digit added
+// to tile_count (zeroed by the caller, behind a barrier). Ends with a barrier.
 DEVICE_FN void radix_tile_load(GLOBAL const key_t* keys, u64 first, u32 valid, okey_t flip, u32 shift,
-                               LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u32* tile_count) {
+                               LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* tile_count) {
   for (u32 p = LOCAL_ID(); p < TILE; p += GROUP_SIZE) {
     if (p < valid) {
-      lkeys[p] = keys[first + p];
-      ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[p], flip, shift)], 1u);
+      lkeys[TILE_SLOT(p)] = keys[first + p];
+      ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[TILE_SLOT(p)], flip, shift)], 1u);
     }
-    lsrc[p] = (u16)p;
+#if HAS_VALUES
+    lsrc[TILE_SLOT(p)] = p;
+#else
+    (void)lsrc;
+#endif
   }
   BARRIER();
 }
 
 // The loaded tile in the pass's digit order, stably (both split rounds). Ends with a barrier.
-DEVICE_FN void radix_tile_sort(LOCAL key_t* lkeys, LOCAL u16* lsrc, LOCAL u16* cols, LOCAL u32* scratch, u32 valid,
+DEVICE_FN void radix_tile_sort(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* cols, LOCAL u32* scratch, u32 valid,
                                okey_t flip, u32 shift) {
   for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
     tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);

@@ -112,11 +112,15 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
   return fits ? s : SingleTilePolicy{};
 }
 
-// Local memory of radix_scatter (kernels/radix_passes.cl): the tile's keys and their u16 tile
-// positions, u16 sub-digit counters per work-item, the group scan's words, three digit tables.
+// Local memory of radix_scatter (kernels/radix_passes.cl) and radix_onesweep_portable, at most: the
+// tile's keys and their u32 tile positions (kept only with values; counted either way), 16 u32
+// sub-digit counters per work-item, both padded one word in 32 (kernels/radix_tile_split.h), the group
+// scan's words, three digit tables.
 std::uint64_t portable_scatter_local_bytes(const PortablePolicy& p, std::size_t key_bytes) {
+  const auto padded = [](std::uint64_t slots) { return slots + slots / 32 + 1; };
   const std::uint64_t tile = std::uint64_t(p.group) * p.items;
-  return tile * (key_bytes + 2) + std::uint64_t(p.group) * (16 * 2 + 4) + std::uint64_t(kRadix) * (4 + 4 + 8);
+  return padded(tile) * (key_bytes + 4) + padded(16 * std::uint64_t(p.group)) * 4 + std::uint64_t(p.group) * 4 +
+         std::uint64_t(kRadix) * (4 + 4 + 8);
 }
 
 PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std::uint64_t n,
@@ -130,7 +134,8 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
   if (options.work_group_size != 0) p.group = static_cast<std::uint32_t>(options.work_group_size);
   if (options.items_per_thread != 0)
     p.items = static_cast<std::uint32_t>(std::min<std::size_t>(options.items_per_thread, 64));
-  // Within the device's limits; tile positions are u16 (a tile holds at most 65536 keys).
+  // Within the device's limits; tiles of at most 65536 keys (the kernels' u32 tile positions would
+  // take more, but larger tiles were never measured).
   while (p.items > 1 && std::uint64_t(p.group) * p.items > 65536) p.items >>= 1;
   while (p.group > 1 && (p.group > desc.max_work_group_size ||
                          portable_scatter_local_bytes(p, key_size(type)) > desc.local_memory_bytes))

@@ -60,7 +60,10 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
     if (tile == 0) global_base[d] = (u32)hist_row[d];
   }
   BARRIER();
-  radix_digits_exclusive_scan(global_base, scratch, tile == 0);  // called by every tile: its barriers
+#if RADIX_GROUP_DIGIT_SCAN
+  if (tile == 0)  // uniform over the group, so its barriers are met by all work-items or none
+#endif
+    radix_digits_exclusive_scan(global_base, scratch, tile == 0);  // CPUs: every tile (no barrier under a branch on PoCL)
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
     volatile GLOBAL u32* word = status + (u64)tile * RADIX + d;
     *word = tile == 0 ? STATUS_INCLUSIVE | (global_base[d] + tile_count[d]) : STATUS_AGGREGATE | tile_count[d];

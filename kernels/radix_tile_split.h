@@ -67,13 +67,15 @@ DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* 
     cols[COL_SLOT(d * GROUP_SIZE + t)] = (u32)((d < 8u ? low : high) >> ((d & 7u) * 8u)) & 0xFFu;
   BARRIER();
   // Digit-major exclusive scan: work-item t owns entries [t * SUB_RADIX, (t + 1) * SUB_RADIX).
-  u32 sum = 0;
-  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[COL_SLOT(t * SUB_RADIX + j)];
+  u32 owned[SUB_RADIX], sum = 0;
+  for (u32 j = 0; j < SUB_RADIX; ++j) {
+    owned[j] = cols[COL_SLOT(t * SUB_RADIX + j)];
+    sum += owned[j];
+  }
   u32 run = group_exclusive_scan_u32(sum, scratch);
   for (u32 j = 0; j < SUB_RADIX; ++j) {
-    const u32 c = cols[COL_SLOT(t * SUB_RADIX + j)];
     cols[COL_SLOT(t * SUB_RADIX + j)] = run;
-    run += c;
+    run += owned[j];
   }
   BARRIER();
   for (u32 i = 0; i < ITEMS; ++i) {

@@ -20,7 +20,7 @@
 // The next pass's status words (the other buffer of a ping-pong pair) are cleared by the tiles of
 // this one, as on CUDA. Counts are 30-bit: the host takes this path for n < 2^30.
 // The same program holds radix_common.h's histogram (every pass's digits, for skipping passes).
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=8 ONESWEEP_SPIN_LIMIT=1024 ONESWEEP_FALLBACK_ONLY=0 RADIX_GROUP_DIGIT_SCAN=1
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=8 ONESWEEP_SPIN_LIMIT=1024 ONESWEEP_FALLBACK_ONLY=0 RADIX_GROUP_DIGIT_SCAN=1 RADIX_WARP_RANK=1
 #if !defined(ITEMS) || !defined(ONESWEEP_SPIN_LIMIT) || !defined(ONESWEEP_FALLBACK_ONLY)
 #error "radix_onesweep_portable.cl takes every switch from the host (src/algorithms/radix_policy.cpp, to_defines)"
 #endif
@@ -70,7 +70,7 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
   }
   radix_digits_exclusive_scan(tile_start, scratch, true);
   // 3. the tile in digit order
-  radix_tile_sort(lkeys, lsrc, cols, scratch, valid, flip, shift);
+  radix_tile_sort(lkeys, lsrc, cols, scratch, tile_start, valid, flip, shift);
   // 4. look-back
   for (u32 d = t; d < RADIX; d += GROUP_SIZE) {
     u32 exclusive;

@@ -13,7 +13,7 @@
 //                   written out, each digit's keys to consecutive places of its run: input order
 //                   is kept.
 // Specialised by radix_common.h's defines and ITEMS (keys per work-item in radix_scatter).
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=64 ITEMS=16 RADIX_GROUP_DIGIT_SCAN=0
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=64 ITEMS=16 RADIX_GROUP_DIGIT_SCAN=0 RADIX_WARP_RANK=0
 #include "radix_common.h"
 #include "group_scan.h"
 
@@ -90,7 +90,7 @@ KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_i
     // (its closing barrier is not needed by the memory model, the round's first one comes first, but
     // PoCL 3.1 otherwise loses the block above when a loop with barriers follows it)
     radix_digits_exclusive_scan(tile_start, scratch, true);
-    radix_tile_sort(lkeys, lsrc, cols, scratch, valid, flip, shift);
+    radix_tile_sort(lkeys, lsrc, cols, scratch, tile_start, valid, flip, shift);
     // Sorted by digit: key j of digit d goes to run[d] + (j - tile_start[d]); consecutive work-items
     // write consecutive places of one digit's run.
     for (u32 j = t; j < valid; j += GROUP_SIZE) {

@@ -27,16 +27,27 @@
 #else
 #define SRC_SLOTS 1u
 #endif
-#if ITEMS > 255
+// A work-item counts its keys per sub-digit in two words of 8 fields each (sub-digits 0-7, 8-15):
+// 4-bit fields in u32 words while a field cannot overflow (ITEMS < 16; one-instruction shifts on
+// GPUs), else 8-bit fields in u64 words.
+#if ITEMS < 16
+typedef u32 split_counts_t;
+#define SPLIT_FIELD_BITS 4u
+#elif ITEMS < 256
+typedef u64 split_counts_t;
+#define SPLIT_FIELD_BITS 8u
+#else
 #error "tile_split_round counts a work-item's keys per sub-digit in 8-bit fields"
 #endif
+#define SPLIT_FIELD_MASK ((1u << SPLIT_FIELD_BITS) - 1u)
 
 // The tile sorted by the pass's digit in local memory, stably, in two rounds of SUB_BITS: each
-// work-item counts its ITEMS consecutive keys' sub-digits in registers (8-bit fields of two u64
-// words: a key's rank among the work-item's keys of its sub-digit is the field before it is
-// bumped), stores the counts in its own column of `cols` (entry d * GROUP_SIZE + t), one scan of the
-// digit-major table gives every key its place, and the keys move there with their tile positions.
-// Keys past the tile's end take the largest digit, so they stay last.
+// work-item counts its ITEMS consecutive keys' sub-digits in registers (a key's rank among the
+// work-item's keys of its sub-digit is the field before it is bumped), stores the counts in its own
+// column of `cols` (entry d * GROUP_SIZE + t), one scan of the digit-major table gives every key its
+// place, and the keys move there with their tile positions. Keys past the tile's end take the
+// largest digit, so they stay last. A key's column slot and rank share one register (slot << 8 |
+// rank): registers bound the work-groups per compute unit on GPUs.
 DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* cols, LOCAL u32* scratch,
                                 u32 valid, okey_t flip, u32 shift, u32 sub_shift) {
   const u32 t = LOCAL_ID();
@@ -44,8 +55,8 @@ DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* 
 #if HAS_VALUES
   u32 src[ITEMS];
 #endif
-  u32 sub[ITEMS], rank[ITEMS];
-  u64 low = 0, high = 0;  // sub-digits 0-7 and 8-15
+  u32 place[ITEMS];
+  split_counts_t low = 0, high = 0;
   for (u32 i = 0; i < ITEMS; ++i) {
     const u32 p = t * ITEMS + i;
     k[i] = lkeys[TILE_SLOT(p)];
@@ -53,33 +64,31 @@ DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* 
     src[i] = lsrc[TILE_SLOT(p)];
 #endif
     const u32 digit = p < valid ? radix_digit(k[i], flip, shift) : RADIX_MASK;
-    sub[i] = (digit >> sub_shift) & (SUB_RADIX - 1u);
-    const u32 field = (sub[i] & 7u) * 8u;
-    if (sub[i] & 8u) {
-      rank[i] = (u32)(high >> field) & 0xFFu;
-      high += (u64)1 << field;
-    } else {
-      rank[i] = (u32)(low >> field) & 0xFFu;
-      low += (u64)1 << field;
-    }
+    const u32 sub = (digit >> sub_shift) & (SUB_RADIX - 1u);
+    const u32 field = (sub & 7u) * SPLIT_FIELD_BITS;
+    const split_counts_t word = sub & 8u ? high : low;
+    place[i] = (COL_SLOT(sub * GROUP_SIZE + t) << 8) | ((u32)(word >> field) & SPLIT_FIELD_MASK);
+    const split_counts_t bump = (split_counts_t)1 << field;
+    if (sub & 8u)
+      high += bump;
+    else
+      low += bump;
   }
   for (u32 d = 0; d < SUB_RADIX; ++d)
-    cols[COL_SLOT(d * GROUP_SIZE + t)] = (u32)((d < 8u ? low : high) >> ((d & 7u) * 8u)) & 0xFFu;
+    cols[COL_SLOT(d * GROUP_SIZE + t)] = (u32)((d < 8u ? low : high) >> ((d & 7u) * SPLIT_FIELD_BITS)) & SPLIT_FIELD_MASK;
   BARRIER();
   // Digit-major exclusive scan: work-item t owns entries [t * SUB_RADIX, (t + 1) * SUB_RADIX).
-  u32 owned[SUB_RADIX], sum = 0;
-  for (u32 j = 0; j < SUB_RADIX; ++j) {
-    owned[j] = cols[COL_SLOT(t * SUB_RADIX + j)];
-    sum += owned[j];
-  }
+  u32 sum = 0;
+  for (u32 j = 0; j < SUB_RADIX; ++j) sum += cols[COL_SLOT(t * SUB_RADIX + j)];
   u32 run = group_exclusive_scan_u32(sum, scratch);
   for (u32 j = 0; j < SUB_RADIX; ++j) {
+    const u32 c = cols[COL_SLOT(t * SUB_RADIX + j)];
     cols[COL_SLOT(t * SUB_RADIX + j)] = run;
-    run += owned[j];
+    run += c;
   }
   BARRIER();
   for (u32 i = 0; i < ITEMS; ++i) {
-    const u32 to = cols[COL_SLOT(sub[i] * GROUP_SIZE + t)] + rank[i];
+    const u32 to = cols[place[i] >> 8] + (place[i] & 0xFFu);
     lkeys[TILE_SLOT(to)] = k[i];
 #if HAS_VALUES
     lsrc[TILE_SLOT(to)] = src[i];
@@ -107,11 +116,23 @@ DEVICE_FN void radix_tile_load(GLOBAL const key_t* keys, u64 first, u32 valid, o
   BARRIER();
 }
 
-// The loaded tile in the pass's digit order, stably (both split rounds). Ends with a barrier.
-DEVICE_FN void radix_tile_sort(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* cols, LOCAL u32* scratch, u32 valid,
-                               okey_t flip, u32 shift) {
+#ifndef RADIX_WARP_RANK
+#error "RADIX_WARP_RANK must be defined (src/algorithms/radix_policy.cpp)"
+#endif
+#include "radix_tile_warp_rank.h"
+
+// The loaded tile in the pass's digit order, stably: with warp votes where the device has them, else
+// both split rounds. tile_start: the exclusive scan of the tile's digit counts. Ends with a barrier.
+DEVICE_FN void radix_tile_sort(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* cols, LOCAL u32* scratch,
+                               LOCAL const u32* tile_start, u32 valid, okey_t flip, u32 shift) {
+#if RADIX_WARP_RANK
+  (void)scratch;
+  radix_tile_sort_warps(lkeys, lsrc, cols, tile_start, valid, flip, shift);
+#else
+  (void)tile_start;
   for (u32 sub_shift = 0; sub_shift < RADIX_BITS; sub_shift += SUB_BITS)
     tile_split_round(lkeys, lsrc, cols, scratch, valid, flip, shift, sub_shift);
+#endif
 }
 
 // a[d] becomes the sum of a[0 .. d) for the RADIX digits, when `active` (uniform over the group;

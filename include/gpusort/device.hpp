@@ -11,6 +11,7 @@ struct DeviceDescription {
   std::string id;        // what --device / GPUSORT_DEVICE take: "cuda:0", "opencl:0:1"
   std::string backend;   // "cuda" or "opencl"
   std::string name;      // the device's own name
+  std::string vendor;    // its maker, as the driver says it ("NVIDIA Corporation" for CUDA devices)
   std::string driver;    // driver / platform version
   std::uint64_t global_memory_bytes = 0;
   // Largest single buffer the device can allocate (OpenCL: CL_DEVICE_MAX_MEM_ALLOC_SIZE, often a

@@ -124,7 +124,7 @@ std::uint64_t portable_scatter_local_bytes(const PortablePolicy& p, std::size_t 
 }
 
 PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std::uint64_t n,
-                               const SortOptions& options) {
+                               const SortOptions& options, const RadixPolicyOverride& o) {
   PortablePolicy p;
   if (desc.is_gpu) {  // wide groups, few keys per work-item: more tiles in flight (kPortableGpu)
     p.group = kPortableGpu.group;
@@ -141,6 +141,9 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
                          portable_scatter_local_bytes(p, key_size(type)) > desc.local_memory_bytes))
     p.group >>= 1;
   if (!desc.is_gpu) p.groups_per_compute_unit = 2;
+  // Warp votes: NVIDIA's GPUs (CUDA intrinsics, or the same PTX inline under its OpenCL), whole warps
+  const bool votes = desc.is_gpu && desc.vendor.find("NVIDIA") != std::string::npos && p.group % 32 == 0;
+  p.warp_rank = votes && o.warp_rank.value_or(true);
   p.spans = plan_spans(n, std::uint64_t(p.group) * p.items,
                        std::uint64_t(std::max(1u, desc.compute_units)) * p.groups_per_compute_unit);
   return p;
@@ -190,6 +193,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "portable_onesweep") set(o.portable_onesweep, 1);
     else if (name == "spin_limit") set(o.spin_limit, ~0u);
     else if (name == "fallback_only") set(o.fallback_only, 1);
+    else if (name == "warp_rank") set(o.warp_rank, 1);
     else throw Error(errc::invalid_argument, "radix policy: unknown name '" + std::string(name) +
                                              "' (src/algorithms/radix_policy.hpp, RadixPolicyOverride)");
     // clang-format on
@@ -273,9 +277,11 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   RadixPolicy p;
   p.type = type, p.value_bytes = vb, p.n = n;
   p.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kRadixBits - 1) / kRadixBits);
-  const bool cuda = desc.backend == "cuda";
+  // portable_onesweep=1 on CUDA: the portable onesweep passes compiled by NVRTC, to compare them with
+  // NVIDIA's OpenCL build of the same source and to profile them (Nsight Compute reads CUDA only)
+  const bool cuda = desc.backend == "cuda" && !o.portable_onesweep.value_or(false);
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
-  p.portable = choose_portable(desc, type, n, options);
+  p.portable = choose_portable(desc, type, n, options, o);
   if (cuda) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
@@ -320,6 +326,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("GROUP_SIZE", p.portable.group);
     add("ITEMS", p.portable.items);
     add("RADIX_GROUP_DIGIT_SCAN", p.portable.group_digit_scan);
+    add("RADIX_WARP_RANK", p.portable.warp_rank);
     if (path == RadixPath::portable_onesweep) {
       add("ONESWEEP_SPIN_LIMIT", p.portable_onesweep.spin_limit);
       add("ONESWEEP_FALLBACK_ONLY", p.portable_onesweep.fallback_only);

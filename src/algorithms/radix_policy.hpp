@@ -70,6 +70,7 @@ struct PortablePolicy {
   std::uint32_t items = 16;                   // keys per work-item per tile
   std::uint32_t groups_per_compute_unit = 8;  // 2 on CPUs
   bool group_digit_scan = false;              // GPUs: a tile's digit starts scanned by the group (RADIX_GROUP_DIGIT_SCAN)
+  bool warp_rank = false;  // NVIDIA GPUs: tiles ranked with warp votes, not split rounds (RADIX_WARP_RANK)
   RadixSpans spans;
   std::uint64_t tile() const { return std::uint64_t(group) * items; }
 };
@@ -119,9 +120,11 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
   std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
-  std::optional<bool> portable_onesweep;           // not CUDA, n < 2^30: onesweep passes (1) or count+scan+scatter (0)
+  std::optional<bool> portable_onesweep;           // n < 2^30: onesweep passes (1) or count+scan+scatter (0);
+                                                   // 1 on CUDA: these portable passes, not radix_onesweep.cl's
   std::optional<std::uint32_t> spin_limit;         // portable onesweep: waits before the fallback counts
   std::optional<bool> fallback_only;               // portable onesweep: the fallback counts every predecessor
+  std::optional<bool> warp_rank;                   // portable paths: warp votes (1, NVIDIA only) or split rounds (0)
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_radix_policy_override(const RadixPolicyOverride& o);

@@ -15,7 +15,7 @@ namespace {
 
 DeviceDescription cuda_device() {
   DeviceDescription d;
-  d.backend = "cuda", d.local_memory_bytes = 227 * 1024, d.max_work_group_size = 1024, d.compute_units = 132;
+  d.backend = "cuda", d.vendor = "NVIDIA Corporation", d.local_memory_bytes = 227 * 1024, d.max_work_group_size = 1024, d.compute_units = 132;
   d.is_gpu = true;
   return d;
 }
@@ -98,7 +98,7 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_EQ(p.portable.tile(), 256u * 8);
   const auto d = to_defines(p, RadixPath::portable_onesweep);
   EXPECT_TRUE(has(d, "GROUP_SIZE=256") && has(d, "ITEMS=8") && has(d, "ONESWEEP_SPIN_LIMIT=4096") &&
-              has(d, "ONESWEEP_FALLBACK_ONLY=0") && has(d, "RADIX_GROUP_DIGIT_SCAN=1"));
+              has(d, "ONESWEEP_FALLBACK_ONLY=0") && has(d, "RADIX_GROUP_DIGIT_SCAN=1") && has(d, "RADIX_WARP_RANK=0"));
   const RadixTempLayout l = radix_temp_layout(p);
   EXPECT_EQ(l.status, (1u << 20) / 2048 * 256 * 4);
   EXPECT_EQ(l.status2, l.status);
@@ -111,6 +111,21 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_EQ(choose_radix_policy(cpu_device(), key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = true}).path,
             RadixPath::portable_onesweep);
   EXPECT_EQ(parse_radix_policy_override("portable_onesweep=1,spin_limit=0,fallback_only=1").spin_limit, 0u);
+  // on CUDA only when asked (to compare and profile the portable kernels there)
+  EXPECT_EQ(choose(cuda_device(), key_type::u32, 0, 1 << 20).path, RadixPath::onesweep);
+  const RadixPolicy on_cuda =
+      choose_radix_policy(cuda_device(), key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = true});
+  EXPECT_EQ(on_cuda.path, RadixPath::portable_onesweep);
+  EXPECT_EQ(on_cuda.portable.tile(), 2048u);
+  EXPECT_TRUE(on_cuda.portable.warp_rank);
+  // warp votes on NVIDIA's GPUs only, whole warps, and not when switched off
+  DeviceDescription nvidia_cl = dev;
+  nvidia_cl.vendor = "NVIDIA Corporation";
+  EXPECT_TRUE(has(to_defines(choose(nvidia_cl, key_type::u32, 0, 1 << 20), RadixPath::portable_onesweep),
+                  "RADIX_WARP_RANK=1"));
+  EXPECT_FALSE(choose(nvidia_cl, key_type::u32, 0, 1 << 20, {.work_group_size = 48}).portable.warp_rank);
+  EXPECT_FALSE(choose_radix_policy(nvidia_cl, key_type::u32, 0, 1 << 20, {}, {.warp_rank = false}).portable.warp_rank);
+  EXPECT_FALSE(choose(cpu_device(), key_type::u32, 0, 1 << 20).portable.warp_rank);
 }
 
 TEST(RadixPolicy, OverrideSeam) {

@@ -195,14 +195,13 @@ TEST(Radix, CudaPortions) {
 }
 
 // Other devices' onesweep passes (kernels/radix_onesweep_portable.cl; the default on OpenCL GPUs,
-// forced here on any device but CUDA's, with the single work-group path off): every key type around
+// forced here on any device, CUDA's too, with the single work-group path off): every key type around
 // tile edges with skipped passes and both orders, stable pairs of several value widths; then the
 // look-back's fallback: every predecessor counted from its keys (fallback_only: also tile 0's
 // count with its digits' global offsets), and counting as soon as a predecessor has published
 // nothing (spin_limit = 0: status words and counted tiles mixed as the race falls).
 TEST(Radix, PortableOnesweep) {
   Context& ctx = test_context();
-  if (ctx.device().backend == "cuda") GTEST_SKIP() << "CUDA devices take radix_onesweep.cl";
   const SortOptions o{.stable = true, .algorithm = kRadix};
   const auto tile = static_cast<std::size_t>(
       algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, o, {.portable_onesweep = true})

@@ -293,6 +293,7 @@ DeviceDescription describe(const DriverApi& api, int ordinal) {
   d.id = "cuda:" + std::to_string(ordinal);
   d.backend = "cuda";
   d.name = name;
+  d.vendor = "NVIDIA Corporation";
   d.driver = "CUDA driver " + version_text(api.version) + ", " + nvrtc_version_string();
   d.global_memory_bytes = total;
   d.max_buffer_bytes = total;  // one cuMemAlloc may take all of it

@@ -61,6 +61,7 @@ DeviceDescription describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   desc.id = "opencl:" + std::to_string(pi) + ":" + std::to_string(di);
   desc.backend = "opencl";
   desc.name = device_string(d, CL_DEVICE_NAME);
+  desc.vendor = device_string(d, CL_DEVICE_VENDOR);
   desc.driver = platform_string(p, CL_PLATFORM_NAME) + " " + platform_string(p, CL_PLATFORM_VERSION) + ", driver " +
                 device_string(d, CL_DRIVER_VERSION);
   desc.global_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);

@@ -7,7 +7,8 @@
 // tile j holds input keys [j * TILE, (j + 1) * TILE)), and walks on. On GPUs the wait is short
 // (tiles are claimed in start order); the fallback bounds it everywhere.
 //
-// Status words: radix_status.h, as in the CUDA pass. Needs TILE, RADIX, RADIX_BITS and ONESWEEP_SPIN_LIMIT;
+// Status words: radix_status.h, as in the CUDA pass. Needs TILE, RADIX, RADIX_BITS, ONESWEEP_SPIN_LIMIT and
+// ONESWEEP_LOOKBACK_WINDOW;
 // ONESWEEP_FALLBACK_ONLY = 1 (tests) counts every predecessor itself, never reading a status word.
 #ifndef GPUSORT_RADIX_LOOKBACK_FALLBACK_H
 #define GPUSORT_RADIX_LOOKBACK_FALLBACK_H
@@ -28,21 +29,32 @@ DEVICE_FN u32 radix_fallback_tile_count(GLOBAL const key_t* keys, u64 n, okey_t 
 
 // Tile `tile` > 0, digit d: the number of digit-d keys before this tile in the pass's output order,
 // i.e. the digit's global offset plus the predecessors' counts.
+// Each step reads the words of the ONESWEEP_LOOKBACK_WINDOW predecessors below j at once (their
+// round trips overlap) and sums the leading published ones.
 DEVICE_FN u32 radix_lookback_with_fallback(GLOBAL const u32* status, GLOBAL const key_t* keys, u64 n, okey_t flip,
                                            u32 shift, GLOBAL const u64* hist_row, u32 tile, u32 d) {
   u32 exclusive = 0;
   u32 j = tile;  // predecessors below j are not summed yet
   u32 spins = 0;
   while (j > 0) {
+    u32 w[ONESWEEP_LOOKBACK_WINDOW];
+    for (u32 k = 0; k < ONESWEEP_LOOKBACK_WINDOW; ++k)
 #if ONESWEEP_FALLBACK_ONLY
-    const u32 w = 0u;
+      w[k] = 0u;
 #else
-    const u32 w = ATOMIC_LOAD_U32(status + (u64)(j - 1u) * RADIX + d);
+      w[k] = j > k ? ATOMIC_LOAD_U32(status + (u64)(j - 1u - k) * RADIX + d) : 0u;
 #endif
-    if ((w & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) != 0u) {
-      exclusive += w & STATUS_VALUE;
-      if ((w & STATUS_INCLUSIVE) != 0u) break;  // tile 0's word is inclusive: every walk ends
-      --j;
+    u32 used = 0;  // leading published words, summed
+    bool inclusive = false;
+    for (u32 k = 0; k < ONESWEEP_LOOKBACK_WINDOW; ++k)
+      if (!inclusive && used == k && (w[k] & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) != 0u) {
+        exclusive += w[k] & STATUS_VALUE;
+        used = k + 1u;
+        inclusive = (w[k] & STATUS_INCLUSIVE) != 0u;  // tile 0's word is inclusive: every walk ends
+      }
+    if (inclusive) break;
+    if (used != 0u) {
+      j -= used;
       spins = 0;
     } else if (++spins > ONESWEEP_SPIN_LIMIT) {
       exclusive += radix_fallback_tile_count(keys, n, flip, shift, hist_row, j - 1u, d);

@@ -15,12 +15,20 @@
 // (Counted in bank wavefronts per 2048-key tile, the unpadded u16 table's scan and the strided key
 // reads were about half of the local-memory traffic of the 6.15 ms pass at 2^28 u32 on an H200's
 // OpenCL; docs/lab/radix-tuning.md, twelfth round.)
+#ifndef RADIX_WARP_RANK
+#error "RADIX_WARP_RANK must be defined (src/algorithms/radix_policy.cpp)"
+#endif
 #define SUB_BITS 4
 #define SUB_RADIX (1u << SUB_BITS)
 #define TILE_SLOT(p) ((p) + ((p) >> 5))
 #define TILE_SLOTS (TILE + TILE / 32u + 1u)
 #define COL_SLOT(e) ((e) + ((e) >> 5))
+// the split rounds' counters; with warp votes, each warp's count of each digit
+#if RADIX_WARP_RANK
+#define COL_SLOTS (GROUP_SIZE / 32u * RADIX)
+#else
 #define COL_SLOTS (SUB_RADIX * GROUP_SIZE + SUB_RADIX * GROUP_SIZE / 32u + 1u)
+#endif
 // lsrc, each sorted key's tile position as loaded, is only kept for values (gathered by it)
 #if HAS_VALUES
 #define SRC_SLOTS TILE_SLOTS
@@ -100,12 +108,20 @@ DEVICE_FN void tile_split_round(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* 
 // Keys [first, first + valid) of `keys` into lkeys (coalesced loads; slot TILE_SLOT(p) holds tile
 // position p), with values their tile positions into lsrc, and the tile's count of each digit added
 // to tile_count (zeroed by the caller, behind a barrier). Ends with a barrier.
+// Every load is issued before the first store: one key in flight per work-item left the pass waiting
+// on memory (Nsight Compute, H200, CUDA build: ~40% of the stall samples on the key's first use).
 DEVICE_FN void radix_tile_load(GLOBAL const key_t* keys, u64 first, u32 valid, okey_t flip, u32 shift,
                                LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* tile_count) {
-  for (u32 p = LOCAL_ID(); p < TILE; p += GROUP_SIZE) {
+  key_t k[ITEMS];
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 p = LOCAL_ID() + i * GROUP_SIZE;
+    if (p < valid) k[i] = keys[first + p];
+  }
+  for (u32 i = 0; i < ITEMS; ++i) {
+    const u32 p = LOCAL_ID() + i * GROUP_SIZE;
     if (p < valid) {
-      lkeys[TILE_SLOT(p)] = keys[first + p];
-      ATOMIC_ADD_U32(&tile_count[radix_digit(lkeys[TILE_SLOT(p)], flip, shift)], 1u);
+      lkeys[TILE_SLOT(p)] = k[i];
+      ATOMIC_ADD_U32(&tile_count[radix_digit(k[i], flip, shift)], 1u);
     }
 #if HAS_VALUES
     lsrc[TILE_SLOT(p)] = p;
@@ -116,9 +132,6 @@ DEVICE_FN void radix_tile_load(GLOBAL const key_t* keys, u64 first, u32 valid, o
   BARRIER();
 }
 
-#ifndef RADIX_WARP_RANK
-#error "RADIX_WARP_RANK must be defined (src/algorithms/radix_policy.cpp)"
-#endif
 #include "radix_tile_warp_rank.h"
 
 // The loaded tile in the pass's digit order, stably: with warp votes where the device has them, else

@@ -113,14 +113,14 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
 }
 
 // Local memory of radix_scatter (kernels/radix_passes.cl) and radix_onesweep_portable, at most: the
-// tile's keys and their u32 tile positions (kept only with values; counted either way), 16 u32
-// sub-digit counters per work-item, both padded one word in 32 (kernels/radix_tile_split.h), the group
-// scan's words, three digit tables.
+// tile's keys and their u32 tile positions (kept only with values; counted either way), padded one
+// word in 32, the counters (kernels/radix_tile_split.h: 16 padded u32 per work-item for the split
+// rounds, one u32 per warp and digit with warp votes), the group scan's words, three digit tables.
 std::uint64_t portable_scatter_local_bytes(const PortablePolicy& p, std::size_t key_bytes) {
   const auto padded = [](std::uint64_t slots) { return slots + slots / 32 + 1; };
   const std::uint64_t tile = std::uint64_t(p.group) * p.items;
-  return padded(tile) * (key_bytes + 4) + padded(16 * std::uint64_t(p.group)) * 4 + std::uint64_t(p.group) * 4 +
-         std::uint64_t(kRadix) * (4 + 4 + 8);
+  const std::uint64_t counters = p.warp_rank ? p.group / 32 * kRadix : padded(16 * std::uint64_t(p.group));
+  return padded(tile) * (key_bytes + 4) + counters * 4 + std::uint64_t(p.group) * 4 + std::uint64_t(kRadix) * (4 + 4 + 8);
 }
 
 PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std::uint64_t n,
@@ -137,13 +137,16 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
   // Within the device's limits; tiles of at most 65536 keys (the kernels' u32 tile positions would
   // take more, but larger tiles were never measured).
   while (p.items > 1 && std::uint64_t(p.group) * p.items > 65536) p.items >>= 1;
-  while (p.group > 1 && (p.group > desc.max_work_group_size ||
-                         portable_scatter_local_bytes(p, key_size(type)) > desc.local_memory_bytes))
-    p.group >>= 1;
-  if (!desc.is_gpu) p.groups_per_compute_unit = 2;
   // Warp votes: NVIDIA's GPUs (CUDA intrinsics, or the same PTX inline under its OpenCL), whole warps
-  const bool votes = desc.is_gpu && desc.vendor.find("NVIDIA") != std::string::npos && p.group % 32 == 0;
-  p.warp_rank = votes && o.warp_rank.value_or(true);
+  const bool votes = desc.is_gpu && desc.vendor.find("NVIDIA") != std::string::npos && o.warp_rank.value_or(true);
+  for (;;) {
+    p.warp_rank = votes && p.group % 32 == 0;
+    if (p.group <= 1 || (p.group <= desc.max_work_group_size &&
+                         portable_scatter_local_bytes(p, key_size(type)) <= desc.local_memory_bytes))
+      break;
+    p.group >>= 1;
+  }
+  if (!desc.is_gpu) p.groups_per_compute_unit = 2;
   p.spans = plan_spans(n, std::uint64_t(p.group) * p.items,
                        std::uint64_t(std::max(1u, desc.compute_units)) * p.groups_per_compute_unit);
   return p;
@@ -193,6 +196,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "portable_onesweep") set(o.portable_onesweep, 1);
     else if (name == "spin_limit") set(o.spin_limit, ~0u);
     else if (name == "fallback_only") set(o.fallback_only, 1);
+    else if (name == "lookback_window") set(o.lookback_window, 32);
     else if (name == "warp_rank") set(o.warp_rank, 1);
     else throw Error(errc::invalid_argument, "radix policy: unknown name '" + std::string(name) +
                                              "' (src/algorithms/radix_policy.hpp, RadixPolicyOverride)");
@@ -293,6 +297,9 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
     p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);
     p.portable_onesweep.spin_limit = o.spin_limit.value_or(p.portable_onesweep.spin_limit);
     p.portable_onesweep.fallback_only = o.fallback_only.value_or(false);
+    // NVIDIA's OpenCL, H200, 2^28 (docs/lab/radix-tuning.md, twelfth round): keys 1 -> 4 words, u32
+    // 12.6-13.2 -> 12.1 ms, u64 27.9-28.3 -> 25.7-25.9; pairs lose (u64/u64 41.2-41.4 -> 43.8-44.3)
+    p.portable_onesweep.lookback_window = std::max<std::uint32_t>(1, o.lookback_window.value_or(vb == 0 ? 4 : 1));
   }
   p.path = p.single_tile.threads != 0           ? RadixPath::single_tile
            : n > 1 && n <= p.single_group.max_n ? RadixPath::single_group
@@ -330,6 +337,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     if (path == RadixPath::portable_onesweep) {
       add("ONESWEEP_SPIN_LIMIT", p.portable_onesweep.spin_limit);
       add("ONESWEEP_FALLBACK_ONLY", p.portable_onesweep.fallback_only);
+      add("ONESWEEP_LOOKBACK_WINDOW", p.portable_onesweep.lookback_window);
     }
   } else {  // radix_onesweep.cl: every switch explicit
     const OnesweepPolicy& os = p.onesweep;

@@ -82,6 +82,7 @@ struct PortableOnesweepPolicy {
   bool use = false;
   std::uint32_t spin_limit = 4096;  // unpublished reads of one predecessor before counting its keys
   bool fallback_only = false;       // tests: every predecessor counted from its keys
+  std::uint32_t lookback_window = 1;  // predecessors' words read at once by a look-back step (keys: 4)
 };
 // NVIDIA OpenCL on an H200, 2026-11-26, 2^28 u32 keys: docs/lab/radix-tuning.md, tenth round.
 struct PortableGpuShape {
@@ -124,6 +125,7 @@ struct RadixPolicyOverride {
                                                    // 1 on CUDA: these portable passes, not radix_onesweep.cl's
   std::optional<std::uint32_t> spin_limit;         // portable onesweep: waits before the fallback counts
   std::optional<bool> fallback_only;               // portable onesweep: the fallback counts every predecessor
+  std::optional<std::uint32_t> lookback_window;    // portable onesweep: words per look-back step (1-32)
   std::optional<bool> warp_rank;                   // portable paths: warp votes (1, NVIDIA only) or split rounds (0)
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.

@@ -98,12 +98,14 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_EQ(p.portable.tile(), 256u * 8);
   const auto d = to_defines(p, RadixPath::portable_onesweep);
   EXPECT_TRUE(has(d, "GROUP_SIZE=256") && has(d, "ITEMS=8") && has(d, "ONESWEEP_SPIN_LIMIT=4096") &&
-              has(d, "ONESWEEP_FALLBACK_ONLY=0") && has(d, "RADIX_GROUP_DIGIT_SCAN=1") && has(d, "RADIX_WARP_RANK=0"));
+              has(d, "ONESWEEP_FALLBACK_ONLY=0") && has(d, "RADIX_GROUP_DIGIT_SCAN=1") && has(d, "RADIX_WARP_RANK=0") &&
+              has(d, "ONESWEEP_LOOKBACK_WINDOW=1"));
   const RadixTempLayout l = radix_temp_layout(p);
   EXPECT_EQ(l.status, (1u << 20) / 2048 * 256 * 4);
   EXPECT_EQ(l.status2, l.status);
   EXPECT_EQ(l.counters, 4u * 4);
   EXPECT_EQ(l.counts, 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1 << 20).portable_onesweep.lookback_window, 4u);  // keys only
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u8, 0, 1 << 20)).status2, 0u);  // one pass
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 30).path, RadixPath::portable);   // 30-bit counts
   EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = false}).path,

@@ -199,7 +199,8 @@ TEST(Radix, CudaPortions) {
 // tile edges with skipped passes and both orders, stable pairs of several value widths; then the
 // look-back's fallback: every predecessor counted from its keys (fallback_only: also tile 0's
 // count with its digits' global offsets), and counting as soon as a predecessor has published
-// nothing (spin_limit = 0: status words and counted tiles mixed as the race falls).
+// nothing (spin_limit = 0: status words and counted tiles mixed as the race falls); look-back steps of
+// four words.
 TEST(Radix, PortableOnesweep) {
   Context& ctx = test_context();
   const SortOptions o{.stable = true, .algorithm = kRadix};
@@ -223,7 +224,8 @@ TEST(Radix, PortableOnesweep) {
   }
   for (const algo::RadixPolicyOverride& fallback :
        {algo::RadixPolicyOverride{.single_group_max = 0, .portable_onesweep = true, .fallback_only = true},
-        algo::RadixPolicyOverride{.single_group_max = 0, .portable_onesweep = true, .spin_limit = 0}}) {
+        algo::RadixPolicyOverride{.single_group_max = 0, .portable_onesweep = true, .spin_limit = 0},
+        algo::RadixPolicyOverride{.single_group_max = 0, .portable_onesweep = true, .lookback_window = 4}}) {
     const algo::ScopedRadixPolicyOverride forced(fallback);
     check_keys_matrix<std::uint32_t>(o, {3 * tile + 7, 40001}, {dist::uniform, dist::few_unique});
     check_pairs<std::uint32_t, std::uint32_t>(o, {20001}, dist::entropy);

@@ -19,11 +19,14 @@ std::string stable_names() {
 // Preference for "auto", best first; the first one present that fits the request wins.
 constexpr const char* auto_preference_unstable[] = {"radix", "merge", "bitonic"};
 constexpr const char* auto_preference_stable[] = {"radix", "merge", "section-merge"};
-// GPUs without the CUDA backend rank radix keys in local memory (radix_onesweep_portable.cl), which
-// the merge sort outruns there for keys (NVIDIA OpenCL, H200, 2026-11-26, ms at 2^20 / 2^24 / 2^28:
-// u32 radix 0.198 / 1.71 / 26.3 (commit f08e573), merge 0.153 / 0.989 / 15.3; u64 radix 0.369 /
-// 4.06 / 60.3, merge 0.160 / 1.78 / 28.9 (commit 266d4df); u32/u32 at 2^28: radix 28.6, merge 30.7,
-// about level, measured in different calls). Both orders are stable.
+// GPUs without the CUDA backend sort radix keys with the portable onesweep passes
+// (radix_onesweep_portable.cl). When the merge sort was put first there it outran them for keys
+// (NVIDIA OpenCL, H200, 2026-11-26, commit f08e573: 2^28 u32 radix 26.3 ms, merge 15.3). Since commit
+// f226d15 (warp votes on NVIDIA GPUs; one call, H200) radix is faster at 2^28 for u32, u32/u32, u64
+// and u64/u64 (12.9 / 16.9 / 26.0 / 43.4 ms against merge's 16.1 / 28.1 / 29.0 / 46.7) and at 2^24
+// for 32-bit keys (u32 0.78 against 0.99), but slower for 64-bit keys at 2^24 (u64 1.87 against 1.81,
+// u64/u64 3.17 against 2.70) and below, and other vendors' GPUs rank with the split rounds (never
+// measured there). The choice takes no size or type, so merge stays first. Both orders are stable.
 constexpr const char* auto_preference_opencl_gpu[] = {"merge", "radix", "section-merge"};
 
 bool opencl_gpu(const DeviceDescription& device) { return device.is_gpu && device.backend != "cuda"; }

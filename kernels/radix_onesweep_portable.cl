@@ -1,6 +1,7 @@
 // LSD radix sort, onesweep passes for any OpenCL device (NVIDIA's, AMD's, Intel's OpenCL; PoCL):
-// one kernel per digit, as on CUDA (radix_onesweep.cl), but with no sub-group operations and no
-// forward-progress assumption between work-groups. Per pass it reads the keys once and writes them
+// one kernel per digit, as on CUDA (radix_onesweep.cl), but with no forward-progress assumption
+// between work-groups, and sub-group operations only where the host says the device votes in warps
+// (RADIX_WARP_RANK: NVIDIA GPUs). Per pass it reads the keys once and writes them
 // once; the count + scan + scatter passes (radix_passes.cl) read them twice and scan the counts in
 // one work-group.
 //
@@ -10,10 +11,11 @@
 //  2. the counts are published at once in status[tile][digit] (radix_status.h): AGGREGATE, or for
 //     tile 0 INCLUSIVE words that already hold the digits' global offsets (its exclusive scan of the
 //     pass's histogram row);
-//  3. the tile is sorted by the digit in local memory (radix_tile_split.h: two stable 4-bit rounds),
-//     while the successors publish;
+//  3. the tile is sorted by the digit in local memory (radix_tile_split.h: warp votes on NVIDIA GPUs,
+//     else two stable 4-bit rounds), while the successors publish;
 //  4. per digit (work-item t takes digits t, t + GROUP_SIZE, ...) the look-back over the
-//     predecessors' words, with the fallback of radix_lookback_fallback.h, then the tile's
+//     predecessors' words, ONESWEEP_LOOKBACK_WINDOW at a time, with the fallback of
+//     radix_lookback_fallback.h, then the tile's
 //     INCLUSIVE word;
 //  5. the sorted tile is written out: consecutive work-items write consecutive places of each
 //     digit's run (values gathered from the input by each key's tile position).
@@ -35,7 +37,7 @@ KERNEL radix_onesweep_portable(GLOBAL const key_t* keys_in, GLOBAL const value_t
                                GLOBAL u32* status, GLOBAL u32* status_next, GLOBAL u32* tile_counter, u32 sweep) {
   LOCAL_ARRAY key_t lkeys[TILE_SLOTS];  // tile position p in slot TILE_SLOT(p)
   LOCAL_ARRAY u32 lsrc[SRC_SLOTS];  // each sorted key's position in the tile as loaded
-  LOCAL_ARRAY u32 cols[COL_SLOTS];  // the split rounds' per work-item counts
+  LOCAL_ARRAY u32 cols[COL_SLOTS];  // the tile sort's counters (radix_tile_split.h)
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u32 tile_count[RADIX];   // the tile's keys of each digit
   LOCAL_ARRAY u32 tile_start[RADIX];   // where the tile's first key of each digit is, once sorted

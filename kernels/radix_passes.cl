@@ -9,7 +9,8 @@
 //   radix_count     counts[d * groups + g] = keys of span g with digit d (this pass)
 //   radix_scan      one work-group: exclusive prefix sum of counts in place, any length
 //   radix_scatter   each group walks its span tile by tile: the tile is sorted by the digit in
-//                   local memory (stable, two 4-bit rounds of count, group scan and move), then
+//                   local memory (stable: radix_tile_split.h, warp votes on NVIDIA GPUs, else two
+//                   4-bit rounds of count, group scan and move), then
 //                   written out, each digit's keys to consecutive places of its run: input order
 //                   is kept.
 // Specialised by radix_common.h's defines and ITEMS (keys per work-item in radix_scatter).
@@ -71,7 +72,7 @@ KERNEL radix_scatter(GLOBAL const key_t* keys_in, GLOBAL const value_t* values_i
                      GLOBAL const u64* offsets) {
   LOCAL_ARRAY key_t lkeys[TILE_SLOTS];  // tile position p in slot TILE_SLOT(p)
   LOCAL_ARRAY u32 lsrc[SRC_SLOTS];  // each sorted key's position in the tile as loaded
-  LOCAL_ARRAY u32 cols[COL_SLOTS];  // per work-item sub-digit counts, then their scan
+  LOCAL_ARRAY u32 cols[COL_SLOTS];  // the tile sort's counters (radix_tile_split.h)
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u32 tile_count[RADIX];              // the tile's keys of each digit
   LOCAL_ARRAY u32 tile_start[RADIX];              // where the tile's first key of each digit is

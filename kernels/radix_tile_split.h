@@ -1,6 +1,7 @@
 // A tile of keys sorted by one 8-bit digit in local memory, for the portable radix kernels
-// (radix_passes.cl's scatter, radix_onesweep_portable.cl): no sub-group operations, so any OpenCL
-// device (PoCL included) runs it. Also the exclusive scan of a tile's RADIX digit counts.
+// (radix_passes.cl's scatter, radix_onesweep_portable.cl): split rounds with no sub-group operations,
+// so any OpenCL device (PoCL included) runs them, or on NVIDIA GPUs warp votes
+// (radix_tile_warp_rank.h). Also the tile load and the exclusive scan of a tile's RADIX digit counts.
 //
 // Needs radix_common.h's defines, GROUP_SIZE, ITEMS (at most 255) and TILE (= GROUP_SIZE * ITEMS
 // keys).

@@ -5,29 +5,20 @@
 #ifndef GPUSORT_RADIX_TILE_WARP_RANK_H
 #define GPUSORT_RADIX_TILE_WARP_RANK_H
 #if RADIX_WARP_RANK
-#include "warp_ballot.h"
+#include "radix_warp_rank.h"
 #if GROUP_SIZE % 32 != 0
 #error "RADIX_WARP_RANK needs whole warps"
 #endif
 #if RADIX_BITS > 8 || 32 * ITEMS > 65535
 #error "radix_tile_sort_warps packs a key's digit and rank in one word"
 #endif
-// Warp w takes the ITEMS x 32 keys from tile position w * 32 * ITEMS on, lane l of item
-// i the key at + i * 32 + l (that order is the tile's). Per item, eight ballots find the lanes with
-// the same digit; their ranks follow the warp's count of that digit so far (counts[w][d], advanced
-// by the highest such lane). One barrier later the counts become each warp's first place per digit
-// (tile_start[d] + the lower warps' counts) and every key goes to its place. counts: the split
-// rounds' `cols`, WARPS x RADIX words used. Keys past `valid` are left where they are (last).
-DEVICE_FN u32 warp_same_digit(u32 d, bool has_key) {
-  u32 peers = warp_ballot(has_key);
-  for (u32 b = 0; b < RADIX_BITS; ++b) {
-    const bool bit = ((d >> b) & 1u) != 0u;
-    const u32 votes = warp_ballot(bit);
-    peers &= bit ? votes : ~votes;
-  }
-  return has_key ? peers : 0u;
-}
-
+// Warp w takes the ITEMS x 32 keys from tile position w * 32 * ITEMS on, lane l of item i the key
+// at + i * 32 + l (that order is the tile's). Per item, eight ballots find the lanes with the same
+// digit (radix_match_peers, as in the CUDA pass); their ranks follow the warp's count of that digit
+// so far (counts[w][d], advanced by the highest such lane). One barrier later the counts become each
+// warp's first place per digit (tile_start[d] + the lower warps' counts) and every key goes to its
+// place. counts: the split rounds' `cols`, WARPS x RADIX words used. Keys past `valid` are left where
+// they are (last).
 DEVICE_FN void radix_tile_sort_warps(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL u32* counts, LOCAL const u32* tile_start,
                                      u32 valid, okey_t flip, u32 shift) {
   const u32 t = LOCAL_ID(), lane = t & 31u, warp = t >> 5;
@@ -42,7 +33,7 @@ DEVICE_FN void radix_tile_sort_warps(LOCAL key_t* lkeys, LOCAL u32* lsrc, LOCAL 
     k[i] = lkeys[TILE_SLOT(q)];
     const bool has_key = q < valid;
     const u32 d = has_key ? radix_digit(k[i], flip, shift) : 0u;
-    const u32 peers = warp_same_digit(d, has_key);
+    const u32 peers = radix_match_peers(d, warp_ballot(has_key), has_key);
     const u32 before = has_key ? mine[d] : 0u;
     warp_sync();  // every peer has read the count before the highest one writes it
     const u32 rank = before + warp_popcount(peers & lanes_below);

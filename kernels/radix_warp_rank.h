@@ -1,6 +1,7 @@
-// Warp-level ranking of 8-bit digits (CUDA radix paths: radix_onesweep, radix_single_tile): which
-// lanes of a warp hold the same digit (a hand-made match-any: one ballot per digit bit), and a key's
-// place among the warp's keys of its digit so far.
+// Warp-level ranking of 8-bit digits (CUDA radix paths: radix_onesweep, radix_single_tile; the
+// partial-stripe match also for the portable kernels' warp votes, radix_tile_warp_rank.h, which
+// NVIDIA's OpenCL gets through warp_ballot.h): which lanes of a warp hold the same digit (a hand-made
+// match-any: one ballot per digit bit), and a key's place among the warp's keys of its digit so far.
 //
 // The ranking is ALU-bound (Nsight Compute, H200, 2026-11-21), so the instructions per bit matter;
 // measured forms (docs/PERFORMANCE.md, sixth round): MATCH.ANY 9.35 ms for 2^28 u32 keys against
@@ -11,7 +12,9 @@
 #ifndef GPUSORT_RADIX_WARP_RANK_H
 #define GPUSORT_RADIX_WARP_RANK_H
 #include "radix_common.h"
+#include "warp_ballot.h"
 
+#if GS_CUDA
 #if RADIX_BITS > 8
 #error "radix_bit_mask holds 8 bits"
 #endif
@@ -39,13 +42,14 @@ DEVICE_FN u32 radix_rank_full(u32 d, u32* counts, u32 lanes_le) {
   __syncwarp();
   return before + rank_le - 1u;
 }
+#endif  // GS_CUDA
 // The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
 // the ballots but match nobody).
 DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
   u32 peers = is_valid ? valid : 0u;
 #pragma unroll
   for (u32 b = 0; b < RADIX_BITS; ++b) {
-    const u32 bal = __ballot_sync(0xFFFFFFFFu, (d >> b) & 1u);
+    const u32 bal = warp_ballot(((d >> b) & 1u) != 0u);
     peers &= ((d >> b) & 1u) ? bal : ~bal;
   }
   return peers;

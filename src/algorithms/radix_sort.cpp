@@ -12,9 +12,10 @@
 // 3. Per remaining pass, ping-pong between the caller's buffers and one temporary copy:
 //    - CUDA devices (n < 2^30): radix_onesweep.cl, one kernel per pass (rank, decoupled look-back,
 //      scatter);
-//    - other GPUs (n < 2^30): radix_onesweep_portable.cl, one kernel per pass (local-memory ranking,
-//      decoupled look-back with a fallback instead of a forward-progress assumption, scatter);
-//    - elsewhere (CPUs): radix_passes.cl, count + scan + stable scatter.
+//    - other GPUs (n < 2^30): radix_onesweep_portable.cl, one kernel per pass (the tile ranked with
+//      warp votes on NVIDIA GPUs, in local-memory rounds elsewhere; decoupled look-back with a
+//      fallback instead of a forward-progress assumption; scatter);
+//    - elsewhere (CPUs; GPUs from 2^30 keys): radix_passes.cl, count + scan + stable scatter.
 // 4. After an odd number of passes the result is in the temporary: copy it back.
 // See docs/algorithms/radix.md.
 #include <cstdio>
@@ -129,7 +130,7 @@ void portable_onesweep_passes(SortJob& job, const RadixPolicy& p, rt::Program& p
   }
 }
 
-// CPUs: per pass radix_count, radix_scan and radix_scatter over the policy's spans.
+// CPUs, and GPUs from 2^30 keys: per pass radix_count, radix_scan and radix_scatter over the spans.
 void portable_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
                      const std::vector<std::uint32_t>& passes, const Sides& s, PhaseTimer& timer) {
   rt::Device& dev = job.device;

@@ -1,4 +1,4 @@
-// Decoupled look-back (CUDA onesweep passes; Merrill & Garland's single-pass scan as used by
+// Decoupled look-back (radix_onesweep passes, CUDA and NVIDIA's OpenCL; Merrill & Garland's single-pass scan as used by
 // Onesweep): each tile publishes, per digit, a status word status[tile][digit] = 30-bit count |
 // AGGREGATE (this tile's count) or INCLUSIVE (the count of every key of that digit up to and including
 // this tile). A tile sums its predecessors' words, walking back until an INCLUSIVE one. Tile 0's
@@ -11,15 +11,19 @@
 // only beyond them. Nsight Compute (H200, 2^28) put 15-19% of the pass's stall samples on the live
 // walk, ~5-7 dependent global round trips per tile; only 64-bit keys gained (docs/PERFORMANCE.md,
 // seventh round). Words copied mid-ranking are final once published (counts never change), so a
-// stale copy (not yet published) only means "read on live".
+// stale copy (not yet published) only means "read on live". CUDA only (cp.async from C++).
 #ifndef GPUSORT_RADIX_LOOKBACK_H
 #define GPUSORT_RADIX_LOOKBACK_H
 #include "radix_common.h"
 #include "radix_status.h"
 
+#if ONESWEEP_LOOKBACK_SNAPSHOT && !GS_CUDA
+#error "the look-back snapshot copies with cp.async: CUDA only"
+#endif
+
 // snap[j][d] = status[tile - 1 - j][d], copied asynchronously (4-byte cp.async, .ca: the words are
 // re-read live past the copy anyway). Thread t copies digit t's words.
-DEVICE_FN void radix_lookback_snapshot_issue(u32* snap, const u32* status, u32 tile, u32 t) {
+DEVICE_FN void radix_lookback_snapshot_issue(LOCAL u32* snap, GLOBAL const u32* status, u32 tile, u32 t) {
 #if ONESWEEP_LOOKBACK_SNAPSHOT
   if (tile > 0) {
 #pragma unroll
@@ -36,11 +40,12 @@ DEVICE_FN void radix_lookback_snapshot_issue(u32* snap, const u32* status, u32 t
 
 // Tile `tile` > 0, digit t: exclusive + the count of digit-t keys before this tile (the predecessors'
 // words down to the first INCLUSIVE one). column = status + t: the digit's words, RADIX apart.
-DEVICE_FN u32 radix_lookback(const volatile u32* column, const u32* snap, u32 tile, u32 t, u32 exclusive) {
+DEVICE_FN u32 radix_lookback(const volatile GLOBAL u32* column, const LOCAL u32* snap, u32 tile, u32 t,
+                             u32 exclusive) {
   // live words read at once (windows of 2-16 were slower, docs/PERFORMANCE.md, sixth round). The
   // window loop stays for its one word: it is the measured form, and straight-line forms of the walk
   // changed ptxas's register allocation of the whole pass (u32/u32, last packed pass).
-  constexpr u32 kWindow = 1;
+#define LOOKBACK_LIVE_WINDOW 1u
   u32 next = tile;  // predecessors below `next` are not summed yet
 #if ONESWEEP_LOOKBACK_SNAPSHOT
   bool found = false;  // an INCLUSIVE word was summed: the walk is over
@@ -58,15 +63,15 @@ DEVICE_FN u32 radix_lookback(const volatile u32* column, const u32* snap, u32 ti
   }
   if (!found)
 #endif
-  // live words, kWindow at a time; spin while the next predecessor has published nothing
+  // live words, LOOKBACK_LIVE_WINDOW at a time; spin while the next predecessor has published nothing
   for (;;) {
-    u32 s[kWindow];
+    u32 s[LOOKBACK_LIVE_WINDOW];
 #pragma unroll
-    for (u32 j = 0; j < kWindow; ++j) s[j] = next > j ? column[(u64)(next - 1u - j) * RADIX] : 0u;
+    for (u32 j = 0; j < LOOKBACK_LIVE_WINDOW; ++j) s[j] = next > j ? column[(u64)(next - 1u - j) * RADIX] : 0u;
     u32 used = 0;  // leading published words of the window, summed
     bool done = false;
 #pragma unroll
-    for (u32 j = 0; j < kWindow; ++j) {
+    for (u32 j = 0; j < LOOKBACK_LIVE_WINDOW; ++j) {
       if (!done && used == j && (s[j] & (STATUS_AGGREGATE | STATUS_INCLUSIVE)) != 0u) {
         exclusive += s[j] & STATUS_VALUE;
         used = j + 1u;
@@ -76,6 +81,7 @@ DEVICE_FN u32 radix_lookback(const volatile u32* column, const u32* snap, u32 ti
     if (done) break;
     next -= used;
   }
+#undef LOOKBACK_LIVE_WINDOW
   return exclusive;
 }
 

@@ -1,7 +1,11 @@
-// LSD radix sort, CUDA fast path: one kernel per digit (onesweep: Adinets & Merrill, "Onesweep: A
-// Faster Least Significant Digit Radix Sort for GPUs", 2022; written from the paper for NVRTC). The
-// all-digit histogram comes first (radix_histogram_lanes, radix_lane_histogram.h) and stays on the
-// device. The same program holds the single-tile sort of small inputs (radix_single_tile.h).
+// LSD radix sort, fast path of NVIDIA GPUs: one kernel per digit (onesweep: Adinets & Merrill,
+// "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs", 2022; written from the paper).
+// Built by NVRTC for CUDA devices and by NVIDIA's OpenCL for its GPUs (warp votes, shuffles and byte
+// permutes as inline PTX there: nvidia_ops.h; the look-back spins on its predecessors, as CUDA's
+// does: their tile ids came first from the atomic counter, so they are already resident on these
+// GPUs). The all-digit histogram comes first (CUDA: radix_histogram_lanes, radix_lane_histogram.h;
+// OpenCL: radix_common.h's radix_histogram) and stays on the device. On CUDA the same program holds
+// the single-tile sort of small inputs (radix_single_tile.h).
 //
 // radix_onesweep, one block per tile of TILE = GROUP_SIZE * ITEMS keys, GROUP_SIZE == RADIX, in
 // named phases (radix_onesweep_phases.h):
@@ -27,14 +31,15 @@
 // portion k + 1's (its offsets plus the portion's digit totals, known after its look-back; the keys
 // a portion holds change from pass to pass, so the totals come from the pass itself).
 // ONESWEEP_PORTIONS is 0 or the distance in words between consecutive portions' blocks.
-// Every switch comes from the host (src/algorithms/radix_policy.cpp, to_defines). Under OpenCL this
-// file holds only radix_common.h's histogram.
+// Every switch comes from the host (src/algorithms/radix_policy.cpp, to_defines). CUDA only: the
+// look-back snapshot and packed pairs (cp.async), portions, float flags (the lane histogram sets
+// them), the single tile. The OpenCL build takes its register cap from the host as a build option
+// (GS_MAX_REGISTERS), not from __launch_bounds__.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
 // NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536
 #include "radix_common.h"
 
-#if GS_CUDA
 #if !defined(ITEMS) || !defined(ONESWEEP_MIN_BLOCKS) || !defined(ONESWEEP_SPLIT_STAGE) || !defined(ONESWEEP_RECOMPUTE_DIGIT) || \
     !defined(ONESWEEP_LOOKBACK_SNAPSHOT) || !defined(RADIX_FLOAT_FLAG) || !defined(ONESWEEP_PACKED_IN) ||                 \
     !defined(ONESWEEP_PACKED_OUT)
@@ -48,6 +53,14 @@
 #endif
 #if ONESWEEP_PORTIONS && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT)
 #error "packed pairs address 32-bit positions: not with portions"
+#endif
+#if !GS_CUDA && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT || ONESWEEP_PORTIONS || RADIX_FLOAT_FLAG)
+#error "packed pairs, portions and float flags are CUDA-only switches of radix_onesweep.cl"
+#endif
+#if GS_CUDA
+#define ONESWEEP_BOUNDS __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
+#else
+#define ONESWEEP_BOUNDS
 #endif
 // A key's global position: 32 bits while n < 2^30 (cheaper registers and shared memory), else 64.
 #if ONESWEEP_PORTIONS
@@ -87,9 +100,11 @@ typedef u32 gpos_t;
 #include "radix_float_flip.h"
 #include "radix_packed_pairs.h"
 #include "radix_warp_rank.h"
-#include "radix_lane_histogram.h"
 #include "radix_block_scan.h"
+#if GS_CUDA
+#include "radix_lane_histogram.h"
 #include "radix_single_tile.h"
+#endif
 #include "radix_lookback.h"
 #include "radix_onesweep_phases.h"
 
@@ -105,23 +120,24 @@ typedef u32 gpos_t;
 // key, unless recomputed), then the look-back snapshot snap[W][RADIX] (16-byte aligned; its own area:
 // the value staging area is free then too, but other threads would stage values over words not yet
 // read).
-KERNEL __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
-radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in, key_t* RESTRICT keys_out,
-               value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift, const u64* RESTRICT hist,
-               u32* status, u32* status_next, u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
+KERNEL ONESWEEP_BOUNDS
+radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTRICT values_in,
+               GLOBAL key_t* RESTRICT keys_out, GLOBAL value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift,
+               GLOBAL const u64* RESTRICT hist, GLOBAL u32* status, GLOBAL u32* status_next,
+               GLOBAL u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, stage);
-  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
-  u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u;
-  u32* snap = (u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u + (ONESWEEP_RECOMPUTE_DIGIT ? 0u : TILE) +
-                               15u) & ~(u64)15u));
-  __shared__ gpos_t global_base[RADIX];  // mod 2^32 (2^64): global index of the digit's key at tile position s = base + s
-  __shared__ u32 warp_sums[WARPS];
-  __shared__ u32 s_tile;
-  const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
-  if (t == 0) s_tile = atomicAdd(&tile_counter[sweep], 1u);
+  LOCAL u32(*warp_off)[RADIX] = (LOCAL u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
+  LOCAL u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u;
+  LOCAL u32* snap = (LOCAL u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u +
+                                           (ONESWEEP_RECOMPUTE_DIGIT ? 0u : TILE) + 15u) & ~(u64)15u));
+  LOCAL_ARRAY gpos_t global_base[RADIX];  // mod 2^32 (2^64): global index of the digit's key at tile position s = base + s
+  LOCAL_ARRAY u32 warp_sums[WARPS];
+  LOCAL_ARRAY u32 s_tile;
+  const u32 t = LOCAL_ID(), lane = t & 31u, warp = t >> 5;
+  if (t == 0) s_tile = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
 #pragma unroll
   for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
-  __syncthreads();
+  BARRIER();
   const u32 tile = s_tile;
   // the next pass's status words (the other buffer of a ping-pong pair; the previous pass, which used
   // it, has finished) are cleared here, so no pass needs a separate reset (== status: one pass only)
@@ -131,7 +147,7 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
   const bool full_stripe = ONESWEEP_FULL_PATH && in_stripe == 32u * ITEMS;  // counts, ranking
   // packed input: this thread's load-order value slots in the value staging area
-  value_t* parked = (value_t*)(stage + (u64)TILE * (KEY_BITS / 8)) + warp * 32u * ITEMS + lane;
+  LOCAL value_t* parked = (LOCAL value_t*)(stage + (u64)TILE * (KEY_BITS / 8)) + warp * 32u * ITEMS + lane;
 
   key_t k[ITEMS];
   u32 pos[ITEMS];  // the key's place in the tile (digit order, stable)
@@ -140,27 +156,28 @@ radix_onesweep(const key_t* RESTRICT keys_in, const value_t* RESTRICT values_in,
   onesweep_load_keys(k, parked, keys_in, values_in, n, stripe, in_stripe, lane);
   const OnesweepCounts c = onesweep_count_and_publish(k, dpk, warp_off, warp_sums, status, hist, flip, shift, tile,
                                                       in_stripe, full_stripe);
-  onesweep_rank_and_stage(k, dpk, pos, warp_off[warp], (key_t*)stage, stage_digit, snap, status, tile, in_stripe,
-                          full_stripe);
+  onesweep_rank_and_stage(k, dpk, pos, warp_off[warp], (LOCAL key_t*)stage, stage_digit, snap, status, tile,
+                          in_stripe, full_stripe);
   onesweep_load_values(v, values_in, parked, stripe, in_stripe, lane);
   u32 exclusive = c.exclusive;  // keys of digit t before this tile, in the whole output
   if (tile > 0) {
     exclusive = radix_lookback(status + t, snap, tile, t, exclusive);
-    *(volatile u32*)(status + (u64)tile * RADIX + t) = STATUS_INCLUSIVE | (exclusive + c.count);
+    *(volatile GLOBAL u32*)(status + (u64)tile * RADIX + t) = STATUS_INCLUSIVE | (exclusive + c.count);
   }
 #if ONESWEEP_PORTIONS
   const u64 portion_base = hist[(shift / RADIX_BITS) * RADIX + t];
   global_base[t] = portion_base + (u64)exclusive - (u64)c.excl_digit;
-  if (tile == gridDim.x - 1u)  // the whole portion is counted: the next portion's offset of digit t
-    ((u64*)hist)[ONESWEEP_PORTIONS + (shift / RADIX_BITS) * RADIX + t] = portion_base + exclusive + c.count;
+  if (tile == (u32)NUM_GROUPS() - 1u)  // the whole portion is counted: the next portion's offset of digit t
+    ((GLOBAL u64*)hist)[ONESWEEP_PORTIONS + (shift / RADIX_BITS) * RADIX + t] = portion_base + exclusive + c.count;
 #else
   global_base[t] = exclusive - c.excl_digit;
 #endif
-  value_t* stage_values = (value_t*)(stage + (ONESWEEP_SPLIT_STAGE ? (u64)TILE * (KEY_BITS / 8) : 0));
-  onesweep_scatter(v, pos, (key_t*)stage, stage_values, stage_digit, global_base, keys_out, values_out, n, base, flip,
+  LOCAL value_t* stage_values = (LOCAL value_t*)(stage + (ONESWEEP_SPLIT_STAGE ? (u64)TILE * (KEY_BITS / 8) : 0));
+  onesweep_scatter(v, pos, (LOCAL key_t*)stage, stage_values, stage_digit, global_base, keys_out, values_out, n, base, flip,
                    shift, in_stripe);
 }
 
+#if GS_CUDA
 // Portions: portion 0's offsets block from the histogram (per pass, the digits' exclusive scan), and
 // the float flag word (after the pass rows) in every one of the `blocks` blocks, block_words apart.
 // One block of RADIX threads.

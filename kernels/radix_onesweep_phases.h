@@ -12,8 +12,8 @@
 #include "radix_lookback.h"
 
 // 1. The warp's stripe of keys (packed input: the values parked in load order, radix_packed_pairs.h).
-DEVICE_FN void onesweep_load_keys(key_t* k, value_t* parked, const key_t* keys_in, const value_t* values_in, u64 n,
-                                  u64 stripe, u32 in_stripe, u32 lane) {
+DEVICE_FN void onesweep_load_keys(key_t* k, LOCAL value_t* parked, GLOBAL const key_t* keys_in,
+                                  GLOBAL const value_t* values_in, u64 n, u64 stripe, u32 in_stripe, u32 lane) {
 #if ONESWEEP_PACKED_IN
   radix_packed_load_stripe(k, parked, keys_in, values_in, n, stripe, in_stripe, lane);
 #else
@@ -32,31 +32,32 @@ DEVICE_FN void onesweep_load_keys(key_t* k, value_t* parked, const key_t* keys_i
 // kept packed in registers (dpk, 4 per word), so ordered_key runs once per key and pass. Returns
 // thread t's digit: the tile's count, the keys before this tile (known for tile 0 only) and before
 // the digit in the tile. warp_off[w][t] then holds the tile position of warp w's first digit-t key.
-struct OnesweepCounts {
+typedef struct {
   u32 count, exclusive, excl_digit;
-};
-DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u32 (*warp_off)[RADIX], u32* warp_sums,
-                                                    u32* status, const u64* hist, okey_t flip, u32 shift,
-                                                    u32 tile, u32 in_stripe, bool full_stripe) {
-  const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
+} OnesweepCounts;
+DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LOCAL u32 (*warp_off)[RADIX],
+                                                    LOCAL u32* warp_sums, GLOBAL u32* status, GLOBAL const u64* hist,
+                                                    okey_t flip, u32 shift, u32 tile, u32 in_stripe,
+                                                    bool full_stripe) {
+  const u32 t = LOCAL_ID(), lane = t & 31u, warp = t >> 5;
 #pragma unroll
   for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
-  u32* my_counts = warp_off[warp];
+  LOCAL u32* my_counts = warp_off[warp];
   // byte i % 4 of dpk[i / 4] (PRMT: one instruction); full stripes count without validity tests
 #define ONESWEEP_PACK_DIGIT(i, d) \
-  dpk[(i) / 4] = __byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
+  dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
 #define ONESWEEP_COUNT_LOOP(DIGIT)                      \
   if (full_stripe) {                                    \
     _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) { \
       const u32 d = (DIGIT);                            \
-      atomicAdd(&my_counts[d], 1u);                     \
+      ATOMIC_ADD_U32(&my_counts[d], 1u);                \
       ONESWEEP_PACK_DIGIT(i, d);                        \
     }                                                   \
   } else {                                              \
     _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i)   \
       if (i * 32u + lane < in_stripe) {                 \
         const u32 d = (DIGIT);                          \
-        atomicAdd(&my_counts[d], 1u);                   \
+        ATOMIC_ADD_U32(&my_counts[d], 1u);              \
         ONESWEEP_PACK_DIGIT(i, d);                      \
       }                                                 \
   }
@@ -69,13 +70,13 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u3
 #elif KEY_BITS == 32 && KEY_KIND != 2 && RADIX_BITS == 8
   // 32-bit integer keys: the digit is byte shift / 8 of the ordered key (PRMT)
   const u32 digit_sel = 0x4440u | (shift >> 3);
-  ONESWEEP_COUNT_LOOP(__byte_perm((u32)ordered_key(k[i], flip), 0u, digit_sel))
+  ONESWEEP_COUNT_LOOP(byte_perm((u32)ordered_key(k[i], flip), 0u, digit_sel))
 #else
   ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
 #endif
 #undef ONESWEEP_COUNT_LOOP
 #undef ONESWEEP_PACK_DIGIT
-  __syncthreads();
+  BARRIER();
   u32 wc[WARPS];
   OnesweepCounts c = {0, 0, 0};
 #pragma unroll
@@ -83,7 +84,7 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u3
     wc[w] = warp_off[w][t];
     c.count += wc[w];
   }
-  volatile u32* my_status = status + (u64)tile * RADIX + t;
+  volatile GLOBAL u32* my_status = status + (u64)tile * RADIX + t;
   if (tile == 0) {  // with portions the offsets are added later, in 64 bits
     c.exclusive = ONESWEEP_PORTIONS ? 0u : radix_block_exclusive_scan((u32)hist[(shift / RADIX_BITS) * RADIX + t], warp_sums);
     *my_status = STATUS_INCLUSIVE | (c.exclusive + c.count);
@@ -97,7 +98,7 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u3
     warp_off[w][t] = run;
     run += wc[w];
   }
-  __syncthreads();
+  BARRIER();
   return c;
 }
 
@@ -105,10 +106,10 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, u3
 // offset by their number, the others take their place below it (items in order, lanes in order =
 // input order within the warp's stripe). The rank is final: the key (and its digit, unless the
 // scatter recomputes it) is staged in tile order at once. Halfway, the look-back snapshot is issued.
-DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos, u32* my_counts, key_t* stage_keys,
-                                       u8* stage_digit, u32* snap, const u32* status, u32 tile, u32 in_stripe,
-                                       bool full_stripe) {
-  const u32 t = threadIdx.x, lane = t & 31u;
+DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos, LOCAL u32* my_counts,
+                                       LOCAL key_t* stage_keys, LOCAL u8* stage_digit, LOCAL u32* snap,
+                                       GLOBAL const u32* status, u32 tile, u32 in_stripe, bool full_stripe) {
+  const u32 t = LOCAL_ID(), lane = t & 31u;
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
 #if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
@@ -135,11 +136,11 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos,
       const u32 is_valid = lane < rem;
       const u32 d = ONESWEEP_DIGIT(i);
       const u32 peers = radix_match_peers(d, valid, is_valid);
-      const u32 leader = 31u - __clz(peers);
-      const u32 rank_le = __popc(peers & lanes_le);
+      const u32 leader = 31u - warp_clz(peers);
+      const u32 rank_le = warp_popcount(peers & lanes_le);
       u32 before = 0;
-      if (is_valid && lane == leader) before = atomicAdd(&my_counts[d], rank_le);
-      pos[i] = __shfl_sync(0xFFFFFFFFu, before, leader & 31u) + rank_le - 1u;
+      if (is_valid && lane == leader) before = ATOMIC_ADD_U32(&my_counts[d], rank_le);
+      pos[i] = warp_shuffle(before, leader & 31u) + rank_le - 1u;
       if (is_valid) {
         ONESWEEP_STAGE(i, d);
       }
@@ -151,8 +152,8 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos,
 
 // 4. Values, now: in flight during the look-back and the key scatter (packed input: read back from
 // this thread's own load-order slots, no barrier needed).
-DEVICE_FN void onesweep_load_values(value_t* v, const value_t* values_in, const value_t* parked, u64 stripe,
-                                    u32 in_stripe, u32 lane) {
+DEVICE_FN void onesweep_load_values(value_t* v, GLOBAL const value_t* values_in, const LOCAL value_t* parked,
+                                    u64 stripe, u32 in_stripe, u32 lane) {
 #if ONESWEEP_PACKED_IN
   asm volatile("cp.async.wait_all;" ::: "memory");  // the crossing stripe's copies (none elsewhere)
 #pragma unroll
@@ -168,10 +169,10 @@ DEVICE_FN void onesweep_load_values(value_t* v, const value_t* values_in, const 
 // 5. The staged keys (and values) to consecutive global addresses per digit run. Pairs of <= 8 bytes
 // stage their values beside the keys first (one barrier serves both); wider ones after the keys'
 // scatter, in the keys' area (stage_values == stage_keys then).
-DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, key_t* stage_keys, value_t* stage_values,
-                                const u8* stage_digit, const gpos_t* global_base, key_t* keys_out, value_t* values_out,
-                                u64 n, u64 base, okey_t flip, u32 shift, u32 in_stripe) {
-  const u32 t = threadIdx.x, lane = t & 31u;
+DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, LOCAL key_t* stage_keys, LOCAL value_t* stage_values,
+                                const LOCAL u8* stage_digit, const LOCAL gpos_t* global_base, GLOBAL key_t* keys_out,
+                                GLOBAL value_t* values_out, u64 n, u64 base, okey_t flip, u32 shift, u32 in_stripe) {
+  const u32 t = LOCAL_ID(), lane = t & 31u;
   // the global position of the staged key at tile position s (gpos_t: 64 bits with portions)
 #if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_GLOBAL(s) (global_base[radix_digit(stage_keys[s], flip, shift)] + (s))
@@ -180,13 +181,13 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, key_t* stage_k
 #endif
 #if HAS_VALUES && ONESWEEP_SPLIT_STAGE
 #if ONESWEEP_PACKED_IN
-  __syncthreads();  // every thread has read its load-order values back
+  BARRIER();  // every thread has read its load-order values back
 #endif
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
 #endif
-  __syncthreads();
+  BARRIER();
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
 #if ONESWEEP_PACKED_OUT
   const u64 half = n / 2u;
@@ -224,11 +225,11 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, key_t* stage_k
   }
 #endif
 #if HAS_VALUES && !ONESWEEP_SPLIT_STAGE
-  __syncthreads();
+  BARRIER();
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];
-  __syncthreads();
+  BARRIER();
   for (u32 s = t; s < valid; s += GROUP_SIZE) values_out[ONESWEEP_GLOBAL(s)] = stage_values[s];
 #endif
 #undef ONESWEEP_GLOBAL

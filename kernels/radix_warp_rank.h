@@ -1,7 +1,7 @@
-// Warp-level ranking of 8-bit digits (CUDA radix paths: radix_onesweep, radix_single_tile; the
-// partial-stripe match also for the portable kernels' warp votes, radix_tile_warp_rank.h, which
-// NVIDIA's OpenCL gets through warp_ballot.h): which lanes of a warp hold the same digit (a hand-made
-// match-any: one ballot per digit bit), and a key's place among the warp's keys of its digit so far.
+// Warp-level ranking of 8-bit digits on NVIDIA GPUs (radix_onesweep, radix_single_tile, and the
+// portable kernels' warp votes, radix_tile_warp_rank.h; under NVIDIA's OpenCL the votes are inline PTX,
+// nvidia_ops.h): which lanes of a warp hold the same digit (a hand-made match-any: one ballot per
+// digit bit), and a key's place among the warp's keys of its digit so far.
 //
 // The ranking is ALU-bound (Nsight Compute, H200, 2026-11-21), so the instructions per bit matter;
 // measured forms (docs/PERFORMANCE.md, sixth round): MATCH.ANY 9.35 ms for 2^28 u32 keys against
@@ -12,12 +12,12 @@
 #ifndef GPUSORT_RADIX_WARP_RANK_H
 #define GPUSORT_RADIX_WARP_RANK_H
 #include "radix_common.h"
-#include "warp_ballot.h"
+#include "nvidia_ops.h"
 
-#if GS_CUDA
 #if RADIX_BITS > 8
 #error "radix_bit_mask holds 8 bits"
 #endif
+#if GS_CUDA
 __constant__ u32 radix_bit_mask[8] = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
 // Lanes of a full warp (every lane holds a key) whose digit equals ours.
 DEVICE_FN u32 radix_match_peers_full(u32 d) {
@@ -25,24 +25,40 @@ DEVICE_FN u32 radix_match_peers_full(u32 d) {
 #pragma unroll
   for (u32 b = 0; b < RADIX_BITS; ++b) {
     const bool bit = (d & radix_bit_mask[b]) != 0u;  // masks opaque to ptxas: no R2P
-    const u32 bal = __ballot_sync(0xFFFFFFFFu, bit);
+    const u32 bal = warp_ballot(bit);
     peers &= bit ? bal : ~bal;
   }
   return peers;
 }
+#else
+// NVIDIA's OpenCL: its __constant tables are immutable, so the compiler would fold the masks into the
+// immediates ptxas failed on; sign tests of the digit shifted up a bit at a time instead (~5
+// instructions per bit, no R2P: the robust form of the sixth round).
+DEVICE_FN u32 radix_match_peers_full(u32 d) {
+  u32 peers = 0xFFFFFFFFu;
+  u32 x = d << (32u - RADIX_BITS);
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    const bool bit = (i32)x < 0;
+    const u32 bal = warp_ballot(bit);
+    peers &= bit ? bal : ~bal;
+    x <<= 1;
+  }
+  return peers;
+}
+#endif
 // A full warp's key of digit d: its place among the warp's keys of that digit so far. counts[d] is
 // the warp's next position for digit d; every peer reads it (one broadcast), the leader (highest
 // peer) writes it back advanced by the peers' number, and __syncwarp orders that store before the
 // next item's reads (no atomic, no shuffle, no branch). lanes_le: this lane and the ones below it.
-DEVICE_FN u32 radix_rank_full(u32 d, u32* counts, u32 lanes_le) {
+DEVICE_FN u32 radix_rank_full(u32 d, LOCAL u32* counts, u32 lanes_le) {
   const u32 peers = radix_match_peers_full(d);
-  const u32 rank_le = __popc(peers & lanes_le);  // the leader's (highest peer) is the peers' number
+  const u32 rank_le = warp_popcount(peers & lanes_le);  // the leader's (highest peer) is the peers' number
   const u32 before = counts[d];
   if ((peers & ~lanes_le) == 0u) counts[d] = before + rank_le;
-  __syncwarp();
+  warp_sync();
   return before + rank_le - 1u;
 }
-#endif  // GS_CUDA
 // The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
 // the ballots but match nobody).
 DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {

@@ -154,6 +154,32 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
 
 }  // namespace
 
+std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os) {
+  const std::uint64_t gpos = os.portion ? 8 : 4;  // gpos_t
+  return kRadix * gpos + (os.group / 32) * 4 + 4;
+}
+
+namespace {
+
+// NVIDIA's OpenCL (OnesweepPolicy::opencl): the CUDA-only switches off, tiles shrunk until the pass's
+// local memory fits the device's, and the register cap for min_blocks blocks per SM.
+void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const RadixPolicyOverride& o) {
+  OnesweepPolicy& os = p.onesweep;
+  os.opencl = true;
+  os.packed_pairs = false;
+  os.snapshot = 0;
+  os.float_flag = false;
+  os.portion = 0;
+  const std::size_t ks = key_size(p.type);
+  while (os.items > 1 && onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(os) > desc.local_memory_bytes)
+    os.items = os.items > 4 ? os.items - 4 : os.items - 1;
+  if (!o.min_blocks) os.min_blocks = min_blocks_rule(ks, p.value_bytes, os.split_stage, os.items);
+  // __launch_bounds__(group, min_blocks) on CUDA: 64K registers per SM, allocated 8 per thread
+  os.max_registers = std::min<std::uint32_t>(255, 65536 / (os.group * std::max(1u, os.min_blocks)) / 8 * 8);
+}
+
+}  // namespace
+
 void set_radix_policy_override(const RadixPolicyOverride& o) { g_override = o; }
 const RadixPolicyOverride& radix_policy_override() { return g_override; }
 ScopedRadixPolicyOverride::ScopedRadixPolicyOverride(const RadixPolicyOverride& o) : saved_(g_override) {
@@ -284,9 +310,17 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   // portable_onesweep=1 on CUDA: the portable onesweep passes compiled by NVRTC, to compare them with
   // NVIDIA's OpenCL build of the same source and to profile them (Nsight Compute reads CUDA only)
   const bool cuda = desc.backend == "cuda" && !o.portable_onesweep.value_or(false);
+  // NVIDIA's OpenCL: radix_onesweep.cl as well (inline PTX for the warp operations) below 2^30 keys,
+  // unless the override asks for the portable passes (either kind)
+  const bool nvidia_opencl = desc.backend == "opencl" && desc.is_gpu &&
+                             desc.vendor.find("NVIDIA") != std::string::npos && n <= kOnesweepMaxN &&
+                             !o.portable_onesweep.has_value();
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, type, n, options, o);
-  if (cuda) {
+  if (nvidia_opencl) {
+    p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
+    fit_onesweep_to_opencl(p, desc, o);
+  } else if (cuda) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
     p.onesweep.hist_spans =
@@ -303,7 +337,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   }
   p.path = p.single_tile.threads != 0           ? RadixPath::single_tile
            : n > 1 && n <= p.single_group.max_n ? RadixPath::single_group
-           : cuda                               ? RadixPath::onesweep
+           : cuda || nvidia_opencl              ? RadixPath::onesweep
            : p.portable_onesweep.use            ? RadixPath::portable_onesweep
                                                 : RadixPath::portable;
   return p;
@@ -354,6 +388,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("ONESWEEP_PACKED_OUT", packed_out);
     // 0, or the words from one portion's offsets block to the next (radix_temp_layout's block_stride)
     add("ONESWEEP_PORTIONS", os.portion ? onesweep_block_bytes(p.passes) / 8 : 0);
+    if (os.opencl) add("GS_MAX_REGISTERS", os.max_registers);  // the OpenCL backend's build option
   }
   return d;
 }
@@ -371,7 +406,7 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
   l.keys = p.n * key_size(p.type);
   l.values = p.n * p.value_bytes;
   l.hist = std::uint64_t(p.passes) * kRadix * 8 + 8;  // + radix_histogram_lanes' -0/NaN flag word
-  if (p.path == RadixPath::onesweep) {
+  if (p.path == RadixPath::onesweep && !p.onesweep.opencl) {  // one meta buffer, carved into views
     const OnesweepPolicy& os = p.onesweep;
     const std::uint64_t portions = os.portions(p.n);
     const std::uint64_t hist_end = onesweep_block_bytes(p.passes);  // the histogram, 4096-aligned
@@ -382,10 +417,11 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
     l.status_bytes = ceil_div(os.portion ? std::min(p.n, os.portion) : p.n, os.tile()) * kRadix * 4;
     l.meta = l.status_offset + l.status_bytes;
     l.status2 = p.passes > 1 || portions > 1 ? l.status_bytes : 0;  // requested when more than one launch runs
-  } else if (p.path == RadixPath::portable_onesweep) {
+  } else if (p.path == RadixPath::portable_onesweep || p.path == RadixPath::onesweep) {  // buffers of their own
+    const std::uint64_t tile = p.path == RadixPath::onesweep ? p.onesweep.tile() : p.portable.tile();
     l.meta = l.hist;
     l.counters = std::uint64_t(p.passes) * 4;
-    l.status = ceil_div(p.n, p.portable.tile()) * kRadix * 4;
+    l.status = ceil_div(p.n, tile) * kRadix * 4;
     l.status2 = p.passes > 1 ? l.status : 0;
   } else {
     l.meta = l.hist;

@@ -43,8 +43,13 @@ struct SingleGroupPolicy {
   std::uint64_t max_n = 0;  // the largest n whose local memory fits (and <= the cap)
 };
 
-// CUDA: one radix_onesweep launch per pass (kernels/radix_onesweep.cl); above kOnesweepMaxN, one
-// per pass and portion of `portion` keys (64-bit positions, per-portion offsets).
+// NVIDIA GPUs: one radix_onesweep launch per pass (kernels/radix_onesweep.cl); on CUDA above
+// kOnesweepMaxN, one per pass and portion of `portion` keys (64-bit positions, per-portion offsets).
+// Under NVIDIA's OpenCL (`opencl`): n <= kOnesweepMaxN only; the histogram, pass counters and status
+// words in buffers of their own (kernels ran 25-55x slower on views there: views_at_full_speed),
+// radix_common.h's histogram, none of the cp.async switches (snapshot, packed pairs) nor float flags,
+// tiles shrunk to the device's local memory (48 KiB), and the register cap __launch_bounds__ gives
+// CUDA passed as a build option (GS_MAX_REGISTERS).
 struct OnesweepPolicy {
   std::uint32_t group = 256;     // threads per block: RADIX (one look-back digit per thread)
   std::uint32_t items = 16;      // keys per thread: a tile is group x items keys
@@ -59,6 +64,8 @@ struct OnesweepPolicy {
   RadixSpans hist_spans;                     // radix_histogram_lanes' groups (u16 lane counters: spans < 2^19)
   std::uint64_t no_skip_max_n = 1ull << 22;  // up to here no histogram read-back: every pass runs
   std::uint64_t portion = 0;                 // keys per launch, a multiple of 16 tiles; 0: the whole n
+  bool opencl = false;                       // NVIDIA's OpenCL (above)
+  std::uint32_t max_registers = 0;           // OpenCL: registers per work-item for min_blocks blocks per SM
   std::uint64_t tile() const { return std::uint64_t(group) * items; }
   std::uint64_t portions(std::uint64_t n) const { return portion ? (n + portion - 1) / portion : 1; }
 };
@@ -74,8 +81,8 @@ struct PortablePolicy {
   RadixSpans spans;
   std::uint64_t tile() const { return std::uint64_t(group) * items; }
 };
-// Other devices, n < 2^30: the onesweep design without sub-group operations or forward-progress
-// assumptions, one radix_onesweep_portable launch per pass (kernels/radix_onesweep_portable.cl) over
+// Other GPUs (and NVIDIA's with the override), n < 2^30: the onesweep design without sub-group
+// operations or forward-progress assumptions, one radix_onesweep_portable launch per pass (kernels/radix_onesweep_portable.cl) over
 // tiles of the portable shape (PortablePolicy's group x items). By default on GPUs; CPUs (PoCL) keep
 // the count + scan + scatter passes. use == false: the path does not apply.
 struct PortableOnesweepPolicy {
@@ -100,7 +107,7 @@ struct RadixPolicy {
   std::uint32_t passes = 4;  // 8-bit digit passes of the key type
   SingleTilePolicy single_tile;
   SingleGroupPolicy single_group;  // filled whenever the device has the path (the tests call it directly)
-  OnesweepPolicy onesweep;         // filled on CUDA devices (the single tile's program takes its defines)
+  OnesweepPolicy onesweep;         // filled on NVIDIA GPUs (the single tile's program takes its defines)
   PortablePolicy portable;
   PortableOnesweepPolicy portable_onesweep;  // filled on devices without the CUDA onesweep path
 };
@@ -122,7 +129,8 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
   std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
   std::optional<bool> portable_onesweep;           // n < 2^30: onesweep passes (1) or count+scan+scatter (0);
-                                                   // 1 on CUDA: these portable passes, not radix_onesweep.cl's
+                                                   // set on NVIDIA GPUs (CUDA or OpenCL): these portable
+                                                   // passes (1), not radix_onesweep.cl's
   std::optional<std::uint32_t> spin_limit;         // portable onesweep: waits before the fallback counts
   std::optional<bool> fallback_only;               // portable onesweep: the fallback counts every predecessor
   std::optional<std::uint32_t> lookback_window;    // portable onesweep: words per look-back step (1-32)
@@ -184,8 +192,8 @@ struct RadixTempLayout {
   std::uint64_t block_stride = 0, bases_offset = 0;
   std::uint64_t status2 = 0;    // onesweep, portable onesweep: the second status buffer (more than one pass)
   std::uint64_t counts = 0;     // portable: per-group digit counts
-  // portable onesweep: the pass counters and the first status words, buffers of their own (views
-  // ran 25-55x slower on NVIDIA's OpenCL: views_at_full_speed)
+  // portable onesweep and onesweep under OpenCL: the pass counters and the first status words,
+  // buffers of their own (views ran 25-55x slower on NVIDIA's OpenCL: views_at_full_speed)
   std::uint64_t counters = 0, status = 0;
   std::uint64_t total() const;  // what radix_temp_bytes reports: every request at most once
 };
@@ -198,6 +206,8 @@ std::uint64_t single_group_local_bytes(std::uint64_t n, std::size_t key_bytes, s
                                        std::uint32_t group);
 std::uint64_t onesweep_hist_local_bytes(const RadixPolicy& p);
 std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p);
+// radix_onesweep's own local arrays (digit bases, warp sums, tile id), beside the dynamic part.
+std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 
 // Every define set the onesweep driver builds radix_onesweep.cl with for a key type, value width and
 // n, at the default options (the NVRTC build-matrix test compiles each: ptxas failures show up

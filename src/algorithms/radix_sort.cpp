@@ -10,8 +10,8 @@
 //    low-entropy data, small integers in wide types: fewer passes). The onesweep path runs every
 //    pass up to OnesweepPolicy::no_skip_max_n instead (the read-back costs more there).
 // 3. Per remaining pass, ping-pong between the caller's buffers and one temporary copy:
-//    - CUDA devices (n < 2^30): radix_onesweep.cl, one kernel per pass (rank, decoupled look-back,
-//      scatter);
+//    - NVIDIA GPUs (CUDA: any n, in portions from 2^30; NVIDIA's OpenCL: n < 2^30): radix_onesweep.cl,
+//      one kernel per pass (rank, decoupled look-back, scatter);
 //    - other GPUs (n < 2^30): radix_onesweep_portable.cl, one kernel per pass (the tile ranked with
 //      warp votes on NVIDIA GPUs, in local-memory rounds elsewhere; decoupled look-back with a
 //      fallback instead of a forward-progress assumption; scatter);
@@ -65,12 +65,17 @@ rt::BufferPtr view_from(rt::Device& dev, rt::Buffer& b, std::uint64_t first, std
   return dev.sub_buffer(b, first * bytes_each, b.bytes() - first * bytes_each);
 }
 
-// CUDA: per pass one radix_onesweep launch over tiles of group x items keys; with portions, one per
-// pass and portion, each with its own tile counter and status words, and its own offsets block (the
-// launch of portion k writes portion k + 1's).
+// NVIDIA GPUs: per pass one radix_onesweep launch over tiles of group x items keys; with portions
+// (CUDA), one per pass and portion, each with its own tile counter and status words, and its own
+// offsets block (the launch of portion k writes portion k + 1's). `own`: NVIDIA's OpenCL, where the
+// pass counters and status words are buffers of their own (zeroed by the caller) instead of views of
+// meta.
+struct OwnBuffers {
+  rt::Buffer *counters = nullptr, *status = nullptr, *status2 = nullptr;
+};
 void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
-                     const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta, const Sides& s,
-                     PhaseTimer& timer) {
+                     const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
+                     const OwnBuffers& own, const Sides& s, PhaseTimer& timer) {
   rt::Device& dev = job.device;
   const OnesweepPolicy& os = p.onesweep;
   const bool packed = passes.size() > 1 && os.packed_pairs;  // the first pass packs, the last unpacks
@@ -79,10 +84,12 @@ void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   // Look-back status words in two buffers used by alternate launches, each launch clearing the next
   // one's rows (no reset launch per pass); the first is a view of meta, zeroed with the histograms.
   const bool pingpong = launches > 1;
-  rt::BufferPtr status = dev.sub_buffer(meta, l.status_offset, l.status_bytes);
-  rt::BufferPtr status2 = pingpong ? job.temp(l.status2) : nullptr;
-  rt::BufferPtr counters = dev.sub_buffer(meta, l.counters_offset, launches * 4);
-  rt::Buffer* st[2] = {status.get(), pingpong ? status2.get() : status.get()};
+  rt::BufferPtr status = own.status ? nullptr : dev.sub_buffer(meta, l.status_offset, l.status_bytes);
+  rt::BufferPtr status2 = pingpong && !own.status ? job.temp(l.status2) : nullptr;
+  rt::BufferPtr counter_view = own.counters ? nullptr : dev.sub_buffer(meta, l.counters_offset, launches * 4);
+  rt::Buffer& counters = own.counters ? *own.counters : *counter_view;
+  rt::Buffer* first = own.status ? own.status : status.get();
+  rt::Buffer* st[2] = {first, !pingpong ? first : own.status ? own.status2 : status2.get()};
   const std::size_t local_bytes = onesweep_pass_local_bytes(p);
   const std::size_t ks = key_size(job.type), vs = job.values ? job.value_bytes : ks;
   std::vector<rt::BufferPtr> bases;  // portions: each one's offsets block, up to the last (its successor's)
@@ -193,20 +200,21 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr tmp_keys = job.temp(l.keys);
   rt::BufferPtr tmp_values = job.values ? job.temp(l.values) : nullptr;
   rt::BufferPtr meta = job.temp(l.meta);
-  rt::BufferPtr hist = onesweep ? dev.sub_buffer(*meta, 0, l.hist) : meta;  // onesweep: a view of meta
-  rt::BufferPtr counters = l.counters ? job.temp(l.counters) : nullptr;     // portable onesweep
+  const bool views = onesweep && !p.onesweep.opencl;  // CUDA's onesweep: one meta buffer, carved into views
+  rt::BufferPtr hist = views ? dev.sub_buffer(*meta, 0, l.hist) : meta;
+  rt::BufferPtr counters = l.counters ? job.temp(l.counters) : nullptr;  // onesweep without views
   rt::BufferPtr status = l.status ? job.temp(l.status) : nullptr;
   rt::BufferPtr status2 = l.status && l.status2 ? job.temp(l.status2) : nullptr;
   rt::Program& prog = program_for(job, p, p.path);
 
   PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
-  // 1. all histograms (radix_common.h's kernel, in either portable program; on CUDA the onesweep
-  //    program's lane histogram)
+  // 1. all histograms (radix_common.h's kernel, in every program but CUDA's onesweep, which has the
+  //    lane histogram)
   dev.fill_bytes(*meta, 0, 0, l.meta);
   if (counters) dev.fill_bytes(*counters, 0, 0, l.counters);
   if (status) dev.fill_bytes(*status, 0, 0, l.status);
-  if (onesweep) {
+  if (views) {
     const RadixSpans& hs = p.onesweep.hist_spans;
     dev.launch(prog.kernel("radix_histogram_lanes"), {hs.groups, p.onesweep.hist_group, onesweep_hist_local_bytes(p)},
                {job.keys, job.n, job.flip_arg(), hs.span, hist});
@@ -231,7 +239,8 @@ void radix_sort(SortJob& job) {
   const Sides sides{{&job.keys, tmp_keys.get()},
                     {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()}};
   if (onesweep)
-    onesweep_passes(job, p, l, prog, passes, *hist, *meta, sides, timer);
+    onesweep_passes(job, p, l, prog, passes, *hist, *meta, {counters.get(), status.get(), status2.get()}, sides,
+                    timer);
   else if (p.path == RadixPath::portable_onesweep)
     portable_onesweep_passes(job, p, prog, passes, *hist, *counters, *status, status2.get(), sides, timer);
   else

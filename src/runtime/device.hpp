@@ -98,8 +98,9 @@ class Device {
   virtual const DeviceDescription& description() const = 0;
 
   // Build (or fetch from the memory and disk caches) the program made of one kernel file under
-  // kernels/ with these -D definitions ("NAME=VALUE" or "NAME"). Throws Error(build_error) with
-  // the compiler log on failure.
+  // kernels/ with these -D definitions ("NAME=VALUE" or "NAME"). GS_MAX_REGISTERS=N also caps a
+  // work-item's registers where the compiler takes a cap (NVIDIA's OpenCL: -cl-nv-maxrregcount; CUDA
+  // kernels state theirs with __launch_bounds__). Throws Error(build_error) with the compiler log on failure.
   virtual Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) = 0;
 
   // Allocations throw Error(out_of_memory) when the device cannot provide them.

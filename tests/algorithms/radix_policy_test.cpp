@@ -88,8 +88,8 @@ TEST(RadixPolicy, CpuPaths) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, {.work_group_size = 32}).path, RadixPath::portable);
 }
 
-// GPUs without the CUDA path: onesweep passes of the portable shape below 2^30 keys, with their own
-// counters and status buffers (no views: slow on NVIDIA's OpenCL), the ping-pong buffer from two passes.
+// Other GPUs: onesweep passes of the portable shape below 2^30 keys, with their own counters and
+// status buffers (no views: slow on NVIDIA's OpenCL), the ping-pong buffer from two passes.
 TEST(RadixPolicy, OpenclGpuPaths) {
   DeviceDescription dev = cpu_device();
   dev.is_gpu = true, dev.local_memory_bytes = 48 * 1024, dev.max_work_group_size = 1024, dev.compute_units = 132;
@@ -128,6 +128,55 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_FALSE(choose(nvidia_cl, key_type::u32, 0, 1 << 20, {.work_group_size = 48}).portable.warp_rank);
   EXPECT_FALSE(choose_radix_policy(nvidia_cl, key_type::u32, 0, 1 << 20, {}, {.warp_rank = false}).portable.warp_rank);
   EXPECT_FALSE(choose(cpu_device(), key_type::u32, 0, 1 << 20).portable.warp_rank);
+}
+
+// NVIDIA's OpenCL: radix_onesweep.cl below 2^30 keys, without the CUDA-only switches, tiles within
+// 48 KiB of local memory, the register cap as a define, and buffers of their own (no views).
+TEST(RadixPolicy, NvidiaOpenclOnesweep) {
+  DeviceDescription dev = cpu_device();
+  dev.is_gpu = true, dev.local_memory_bytes = 48 * 1024, dev.max_work_group_size = 1024, dev.compute_units = 132;
+  dev.vendor = "NVIDIA Corporation";
+  const RadixPolicy u32 = choose(dev, key_type::u32, 0, 1ull << 28);
+  EXPECT_EQ(u32.path, RadixPath::onesweep);
+  EXPECT_TRUE(u32.onesweep.opencl);
+  EXPECT_EQ(u32.onesweep.items, 28u);  // CUDA's shape fits
+  EXPECT_EQ(u32.onesweep.max_registers, 64u);
+  const auto d = to_defines(u32, RadixPath::onesweep);
+  EXPECT_TRUE(has(d, "GS_MAX_REGISTERS=64") && has(d, "ONESWEEP_PACKED_IN=0") && has(d, "ONESWEEP_PORTIONS=0"));
+  const RadixPolicy pairs = choose(dev, key_type::u32, 4, 1ull << 28);
+  EXPECT_FALSE(pairs.onesweep.packed_pairs);
+  EXPECT_EQ(pairs.onesweep.items, 16u);  // 28 on CUDA: 7168 x 8 staged bytes do not fit
+  EXPECT_EQ(pairs.onesweep.min_blocks, 4u);
+  EXPECT_EQ(pairs.onesweep.max_registers, 64u);
+  for (key_type t : {key_type::u8, key_type::i16, key_type::u32, key_type::f32, key_type::u64, key_type::f64})
+    for (std::size_t vb : {0, 1, 2, 4, 8, 16})
+      for (std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 22, std::uint64_t(1) << 28}) {
+        const RadixPolicy p = choose(dev, t, vb, n);
+        const OnesweepPolicy& os = p.onesweep;
+        ASSERT_EQ(p.path, RadixPath::onesweep) << key_type_name(t) << "/" << vb << " n " << n;
+        EXPECT_LE(onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(os), dev.local_memory_bytes)
+            << key_type_name(t) << "/" << vb << " n " << n;
+        EXPECT_TRUE(os.opencl && !os.packed_pairs && os.snapshot == 0 && !os.float_flag && os.portion == 0);
+        EXPECT_EQ(os.max_registers, 65536 / (256 * os.min_blocks) / 8 * 8);
+        const RadixTempLayout l = radix_temp_layout(p);  // no views of meta
+        EXPECT_EQ(l.meta, l.hist);
+        EXPECT_EQ(l.counters, p.passes * 4u);
+        EXPECT_EQ(l.status, (n + os.tile() - 1) / os.tile() * 256 * 4);
+        EXPECT_EQ(l.status2, p.passes > 1 ? l.status : 0u);
+      }
+  // small n: the single work-group; 2^30 keys: the portable passes; the override: the portable ones
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1000).path, RadixPath::single_group);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 30).path, RadixPath::portable);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = true}).path,
+            RadixPath::portable_onesweep);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = false}).path,
+            RadixPath::portable);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 4, 1 << 20, {}, {.min_blocks = 2}).onesweep.max_registers, 128u);
+  // the CUDA path keeps its one meta buffer and no cap define
+  const RadixPolicy cuda = choose(cuda_device(), key_type::u32, 0, 1ull << 28);
+  EXPECT_FALSE(cuda.onesweep.opencl);
+  EXPECT_EQ(radix_temp_layout(cuda).counters, 0u);
+  for (const std::string& def : to_defines(cuda, RadixPath::onesweep)) EXPECT_EQ(def.find("GS_MAX_REGISTERS"), std::string::npos);
 }
 
 TEST(RadixPolicy, OverrideSeam) {

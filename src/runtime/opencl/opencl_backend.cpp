@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 #include "runtime/kernel_sources.hpp"
@@ -14,6 +15,8 @@
 
 namespace gpusort::rt {
 namespace {
+
+constexpr std::string_view kMaxRegistersDefine = "GS_MAX_REGISTERS=";  // Device::program
 
 std::string platform_string(cl_platform_id p, cl_platform_info what) {
   size_t size = 0;
@@ -225,7 +228,13 @@ class ClDevice final : public Device {
 
   Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
     std::string options = "-cl-std=CL1.2";
-    for (const auto& d : defines) options += " -D" + d;
+    for (const auto& d : defines) {
+      options += " -D" + d;
+      // GS_MAX_REGISTERS=N: the register cap CUDA kernels state with __launch_bounds__, as NVIDIA's
+      // compiler option (cl_nv_compiler_options); other compilers take none
+      if (d.starts_with(kMaxRegistersDefine) && desc_.vendor.find("NVIDIA") != std::string::npos)
+        options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
+    }
     std::lock_guard lock(programs_mutex_);
     auto memo = kernel_file + "|" + options;
     if (auto it = programs_.find(memo); it != programs_.end()) return *it->second;

@@ -3,9 +3,9 @@
 // Built by NVRTC for CUDA devices and by NVIDIA's OpenCL for its GPUs (warp votes, shuffles and byte
 // permutes as inline PTX there: nvidia_ops.h; the look-back spins on its predecessors, as CUDA's
 // does: their tile ids came first from the atomic counter, so they are already resident on these
-// GPUs). The all-digit histogram comes first (CUDA: radix_histogram_lanes, radix_lane_histogram.h;
-// OpenCL: radix_common.h's radix_histogram) and stays on the device. On CUDA the same program holds
-// the single-tile sort of small inputs (radix_single_tile.h).
+// GPUs). The all-digit histogram comes first (radix_histogram_lanes, radix_lane_histogram.h) and
+// stays on the device. On CUDA the same program holds the single-tile sort of small inputs
+// (radix_single_tile.h).
 //
 // radix_onesweep, one block per tile of TILE = GROUP_SIZE * ITEMS keys, GROUP_SIZE == RADIX, in
 // named phases (radix_onesweep_phases.h):
@@ -32,9 +32,8 @@
 // a portion holds change from pass to pass, so the totals come from the pass itself).
 // ONESWEEP_PORTIONS is 0 or the distance in words between consecutive portions' blocks.
 // Every switch comes from the host (src/algorithms/radix_policy.cpp, to_defines). CUDA only: the
-// look-back snapshot and packed pairs (cp.async), portions, float flags (the lane histogram sets
-// them), the single tile. The OpenCL build takes its register cap from the host as a build option
-// (GS_MAX_REGISTERS), not from __launch_bounds__.
+// look-back snapshot and packed pairs (cp.async), portions, the single tile. The OpenCL build takes
+// its register cap from the host as a build option (GS_MAX_REGISTERS), not from __launch_bounds__.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
 // NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536
@@ -54,8 +53,8 @@
 #if ONESWEEP_PORTIONS && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT)
 #error "packed pairs address 32-bit positions: not with portions"
 #endif
-#if !GS_CUDA && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT || ONESWEEP_PORTIONS || RADIX_FLOAT_FLAG)
-#error "packed pairs, portions and float flags are CUDA-only switches of radix_onesweep.cl"
+#if !GS_CUDA && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT || ONESWEEP_PORTIONS)
+#error "packed pairs and portions are CUDA-only switches of radix_onesweep.cl"
 #endif
 #if GS_CUDA
 #define ONESWEEP_BOUNDS __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
@@ -101,8 +100,8 @@ typedef u32 gpos_t;
 #include "radix_packed_pairs.h"
 #include "radix_warp_rank.h"
 #include "radix_block_scan.h"
-#if GS_CUDA
 #include "radix_lane_histogram.h"
+#if GS_CUDA
 #include "radix_single_tile.h"
 #endif
 #include "radix_lookback.h"

@@ -161,19 +161,37 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os) {
 
 namespace {
 
-// NVIDIA's OpenCL (OnesweepPolicy::opencl): the CUDA-only switches off, tiles shrunk until the pass's
-// local memory fits the device's, and the register cap for min_blocks blocks per SM.
+// Pairs under NVIDIA's OpenCL whose values do not fit beside the keys at the table's tile: staged
+// after the keys' scatter instead, at this shape. H200, 2^28 u32/u32, one call (2026-11-26): split at
+// 16 items (what fits) 12.65-12.67 ms; after the keys at 28 items and 2 blocks/SM 11.22, 28 items and
+// 3 blocks 10.68, 24 items and 3 blocks 10.11.
+constexpr std::uint32_t kOpenclUnsplitItems = 24, kOpenclUnsplitMinBlocks = 3;
+
+// NVIDIA's OpenCL (OnesweepPolicy::opencl): the cp.async switches and portions off, tiles and
+// histogram copies within the device's local memory, and the register cap for min_blocks blocks per SM.
 void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const RadixPolicyOverride& o) {
   OnesweepPolicy& os = p.onesweep;
   os.opencl = true;
   os.packed_pairs = false;
   os.snapshot = 0;
-  os.float_flag = false;
   os.portion = 0;
   const std::size_t ks = key_size(p.type);
-  while (os.items > 1 && onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(os) > desc.local_memory_bytes)
+  const auto fits = [&] {
+    return onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(os) <= desc.local_memory_bytes;
+  };
+  std::uint32_t min_blocks = min_blocks_rule(ks, p.value_bytes, os.split_stage, os.items);
+  if (os.split_stage && !fits() && !o.split_stage) {
+    os.split_stage = false;
+    os.recompute_digit = false;  // the scatter reads staged digits once the values took the keys' place
+    if (!o.items) os.items = kOpenclUnsplitItems;
+    min_blocks = kOpenclUnsplitMinBlocks;
+  }
+  while (os.items > 1 && !fits()) {
     os.items = os.items > 4 ? os.items - 4 : os.items - 1;
-  if (!o.min_blocks) os.min_blocks = min_blocks_rule(ks, p.value_bytes, os.split_stage, os.items);
+    min_blocks = std::max(min_blocks, min_blocks_rule(ks, p.value_bytes, os.split_stage, os.items));
+  }
+  os.min_blocks = o.min_blocks.value_or(min_blocks);
+  while (os.hist_copies > 8 && onesweep_hist_local_bytes(p) > desc.local_memory_bytes) os.hist_copies /= 2;
   // __launch_bounds__(group, min_blocks) on CUDA: 64K registers per SM, allocated 8 per thread
   os.max_registers = std::min<std::uint32_t>(255, 65536 / (os.group * std::max(1u, os.min_blocks)) / 8 * 8);
 }
@@ -317,16 +335,15 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
                              !o.portable_onesweep.has_value();
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, type, n, options, o);
-  if (nvidia_opencl) {
+  if (cuda || nvidia_opencl) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
-    fit_onesweep_to_opencl(p, desc, o);
-  } else if (cuda) {
-    p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
-    // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys
+    if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, o);
+    // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
+    const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
     p.onesweep.hist_spans =
         plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
-                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, 1ull << 19)));
-    p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
+                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, max_span)));
+    if (cuda) p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
   } else {
     p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);
     p.portable_onesweep.spin_limit = o.spin_limit.value_or(p.portable_onesweep.spin_limit);

@@ -46,10 +46,10 @@ struct SingleGroupPolicy {
 // NVIDIA GPUs: one radix_onesweep launch per pass (kernels/radix_onesweep.cl); on CUDA above
 // kOnesweepMaxN, one per pass and portion of `portion` keys (64-bit positions, per-portion offsets).
 // Under NVIDIA's OpenCL (`opencl`): n <= kOnesweepMaxN only; the histogram, pass counters and status
-// words in buffers of their own (kernels ran 25-55x slower on views there: views_at_full_speed),
-// radix_common.h's histogram, none of the cp.async switches (snapshot, packed pairs) nor float flags,
-// tiles shrunk to the device's local memory (48 KiB), and the register cap __launch_bounds__ gives
-// CUDA passed as a build option (GS_MAX_REGISTERS).
+// words in buffers of their own (kernels ran 25-55x slower on views there: views_at_full_speed), none
+// of the cp.async switches (snapshot, packed pairs), tiles and histogram copies within the device's
+// local memory (48 KiB; pairs that no longer fit beside the keys are staged after them), and the
+// register cap __launch_bounds__ gives CUDA passed as a build option (GS_MAX_REGISTERS).
 struct OnesweepPolicy {
   std::uint32_t group = 256;     // threads per block: RADIX (one look-back digit per thread)
   std::uint32_t items = 16;      // keys per thread: a tile is group x items keys
@@ -60,7 +60,7 @@ struct OnesweepPolicy {
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
   std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
   std::uint32_t hist_group = 256;
-  std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES)
+  std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES; 8-32)
   RadixSpans hist_spans;                     // radix_histogram_lanes' groups (u16 lane counters: spans < 2^19)
   std::uint64_t no_skip_max_n = 1ull << 22;  // up to here no histogram read-back: every pass runs
   std::uint64_t portion = 0;                 // keys per launch, a multiple of 16 tiles; 0: the whole n

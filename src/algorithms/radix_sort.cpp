@@ -209,12 +209,12 @@ void radix_sort(SortJob& job) {
 
   PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
-  // 1. all histograms (radix_common.h's kernel, in every program but CUDA's onesweep, which has the
-  //    lane histogram)
+  // 1. all histograms (radix_common.h's kernel in the portable programs, the lane histogram in the
+  //    onesweep program)
   dev.fill_bytes(*meta, 0, 0, l.meta);
   if (counters) dev.fill_bytes(*counters, 0, 0, l.counters);
   if (status) dev.fill_bytes(*status, 0, 0, l.status);
-  if (views) {
+  if (onesweep) {
     const RadixSpans& hs = p.onesweep.hist_spans;
     dev.launch(prog.kernel("radix_histogram_lanes"), {hs.groups, p.onesweep.hist_group, onesweep_hist_local_bytes(p)},
                {job.keys, job.n, job.flip_arg(), hs.span, hist});

@@ -130,8 +130,9 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_FALSE(choose(cpu_device(), key_type::u32, 0, 1 << 20).portable.warp_rank);
 }
 
-// NVIDIA's OpenCL: radix_onesweep.cl below 2^30 keys, without the CUDA-only switches, tiles within
-// 48 KiB of local memory, the register cap as a define, and buffers of their own (no views).
+// NVIDIA's OpenCL: radix_onesweep.cl below 2^30 keys, without the cp.async switches, tiles and
+// histogram copies within 48 KiB of local memory (pairs staged after the keys when they no longer fit
+// beside them), the register cap as a define, and buffers of their own (no views).
 TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   DeviceDescription dev = cpu_device();
   dev.is_gpu = true, dev.local_memory_bytes = 48 * 1024, dev.max_work_group_size = 1024, dev.compute_units = 132;
@@ -143,11 +144,17 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_EQ(u32.onesweep.max_registers, 64u);
   const auto d = to_defines(u32, RadixPath::onesweep);
   EXPECT_TRUE(has(d, "GS_MAX_REGISTERS=64") && has(d, "ONESWEEP_PACKED_IN=0") && has(d, "ONESWEEP_PORTIONS=0"));
+  EXPECT_EQ(u32.onesweep.hist_copies, 16u);  // 4 passes x 16 copies: 32 KiB
   const RadixPolicy pairs = choose(dev, key_type::u32, 4, 1ull << 28);
   EXPECT_FALSE(pairs.onesweep.packed_pairs);
-  EXPECT_EQ(pairs.onesweep.items, 16u);  // 28 on CUDA: 7168 x 8 staged bytes do not fit
-  EXPECT_EQ(pairs.onesweep.min_blocks, 4u);
-  EXPECT_EQ(pairs.onesweep.max_registers, 64u);
+  EXPECT_FALSE(pairs.onesweep.split_stage);  // 28 x 256 x 8 staged bytes do not fit: values after the keys
+  EXPECT_FALSE(pairs.onesweep.recompute_digit);
+  EXPECT_EQ(pairs.onesweep.items, 24u);
+  EXPECT_EQ(pairs.onesweep.min_blocks, 3u);
+  EXPECT_EQ(pairs.onesweep.max_registers, 80u);
+  EXPECT_TRUE(choose(dev, key_type::u8, 1, 1ull << 28).onesweep.split_stage);  // small pairs still fit
+  EXPECT_EQ(choose(dev, key_type::u64, 0, 1ull << 28).onesweep.hist_copies, 8u);
+  EXPECT_TRUE(choose(dev, key_type::f32, 0, 1ull << 28).onesweep.float_flag);
   for (key_type t : {key_type::u8, key_type::i16, key_type::u32, key_type::f32, key_type::u64, key_type::f64})
     for (std::size_t vb : {0, 1, 2, 4, 8, 16})
       for (std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 22, std::uint64_t(1) << 28}) {
@@ -156,7 +163,9 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
         ASSERT_EQ(p.path, RadixPath::onesweep) << key_type_name(t) << "/" << vb << " n " << n;
         EXPECT_LE(onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(os), dev.local_memory_bytes)
             << key_type_name(t) << "/" << vb << " n " << n;
-        EXPECT_TRUE(os.opencl && !os.packed_pairs && os.snapshot == 0 && !os.float_flag && os.portion == 0);
+        EXPECT_TRUE(os.opencl && !os.packed_pairs && os.snapshot == 0 && os.portion == 0);
+        EXPECT_LE(onesweep_hist_local_bytes(p), dev.local_memory_bytes);
+        EXPECT_LE(os.hist_spans.span, (std::uint64_t(1) << 15) * os.hist_copies);  // u16 lane counters
         EXPECT_EQ(os.max_registers, 65536 / (256 * os.min_blocks) / 8 * 8);
         const RadixTempLayout l = radix_temp_layout(p);  // no views of meta
         EXPECT_EQ(l.meta, l.hist);

@@ -11,10 +11,11 @@
 namespace gpusort::algo {
 
 // The algorithm that SortOptions::algorithm ("auto", empty or a name) and SortOptions::stable ask
-// for on `device`. Throws Error(invalid_argument) for an unknown name or a stable request to an
+// for on `device`, for a request of n elements (0: not known; "auto" then takes what serves every
+// size on that device). Throws Error(invalid_argument) for an unknown name or a stable request to an
 // algorithm that cannot be stable, Error(unsupported) for a stable "auto" request when no
 // algorithm is stable.
-const Algorithm& choose(const DeviceDescription& device, const SortOptions& options);
+const Algorithm& choose(const DeviceDescription& device, const SortOptions& options, std::uint64_t n = 0);
 
 // Throws Error(unsupported) when n exceeds what `algorithm` accepts (Algorithm::max_n). Apart from
 // choose() because one choice may serve several sizes (the buckets of a sort on several devices).

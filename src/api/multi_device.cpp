@@ -22,7 +22,7 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   if ((value_bytes != 0) != (values != nullptr)) throw Error(errc::invalid_argument, "values and value size must be given together");
   if (!keys) throw Error(errc::invalid_argument, "keys is null");
   // The one choice, checked for all n elements and against every device, before anything moves.
-  const algo::Algorithm& algorithm = algo::choose(contexts[0]->device(), options);
+  const algo::Algorithm& algorithm = algo::choose(contexts[0]->device(), options, n);
   algo::check_size(algorithm, n);
   for (Context* c : contexts) detail::check_options(options, algorithm, c->device());
   detail::check_device_memory_limit(options, key_size(type), value_bytes);

@@ -45,7 +45,7 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 }  // namespace
 
 const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {
-  const algo::Algorithm& algorithm = algo::choose(device, options);
+  const algo::Algorithm& algorithm = algo::choose(device, options, n);
   algo::check_size(algorithm, n);
   check_options(options, algorithm, device);
   return algorithm;

@@ -1,6 +1,7 @@
 // The "auto" choice (algorithms/chooser.hpp) by device: radix where CUDA runs it (onesweep) and on
-// CPUs, the merge sort on GPUs without CUDA (radix has only its portable path there); an explicit
-// name is taken as given; a run-time order takes the merge sort everywhere.
+// CPUs, on NVIDIA's GPUs under OpenCL from 2^20 to 2^30 - 1 keys (CUDA's onesweep pass there), the
+// merge sort on other GPUs without CUDA (radix has only its portable paths there); an explicit name is
+// taken as given; a run-time order takes the merge sort everywhere.
 #include <gtest/gtest.h>
 
 #include "algorithms/chooser.hpp"
@@ -21,6 +22,15 @@ TEST(Chooser, AutoByDevice) {
     EXPECT_EQ(choose(device("cuda", true), o).name, "radix");
     EXPECT_EQ(choose(device("opencl", false), o).name, "radix");
     EXPECT_EQ(choose(device("opencl", true), o).name, "merge");
+    EXPECT_EQ(choose(device("opencl", true), o, 1 << 24).name, "merge");
+    DeviceDescription nvidia = device("opencl", true);
+    nvidia.vendor = "NVIDIA Corporation";
+    EXPECT_EQ(choose(nvidia, o).name, "merge");  // size not known
+    EXPECT_EQ(choose(nvidia, o, (1 << 20) - 1).name, "merge");
+    EXPECT_EQ(choose(nvidia, o, 1 << 20).name, "radix");
+    EXPECT_EQ(choose(nvidia, o, (1ull << 30) - 1).name, "radix");
+    EXPECT_EQ(choose(nvidia, o, 1ull << 30).name, "merge");
+    EXPECT_EQ(choose(device("cuda", true), o, 1 << 10).name, "radix");
   }
 }
 

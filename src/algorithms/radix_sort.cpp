@@ -82,7 +82,8 @@ void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   const std::vector<Portion> parts = portions_of(p, job.n);
   const std::size_t launches = passes.size() * parts.size();
   // Look-back status words in two buffers used by alternate launches, each launch clearing the next
-  // one's rows (no reset launch per pass); the first is a view of meta, zeroed with the histograms.
+  // one's rows (no reset launch per pass); the first is a view of meta, zeroed with the histograms
+  // (under OpenCL a buffer of its own, zeroed by the caller).
   const bool pingpong = launches > 1;
   rt::BufferPtr status = own.status ? nullptr : dev.sub_buffer(meta, l.status_offset, l.status_bytes);
   rt::BufferPtr status2 = pingpong && !own.status ? job.temp(l.status2) : nullptr;

@@ -1,6 +1,6 @@
 // LSD radix sort, portable path (OpenCL on PoCL / any GPU, and CUDA as a fallback): per pass a
 // count, a scan and a stable scatter, with no forward-progress assumption between work-groups. The
-// CUDA fast path is radix_onesweep.cl.
+// fast path of NVIDIA GPUs is radix_onesweep.cl.
 //
 // The keys are split into NUM_GROUPS() contiguous spans of whole tiles (TILE = GROUP_SIZE * ITEMS
 // keys); group g always handles span g, so the digit-major table counts[d * groups + g] scanned

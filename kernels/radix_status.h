@@ -1,4 +1,4 @@
-// The look-back status word of the onesweep passes (radix_lookback.h on CUDA,
+// The look-back status word of the onesweep passes (radix_lookback.h on NVIDIA GPUs,
 // radix_lookback_fallback.h elsewhere): status[tile][digit] = 30-bit count | AGGREGATE (the tile's
 // own count of the digit) or INCLUSIVE (every key of the digit up to and including the tile, counted
 // from the digit's global offset). 0 = nothing published yet. One word carries flag and count, so a

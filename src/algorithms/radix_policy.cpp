@@ -169,7 +169,8 @@ constexpr std::uint32_t kOpenclUnsplitItems = 24, kOpenclUnsplitMinBlocks = 3;
 
 // NVIDIA's OpenCL (OnesweepPolicy::opencl): the cp.async switches and portions off, tiles and
 // histogram copies within the device's local memory, and the register cap for min_blocks blocks per SM.
-void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const RadixPolicyOverride& o) {
+void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const SortOptions& options,
+                            const RadixPolicyOverride& o) {
   OnesweepPolicy& os = p.onesweep;
   os.opencl = true;
   os.packed_pairs = false;
@@ -183,7 +184,7 @@ void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const
   if (os.split_stage && !fits() && !o.split_stage) {
     os.split_stage = false;
     os.recompute_digit = false;  // the scatter reads staged digits once the values took the keys' place
-    if (!o.items) os.items = kOpenclUnsplitItems;
+    if (!o.items && options.items_per_thread == 0) os.items = kOpenclUnsplitItems;  // an explicit shape wins
     min_blocks = kOpenclUnsplitMinBlocks;
   }
   while (os.items > 1 && !fits()) {
@@ -337,7 +338,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.portable = choose_portable(desc, type, n, options, o);
   if (cuda || nvidia_opencl) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
-    if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, o);
+    if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
     const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
     p.onesweep.hist_spans =

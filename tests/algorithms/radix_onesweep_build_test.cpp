@@ -1,4 +1,4 @@
-// The CUDA onesweep program (kernels/radix_onesweep.cl) builds for every key type and value width with
+// The onesweep program (kernels/radix_onesweep.cl), as CUDA's NVRTC builds it, for every key type and value width with
 // the radix driver's defaults. NVRTC compiles it for sm_90 here, without a GPU, so a ptxas failure
 // shows up in CI rather than on a user's GPU: ptxas 13.0 fails on some forms of the warp match with
 // "Register allocation failed with register count of '7'" (see radix_match_peers_full). Sorts of

@@ -153,6 +153,8 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_EQ(pairs.onesweep.min_blocks, 3u);
   EXPECT_EQ(pairs.onesweep.max_registers, 80u);
   EXPECT_TRUE(choose(dev, key_type::u8, 1, 1ull << 28).onesweep.split_stage);  // small pairs still fit
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 20}).onesweep.items, 20u);  // explicit shape
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 32}).onesweep.items, 28u);  // shrunk to fit
   EXPECT_EQ(choose(dev, key_type::u64, 0, 1ull << 28).onesweep.hist_copies, 8u);
   EXPECT_TRUE(choose(dev, key_type::f32, 0, 1ull << 28).onesweep.float_flag);
   for (key_type t : {key_type::u8, key_type::i16, key_type::u32, key_type::f32, key_type::u64, key_type::f64})

@@ -1,6 +1,6 @@
 #include "algorithms/chooser.hpp"
 
-#include <string>
+#include "algorithms/radix_policy.hpp"
 
 namespace gpusort::algo {
 namespace {
@@ -37,12 +37,10 @@ constexpr const char* auto_preference_opencl_gpu[] = {"merge", "radix", "section
 // 15.7, 10.5 / 27.5, 16.7 / 29.1, 32.0 / 46.7. So radix from 2^20 keys; below, and from 2^30 (where
 // radix takes its count + scan + scatter passes there), the merge sort.
 constexpr std::uint64_t kNvidiaOpenclRadixFrom = std::uint64_t(1) << 20;
-constexpr std::uint64_t kNvidiaOpenclRadixBelow = std::uint64_t(1) << 30;
 
 bool opencl_gpu(const DeviceDescription& device) { return device.is_gpu && device.backend != "cuda"; }
 bool nvidia_opencl_radix_size(const DeviceDescription& device, std::uint64_t n) {
-  return opencl_gpu(device) && device.vendor.find("NVIDIA") != std::string::npos && n >= kNvidiaOpenclRadixFrom &&
-         n < kNvidiaOpenclRadixBelow;
+  return n >= kNvidiaOpenclRadixFrom && onesweep_on_nvidia_opencl(device, n);
 }
 
 }  // namespace

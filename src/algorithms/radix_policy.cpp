@@ -9,6 +9,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "gpusort/errors.hpp"
+#include "runtime/device.hpp"
 
 namespace gpusort::algo {
 namespace {
@@ -138,7 +139,7 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
   // take more, but larger tiles were never measured).
   while (p.items > 1 && std::uint64_t(p.group) * p.items > 65536) p.items >>= 1;
   // Warp votes: NVIDIA's GPUs (CUDA intrinsics, or the same PTX inline under its OpenCL), whole warps
-  const bool votes = desc.is_gpu && desc.vendor.find("NVIDIA") != std::string::npos && o.warp_rank.value_or(true);
+  const bool votes = rt::nvidia_gpu(desc) && o.warp_rank.value_or(true);
   for (;;) {
     p.warp_rank = votes && p.group % 32 == 0;
     if (p.group <= 1 || (p.group <= desc.max_work_group_size &&
@@ -153,6 +154,10 @@ PortablePolicy choose_portable(const DeviceDescription& desc, key_type type, std
 }
 
 }  // namespace
+
+bool onesweep_on_nvidia_opencl(const DeviceDescription& desc, std::uint64_t n) {
+  return desc.backend == "opencl" && rt::nvidia_gpu(desc) && n <= kOnesweepMaxN;
+}
 
 std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os) {
   const std::uint64_t gpos = os.portion ? 8 : 4;  // gpos_t
@@ -329,11 +334,9 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   // portable_onesweep=1 on CUDA: the portable onesweep passes compiled by NVRTC, to compare them with
   // NVIDIA's OpenCL build of the same source and to profile them (Nsight Compute reads CUDA only)
   const bool cuda = desc.backend == "cuda" && !o.portable_onesweep.value_or(false);
-  // NVIDIA's OpenCL: radix_onesweep.cl as well (inline PTX for the warp operations) below 2^30 keys,
-  // unless the override asks for the portable passes (either kind)
-  const bool nvidia_opencl = desc.backend == "opencl" && desc.is_gpu &&
-                             desc.vendor.find("NVIDIA") != std::string::npos && n <= kOnesweepMaxN &&
-                             !o.portable_onesweep.has_value();
+  // NVIDIA's OpenCL: radix_onesweep.cl as well, unless the override asks for the portable passes
+  // (either kind)
+  const bool nvidia_opencl = onesweep_on_nvidia_opencl(desc, n) && !o.portable_onesweep.has_value();
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, type, n, options, o);
   if (cuda || nvidia_opencl) {

@@ -154,6 +154,10 @@ class ScopedRadixPolicyOverride {
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 RadixPolicyOverride parse_radix_policy_override(std::string_view spec);
 
+// Whether an n-key sort on `desc` runs radix_onesweep.cl under NVIDIA's OpenCL (inline PTX for the
+// warp operations; n <= kOnesweepMaxN), unless the override asks for the portable passes.
+bool onesweep_on_nvidia_opencl(const DeviceDescription& desc, std::uint64_t n);
+
 // The policy for one sort. options.work_group_size is taken as valid (the driver checks it first:
 // checked_group_size).
 RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, std::size_t value_bytes, std::uint64_t n,

@@ -67,30 +67,23 @@ rt::BufferPtr view_from(rt::Device& dev, rt::Buffer& b, std::uint64_t first, std
 
 // NVIDIA GPUs: per pass one radix_onesweep launch over tiles of group x items keys; with portions
 // (CUDA), one per pass and portion, each with its own tile counter and status words, and its own
-// offsets block (the launch of portion k writes portion k + 1's). `own`: NVIDIA's OpenCL, where the
-// pass counters and status words are buffers of their own (zeroed by the caller) instead of views of
-// meta.
-struct OwnBuffers {
-  rt::Buffer *counters = nullptr, *status = nullptr, *status2 = nullptr;
-};
+// offsets block (the launch of portion k writes portion k + 1's). counters and status are zeroed by
+// the caller; status2 is the second status buffer when the caller has one (else requested here, only
+// when more than one launch runs).
 void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
                      const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
-                     const OwnBuffers& own, const Sides& s, PhaseTimer& timer) {
+                     rt::Buffer& counters, rt::Buffer& status, rt::Buffer* status2, const Sides& s,
+                     PhaseTimer& timer) {
   rt::Device& dev = job.device;
   const OnesweepPolicy& os = p.onesweep;
   const bool packed = passes.size() > 1 && os.packed_pairs;  // the first pass packs, the last unpacks
   const std::vector<Portion> parts = portions_of(p, job.n);
   const std::size_t launches = passes.size() * parts.size();
   // Look-back status words in two buffers used by alternate launches, each launch clearing the next
-  // one's rows (no reset launch per pass); the first is a view of meta, zeroed with the histograms
-  // (under OpenCL a buffer of its own, zeroed by the caller).
+  // one's rows (no reset launch per pass).
   const bool pingpong = launches > 1;
-  rt::BufferPtr status = own.status ? nullptr : dev.sub_buffer(meta, l.status_offset, l.status_bytes);
-  rt::BufferPtr status2 = pingpong && !own.status ? job.temp(l.status2) : nullptr;
-  rt::BufferPtr counter_view = own.counters ? nullptr : dev.sub_buffer(meta, l.counters_offset, launches * 4);
-  rt::Buffer& counters = own.counters ? *own.counters : *counter_view;
-  rt::Buffer* first = own.status ? own.status : status.get();
-  rt::Buffer* st[2] = {first, !pingpong ? first : own.status ? own.status2 : status2.get()};
+  rt::BufferPtr requested = pingpong && !status2 ? job.temp(l.status2) : nullptr;
+  rt::Buffer* st[2] = {&status, !pingpong ? &status : status2 ? status2 : requested.get()};
   const std::size_t local_bytes = onesweep_pass_local_bytes(p);
   const std::size_t ks = key_size(job.type), vs = job.values ? job.value_bytes : ks;
   std::vector<rt::BufferPtr> bases;  // portions: each one's offsets block, up to the last (its successor's)
@@ -201,10 +194,16 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr tmp_keys = job.temp(l.keys);
   rt::BufferPtr tmp_values = job.values ? job.temp(l.values) : nullptr;
   rt::BufferPtr meta = job.temp(l.meta);
-  const bool views = onesweep && !p.onesweep.opencl;  // CUDA's onesweep: one meta buffer, carved into views
+  // The pass counters and first status words: buffers of their own (onesweep passes other than
+  // CUDA's: views are slow on NVIDIA's OpenCL), or on CUDA views of meta, zeroed with the histograms
+  // by one fill (the second status buffer is then requested by the passes).
+  const bool views = onesweep && !p.onesweep.opencl;
   rt::BufferPtr hist = views ? dev.sub_buffer(*meta, 0, l.hist) : meta;
-  rt::BufferPtr counters = l.counters ? job.temp(l.counters) : nullptr;  // onesweep without views
-  rt::BufferPtr status = l.status ? job.temp(l.status) : nullptr;
+  rt::BufferPtr counters = l.counters ? job.temp(l.counters)
+                           : views    ? dev.sub_buffer(*meta, l.counters_offset, l.status_offset - l.counters_offset)
+                                      : nullptr;
+  rt::BufferPtr status = l.status ? job.temp(l.status) : views ? dev.sub_buffer(*meta, l.status_offset, l.status_bytes)
+                                                               : nullptr;
   rt::BufferPtr status2 = l.status && l.status2 ? job.temp(l.status2) : nullptr;
   rt::Program& prog = program_for(job, p, p.path);
 
@@ -213,8 +212,8 @@ void radix_sort(SortJob& job) {
   // 1. all histograms (radix_common.h's kernel in the portable programs, the lane histogram in the
   //    onesweep program)
   dev.fill_bytes(*meta, 0, 0, l.meta);
-  if (counters) dev.fill_bytes(*counters, 0, 0, l.counters);
-  if (status) dev.fill_bytes(*status, 0, 0, l.status);
+  if (l.counters) dev.fill_bytes(*counters, 0, 0, l.counters);
+  if (l.status) dev.fill_bytes(*status, 0, 0, l.status);
   if (onesweep) {
     const RadixSpans& hs = p.onesweep.hist_spans;
     dev.launch(prog.kernel("radix_histogram_lanes"), {hs.groups, p.onesweep.hist_group, onesweep_hist_local_bytes(p)},
@@ -240,8 +239,7 @@ void radix_sort(SortJob& job) {
   const Sides sides{{&job.keys, tmp_keys.get()},
                     {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()}};
   if (onesweep)
-    onesweep_passes(job, p, l, prog, passes, *hist, *meta, {counters.get(), status.get(), status2.get()}, sides,
-                    timer);
+    onesweep_passes(job, p, l, prog, passes, *hist, *meta, *counters, *status, status2.get(), sides, timer);
   else if (p.path == RadixPath::portable_onesweep)
     portable_onesweep_passes(job, p, prog, passes, *hist, *counters, *status, status2.get(), sides, timer);
   else

@@ -83,6 +83,9 @@ struct Arg {
 // temporaries, the benchmark's) carve one allocation into views only where this holds.
 inline bool views_at_full_speed(const DeviceDescription& d) { return d.backend == "cuda"; }
 
+// An NVIDIA GPU, through CUDA or NVIDIA's OpenCL: warps of 32 that vote, inline PTX, CUDA's compiler options.
+inline bool nvidia_gpu(const DeviceDescription& d) { return d.is_gpu && d.vendor.find("NVIDIA") != std::string::npos; }
+
 class BufferPool;  // runtime/buffer_pool.hpp
 class PinnedPool;  // runtime/pinned_pool.hpp
 

@@ -232,7 +232,7 @@ class ClDevice final : public Device {
       options += " -D" + d;
       // GS_MAX_REGISTERS=N: the register cap CUDA kernels state with __launch_bounds__, as NVIDIA's
       // compiler option (cl_nv_compiler_options); other compilers take none
-      if (d.starts_with(kMaxRegistersDefine) && desc_.vendor.find("NVIDIA") != std::string::npos)
+      if (d.starts_with(kMaxRegistersDefine) && nvidia_gpu(desc_))
         options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
     }
     std::lock_guard lock(programs_mutex_);

@@ -17,9 +17,6 @@ typedef int i32;
 typedef long long i64;
 
 #define KERNEL extern "C" __global__ void
-// CUDA's register budget for (threads[, blocks per SM]); OpenCL builds take theirs from the host
-// (GS_MAX_REGISTERS, Device::program)
-#define LAUNCH_BOUNDS(...) __launch_bounds__(__VA_ARGS__)
 #define DEVICE_FN static __device__ __forceinline__
 #define GLOBAL
 #define LOCAL
@@ -60,7 +57,6 @@ typedef int i32;
 typedef long i64;
 
 #define KERNEL __kernel void
-#define LAUNCH_BOUNDS(...)
 #define DEVICE_FN static inline
 #define GLOBAL __global
 #define LOCAL __local

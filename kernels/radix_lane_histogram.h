@@ -32,7 +32,12 @@ DEVICE_FN void radix_hist_lane_count(LOCAL u32* c, u32 lc, key_t k, okey_t flip,
     ATOMIC_ADD_U32(&c[p * HL_WORDS + (d >> 1) * HL_COPIES + lc], 1u << ((d & 1u) * 16u));
   }
 }
-KERNEL LAUNCH_BOUNDS(GROUP_SIZE)
+#if GS_CUDA
+#define HL_BOUNDS __launch_bounds__(GROUP_SIZE)
+#else
+#define HL_BOUNDS
+#endif
+KERNEL HL_BOUNDS
 radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span,
                       GLOBAL u64* RESTRICT hist GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u32, c);

@@ -56,6 +56,11 @@
 #if !GS_CUDA && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT || ONESWEEP_PORTIONS)
 #error "packed pairs and portions are CUDA-only switches of radix_onesweep.cl"
 #endif
+#if GS_CUDA
+#define ONESWEEP_BOUNDS __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
+#else
+#define ONESWEEP_BOUNDS
+#endif
 // A key's global position: 32 bits while n < 2^30 (cheaper registers and shared memory), else 64.
 #if ONESWEEP_PORTIONS
 typedef u64 gpos_t;
@@ -114,7 +119,7 @@ typedef u32 gpos_t;
 // key, unless recomputed), then the look-back snapshot snap[W][RADIX] (16-byte aligned; its own area:
 // the value staging area is free then too, but other threads would stage values over words not yet
 // read).
-KERNEL LAUNCH_BOUNDS(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
+KERNEL ONESWEEP_BOUNDS
 radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTRICT values_in,
                GLOBAL key_t* RESTRICT keys_out, GLOBAL value_t* RESTRICT values_out, u64 n, okey_t flip, u32 shift,
                GLOBAL const u64* RESTRICT hist, GLOBAL u32* status, GLOBAL u32* status_next,

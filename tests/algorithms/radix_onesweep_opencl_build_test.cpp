@@ -2,7 +2,8 @@
 // define set the radix policy gives an NVIDIA GPU under OpenCL (every key type and value width, small
 // and large n). No NVIDIA OpenCL here, so clang compiles it as OpenCL C 1.2 to NVPTX: that catches
 // what the dialect must get right without a GPU (address spaces, the inline PTX's operands, CUDA-only
-// code leaking out of its #if), not what NVIDIA's compiler or ptxas may add. Skipped without clang
+// code leaking out of its #if; -Werror=pedantic for what clang allows and NVIDIA's compiler refuses,
+// such as variadic macros), not what NVIDIA's compiler or ptxas may add. Skipped without clang
 // ($GPUSORT_CLANG or clang on PATH; scripts/install-deps installs it).
 #include <gtest/gtest.h>
 
@@ -52,7 +53,7 @@ TEST(RadixOnesweepBuild, NvidiaOpenclFormCompilesWithClang) {
         const auto log = dir / "log.txt";
         const std::string cmd = clang + " -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_70" +
                                 " -Xclang -target-feature -Xclang +ptx70 -Xclang -cl-ext=+cl_khr_int64_base_atomics" +
-                                " -Xclang -finclude-default-header -O1 -Wno-unknown-pragmas" + defines + " -S " +
+                                " -Xclang -finclude-default-header -O1 -Wno-unknown-pragmas -Werror=pedantic" + defines + " -S " +
                                 source.string() + " -o " + (dir / "out.ptx").string() + " > " + log.string() + " 2>&1";
         const int rc = std::system(cmd.c_str());
         std::ifstream in(log);

@@ -36,12 +36,12 @@
 // its register cap from the host as a build option (GS_MAX_REGISTERS), not from __launch_bounds__.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
-// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536 ONESWEEP_MATCH_OR=1
+// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536
 #include "radix_common.h"
 
 #if !defined(ITEMS) || !defined(ONESWEEP_MIN_BLOCKS) || !defined(ONESWEEP_SPLIT_STAGE) || !defined(ONESWEEP_RECOMPUTE_DIGIT) || \
     !defined(ONESWEEP_LOOKBACK_SNAPSHOT) || !defined(RADIX_FLOAT_FLAG) || !defined(ONESWEEP_PACKED_IN) ||                 \
-    !defined(ONESWEEP_PACKED_OUT) || !defined(ONESWEEP_MATCH_OR)
+    !defined(ONESWEEP_PACKED_OUT)
 #error "radix_onesweep.cl takes every switch from the host (src/algorithms/radix_policy.cpp, to_defines)"
 #endif
 #if GROUP_SIZE != RADIX
@@ -115,8 +115,7 @@ typedef u32 gpos_t;
 // from the portion's start.
 // Dynamic local memory (host: onesweep_pass_local_bytes): the staging buffer (TILE x STAGE_BYTES),
 // then warp_off[w][d] (first the count of warp w's keys of digit d, then the tile position of warp
-// w's first digit-d key, advanced by the ranking), then with ONESWEEP_MATCH_OR the ranking's mask
-// rows masks[w][d] (radix_rank_full_or), then stage_digit[TILE] (the digit of each staged
+// w's first digit-d key, advanced by the ranking), then stage_digit[TILE] (the digit of each staged
 // key, unless recomputed), then the look-back snapshot snap[W][RADIX] (16-byte aligned; its own area:
 // the value staging area is free then too, but other threads would stage values over words not yet
 // read).
@@ -127,12 +126,9 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
                GLOBAL u32* tile_counter, u32 sweep GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, stage);
   LOCAL u32(*warp_off)[RADIX] = (LOCAL u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
-  LOCAL u32* match_masks = (LOCAL u32*)(stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u);
-#define ONESWEEP_MASK_BYTES (ONESWEEP_MATCH_OR ? WARPS * RADIX * 4u : 0u)
-  LOCAL u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u + ONESWEEP_MASK_BYTES;
-  LOCAL u32* snap = (LOCAL u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u + ONESWEEP_MASK_BYTES +
+  LOCAL u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u;
+  LOCAL u32* snap = (LOCAL u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u +
                                            (ONESWEEP_RECOMPUTE_DIGIT ? 0u : TILE) + 15u) & ~(u64)15u));
-#undef ONESWEEP_MASK_BYTES
   LOCAL_ARRAY gpos_t global_base[RADIX];  // mod 2^32 (2^64): global index of the digit's key at tile position s = base + s
   LOCAL_ARRAY u32 warp_sums[WARPS];
   LOCAL_ARRAY u32 s_tile;
@@ -140,10 +136,6 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   if (t == 0) s_tile = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
 #pragma unroll
   for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
-#if ONESWEEP_MATCH_OR
-#pragma unroll
-  for (u32 w = 0; w < WARPS; ++w) match_masks[w * RADIX + t] = 0;
-#endif
   BARRIER();
   const u32 tile = s_tile;
   // the next pass's status words (the other buffer of a ping-pong pair; the previous pass, which used
@@ -163,8 +155,8 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   onesweep_load_keys(k, parked, keys_in, values_in, n, stripe, in_stripe, lane);
   const OnesweepCounts c = onesweep_count_and_publish(k, dpk, warp_off, warp_sums, status, hist, flip, shift, tile,
                                                       in_stripe, full_stripe);
-  onesweep_rank_and_stage(k, dpk, pos, warp_off[warp], match_masks + warp * RADIX, (LOCAL key_t*)stage, stage_digit,
-                          snap, status, tile, in_stripe, full_stripe);
+  onesweep_rank_and_stage(k, dpk, pos, warp_off[warp], (LOCAL key_t*)stage, stage_digit, snap, status, tile,
+                          in_stripe, full_stripe);
   onesweep_load_values(v, values_in, parked, stripe, in_stripe, lane);
   u32 exclusive = c.exclusive;  // keys of digit t before this tile, in the whole output
   if (tile > 0) {

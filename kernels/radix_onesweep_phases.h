@@ -107,7 +107,7 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
 // input order within the warp's stripe). The rank is final: the key (and its digit, unless the
 // scatter recomputes it) is staged in tile order at once. Halfway, the look-back snapshot is issued.
 DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos, LOCAL u32* my_counts,
-                                       LOCAL u32* my_masks, LOCAL key_t* stage_keys, LOCAL u8* stage_digit, LOCAL u32* snap,
+                                       LOCAL key_t* stage_keys, LOCAL u8* stage_digit, LOCAL u32* snap,
                                        GLOBAL const u32* status, u32 tile, u32 in_stripe, bool full_stripe) {
   const u32 t = LOCAL_ID(), lane = t & 31u;
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
@@ -124,11 +124,7 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos,
     for (u32 i = 0; i < ITEMS; ++i) {
       if (i == ITEMS / 2) radix_lookback_snapshot_issue(snap, status, tile, t);
       const u32 d = ONESWEEP_DIGIT(i);
-#if ONESWEEP_MATCH_OR
-      pos[i] = radix_rank_full_or(d, my_counts, my_masks, 1u << lane, lanes_le);
-#else
       pos[i] = radix_rank_full(d, my_counts, lanes_le);
-#endif
       ONESWEEP_STAGE(i, d);
     }
   } else {

@@ -59,25 +59,6 @@ DEVICE_FN u32 radix_rank_full(u32 d, LOCAL u32* counts, u32 lanes_le) {
   warp_sync();
   return before + rank_le - 1u;
 }
-// The same ranking with the peers found through shared memory (ONESWEEP_MATCH_OR; CUB's "atomic or"
-// match): each lane ORs its bit into its digit's word of the warp's mask row, and every lane reads its
-// digit's word back: a handful of instructions per key whatever RADIX_BITS is, against four per digit
-// bit for the ballots. Lanes of one digit contend on one word, so many equal digits cost more. The
-// leader clears the word with its count update, so the row is zero again for the next item.
-DEVICE_FN u32 radix_rank_full_or(u32 d, LOCAL u32* counts, LOCAL u32* masks, u32 lane_bit, u32 lanes_le) {
-  ATOMIC_OR_U32(&masks[d], lane_bit);
-  warp_sync();  // every lane's bit is in before any lane reads
-  const u32 peers = masks[d];
-  const u32 rank_le = warp_popcount(peers & lanes_le);
-  const u32 before = counts[d];
-  warp_sync();  // every peer has read the mask and the count before the leader writes them
-  if ((peers & ~lanes_le) == 0u) {
-    counts[d] = before + rank_le;
-    masks[d] = 0u;
-  }
-  warp_sync();
-  return before + rank_le - 1u;
-}
 // The same for a partial stripe: restricted to the lanes in `valid` (lanes past the end take part in
 // the ballots but match nobody).
 DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {

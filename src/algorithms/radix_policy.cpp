@@ -237,7 +237,6 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "float_flag") set(o.float_flag, 1);
     else if (name == "packed_pairs") set(o.packed_pairs, 1);
     else if (name == "snapshot") set(o.snapshot, 64);
-    else if (name == "match_or") set(o.match_or, 1);
     else if (name == "hist_copies") set(o.hist_copies, 32);
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
@@ -289,7 +288,6 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.recompute_digit = !fl && (vb == 0 || p.split_stage) && o.recompute_digit.value_or(ks == 8 || vb != 0);
   p.float_flag = fl && o.float_flag.value_or(true);
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
-  p.match_or = o.match_or.value_or(false);
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
   // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
@@ -409,7 +407,6 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_FLOAT_FLAG", os.float_flag);
     add("ONESWEEP_PACKED_IN", packed_in);
     add("ONESWEEP_PACKED_OUT", packed_out);
-    add("ONESWEEP_MATCH_OR", os.match_or);
     // 0, or the words from one portion's offsets block to the next (radix_temp_layout's block_stride)
     add("ONESWEEP_PORTIONS", os.portion ? onesweep_block_bytes(p.passes) / 8 : 0);
     if (os.opencl) add("GS_MAX_REGISTERS", os.max_registers);  // the OpenCL backend's build option
@@ -470,14 +467,13 @@ std::uint64_t onesweep_hist_local_bytes(const RadixPolicy& p) {
   return std::uint64_t(p.passes) * p.onesweep.hist_copies * (kRadix / 2) * 4;
 }
 
-// The staging buffer(s), per-warp digit offsets, the atomic-OR match's mask rows, staged digits
-// unless recomputed, the snapshot area (16: its alignment) (radix_onesweep.cl).
+// The staging buffer(s), per-warp digit offsets, staged digits unless recomputed, the snapshot area
+// (16: its alignment) (radix_onesweep.cl).
 std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p) {
   const OnesweepPolicy& os = p.onesweep;
   const std::size_t ks = key_size(p.type);
   const std::uint64_t stage_item = os.split_stage ? ks + p.value_bytes : std::max<std::size_t>(ks, p.value_bytes);
-  return os.tile() * stage_item + (os.group / 32) * kRadix * 4 * (os.match_or ? 2 : 1) +
-         (os.recompute_digit ? 0 : os.tile()) +
+  return os.tile() * stage_item + (os.group / 32) * kRadix * 4 + (os.recompute_digit ? 0 : os.tile()) +
          (os.snapshot ? 16 + std::uint64_t(os.snapshot) * kRadix * 4 : 0);
 }
 

@@ -59,7 +59,6 @@ struct OnesweepPolicy {
   bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
   std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
-  bool match_or = false;         // full stripes find a key's peers by atomic OR in shared memory (ONESWEEP_MATCH_OR)
   std::uint32_t hist_group = 256;
   std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES; 8-32)
   RadixSpans hist_spans;                     // radix_histogram_lanes' groups (u16 lane counters: spans < 2^19)
@@ -123,7 +122,6 @@ struct RadixPolicyOverride {
   std::optional<bool> float_flag;                  // float keys
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
   std::optional<std::uint32_t> snapshot;           // W = 0..64
-  std::optional<bool> match_or;                    // onesweep ranking: atomic-OR masks (1) or ballots (0)
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)

@@ -148,32 +148,6 @@ TEST(Radix, CudaPackedPairs) {
   check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
-// radix_onesweep.cl with the atomic-OR ranking (ONESWEEP_MATCH_OR; CUDA and NVIDIA's OpenCL): forced
-// through the override at sizes around its tiles, with inputs whose lanes share digits (few-unique,
-// all-equal, sorted: many lanes OR into one mask word), float specials, every value width, both
-// orders; the packed pairs and the snapshot of 64-bit keys under it too.
-TEST(Radix, OnesweepMatchOr) {
-  Context& ctx = test_context();
-  if (algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, {}).path != algo::RadixPath::onesweep)
-    GTEST_SKIP() << "radix_onesweep.cl runs on NVIDIA GPUs";
-  const SortOptions o{.stable = true, .algorithm = kRadix};
-  const algo::ScopedRadixPolicyOverride forced({.match_or = true, .single_tile_max = 0, .single_group_max = 0});
-  const std::vector<std::size_t> sizes = {2, 4095, 7169, 100001, (1 << 20) + 3};
-  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::sorted, dist::entropy};
-  check_keys_matrix<std::uint32_t>(o, sizes, dists);
-  check_keys_matrix<float>(o, {4097, 100001}, {dist::uniform, dist::specials});
-  check_keys_matrix<std::int64_t>(o, {4097, 100001}, {dist::uniform, dist::few_unique});
-  check_pairs<std::uint32_t, std::uint32_t>(o, {7169, 100001}, dist::few_unique);
-  check_pairs<std::uint64_t, std::uint64_t>(o, {4097, 100001}, dist::uniform);
-  check_pairs<std::uint8_t, std::uint16_t>(o, {70001}, dist::uniform);
-  check_pairs<double, Bytes16>(o, {5001}, dist::specials);
-  if (ctx.device().backend == "cuda") {
-    const algo::ScopedRadixPolicyOverride packed(
-        {.packed_pairs = true, .match_or = true, .no_skip_max_n = 1024, .single_tile_max = 0});
-    check_pairs<std::uint32_t, std::uint32_t>(o, {16385, 100001}, dist::uniform);
-  }
-}
-
 // CUDA, 2^30 keys and more: the onesweep passes run in portions (30-bit look-back counts, 64-bit
 // positions). Forced here from small n through the override (portions of 16 tiles): one and several
 // portions, a short last portion, skipped passes (one launch per portion), float keys with -0/NaN

@@ -8,7 +8,9 @@
 // 1. radix_histogram(_lanes): every pass's digit histogram at once (one read of the keys).
 // 2. Read the histogram back; a pass whose digit is the same for all keys is skipped (narrow or
 //    low-entropy data, small integers in wide types: fewer passes). The onesweep path runs every
-//    pass up to OnesweepPolicy::no_skip_max_n instead (the read-back costs more there).
+//    pass up to OnesweepPolicy::no_skip_max_n instead (the read-back costs more there), and above it
+//    launches the first pass before it reads the histogram (on a queue of its own, once the
+//    histogram is done), so the device works through the read-back; the first pass always runs.
 // 3. Per remaining pass, ping-pong between the caller's buffers and one temporary copy:
 //    - NVIDIA GPUs (CUDA: any n, in portions from 2^30; NVIDIA's OpenCL: n < 2^30): radix_onesweep.cl,
 //      one kernel per pass (rank, decoupled look-back, scatter);
@@ -65,23 +67,66 @@ rt::BufferPtr view_from(rt::Device& dev, rt::Buffer& b, std::uint64_t first, std
   return dev.sub_buffer(b, first * bytes_each, b.bytes() - first * bytes_each);
 }
 
+// The passes from `first` on that change anything, read from the histogram (on queue q, else the
+// default queue): one bin == n means every key has that digit.
+std::vector<std::uint32_t> nontrivial_passes(SortJob& job, const RadixPolicy& p, rt::Buffer& hist, std::uint32_t first,
+                                             rt::Queue* q = nullptr) {
+  std::vector<std::uint64_t> h(std::size_t(p.passes) * kRadix);
+  job.device.read(hist, 0, h.data(), h.size() * 8, q);
+  std::vector<std::uint32_t> passes;
+  for (std::uint32_t pass = first; pass < p.passes; ++pass) {
+    bool trivial = false;
+    for (std::uint32_t d = 0; d < kRadix; ++d)
+      if (h[std::size_t(pass) * kRadix + d] == job.n) trivial = true;
+    if (!trivial) passes.push_back(pass);
+  }
+  return passes;
+}
+
+// The passes to launch first, and whether the rest are decided after the first one is launched
+// (onesweep above no_skip_max_n: OnesweepPolicy's read-back while the device runs pass 0).
+struct PassPlan {
+  std::vector<std::uint32_t> passes;
+  bool decide_after_first = false;
+};
+PassPlan plan_passes(SortJob& job, const RadixPolicy& p, rt::Buffer& hist) {
+  PassPlan plan;
+  if (p.path == RadixPath::onesweep) {
+    if (job.n <= p.onesweep.no_skip_max_n) {
+      for (std::uint32_t pass = 0; pass < p.passes; ++pass) plan.passes.push_back(pass);
+    } else {
+      plan.passes = {0};
+      plan.decide_after_first = p.passes > 1;
+    }
+    return plan;
+  }
+  plan.passes = nontrivial_passes(job, p, hist, 0);
+  return plan;
+}
+
 // NVIDIA GPUs: per pass one radix_onesweep launch over tiles of group x items keys; with portions
 // (CUDA), one per pass and portion, each with its own tile counter and status words, and its own
 // offsets block (the launch of portion k writes portion k + 1's). counters and status are zeroed by
 // the caller; status2 is the second status buffer when the caller has one (else requested here, only
-// when more than one launch runs).
-void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
-                     const std::vector<std::uint32_t>& passes, rt::Buffer& hist, rt::Buffer& meta,
-                     rt::Buffer& counters, rt::Buffer& status, rt::Buffer* status2, const Sides& s,
-                     PhaseTimer& timer) {
+// when more than one launch runs). With plan.decide_after_first, the passes after the first come from
+// the histogram once the first is launched (its launch does not wait for the read-back): packed
+// pairs then pack in the first pass and, if no later pass changes anything, unpack in the last one
+// (a stable pass over a constant digit moves nothing). Returns the number of passes launched.
+std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
+                            PassPlan plan, rt::Buffer& hist, rt::Buffer& meta, rt::Buffer& counters, rt::Buffer& status,
+                            rt::Buffer* status2, const Sides& s, PhaseTimer& timer) {
   rt::Device& dev = job.device;
   const OnesweepPolicy& os = p.onesweep;
-  const bool packed = passes.size() > 1 && os.packed_pairs;  // the first pass packs, the last unpacks
+  std::vector<std::uint32_t>& passes = plan.passes;
+  // the first pass packs, the last unpacks
+  const bool packed = os.packed_pairs && (passes.size() > 1 || plan.decide_after_first);
   const std::vector<Portion> parts = portions_of(p, job.n);
-  const std::size_t launches = passes.size() * parts.size();
   // Look-back status words in two buffers used by alternate launches, each launch clearing the next
   // one's rows (no reset launch per pass).
-  const bool pingpong = launches > 1;
+  const bool pingpong = passes.size() * parts.size() > 1 || plan.decide_after_first;
+  // plan.decide_after_first: the histogram is read on a queue of its own once an event after it has
+  // passed, while the default queue already runs the first pass
+  std::unique_ptr<rt::Event> histogram_done = plan.decide_after_first ? dev.record() : nullptr;
   rt::BufferPtr requested = pingpong && !status2 ? job.temp(l.status2) : nullptr;
   rt::Buffer* st[2] = {&status, !pingpong ? &status : status2 ? status2 : requested.get()};
   const std::size_t local_bytes = onesweep_pass_local_bytes(p);
@@ -93,7 +138,7 @@ void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   std::uint64_t cleared = ceil_div(parts.front().n, os.tile());  // rows of st[0] known to be zero
   std::size_t j = 0;
   for (std::size_t i = 0; i < passes.size(); ++i) {
-    const bool packed_in = packed && i > 0, packed_out = packed && i + 1 < passes.size();
+    const bool packed_in = packed && i > 0, packed_out = packed && (i + 1 < passes.size() || plan.decide_after_first);
     rt::Program& pass_prog =
         packed_in || packed_out ? program_for(job, p, RadixPath::onesweep, packed_in, packed_out) : prog;
     for (const Portion& part : parts) {
@@ -111,7 +156,16 @@ void onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
       ++j;
     }
     timer.mark("onesweep pass " + std::to_string(passes[i]));
+    if (plan.decide_after_first) {
+      plan.decide_after_first = false;
+      histogram_done->wait();
+      const std::unique_ptr<rt::Queue> reader = dev.create_queue();
+      const std::vector<std::uint32_t> rest = nontrivial_passes(job, p, hist, passes[0] + 1, reader.get());
+      passes.insert(passes.end(), rest.begin(), rest.end());
+      if (packed && passes.size() == 1) passes.push_back(p.passes - 1);  // unpack
+    }
   }
+  return passes.size();
 }
 
 // Other GPUs: per pass one radix_onesweep_portable launch over tiles of the portable shape. The
@@ -151,23 +205,6 @@ void portable_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   }
 }
 
-// The passes that change anything: one histogram bin == n means every key has that digit.
-std::vector<std::uint32_t> passes_to_run(SortJob& job, const RadixPolicy& p, rt::Buffer& hist) {
-  std::vector<std::uint32_t> passes;
-  if (p.path == RadixPath::onesweep && job.n <= p.onesweep.no_skip_max_n) {
-    for (std::uint32_t pass = 0; pass < p.passes; ++pass) passes.push_back(pass);
-    return passes;
-  }
-  std::vector<std::uint64_t> h(std::size_t(p.passes) * kRadix);
-  job.device.read(hist, 0, h.data(), h.size() * 8);
-  for (std::uint32_t pass = 0; pass < p.passes; ++pass) {
-    bool trivial = false;
-    for (std::uint32_t d = 0; d < kRadix; ++d)
-      if (h[std::size_t(pass) * kRadix + d] == job.n) trivial = true;
-    if (!trivial) passes.push_back(pass);
-  }
-  return passes;
-}
 
 }  // namespace
 
@@ -231,22 +268,23 @@ void radix_sort(SortJob& job) {
   timer.mark("histogram");
 
   // 2. passes that change anything
-  const std::vector<std::uint32_t> passes = passes_to_run(job, p, *hist);
-  if (passes.empty()) return;
+  const PassPlan plan = plan_passes(job, p, *hist);
+  if (plan.passes.empty()) return;
   timer.mark("histogram read + skip");
 
   // 3. the passes
   const Sides sides{{&job.keys, tmp_keys.get()},
                     {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()}};
+  std::size_t ran = plan.passes.size();
   if (onesweep)
-    onesweep_passes(job, p, l, prog, passes, *hist, *meta, *counters, *status, status2.get(), sides, timer);
+    ran = onesweep_passes(job, p, l, prog, plan, *hist, *meta, *counters, *status, status2.get(), sides, timer);
   else if (p.path == RadixPath::portable_onesweep)
-    portable_onesweep_passes(job, p, prog, passes, *hist, *counters, *status, status2.get(), sides, timer);
+    portable_onesweep_passes(job, p, prog, plan.passes, *hist, *counters, *status, status2.get(), sides, timer);
   else
-    portable_passes(job, p, l, prog, passes, sides, timer);
+    portable_passes(job, p, l, prog, plan.passes, sides, timer);
 
   // 4. odd number of passes: the result is in the temporaries
-  if (passes.size() & 1) {
+  if (ran & 1) {
     dev.copy(*tmp_keys, 0, job.keys, 0, l.keys);
     if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, l.values);
     timer.mark("copy back");

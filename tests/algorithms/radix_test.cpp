@@ -148,6 +148,68 @@ TEST(Radix, CudaPackedPairs) {
   check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
+// NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
+// launched before the histogram is read back, the others only if they change anything, and the result
+// is copied back after an odd number of passes: one (all-equal, u64 keys below 200: the first pass
+// runs anyway), two (u32 keys whose middle bytes are constant), four (u32 keys whose low byte is
+// constant); packed pairs whose later passes are all trivial unpack in one more pass. Both orders.
+TEST(Radix, OnesweepSkippedPasses) {
+  Context& ctx = test_context();
+  if (algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, {}).path != algo::RadixPath::onesweep)
+    GTEST_SKIP() << "radix_onesweep.cl runs on NVIDIA GPUs";
+  for (bool packed : {false, true}) {
+    if (packed && ctx.device().backend != "cuda") continue;  // packed pairs are CUDA's
+    const algo::ScopedRadixPolicyOverride forced(
+        {.packed_pairs = packed, .no_skip_max_n = 1024, .single_tile_max = 0, .single_group_max = 0});
+    for (order ord : {order::ascending, order::descending}) {
+      const SortOptions o{.order = ord, .stable = true, .algorithm = kRadix};
+      for (std::size_t n : {std::size_t(1025), std::size_t(7169), std::size_t(100001), std::size_t(1 << 20) + 7}) {
+        std::mt19937_64 rng(fresh_seed());
+        std::vector<std::uint64_t> small(n);
+        std::vector<std::uint32_t> small32(n), middle(n), low(n), equal(n, 0xC0FFEEu), values(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          small[i] = rng() % 200;
+          small32[i] = static_cast<std::uint32_t>(rng() % 200);
+          const std::uint32_t r = static_cast<std::uint32_t>(rng());
+          middle[i] = (r & 0xFF0000FFu) | 0x00ABCD00u;
+          low[i] = (r & 0xFFFFFF00u) | 0x5Au;
+          values[i] = static_cast<std::uint32_t>(i);
+        }
+        auto check = [&](auto keys, const char* what) {
+          using K = typename decltype(keys)::value_type;
+          // value = index: a stable result is exactly the stable reference's order
+          std::vector<std::size_t> idx(n);
+          for (std::size_t i = 0; i < n; ++i) idx[i] = i;
+          std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+            return ord == order::ascending ? keys[a] < keys[b] : keys[a] > keys[b];
+          });
+          auto got = keys;
+          sort(ctx, std::span<K>(got), o);
+          std::size_t bad = 0;
+          for (std::size_t i = 0; i < n; ++i) bad += got[i] != keys[idx[i]];
+          EXPECT_EQ(bad, 0u) << what << " keys, n=" << n << " packed " << packed;
+          auto pk = keys;
+          auto pv = values;
+          sort_pairs(ctx, std::span<K>(pk), std::span<std::uint32_t>(pv), o);
+          bad = 0;
+          for (std::size_t i = 0; i < n; ++i) bad += pk[i] != keys[idx[i]] || pv[i] != idx[i];
+          EXPECT_EQ(bad, 0u) << what << " pairs, n=" << n << " packed " << packed;
+        };
+        check(small, "u64 < 200 (7 of 8 passes trivial)");
+        check(small32, "u32 < 200 (3 of 4 passes trivial)");
+        check(middle, "u32, bytes 1-2 constant");
+        check(low, "u32, byte 0 constant");
+        check(equal, "u32, all equal");
+      }
+      if (!packed) {
+        check_keys_matrix<std::uint32_t>(o, {1025, 100001}, {dist::uniform, dist::few_unique, dist::sorted});
+        check_keys_matrix<float>(o, {4097, 100001}, {dist::specials, dist::all_equal});
+        check_pairs<std::int64_t, std::uint64_t>(o, {70001}, dist::few_unique);
+      }
+    }
+  }
+}
+
 // CUDA, 2^30 keys and more: the onesweep passes run in portions (30-bit look-back counts, 64-bit
 // positions). Forced here from small n through the override (portions of 16 tiles): one and several
 // portions, a short last portion, skipped passes (one launch per portion), float keys with -0/NaN

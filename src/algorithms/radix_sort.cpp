@@ -205,7 +205,6 @@ void portable_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   }
 }
 
-
 }  // namespace
 
 void radix_sort(SortJob& job) {

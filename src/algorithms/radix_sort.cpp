@@ -269,7 +269,8 @@ void radix_sort(SortJob& job) {
   // 2. passes that change anything
   const PassPlan plan = plan_passes(job, p, *hist);
   if (plan.passes.empty()) return;
-  timer.mark("histogram read + skip");
+  // (after the first pass is launched, when the plan says so: that read lands in the next phases)
+  timer.mark(plan.decide_after_first ? "plan (histogram read once pass 0 is queued)" : "histogram read + skip");
 
   // 3. the passes
   const Sides sides{{&job.keys, tmp_keys.get()},

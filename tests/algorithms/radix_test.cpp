@@ -150,9 +150,10 @@ TEST(Radix, CudaPackedPairs) {
 
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
 // launched before the histogram is read back, the others only if they change anything, and the result
-// is copied back after an odd number of passes: one (all-equal, u64 keys below 200: the first pass
-// runs anyway), two (u32 keys whose middle bytes are constant), four (u32 keys whose low byte is
-// constant); packed pairs whose later passes are all trivial unpack in one more pass. Both orders.
+// is copied back when an odd number ran. Inputs where one pass runs (u64 and u32 keys below 200;
+// all-equal keys, whose trivial first pass runs anyway: copy-back), two (u32 keys whose middle bytes
+// are constant) and four (u32 keys whose low byte is constant: the trivial first pass runs too);
+// packed pairs whose later passes are all trivial unpack in one more pass. Both orders.
 TEST(Radix, OnesweepSkippedPasses) {
   Context& ctx = test_context();
   if (algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, {}).path != algo::RadixPath::onesweep)

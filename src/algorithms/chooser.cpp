@@ -22,7 +22,8 @@ std::string stable_names() {
 constexpr const char* auto_preference_unstable[] = {"radix", "merge", "bitonic"};
 constexpr const char* auto_preference_stable[] = {"radix", "merge", "section-merge"};
 // Other GPUs without the CUDA backend sort radix keys with the portable onesweep passes
-// (radix_onesweep_portable.cl; NVIDIA's too until commit 477f4a7, where these figures come from). When the merge sort was put first there it outran them for keys
+// (radix_onesweep_portable.cl; NVIDIA's too until commit 477f4a7, where these figures come from).
+// When the merge sort was put first there it outran them for keys
 // (NVIDIA OpenCL, H200, 2026-11-26, commit f08e573: 2^28 u32 radix 26.3 ms, merge 15.3). Since commit
 // f226d15 (warp votes on NVIDIA GPUs; one call, H200) radix is faster at 2^28 for u32, u32/u32, u64
 // and u64/u64 (12.9 / 16.9 / 26.0 / 43.4 ms against merge's 16.1 / 28.1 / 29.0 / 46.7), but slower

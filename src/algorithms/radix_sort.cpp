@@ -138,7 +138,8 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
   std::uint64_t cleared = ceil_div(parts.front().n, os.tile());  // rows of st[0] known to be zero
   std::size_t j = 0;
   for (std::size_t i = 0; i < passes.size(); ++i) {
-    const bool packed_in = packed && i > 0, packed_out = packed && (i + 1 < passes.size() || plan.decide_after_first);
+    const bool packed_in = packed && i > 0;
+    const bool packed_out = packed && (i + 1 < passes.size() || plan.decide_after_first);
     rt::Program& pass_prog =
         packed_in || packed_out ? program_for(job, p, RadixPath::onesweep, packed_in, packed_out) : prog;
     for (const Portion& part : parts) {

@@ -85,6 +85,16 @@ bool move_into_slot(const std::string& tmp, const std::string& slot) {
 
 std::filesystem::path program_cache_dir() { return cache_directory_path(); }
 
+std::string program_memo_key(const std::string& kernel_file, const std::vector<std::string>& defines) {
+  std::size_t bytes = kernel_file.size();
+  for (const std::string& d : defines) bytes += d.size() + 1;
+  std::string key;
+  key.reserve(bytes);
+  key += kernel_file;
+  for (const std::string& d : defines) (key += '\n') += d;  // no define holds a line break
+  return key;
+}
+
 std::string program_cache_key(const std::string& backend, const std::string& device, const std::string& driver,
                               const std::string& source, const std::string& options) {
   std::uint64_t a = 14695981039346656037ull, b = 0x9e3779b97f4a7c15ull;

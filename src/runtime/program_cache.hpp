@@ -17,6 +17,12 @@ namespace gpusort::rt {
 
 std::filesystem::path program_cache_dir();
 
+// The in-memory key of a program (a backend's map of built programs): its file and defines in one
+// string, built with one allocation. Every sort looks its programs up by it, so the backends build
+// their compiler options only when it misses (the single-tile radix sort's whole host path is a
+// few microseconds).
+std::string program_memo_key(const std::string& kernel_file, const std::vector<std::string>& defines);
+
 std::string program_cache_key(const std::string& backend, const std::string& device, const std::string& driver,
                               const std::string& source, const std::string& options);
 

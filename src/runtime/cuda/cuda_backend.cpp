@@ -339,11 +339,12 @@ class CudaDevice final : public Device {
   const DeviceDescription& description() const override { return desc_; }
 
   Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
+    std::string memory_key = program_memo_key(kernel_file, defines);  // the options follow from the defines
+    std::lock_guard lock(programs_mutex_);
+    if (auto it = programs_.find(memory_key); it != programs_.end()) return *it->second;
+
     const std::vector<std::string> options = nvrtc_options(defines, target_.arch);
     const std::string joined = join(options);
-    std::lock_guard lock(programs_mutex_);
-    const std::string memory_key = kernel_file + '\n' + joined;
-    if (auto it = programs_.find(memory_key); it != programs_.end()) return *it->second;
 
     const std::string source = assemble_kernel_source(kernel_file);
     const std::string key = program_cache_key("cuda", cache_device_, cache_driver_, source, joined);
@@ -369,7 +370,7 @@ class CudaDevice final : public Device {
       }
       program_cache_store(key, binary);
     }
-    auto& slot = programs_[memory_key];
+    auto& slot = programs_[std::move(memory_key)];
     slot = std::make_unique<CudaProgram>(ctx_, kernel_file, module);
     return *slot;
   }
@@ -494,8 +495,14 @@ class CudaDevice final : public Device {
                                               std::to_string(desc_.local_memory_bytes) + " bytes of local memory");
     CudaQueue& cq = queue(q);
 
-    std::vector<CUdeviceptr> pointers(args.size(), 0);
-    std::vector<void*> params(args.size(), nullptr);
+    // on the stack up to kInlineArgs (every kernel of the project): a launch allocates nothing
+    constexpr std::size_t kInlineArgs = 16;
+    CUdeviceptr inline_pointers[kInlineArgs] = {};
+    void* inline_params[kInlineArgs] = {};
+    std::vector<CUdeviceptr> more_pointers(args.size() > kInlineArgs ? args.size() : 0, 0);
+    std::vector<void*> more_params(more_pointers.size(), nullptr);
+    CUdeviceptr* pointers = more_pointers.empty() ? inline_pointers : more_pointers.data();
+    void** params = more_params.empty() ? inline_params : more_params.data();
     for (std::size_t i = 0; i < args.size(); ++i) {
       const Arg& a = args[i];
       if (a.buffer) {
@@ -523,7 +530,7 @@ class CudaDevice final : public Device {
     }
     if (l.local_bytes > 0) k.ensure_dynamic_shared(api_, l.local_bytes);
     check(api_.cuLaunchKernel(k.function(), static_cast<unsigned>(l.groups), 1, 1, l.group_size, 1, 1,
-                              static_cast<unsigned>(l.local_bytes), cq.stream(), params.data(), nullptr),
+                              static_cast<unsigned>(l.local_bytes), cq.stream(), params, nullptr),
           [&] { return "cuLaunchKernel " + what(); });
   }
 

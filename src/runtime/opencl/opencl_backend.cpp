@@ -227,6 +227,9 @@ class ClDevice final : public Device {
   const DeviceDescription& description() const override { return desc_; }
 
   Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
+    std::string memo = program_memo_key(kernel_file, defines);  // the options follow from the defines
+    std::lock_guard lock(programs_mutex_);
+    if (auto it = programs_.find(memo); it != programs_.end()) return *it->second;
     std::string options = "-cl-std=CL1.2";
     for (const auto& d : defines) {
       options += " -D" + d;
@@ -235,9 +238,6 @@ class ClDevice final : public Device {
       if (d.starts_with(kMaxRegistersDefine) && nvidia_gpu(desc_))
         options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
     }
-    std::lock_guard lock(programs_mutex_);
-    auto memo = kernel_file + "|" + options;
-    if (auto it = programs_.find(memo); it != programs_.end()) return *it->second;
     std::string source = assemble_kernel_source(kernel_file);
     std::string key = program_cache_key("opencl", desc_.name, desc_.driver, source, options);
     cl_program prog = nullptr;
@@ -249,7 +249,7 @@ class ClDevice final : public Device {
       note_program_compiled();
       if (auto bin = binary_of(prog)) program_cache_store(key, *bin);
     }
-    auto& slot = programs_[memo];
+    auto& slot = programs_[std::move(memo)];
     slot = std::make_unique<ClProgram>(prog);
     return *slot;
   }

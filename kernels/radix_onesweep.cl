@@ -4,8 +4,7 @@
 // permutes as inline PTX there: nvidia_ops.h; the look-back spins on its predecessors, as CUDA's
 // does: their tile ids came first from the atomic counter, so they are already resident on these
 // GPUs). The all-digit histogram comes first (radix_histogram_lanes, radix_lane_histogram.h) and
-// stays on the device. On CUDA the same program holds the single-tile sort of small inputs
-// (radix_single_tile.h).
+// stays on the device. Small inputs on CUDA take radix_single_tile.cl instead.
 //
 // radix_onesweep, one block per tile of TILE = GROUP_SIZE * ITEMS keys, GROUP_SIZE == RADIX, in
 // named phases (radix_onesweep_phases.h):
@@ -101,9 +100,6 @@ typedef u32 gpos_t;
 #include "radix_warp_rank.h"
 #include "radix_block_scan.h"
 #include "radix_lane_histogram.h"
-#if GS_CUDA
-#include "radix_single_tile.h"
-#endif
 #include "radix_lookback.h"
 #include "radix_onesweep_phases.h"
 

@@ -1,5 +1,5 @@
 // CUDA radix sort of small inputs in one launch (radix_single_tile_<threads>_<items>; the host's
-// RadixPath::single_tile). Built into the onesweep program (radix_onesweep.cl) with its defines.
+// RadixPath::single_tile), built as the program radix_single_tile.cl.
 #ifndef GPUSORT_RADIX_SINGLE_TILE_H
 #define GPUSORT_RADIX_SINGLE_TILE_H
 #include "radix_common.h"

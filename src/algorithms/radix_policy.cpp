@@ -372,6 +372,8 @@ const char* radix_program_file(RadixPath path) {
       return "radix_passes.cl";
     case RadixPath::portable_onesweep:
       return "radix_onesweep_portable.cl";
+    case RadixPath::single_tile:
+      return "radix_single_tile.cl";
     default:
       return "radix_onesweep.cl";
   }
@@ -379,10 +381,21 @@ const char* radix_program_file(RadixPath path) {
 
 std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in, bool packed_out) {
   auto d = key_defines_for(p.type, p.value_bytes);
-  auto add = [&](const char* name, std::uint64_t v) { d.push_back(std::string(name) + "=" + std::to_string(v)); };
+  d.reserve(d.size() + 16);
+  // one allocation per define: every sort builds these (the single tile's host path is microseconds)
+  auto add = [&](std::string_view name, std::uint64_t v) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    std::string& s = d.emplace_back();
+    s.reserve(name.size() + 1 + std::size_t(end - digits));
+    s.append(name).append(1, '=').append(digits, end);
+  };
   if (path == RadixPath::single_group) {
     add("GROUP_SIZE", p.single_group.group);
     add("RADIX_BITS", p.single_group.bits);
+  } else if (path == RadixPath::single_tile) {  // the shapes are kernels of the one program
+    add("RADIX_BITS", kRadixBits);
+    add("RADIX_FLOAT_FLAG", p.onesweep.float_flag);
   } else if (path == RadixPath::portable || path == RadixPath::portable_onesweep) {
     add("RADIX_BITS", kRadixBits);
     add("GROUP_SIZE", p.portable.group);
@@ -487,6 +500,13 @@ std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type ty
     for (auto [in, out] : {std::pair{false, true}, {true, true}, {true, false}})
       all.push_back(to_defines(p, RadixPath::onesweep, in, out));
   return all;
+}
+
+std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes) {
+  RadixPolicy p;
+  p.type = type, p.value_bytes = value_bytes;
+  p.onesweep = choose_onesweep_policy(type, value_bytes, 4096, SortOptions{});
+  return to_defines(p, RadixPath::single_tile);
 }
 
 }  // namespace gpusort::algo

@@ -175,7 +175,7 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, st
 // onesweep meta buffer's first part, and with portions the stride of their offsets blocks.
 std::uint64_t onesweep_block_bytes(std::uint32_t passes);
 
-// The program a path runs and its -D list: radix_onesweep.cl (single tile, onesweep; packed_in /
+// The program a path runs and its -D list: radix_single_tile.cl, radix_onesweep.cl (packed_in /
 // packed_out for the passes that read / write packed pairs), radix_onesweep_portable.cl,
 // radix_passes.cl, radix_single_group.cl.
 const char* radix_program_file(RadixPath path);
@@ -218,5 +218,7 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 // without a GPU).
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
                                                                      std::uint64_t n);
+// The define set the single-tile path builds radix_single_tile.cl with (the same test compiles it).
+std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
 
 }  // namespace gpusort::algo

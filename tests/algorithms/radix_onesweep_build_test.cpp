@@ -1,8 +1,8 @@
-// The onesweep program (kernels/radix_onesweep.cl), as CUDA's NVRTC builds it, for every key type and value width with
-// the radix driver's defaults. NVRTC compiles it for sm_90 here, without a GPU, so a ptxas failure
-// shows up in CI rather than on a user's GPU: ptxas 13.0 fails on some forms of the warp match with
-// "Register allocation failed with register count of '7'" (see radix_match_peers_full). Sorts of
-// 2^30 keys and more take the portions' form (ONESWEEP_PORTIONS).
+// The onesweep program (kernels/radix_onesweep.cl) and the single tile's (radix_single_tile.cl), as CUDA's NVRTC
+// builds them, for every key type and value width with the radix driver's defaults. NVRTC compiles them for sm_90
+// here, without a GPU, so a ptxas failure shows up in CI rather than on a user's GPU: ptxas 13.0 fails on some
+// forms of the warp match with "Register allocation failed with register count of '7'" (see
+// radix_match_peers_full). Sorts of 2^30 keys and more take the portions' form (ONESWEEP_PORTIONS).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -36,6 +36,20 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
     }
   }
   EXPECT_GE(built.size(), 60u);
+}
+
+// The single tile of small CUDA sorts is a program of its own (radix_single_tile.cl): all its shapes
+// for every key type and value width.
+TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  const std::string source = rt::assemble_kernel_source("radix_single_tile.cl");
+  for (key_type type : all_key_types)
+    for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
+      const auto defines = algo::radix_single_tile_program_defines(type, value_bytes);
+      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+          << key_type_name(type) << " keys, " << value_bytes << "-byte values";
+    }
 }
 
 }  // namespace

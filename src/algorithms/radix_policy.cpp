@@ -85,6 +85,7 @@ constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 
 constexpr std::uint32_t kSnapshotW = 4;
 constexpr std::uint64_t kNoSkipMaxN = 1ull << 22;
 constexpr std::uint64_t kSingleGroupMaxN = 4096;
+constexpr std::uint32_t kBitonicMinLog2 = 7, kBitonicMaxLog2 = 12;  // radix_small_bitonic_7 .. _12
 
 std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::uint32_t items) {
   if (vb == 16 || (vb != 0 && !split && items > 16)) return 2;  // values staged after the keys: up to 128 registers
@@ -100,8 +101,19 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
                                     const SortOptions& options, const RadixPolicyOverride& o) {
   if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
   const std::size_t ks = key_size(type);
-  const auto regs = static_cast<std::uint32_t>((ks + 3) / 4 + (vb + 3) / 4);
   SingleTilePolicy s;
+  // integer keys alone: the bitonic network (kernels/radix_small_bitonic.h: the same output, equal
+  // keys being equal bits)
+  const std::uint64_t bitonic_cap = std::min({std::uint64_t(1) << kBitonicMaxLog2, o.bitonic_max.value_or(kAny),
+                                              o.single_tile_max.value_or(kAny)});
+  if (!is_float(type) && ks <= 4 && vb == 0 && n <= bitonic_cap) {
+    s.bitonic_log2 = kBitonicMinLog2;
+    while ((std::uint64_t(1) << s.bitonic_log2) < n) ++s.bitonic_log2;
+    s.threads = 1u << (s.bitonic_log2 - 2), s.items = 4;
+    if (s.threads <= desc.max_work_group_size) return s;
+    s = {};
+  }
+  const auto regs = static_cast<std::uint32_t>((ks + 3) / 4 + (vb + 3) / 4);
   for (const ShapeRow& r : kSingleTileShapes)
     if (r.items * regs <= r.max_regs && std::uint64_t(r.threads) * r.items >= n) {
       s = {r.threads, r.items};
@@ -241,6 +253,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
+    else if (name == "bitonic_max") set(o.bitonic_max, kAny);
     else if (name == "single_group_max") set(o.single_group_max, kAny);
     else if (name == "single_group_size") set(o.single_group_size, 1u << 16);
     else if (name == "portable_onesweep") set(o.portable_onesweep, 1);
@@ -465,6 +478,7 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
 }
 
 std::uint64_t single_tile_local_bytes(const SingleTilePolicy& s, std::size_t key_bytes, std::size_t value_bytes) {
+  if (s.bitonic_log2) return 0;  // static shared memory
   return s.tile() * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
 }
 

@@ -4,7 +4,8 @@
 // moves as its original bits: NaN payloads and the sign of zero survive. Stable by construction
 // (every pass is a stable counting scatter).
 //
-// 0. Small n: one launch, in place (CUDA: radix_single_tile; elsewhere radix_single_group.cpp).
+// 0. Small n: one launch, in place (CUDA: radix_single_tile, or for up to 4096 integer keys alone
+//    the bitonic network radix_small_bitonic; elsewhere radix_single_group.cpp).
 // 1. radix_histogram(_lanes): every pass's digit histogram at once (one read of the keys).
 // 2. Read the histogram back; a pass whose digit is the same for all keys is skipped (narrow or
 //    low-entropy data, small integers in wide types: fewer passes). The onesweep path runs every
@@ -214,6 +215,11 @@ void radix_sort(SortJob& job) {
   rt::Device& dev = job.device;
   if (p.path == RadixPath::single_tile) {  // one launch, in place, no temporaries
     const SingleTilePolicy& st = p.single_tile;
+    if (st.bitonic_log2) {
+      dev.launch(program_for(job, p, p.path).kernel("radix_small_bitonic_" + std::to_string(st.bitonic_log2)),
+                 {1, st.threads}, {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg()});
+      return;
+    }
     dev.launch(program_for(job, p, p.path)
                    .kernel("radix_single_tile_" + std::to_string(st.threads) + "_" + std::to_string(st.items)),
                {1, st.threads, single_tile_local_bytes(st, key_size(job.type), job.value_bytes)},

@@ -37,6 +37,12 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).path, RadixPath::single_tile);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.tile(), 4096u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16384).single_tile.threads, 1024u);
+  // integer keys alone up to 4096: the bitonic network, 4 keys per thread, padded to 2^7 .. 2^12
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.bitonic_log2, 12u);
+  EXPECT_EQ(choose(dev, key_type::i8, 0, 100).single_tile.bitonic_log2, 7u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 4097).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 4096).single_tile.bitonic_log2, 0u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16385).path, RadixPath::onesweep);
   EXPECT_EQ(choose(dev, key_type::u64, 8, 4097).path, RadixPath::onesweep);
   // from 2^30 keys (30-bit look-back counts) the onesweep passes run in portions
@@ -192,11 +198,12 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
 
 TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
-  const RadixPolicyOverride o = parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0");
+  const RadixPolicyOverride o = parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64");
   EXPECT_EQ(o.items, 20u);
   EXPECT_EQ(o.min_blocks, 2u);
   EXPECT_EQ(o.packed_pairs, false);
   EXPECT_EQ(o.single_tile_max, 0u);
+  EXPECT_EQ(o.bitonic_max, 64u);
   EXPECT_FALSE(o.snapshot.has_value());
   EXPECT_FALSE(parse_radix_policy_override("").items.has_value());
   for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "items=3x"})

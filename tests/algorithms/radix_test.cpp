@@ -100,13 +100,48 @@ TEST(Radix, CudaSingleTileEdges) {
   const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
                                           2049, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384};
   const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
-  check_keys_matrix<std::uint32_t>(o, sizes, dists);
+  {
+    // integer keys alone up to 4096 take the bitonic network by default (Radix.CudaSmallBitonic)
+    const algo::ScopedRadixPolicyOverride bitonic_off({.bitonic_max = 0});
+    check_keys_matrix<std::uint32_t>(o, sizes, dists);
+  }
   check_keys_matrix<float>(o, sizes, dists);
   check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096, 8192}, dists);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
   check_pairs<std::uint64_t, std::uint64_t>(o, {2, 1025, 2049, 4096}, dist::uniform);
   check_pairs<double, Bytes16>(o, {2, 257, 1025, 2047, 2048}, dist::specials);
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
+}
+
+// CUDA: integer keys of up to 32 bits alone, up to 4096 of them, are sorted by a bitonic network in
+// one block (kernels/radix_small_bitonic.h; equal integer keys are equal bits, so the output is the
+// radix sort's): every network size (n padded to 2^7 .. 2^12) at and around its edges, signed and
+// narrow types, both orders, ties and all-equal keys; floats, pairs and 4097 keys do not take it.
+TEST(Radix, CudaSmallBitonic) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_small_bitonic runs on CUDA devices";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  const algo::ScopedRadixPolicyOverride on({.bitonic_max = 4096});  // whatever the default cap is
+  auto bitonic_log2 = [&](key_type t, std::size_t vb, std::uint64_t n) {
+    return algo::choose_radix_policy(ctx.device(), t, vb, n, o).single_tile.bitonic_log2;
+  };
+  EXPECT_EQ(bitonic_log2(key_type::u32, 0, 2), 7u);
+  EXPECT_EQ(bitonic_log2(key_type::i16, 0, 129), 8u);
+  EXPECT_EQ(bitonic_log2(key_type::u32, 0, 4096), 12u);
+  EXPECT_EQ(bitonic_log2(key_type::u32, 0, 4097), 0u);
+  EXPECT_EQ(bitonic_log2(key_type::f32, 0, 1024), 0u);
+  EXPECT_EQ(bitonic_log2(key_type::u64, 0, 1024), 0u);
+  EXPECT_EQ(bitonic_log2(key_type::u32, 4, 1024), 0u);
+  EXPECT_EQ(temporary_storage_bytes(ctx, key_type::u32, 4096, 0, o), 0u);
+  const std::vector<std::size_t> sizes = {2,   3,   5,   127, 128, 129,  255,  256,  257,  511,  512,
+                                          513, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 4095, 4096};
+  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
+  check_keys_matrix<std::uint32_t>(o, sizes, dists);
+  check_keys_matrix<std::int32_t>(o, sizes, dists);
+  check_keys_matrix<std::int16_t>(o, {2, 129, 1000, 4096}, dists);
+  check_keys_matrix<std::uint16_t>(o, {3, 257, 2048}, dists);
+  check_keys_matrix<std::uint8_t>(o, {2, 255, 4096}, dists);
+  check_keys_matrix<std::int8_t>(o, {3, 257, 4095}, dists);
 }
 
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed

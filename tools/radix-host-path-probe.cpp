@@ -4,7 +4,8 @@
 // Build against a build tree (not part of the CMake build: it reaches into src/):
 //   g++ -O2 -std=c++20 -Iinclude -IBUILD/include -Isrc tools/radix-host-path-probe.cpp BUILD/libgpusort.a \
 //       -lOpenCL -ldl -lpthread -o radix-host-path-probe
-// Usage: radix-host-path-probe [n (4096)] [device (cuda:0)]   (CUDA devices: the single-tile path)
+// Usage: radix-host-path-probe [n (4096)] [device (cuda:0)] [bitonic]   (CUDA devices: the radix
+// single tile, with the bitonic network of integer keys switched off; "bitonic": the network instead)
 // The per-step loops do not wait for the device, so a step faster than the kernel (launch, the
 // driver as a whole) reads as the kernel's time once the queue is full.
 #include <algorithm>
@@ -33,14 +34,17 @@ int main(int argc, char** argv) {
   using namespace gpusort;
   const std::uint64_t n = argc > 1 ? std::stoull(argv[1]) : 4096;
   const char* device_id = argc > 2 ? argv[2] : "cuda:0";
+  const bool bitonic = argc > 3 && std::string(argv[3]) == "bitonic";
+  // the driver below runs under the same override as the policy the probe times
+  const algo::ScopedRadixPolicyOverride path(bitonic ? algo::RadixPolicyOverride{} : algo::RadixPolicyOverride{.bitonic_max = 0});
   Context ctx(device_id);
   rt::Device& dev = ctx.runtime_device();
   SortOptions opt;
   opt.algorithm = "radix";
   const algo::RadixPolicy p = algo::choose_radix_policy(dev.description(), key_type::u32, 0, n, opt);
-  if (p.path != algo::RadixPath::single_tile) {
-    std::fprintf(stderr, "radix-host-path-probe: %llu u32 keys on %s do not take the single tile\n",
-                 (unsigned long long)n, device_id);
+  if (p.path != algo::RadixPath::single_tile || bitonic != (p.single_tile.bitonic_log2 != 0)) {
+    std::fprintf(stderr, "radix-host-path-probe: %llu u32 keys on %s do not take the %s\n", (unsigned long long)n,
+                 device_id, bitonic ? "bitonic network" : "single tile");
     return 2;
   }
   std::vector<std::uint32_t> input(n);
@@ -66,12 +70,18 @@ int main(int argc, char** argv) {
   const double define_list = timed([&] { defines = algo::to_defines(p, p.path); });
   rt::Program* program = nullptr;
   const double lookup = timed([&] { program = &dev.program(algo::radix_program_file(p.path), defines); });
-  const std::string name =
-      "radix_single_tile_" + std::to_string(p.single_tile.threads) + "_" + std::to_string(p.single_tile.items);
+  const std::string name = bitonic ? "radix_small_bitonic_" + std::to_string(p.single_tile.bitonic_log2)
+                                   : "radix_single_tile_" + std::to_string(p.single_tile.threads) + "_" +
+                                         std::to_string(p.single_tile.items);
   rt::Kernel* kernel = nullptr;
   const double kernel_lookup = timed([&] { kernel = &program->kernel(name); });
   const rt::Launch launch{1, p.single_tile.threads, algo::single_tile_local_bytes(p.single_tile, 4, 0)};
-  auto bare_launch = [&] { dev.launch(*kernel, launch, {*keys, *keys, static_cast<std::uint32_t>(n), std::uint32_t(0)}); };
+  auto bare_launch = [&] {
+    if (bitonic)
+      dev.launch(*kernel, launch, {*keys, static_cast<std::uint32_t>(n), std::uint32_t(0)});
+    else
+      dev.launch(*kernel, launch, {*keys, *keys, static_cast<std::uint32_t>(n), std::uint32_t(0)});
+  };
   const double launch_us = timed(bare_launch);
   const double record = timed([&] { (void)dev.record(); });
   std::printf("%llu u32 keys on %s, %s: host us per call: driver %.2f | policy %.2f, -D list %.2f, program lookup %.2f, "

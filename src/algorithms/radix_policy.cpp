@@ -113,7 +113,8 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
     s.bitonic_log2 = kBitonicMinLog2;
     while ((std::uint64_t(1) << s.bitonic_log2) < n) ++s.bitonic_log2;
     s.threads = 1u << (s.bitonic_log2 - 2), s.items = 4;
-    if (s.threads <= desc.max_work_group_size) return s;
+    const std::uint64_t shared_bytes = s.bitonic_log2 >= 8 ? std::uint64_t(8) << s.bitonic_log2 : 0;  // 2 N words
+    if (s.threads <= desc.max_work_group_size && shared_bytes <= desc.local_memory_bytes) return s;
     s = {};
   }
   const auto regs = static_cast<std::uint32_t>((ks + 3) / 4 + (vb + 3) / 4);

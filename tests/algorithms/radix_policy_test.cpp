@@ -35,7 +35,8 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   const auto dev = cuda_device();
   // small n: the single tile (smallest shape that holds n), then the onesweep passes
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).path, RadixPath::single_tile);
-  EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.tile(), 4096u);
+  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.tile(), 4096u);
+  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.threads, 512u);  // 512 x 8
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16384).single_tile.threads, 1024u);
   // integer keys alone up to 4096: the bitonic network, 4 keys per thread, padded to 2^7 .. 2^12
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.bitonic_log2, 12u);
@@ -43,6 +44,21 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4097).single_tile.bitonic_log2, 0u);
   EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.bitonic_log2, 0u);
   EXPECT_EQ(choose(dev, key_type::u32, 4, 4096).single_tile.bitonic_log2, 0u);
+  {  // switched off by bitonic_max = 0 or a smaller single_tile_max (then the radix tile, or nothing)
+    const auto with = [&](const RadixPolicyOverride& o, std::uint64_t n) {
+      return choose_radix_policy(dev, key_type::u32, 0, n, {}, o).single_tile;
+    };
+    EXPECT_EQ(with({.bitonic_max = 0}, 4096).bitonic_log2, 0u);
+    EXPECT_EQ(with({.bitonic_max = 0}, 4096).threads, 512u);
+    EXPECT_EQ(with({.bitonic_max = 1000}, 1000).bitonic_log2, 10u);
+    EXPECT_EQ(with({.bitonic_max = 1000}, 1001).bitonic_log2, 0u);
+    EXPECT_EQ(with({.single_tile_max = 100}, 200).threads, 0u);
+    // a device whose groups cannot hold N / 4 threads keeps the radix tile
+    DeviceDescription small = dev;
+    small.max_work_group_size = 512;
+    EXPECT_EQ(choose(small, key_type::u32, 0, 4096).single_tile.bitonic_log2, 0u);
+    EXPECT_EQ(choose(small, key_type::u32, 0, 2048).single_tile.bitonic_log2, 11u);
+  }
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16385).path, RadixPath::onesweep);
   EXPECT_EQ(choose(dev, key_type::u64, 8, 4097).path, RadixPath::onesweep);
   // from 2^30 keys (30-bit look-back counts) the onesweep passes run in portions

@@ -103,6 +103,7 @@ TEST(Radix, CudaSingleTileEdges) {
   {
     // integer keys alone up to 4096 take the bitonic network by default (Radix.CudaSmallBitonic)
     const algo::ScopedRadixPolicyOverride bitonic_off({.bitonic_max = 0});
+    EXPECT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 4096, o).single_tile.bitonic_log2, 0u);
     check_keys_matrix<std::uint32_t>(o, sizes, dists);
   }
   check_keys_matrix<float>(o, sizes, dists);

@@ -1,9 +1,8 @@
-// Shared by the radix sort kernels (radix_passes.cl, radix_onesweep.cl): digits of ordered keys and
-// the up-front histogram of every digit at once.
+// Shared by every radix sort kernel: digits of ordered keys (the up-front histogram of the portable
+// programs is radix_histogram.h, the onesweep program's radix_lane_histogram.h).
 //
 // Specialised by keys.h's defines and:
 //   RADIX_BITS  digit width (8); RADIX = 2^RADIX_BITS digits; RADIX_PASSES = ceil(KEY_BITS / RADIX_BITS).
-//   GROUP_SIZE  work-items per group of radix_histogram.
 // Digit p of a key is bits [p*RADIX_BITS, (p+1)*RADIX_BITS) of ordered_key(k, flip): the transform
 // gives signed, float and descending order; the sort moves the original bits (stable LSD order).
 #ifndef GPUSORT_RADIX_COMMON_H
@@ -13,42 +12,12 @@
 #ifndef RADIX_BITS
 #error "RADIX_BITS must be defined"
 #endif
-#ifndef GROUP_SIZE
-#error "GROUP_SIZE must be defined"
-#endif
 #define RADIX (1u << RADIX_BITS)
 #define RADIX_MASK (RADIX - 1u)
 #define RADIX_PASSES ((KEY_BITS + RADIX_BITS - 1) / RADIX_BITS)
 
 DEVICE_FN u32 radix_digit(key_t k, okey_t flip, u32 shift) {
   return (u32)(ordered_key(k, flip) >> shift) & RADIX_MASK;
-}
-
-// hist[p * RADIX + d] += number of keys whose digit p is d, for every pass p at once. Group g
-// reads keys [g * span, (g + 1) * span); hist is zeroed by the host (u64 counts: n may pass 2^32).
-KERNEL radix_histogram(GLOBAL const key_t* keys, u64 n, okey_t flip, u64 span, GLOBAL u64* hist) {
-  LOCAL_ARRAY u32 counts[RADIX_PASSES * RADIX];
-  const u32 t = LOCAL_ID();
-  for (u32 i = t; i < RADIX_PASSES * RADIX; i += LOCAL_SIZE()) counts[i] = 0;
-  BARRIER();
-  const u64 begin = GROUP_ID() * span;
-  const u64 end = gs_min_u64(n, begin + span);
-  const u32 stride = LOCAL_SIZE();
-  for (u64 i = begin + t; i < end; i += 4u * stride) {  // four loads in flight per work-item
-    key_t k[4];
-    for (u32 j = 0; j < 4; ++j)
-      if (i + j * stride < end) k[j] = keys[i + j * stride];
-    for (u32 j = 0; j < 4; ++j) {
-      if (i + j * stride < end) {
-        const okey_t o = ordered_key(k[j], flip);
-        for (u32 p = 0; p < RADIX_PASSES; ++p)
-          ATOMIC_ADD_U32(&counts[p * RADIX + ((u32)(o >> (p * RADIX_BITS)) & RADIX_MASK)], 1u);
-      }
-    }
-  }
-  BARRIER();
-  for (u32 i = t; i < RADIX_PASSES * RADIX; i += LOCAL_SIZE())
-    if (counts[i] != 0) ATOMIC_ADD_U64(&hist[i], (u64)counts[i]);
 }
 
 #endif  // GPUSORT_RADIX_COMMON_H

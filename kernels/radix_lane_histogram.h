@@ -1,5 +1,5 @@
 // All-digit histogram of the onesweep path (radix_onesweep.cl; NVIDIA GPUs, CUDA and OpenCL), a
-// faster radix_histogram (radix_common.h): 16-byte loads, four in flight per thread, and lane-private
+// faster radix_histogram (radix_histogram.h): 16-byte loads, four in flight per thread, and lane-private
 // counters so that a warp's shared atomics never collide in a bank (the scalar kernel's random bins
 // cost ~3.5-way bank conflicts per atomic). Counters are u16 halves of u32 words: word (pass, d / 2,
 // copy) with copy = lane % HL_COPIES (RADIX_HIST_COPIES from the host: on CUDA 32, or 16 for more

@@ -21,13 +21,14 @@
 //     digit's run (values gathered from the input by each key's tile position).
 // The next pass's status words (the other buffer of a ping-pong pair) are cleared by the tiles of
 // this one, as on CUDA. Counts are 30-bit: the host takes this path for n < 2^30.
-// The same program holds radix_common.h's histogram (every pass's digits, for skipping passes).
+// The same program holds radix_histogram.h's histogram (every pass's digits, for skipping passes).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=8 ONESWEEP_SPIN_LIMIT=1024 ONESWEEP_FALLBACK_ONLY=0 RADIX_GROUP_DIGIT_SCAN=1 RADIX_WARP_RANK=1 ONESWEEP_LOOKBACK_WINDOW=4
 #if !defined(ITEMS) || !defined(ONESWEEP_SPIN_LIMIT) || !defined(ONESWEEP_FALLBACK_ONLY) || !defined(ONESWEEP_LOOKBACK_WINDOW)
 #error "radix_onesweep_portable.cl takes every switch from the host (src/algorithms/radix_policy.cpp, to_defines)"
 #endif
 #define TILE (GROUP_SIZE * ITEMS)
 #include "radix_common.h"
+#include "radix_histogram.h"
 #include "group_scan.h"
 #include "radix_tile_split.h"
 #include "radix_lookback_fallback.h"

@@ -5,7 +5,7 @@
 // The keys are split into NUM_GROUPS() contiguous spans of whole tiles (TILE = GROUP_SIZE * ITEMS
 // keys); group g always handles span g, so the digit-major table counts[d * groups + g] scanned
 // exclusively gives where group g's first key of digit d goes.
-//   radix_histogram (radix_common.h)  every pass's digit histogram at once (for pass skipping)
+//   radix_histogram (radix_histogram.h)  every pass's digit histogram at once (for pass skipping)
 //   radix_count     counts[d * groups + g] = keys of span g with digit d (this pass)
 //   radix_scan      one work-group: exclusive prefix sum of counts in place, any length
 //   radix_scatter   each group walks its span tile by tile: the tile is sorted by the digit in
@@ -16,6 +16,7 @@
 // Specialised by radix_common.h's defines and ITEMS (keys per work-item in radix_scatter).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=64 ITEMS=16 RADIX_GROUP_DIGIT_SCAN=0 RADIX_WARP_RANK=0
 #include "radix_common.h"
+#include "radix_histogram.h"
 #include "group_scan.h"
 
 #ifndef ITEMS

@@ -6,9 +6,6 @@
 // Specialised by keys.h's defines, RADIX_BITS and RADIX_FLOAT_FLAG (src/algorithms/radix_policy.cpp,
 // to_defines).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 RADIX_FLOAT_FLAG=1
-#ifndef GROUP_SIZE
-#define GROUP_SIZE 256  // radix_common.h's histogram kernel wants one; the single tile sizes itself
-#endif
 #include "radix_common.h"
 
 #if !GS_CUDA

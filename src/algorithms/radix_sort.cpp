@@ -215,15 +215,14 @@ void radix_sort(SortJob& job) {
   rt::Device& dev = job.device;
   if (p.path == RadixPath::single_tile) {  // one launch, in place, no temporaries
     const SingleTilePolicy& st = p.single_tile;
-    if (st.bitonic_log2) {
-      dev.launch(program_for(job, p, p.path).kernel("radix_small_bitonic_" + std::to_string(st.bitonic_log2)),
-                 {1, st.threads}, {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg()});
-      return;
-    }
-    dev.launch(program_for(job, p, p.path)
-                   .kernel("radix_single_tile_" + std::to_string(st.threads) + "_" + std::to_string(st.items)),
-               {1, st.threads, single_tile_local_bytes(st, key_size(job.type), job.value_bytes)},
-               {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
+    rt::Program& prog = program_for(job, p, p.path);
+    if (st.bitonic_log2)
+      dev.launch(prog.kernel("radix_small_bitonic_" + std::to_string(st.bitonic_log2)), {1, st.threads},
+                 {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg()});
+    else
+      dev.launch(prog.kernel("radix_single_tile_" + std::to_string(st.threads) + "_" + std::to_string(st.items)),
+                 {1, st.threads, single_tile_local_bytes(st, key_size(job.type), job.value_bytes)},
+                 {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
     return;
   }
   if (p.path == RadixPath::single_group) {
@@ -252,7 +251,7 @@ void radix_sort(SortJob& job) {
 
   PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
-  // 1. all histograms (radix_common.h's kernel in the portable programs, the lane histogram in the
+  // 1. all histograms (radix_histogram.h's kernel in the portable programs, the lane histogram in the
   //    onesweep program)
   dev.fill_bytes(*meta, 0, 0, l.meta);
   if (l.counters) dev.fill_bytes(*counters, 0, 0, l.counters);

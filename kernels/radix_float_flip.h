@@ -4,11 +4,13 @@
 // hist[RADIX_PASSES * RADIX] when some key is -0 or NaN; without such keys the onesweep passes take
 // their digits from the plain flip, and the single tile checks its keys itself and moves them as
 // their plain-flip images (radix_plain_float_key_inverse turns them back). The host zeroes that word.
+// The small-n bitonic network (radix_small_bitonic.h) uses both for any float keys: for a key that is
+// neither -0 nor NaN they are ordered_key and its inverse.
 #ifndef GPUSORT_RADIX_FLOAT_FLIP_H
 #define GPUSORT_RADIX_FLOAT_FLIP_H
 #include "radix_common.h"
 
-#if RADIX_FLOAT_FLAG
+#if KEY_KIND == 2
 DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
 #if KEY_BITS == 32
   const okey_t neg = (okey_t)((i32)k >> 31);

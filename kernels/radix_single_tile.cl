@@ -1,6 +1,6 @@
 // CUDA radix sort of small inputs in one launch: radix_single_tile_<threads>_<items>
-// (radix_single_tile.h; the host's RadixPath::single_tile), and for integer keys alone up to 4096
-// keys radix_small_bitonic_<log2 N> (radix_small_bitonic.h). A program of its own, so that a small
+// (radix_single_tile.h; the host's RadixPath::single_tile), and up to the host's network caps
+// radix_small_bitonic_<log2 N> (radix_small_bitonic.h). A program of its own, so that a small
 // sort neither compiles nor looks up the onesweep program and its dozen switches (the host's whole
 // path for a few thousand keys is microseconds), and the onesweep programs do not carry these kernels.
 // Specialised by keys.h's defines, RADIX_BITS and RADIX_FLOAT_FLAG (src/algorithms/radix_policy.cpp,

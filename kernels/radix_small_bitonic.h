@@ -1,28 +1,54 @@
-// CUDA, integer keys of up to 32 bits without values, up to 4096 keys: one block sorts them with a
-// bitonic network in registers (radix_small_bitonic_<log2 N>; the host's SingleTilePolicy::bitonic_log2).
-// For keys alone a comparison network gives the radix sort's output exactly: equal integer keys are
-// equal bits, so no order among them can be seen (floats are left to the single tile: -0/+0 and NaN
-// payloads are equal keys with different bits, and the radix sort keeps their order). Where the radix
-// single tile spends four passes of ranking, ballots and barriers on a few thousand keys, the network
-// costs log2(N) (log2(N) + 1) / 2 compare-exchange steps, almost all inside a warp.
+// CUDA, up to 4096 keys (or pairs with keys of up to 32 bits): one block sorts them with a bitonic
+// network in registers (radix_small_bitonic_<log2 N>; the host's SingleTilePolicy::bitonic_log2).
+// Where the radix single tile spends a pass of ranking, ballots and barriers per digit on a few
+// thousand keys, the network costs log2(N) (log2(N) + 1) / 2 compare-exchange steps, almost all
+// inside a warp. Its output is the radix sort's, bit for bit:
+//   - integer keys alone: equal keys are equal bits, so no order among them can be seen; the network
+//     sorts ordered_key images (the key XOR a constant) and turns them back;
+//   - float keys alone: without -0 and NaN (the block checks, as the single tile does) the plain
+//     sign flip is a bijection and the network sorts its images. With them, the images of -0/+0 are
+//     equal, and so are those of all NaNs, while the radix sort keeps such keys in input order: their
+//     bits are stashed in input order before the network and handed out along their runs after it
+//     (small_bitonic_stash_specials / small_bitonic_restore_specials);
+//   - pairs with keys of up to 32 bits: the network sorts (image << 32 | input position), which is
+//     the stable order, and each output position gathers its key and value from the input position.
+// 64-bit keys with values are left to the single tile (image and position do not fit one word).
 //
-// N = 2^LOG_N keys (n padded with all ones, which sort last and are not stored), N / 4 threads;
+// N = 2^LOG_N elements (n padded with all ones, which sort last and are not stored), N / 4 threads;
 // thread t holds positions 4t .. 4t + 3: a position's bits 0-1 select the register, bits 2-6 the
 // lane and bits 7 and up the warp. The network is the one of bitonic_network.h (every comparator
-// puts the smaller key lower; a stage's first step pairs each position with its mirror): a step whose
-// partner differs only in bits 0-1 is a register step, one that reaches into bits 2-6 a warp shuffle,
-// one that reaches bit 7 or up an exchange through shared memory (two buffers used in turn, so one
-// barrier per such step: a buffer is written again only after the next barrier). The keys travel as
-// ordered_key images, which for integer keys are the key XOR a constant (ordered_key(0, flip)).
+// puts the smaller element lower; a stage's first step pairs each position with its mirror): a step
+// whose partner differs only in bits 0-1 is a register step, one that reaches into bits 2-6 a warp
+// shuffle, one that reaches bit 7 or up an exchange through shared memory (two buffers used in turn,
+// so one barrier per such step: a buffer is written again only after the next barrier).
 #ifndef GPUSORT_RADIX_SMALL_BITONIC_H
 #define GPUSORT_RADIX_SMALL_BITONIC_H
 #include "keys.h"
+#include "radix_block_scan.h"
+#include "radix_float_flip.h"
 
-#if KEY_KIND != 2 && KEY_BITS <= 32 && !HAS_VALUES
-// Step (S, JJ) of the network over 2^LOG_N keys, then the ones after it; BUF: the shared buffer the
-// next exchange through shared memory uses.
+#if !HAS_VALUES || KEY_BITS <= 32
+#define SMALL_BITONIC 1
+#if HAS_VALUES
+typedef u64 bitonic_t;  // (ordered_key << 32) | input position
+#elif KEY_BITS == 64
+typedef u64 bitonic_t;  // the key's image
+#else
+typedef u32 bitonic_t;  // the key's image
+#endif
+#define BITONIC_PAD (~(bitonic_t)0)
+#else
+#define SMALL_BITONIC 0
+#endif
+
+#if SMALL_BITONIC
+DEVICE_FN bitonic_t bitonic_min(bitonic_t a, bitonic_t b) { return a < b ? a : b; }
+DEVICE_FN bitonic_t bitonic_max(bitonic_t a, bitonic_t b) { return a > b ? a : b; }
+
+// Step (S, JJ) of the network over 2^LOG_N elements, then the ones after it; BUF: the shared buffer
+// the next exchange through shared memory uses.
 template <u32 LOG_N, u32 S, u32 JJ, u32 BUF>
-DEVICE_FN void small_bitonic_steps(u32 (&v)[4], u32* smem, u32 t) {
+DEVICE_FN void small_bitonic_steps(bitonic_t (&v)[4], bitonic_t* smem, u32 t) {
   constexpr u32 TOP = 1u << JJ;                                // the partner's highest differing bit
   constexpr u32 MASK = JJ + 1 == S ? (1u << S) - 1u : TOP;     // mirror (first step of a stage) or half-cleaner
   constexpr u32 REG_MASK = MASK & 3u, THREAD_MASK = MASK >> 2;  // the partner: register r ^ REG_MASK of thread t ^ THREAD_MASK
@@ -31,15 +57,16 @@ DEVICE_FN void small_bitonic_steps(u32 (&v)[4], u32* smem, u32 t) {
 #pragma unroll
     for (u32 r = 0; r < 4; ++r) {
       if ((r & TOP) == 0u) {  // r is the lower of its pair
-        const u32 q = r ^ REG_MASK, lo = gs_min_u32(v[r], v[q]), hi = gs_max_u32(v[r], v[q]);
+        const u32 q = r ^ REG_MASK;
+        const bitonic_t lo = bitonic_min(v[r], v[q]), hi = bitonic_max(v[r], v[q]);
         v[r] = lo;
         v[q] = hi;
       }
     }
   } else {
-    u32 w[4];
+    bitonic_t w[4];
     if constexpr (VIA_SHARED) {
-      u32* b = smem + (BUF << LOG_N);
+      bitonic_t* b = smem + (BUF << LOG_N);
 #pragma unroll
       for (u32 r = 0; r < 4; ++r) b[4u * t + r] = v[r];
       __syncthreads();
@@ -51,7 +78,7 @@ DEVICE_FN void small_bitonic_steps(u32 (&v)[4], u32* smem, u32 t) {
     }
     const bool lower = (t & (TOP >> 2)) == 0u;  // this thread's positions are the lower of their pairs
 #pragma unroll
-    for (u32 r = 0; r < 4; ++r) v[r] = lower ? gs_min_u32(v[r], w[r]) : gs_max_u32(v[r], w[r]);
+    for (u32 r = 0; r < 4; ++r) v[r] = lower ? bitonic_min(v[r], w[r]) : bitonic_max(v[r], w[r]);
   }
   constexpr u32 NEXT_BUF = VIA_SHARED ? 1u - BUF : BUF;
   if constexpr (JJ > 0) {
@@ -61,30 +88,140 @@ DEVICE_FN void small_bitonic_steps(u32 (&v)[4], u32* smem, u32 t) {
   }
 }
 
-template <u32 LOG_N>
-DEVICE_FN void small_bitonic_body(u32* smem, key_t* keys, u32 n, okey_t flip) {
-  const u32 t = threadIdx.x;
-  u32 v[4];
+#if KEY_KIND == 2 && !HAS_VALUES
+// Float keys alone with -0 or NaN. Every thread has loaded its keys, so keys[] is free: the zeros'
+// bits go to its front and the NaNs' to its back (the last NaN first), each in input order. starts[]
+// is set to all ones here, for small_bitonic_restore_specials. Ends with a barrier.
+DEVICE_FN void small_bitonic_stash_specials(const key_t (&k)[4], key_t* keys, u32 n, okey_t flip, u32 t,
+                                            u32* warp_sums, u32* starts) {
+  const okey_t zero = ordered_key((key_t)0, flip), nan = (okey_t)KEY_ALL_ONES ^ flip;
+  if (t == 0) starts[0] = starts[1] = 0xFFFFFFFFu;
+  u32 count = 0;  // this thread's zeros in bits 0-15, NaNs in bits 16-31 (n <= 4096)
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) {
-    const u32 p = 4u * t + r;
-    v[r] = p < n ? (u32)ordered_key(keys[p], flip) : 0xFFFFFFFFu;
+    const okey_t o = ordered_key(k[r], flip);
+    if (4u * t + r < n) count += (o == zero ? 1u : 0u) + (o == nan ? 0x10000u : 0u);
   }
-  small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
-  const u32 back = (u32)ordered_key((key_t)0, flip);  // ordered_key(k) == k ^ back for integer keys
+  u32 rank = radix_block_exclusive_scan(count, warp_sums);
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) {
-    const u32 p = 4u * t + r;
-    if (p < n) keys[p] = (key_t)(v[r] ^ back);
+    const okey_t o = ordered_key(k[r], flip);
+    if (4u * t + r >= n) continue;
+    if (o == zero) {
+      keys[rank & 0xFFFFu] = k[r];
+      rank += 1u;
+    } else if (o == nan) {
+      keys[n - 1u - (rank >> 16)] = k[r];
+      rank += 0x10000u;
+    }
   }
+  __syncthreads();
 }
 
-// radix_small_bitonic_<LOG_N>: N = 2^LOG_N keys at most, N / 4 threads, 2 N words of static shared
-// memory (N >= 256; below it no step leaves a warp)
-#define GS_SMALL_BITONIC_KERNEL(LOG_N)                                                              \
-  KERNEL __launch_bounds__(1u << (LOG_N - 2)) radix_small_bitonic_##LOG_N(key_t* keys, u32 n, okey_t flip) { \
-    __shared__ u32 smem[LOG_N >= 8 ? 2u << LOG_N : 1u];                                              \
-    small_bitonic_body<LOG_N>(smem, keys, n, flip);                                                  \
+// After the network: the run of zero images takes the stashed zeros in order, the run of NaN images
+// the stashed NaNs; every other image turns back by the plain flip's inverse (ordered_key is the
+// plain flip for them). Ends with a barrier, after which keys[] may be written.
+DEVICE_FN void small_bitonic_restore_specials(const bitonic_t (&v)[4], key_t (&out)[4], key_t* keys, u32 n,
+                                              okey_t flip, u32 t, u32* starts) {
+  const okey_t zero = ordered_key((key_t)0, flip), nan = (okey_t)KEY_ALL_ONES ^ flip;
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) {
+    const u32 p = 4u * t + r;
+    if (p < n && v[r] == zero) atomicMin(&starts[0], p);
+    if (p < n && v[r] == nan) atomicMin(&starts[1], p);
+  }
+  __syncthreads();
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) {
+    const u32 p = 4u * t + r;
+    if (p >= n) continue;
+    out[r] = v[r] == zero  ? keys[p - starts[0]]
+             : v[r] == nan ? keys[n - 1u - (p - starts[1])]
+                           : radix_plain_float_key_inverse(v[r], flip);
+  }
+  __syncthreads();
+}
+#endif
+
+template <u32 LOG_N>
+DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
+  const u32 t = threadIdx.x;
+  key_t k[4];
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) k[r] = 4u * t + r < n ? keys[4u * t + r] : (key_t)0;
+  bitonic_t v[4];
+#if HAS_VALUES
+  (void)values;
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) {
+    const u32 p = 4u * t + r;
+    v[r] = p < n ? (bitonic_t)ordered_key(k[r], flip) << 32 | p : BITONIC_PAD;
+  }
+  small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
+  // every output position's pair from its input position; all read before any is written
+  key_t ko[4];
+  value_t vo[4];
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) {
+    if (4u * t + r < n) {
+      const u32 from = (u32)v[r];
+      ko[r] = keys[from];
+      vo[r] = values[from];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) {
+    if (4u * t + r < n) {
+      keys[4u * t + r] = ko[r];
+      values[4u * t + r] = vo[r];
+    }
+  }
+#elif KEY_KIND == 2
+  (void)values;
+  __shared__ u32 warp_sums[32], starts[2];
+#if RADIX_FLOAT_FLAG
+  u32 odd = 0;  // a key of this thread is -0 or NaN
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r)
+    if (4u * t + r < n) odd |= (u32)(ordered_key(k[r], flip) != radix_plain_float_key(k[r], flip));
+  const bool plain = !__syncthreads_or((int)odd);
+#else
+  const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
+#endif
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r)
+    v[r] = 4u * t + r >= n ? BITONIC_PAD : plain ? radix_plain_float_key(k[r], flip) : ordered_key(k[r], flip);
+  if (!plain) small_bitonic_stash_specials(k, keys, n, flip, t, warp_sums, starts);
+  small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
+  if (plain) {
+#pragma unroll
+    for (u32 r = 0; r < 4; ++r) k[r] = radix_plain_float_key_inverse(v[r], flip);
+  } else {
+    small_bitonic_restore_specials(v, k, keys, n, flip, t, starts);
+  }
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r)
+    if (4u * t + r < n) keys[4u * t + r] = k[r];
+#else
+  (void)values;
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r) v[r] = 4u * t + r < n ? ordered_key(k[r], flip) : BITONIC_PAD;
+  small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
+  const okey_t back = ordered_key((key_t)0, flip);  // ordered_key(k) == k ^ back for integer keys
+#pragma unroll
+  for (u32 r = 0; r < 4; ++r)
+    if (4u * t + r < n) keys[4u * t + r] = (key_t)(v[r] ^ back);
+#endif
+}
+
+// radix_small_bitonic_<LOG_N>: N = 2^LOG_N elements at most, N / 4 threads; dynamic shared memory
+// of 2 N elements for N >= 256 (below it no step leaves a warp): host, small_bitonic_local_bytes
+#define GS_SMALL_BITONIC_KERNEL(LOG_N)                                                                   \
+  KERNEL __launch_bounds__(1u << (LOG_N - 2))                                                            \
+      radix_small_bitonic_##LOG_N(key_t* keys, value_t* values, u32 n, okey_t flip GS_DYNAMIC_LOCAL) { \
+    GS_DECLARE_DYNAMIC_LOCAL(bitonic_t, smem);                                                           \
+    small_bitonic_body<LOG_N>(smem, keys, values, n, flip);                                              \
   }
 GS_SMALL_BITONIC_KERNEL(7)
 GS_SMALL_BITONIC_KERNEL(8)

@@ -82,13 +82,43 @@ constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 
 //   u32 keys ~0.045 ms (u32 2^22 0.214 -> 0.196 ms, u32/u32 0.254 -> 0.239, run 18);
 // - single work-group path up to 4096 keys (GPU: 256 work-items; PoCL: 16, measured 16 < 32 < 64 <
 //   256 at n = 1024..16384);
-// - CUDA, integer keys alone up to 4096: the bitonic network, not the radix single tile (H200,
-//   2026-11-27, two processes each: u32 2^12 12.6-15.2 us against 17.7-20.4, 2^10 7.4-7.7 against
-//   11.1-13.0; the kernel 8.3 us against 13.3 under Nsight Compute).
+// - CUDA, small n: the bitonic network, not the radix single tile, up to kBitonicCaps' sizes (below)
+//   (H200, 2026-11-27: u32 2^12 12.6-15.2 us against 17.7-20.4, 2^10 7.4-7.7 against 11.1-13.0;
+//   the kernel 8.3 us against 13.3 under Nsight Compute).
 constexpr std::uint32_t kSnapshotW = 4;
 constexpr std::uint64_t kNoSkipMaxN = 1ull << 22;
 constexpr std::uint64_t kSingleGroupMaxN = 4096;
 constexpr std::uint32_t kBitonicMinLog2 = 7, kBitonicMaxLog2 = 12;  // radix_small_bitonic_7 .. _12
+
+// The largest n (log2) the bitonic network takes by default, by key width and values; beyond it the
+// radix single tile is faster (H200, 2026-11-27, two processes each, microseconds, network / tile):
+//   - keys of up to 4 bytes: u32 2^12 13.1-15.3 / 18.7-19.1, f32 13.5-15.0 / 19.0-19.6;
+//   - 8-byte keys: u64 2^11 16.9-19.2 / 22.1-22.7 but 2^12 31.2-32.0 / 28.5-29.1; f64 alike;
+//   - pairs, (image, position) in 8 bytes: u32/u32 2^9 9.4-10.7 / 10.3-10.8, f32/u32 9.7-11.0 /
+//     12.2-12.8, but 2^10 12.9-13.2 / 11.4-12.1;
+struct BitonicCapRow {
+  std::size_t key_bytes_max;
+  bool values;
+  std::uint32_t max_log2;  // 0: never
+};
+constexpr BitonicCapRow kBitonicCaps[] = {
+    {4, false, 12},
+    {8, false, 11},
+    {4, true, 9},
+};
+std::uint32_t bitonic_default_max_log2(key_type type, std::size_t vb) {
+  const std::size_t ks = key_size(type);
+  for (const BitonicCapRow& r : kBitonicCaps)
+    if (ks <= r.key_bytes_max && (vb != 0) == r.values) return r.max_log2;
+  return 0;
+}
+
+// Bytes of one element of the network: a key's image, or (image << 32 | position) for pairs; 0 for
+// 8-byte keys with values, which no element holds (the network does not take them).
+std::uint64_t bitonic_element_bytes(std::size_t ks, std::size_t vb) {
+  if (vb != 0) return ks <= 4 ? 8 : 0;
+  return ks <= 4 ? 4 : 8;
+}
 
 std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::uint32_t items) {
   if (vb == 16 || (vb != 0 && !split && items > 16)) return 2;  // values staged after the keys: up to 128 registers
@@ -105,16 +135,18 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
   if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
   const std::size_t ks = key_size(type);
   SingleTilePolicy s;
-  // integer keys alone: the bitonic network (kernels/radix_small_bitonic.h: the same output, equal
-  // keys being equal bits)
-  const std::uint64_t bitonic_cap = std::min({std::uint64_t(1) << kBitonicMaxLog2, o.bitonic_max.value_or(kAny),
-                                              o.single_tile_max.value_or(kAny)});
-  if (!is_float(type) && ks <= 4 && vb == 0 && n <= bitonic_cap) {
+  // the bitonic network where it serves the type (kernels/radix_small_bitonic.h: the radix sort's output)
+  const std::uint64_t bitonic_cap =
+      bitonic_element_bytes(ks, vb) == 0
+          ? 0
+          : std::min({o.bitonic_max.value_or(std::uint64_t(1) << bitonic_default_max_log2(type, vb)),
+                      std::uint64_t(1) << kBitonicMaxLog2, o.single_tile_max.value_or(kAny)});
+  if (n <= bitonic_cap) {
     s.bitonic_log2 = kBitonicMinLog2;
     while ((std::uint64_t(1) << s.bitonic_log2) < n) ++s.bitonic_log2;
     s.threads = 1u << (s.bitonic_log2 - 2), s.items = 4;
-    const std::uint64_t shared_bytes = s.bitonic_log2 >= 8 ? std::uint64_t(8) << s.bitonic_log2 : 0;  // 2 N words
-    if (s.threads <= desc.max_work_group_size && shared_bytes <= desc.local_memory_bytes) return s;
+    if (s.threads <= desc.max_work_group_size && single_tile_local_bytes(s, ks, vb) <= desc.local_memory_bytes)
+      return s;
     s = {};
   }
   const auto regs = static_cast<std::uint32_t>((ks + 3) / 4 + (vb + 3) / 4);
@@ -482,7 +514,8 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
 }
 
 std::uint64_t single_tile_local_bytes(const SingleTilePolicy& s, std::size_t key_bytes, std::size_t value_bytes) {
-  if (s.bitonic_log2) return 0;  // static shared memory
+  if (s.bitonic_log2)  // two buffers of N elements for the steps through shared memory (none below 256)
+    return s.bitonic_log2 >= 8 ? (std::uint64_t(2) << s.bitonic_log2) * bitonic_element_bytes(key_bytes, value_bytes) : 0;
   return s.tile() * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
 }
 

@@ -29,12 +29,13 @@ struct RadixSpans {
 RadixSpans plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups);
 
 // CUDA, small n: one block sorts everything in one launch (kernels/radix_single_tile.h,
-// radix_single_tile_<threads>_<items>; integer keys of up to 32 bits alone, up to 4096 of them: the
-// bitonic network of kernels/radix_small_bitonic.h, radix_small_bitonic_<bitonic_log2>, 4 keys per
-// thread). threads == 0: the path does not apply.
+// radix_single_tile_<threads>_<items>; up to the network's caps (radix_policy.cpp, kBitonicCaps: 4096
+// keys of up to 4 bytes, 2048 of 8 bytes, 512 pairs with keys of up to 4 bytes) the bitonic network
+// of kernels/radix_small_bitonic.h, radix_small_bitonic_<bitonic_log2>, 4 elements per thread).
+// threads == 0: the path does not apply.
 struct SingleTilePolicy {
   std::uint32_t threads = 0, items = 0;
-  std::uint32_t bitonic_log2 = 0;  // > 0: the network over 2^bitonic_log2 keys
+  std::uint32_t bitonic_log2 = 0;  // > 0: the network over 2^bitonic_log2 elements
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };
 
@@ -129,7 +130,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
-  std::optional<std::uint64_t> bitonic_max;        // cap on the single tile's bitonic network's n (0: off)
+  std::optional<std::uint64_t> bitonic_max;        // the bitonic network's largest n instead of its default caps (0: off; <= 4096)
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
   std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
   std::optional<bool> portable_onesweep;           // n < 2^30: onesweep passes (1) or count+scan+scatter (0);

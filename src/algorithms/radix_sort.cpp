@@ -4,8 +4,8 @@
 // moves as its original bits: NaN payloads and the sign of zero survive. Stable by construction
 // (every pass is a stable counting scatter).
 //
-// 0. Small n: one launch, in place (CUDA: radix_single_tile, or for up to 4096 integer keys alone
-//    the bitonic network radix_small_bitonic; elsewhere radix_single_group.cpp).
+// 0. Small n: one launch, in place (CUDA: up to 4096 keys, or pairs with keys of up to 32 bits, the
+//    bitonic network radix_small_bitonic; else radix_single_tile; elsewhere radix_single_group.cpp).
 // 1. radix_histogram(_lanes): every pass's digit histogram at once (one read of the keys).
 // 2. Read the histogram back; a pass whose digit is the same for all keys is skipped (narrow or
 //    low-entropy data, small integers in wide types: fewer passes). The onesweep path runs every
@@ -216,13 +216,11 @@ void radix_sort(SortJob& job) {
   if (p.path == RadixPath::single_tile) {  // one launch, in place, no temporaries
     const SingleTilePolicy& st = p.single_tile;
     rt::Program& prog = program_for(job, p, p.path);
-    if (st.bitonic_log2)
-      dev.launch(prog.kernel("radix_small_bitonic_" + std::to_string(st.bitonic_log2)), {1, st.threads},
-                 {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg()});
-    else
-      dev.launch(prog.kernel("radix_single_tile_" + std::to_string(st.threads) + "_" + std::to_string(st.items)),
-                 {1, st.threads, single_tile_local_bytes(st, key_size(job.type), job.value_bytes)},
-                 {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
+    const std::string kernel = st.bitonic_log2 ? "radix_small_bitonic_" + std::to_string(st.bitonic_log2)
+                                               : "radix_single_tile_" + std::to_string(st.threads) + "_" +
+                                                     std::to_string(st.items);
+    dev.launch(prog.kernel(kernel), {1, st.threads, single_tile_local_bytes(st, key_size(job.type), job.value_bytes)},
+               {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
     return;
   }
   if (p.path == RadixPath::single_group) {

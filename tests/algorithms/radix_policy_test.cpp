@@ -34,16 +34,43 @@ bool has(const std::vector<std::string>& defines, const std::string& d) {
 TEST(RadixPolicy, CudaPathsAndTileShapes) {
   const auto dev = cuda_device();
   // small n: the single tile (smallest shape that holds n), then the onesweep passes
+  const RadixPolicyOverride no_network{.bitonic_max = 0};
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).path, RadixPath::single_tile);
-  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.tile(), 4096u);
-  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.threads, 512u);  // 512 x 8
+  EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, no_network).single_tile.tile(), 4096u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, no_network).single_tile.threads, 512u);  // 512 x 8
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16384).single_tile.threads, 1024u);
-  // integer keys alone up to 4096: the bitonic network, 4 keys per thread, padded to 2^7 .. 2^12
+  EXPECT_EQ(choose(dev, key_type::u64, 8, 4096).single_tile.tile(), 4096u);
+  // up to 4096 keys, or pairs with keys of up to 32 bits: the bitonic network, 4 elements per thread,
+  // padded to 2^7 .. 2^12; two buffers of N elements of shared memory from 2^8
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.bitonic_log2, 12u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).single_tile.threads, 1024u);
   EXPECT_EQ(choose(dev, key_type::i8, 0, 100).single_tile.bitonic_log2, 7u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4097).single_tile.bitonic_log2, 0u);
-  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.bitonic_log2, 0u);
-  EXPECT_EQ(choose(dev, key_type::u32, 4, 4096).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(choose(dev, key_type::u64, 8, 1024).single_tile.bitonic_log2, 0u);  // no element for them
+  // the default caps (kBitonicCaps): 4096 keys of up to 4 bytes, 2048 of 8 bytes, 512 small pairs
+  EXPECT_EQ(choose(dev, key_type::f32, 0, 4096).single_tile.bitonic_log2, 12u);
+  EXPECT_EQ(choose(dev, key_type::u64, 0, 2048).single_tile.bitonic_log2, 11u);
+  EXPECT_EQ(choose(dev, key_type::f64, 0, 2049).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 512).single_tile.bitonic_log2, 9u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 513).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(choose(dev, key_type::u16, 16, 300).single_tile.bitonic_log2, 9u);
+  // bitonic_max replaces the default caps, up to 4096, for the types the network holds
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u64, 0, 4096, {}, {.bitonic_max = 4096}).single_tile.bitonic_log2, 12u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 4, 4096, {}, {.bitonic_max = 8192}).single_tile.bitonic_log2, 12u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 4097, {}, {.bitonic_max = 8192}).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u64, 4, 64, {}, {.bitonic_max = 4096}).single_tile.bitonic_log2, 0u);
+  EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4, .bitonic_log2 = 10}, 4, 0), 8u * 1024);
+  EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4, .bitonic_log2 = 10}, 8, 0), 16u * 1024);
+  EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4, .bitonic_log2 = 10}, 2, 16), 16u * 1024);
+  EXPECT_EQ(single_tile_local_bytes({.threads = 32, .items = 4, .bitonic_log2 = 7}, 4, 4), 0u);
+  {  // float keys: RADIX_FLOAT_FLAG (the network's check for -0 and NaN) unless float_flag=0
+    const auto flag = [&](const RadixPolicyOverride& o) {
+      return has(to_defines(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, o), RadixPath::single_tile),
+                 "RADIX_FLOAT_FLAG=1");
+    };
+    EXPECT_TRUE(flag({}));
+    EXPECT_FALSE(flag({.float_flag = false}));
+  }
   {  // switched off by bitonic_max = 0 or a smaller single_tile_max (then the radix tile, or nothing)
     const auto with = [&](const RadixPolicyOverride& o, std::uint64_t n) {
       return choose_radix_policy(dev, key_type::u32, 0, n, {}, o).single_tile;

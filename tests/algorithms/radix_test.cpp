@@ -100,12 +100,10 @@ TEST(Radix, CudaSingleTileEdges) {
   const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
                                           2049, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384};
   const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
-  {
-    // integer keys alone up to 4096 take the bitonic network by default (Radix.CudaSmallBitonic)
-    const algo::ScopedRadixPolicyOverride bitonic_off({.bitonic_max = 0});
-    EXPECT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 4096, o).single_tile.bitonic_log2, 0u);
-    check_keys_matrix<std::uint32_t>(o, sizes, dists);
-  }
+  // the smaller sizes take the bitonic network by default (Radix.CudaSmallBitonic): off here
+  const algo::ScopedRadixPolicyOverride bitonic_off({.bitonic_max = 0});
+  EXPECT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 4096, o).single_tile.bitonic_log2, 0u);
+  check_keys_matrix<std::uint32_t>(o, sizes, dists);
   check_keys_matrix<float>(o, sizes, dists);
   check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096, 8192}, dists);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
@@ -114,15 +112,17 @@ TEST(Radix, CudaSingleTileEdges) {
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
 }
 
-// CUDA: integer keys of up to 32 bits alone, up to 4096 of them, are sorted by a bitonic network in
-// one block (kernels/radix_small_bitonic.h; equal integer keys are equal bits, so the output is the
-// radix sort's): every network size (n padded to 2^7 .. 2^12) at and around its edges, signed and
-// narrow types, both orders, ties and all-equal keys; floats, pairs and 4097 keys do not take it.
+// CUDA: up to 4096 keys, or pairs with keys of up to 32 bits, are sorted by a bitonic network in one
+// block (kernels/radix_small_bitonic.h), whose output must be the radix sort's bit for bit: every
+// network size (n padded to 2^7 .. 2^12) at and around its edges, signed, narrow and 64-bit types,
+// both orders, ties and all-equal keys; floats with -0 and NaN (kept in input order), also with
+// float_flag=0, which sends every float sort through the stash of -0 and NaN; pairs stable with
+// values of every width; 64-bit keys with values and 4097 keys do not take it.
 TEST(Radix, CudaSmallBitonic) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_small_bitonic runs on CUDA devices";
   const SortOptions o{.stable = true, .algorithm = kRadix};
-  const algo::ScopedRadixPolicyOverride on({.bitonic_max = 4096});  // whatever the default cap is
+  const algo::ScopedRadixPolicyOverride on({.bitonic_max = 4096});  // whatever the default caps are
   auto bitonic_log2 = [&](key_type t, std::size_t vb, std::uint64_t n) {
     return algo::choose_radix_policy(ctx.device(), t, vb, n, o).single_tile.bitonic_log2;
   };
@@ -130,19 +130,38 @@ TEST(Radix, CudaSmallBitonic) {
   EXPECT_EQ(bitonic_log2(key_type::i16, 0, 129), 8u);
   EXPECT_EQ(bitonic_log2(key_type::u32, 0, 4096), 12u);
   EXPECT_EQ(bitonic_log2(key_type::u32, 0, 4097), 0u);
-  EXPECT_EQ(bitonic_log2(key_type::f32, 0, 1024), 0u);
-  EXPECT_EQ(bitonic_log2(key_type::u64, 0, 1024), 0u);
-  EXPECT_EQ(bitonic_log2(key_type::u32, 4, 1024), 0u);
+  EXPECT_EQ(bitonic_log2(key_type::u64, 8, 1024), 0u);
   EXPECT_EQ(temporary_storage_bytes(ctx, key_type::u32, 4096, 0, o), 0u);
   const std::vector<std::size_t> sizes = {2,   3,   5,   127, 128, 129,  255,  256,  257,  511,  512,
                                           513, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 4095, 4096};
+  const std::vector<std::size_t> edges = {2, 127, 129, 255, 256, 1025, 2047, 2049, 4095, 4096};
   const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
-  check_keys_matrix<std::uint32_t>(o, sizes, dists);
-  check_keys_matrix<std::int32_t>(o, sizes, dists);
-  check_keys_matrix<std::int16_t>(o, {2, 129, 1000, 4096}, dists);
-  check_keys_matrix<std::uint16_t>(o, {3, 257, 2048}, dists);
-  check_keys_matrix<std::uint8_t>(o, {2, 255, 4096}, dists);
-  check_keys_matrix<std::int8_t>(o, {3, 257, 4095}, dists);
+  const std::vector<dist> float_dists = {dist::uniform, dist::specials, dist::few_unique, dist::all_equal};
+  auto keys_and_pairs = [&] {
+    check_keys_matrix<std::uint32_t>(o, sizes, dists);
+    check_keys_matrix<std::int32_t>(o, sizes, dists);
+    check_keys_matrix<std::int16_t>(o, {2, 129, 1000, 4096}, dists);
+    check_keys_matrix<std::uint16_t>(o, {3, 257, 2048}, dists);
+    check_keys_matrix<std::uint8_t>(o, {2, 255, 4096}, dists);
+    check_keys_matrix<std::int8_t>(o, {3, 257, 4095}, dists);
+    check_keys_matrix<std::uint64_t>(o, edges, dists);
+    check_keys_matrix<std::int64_t>(o, {3, 513, 4096}, dists);
+    check_keys_matrix<float>(o, sizes, float_dists);
+    check_keys_matrix<double>(o, edges, float_dists);
+    check_pairs<std::uint32_t, std::uint32_t>(o, edges, dist::few_unique);
+    check_pairs<std::uint32_t, std::uint32_t>(o, {3, 1000, 4096}, dist::uniform);
+    check_pairs<float, std::uint32_t>(o, edges, dist::specials);
+    check_pairs<std::int32_t, std::uint64_t>(o, {5, 2049, 4096}, dist::entropy);
+    check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 4096}, dist::few_unique);
+    check_pairs<std::int16_t, std::uint8_t>(o, {129, 3000}, dist::uniform);
+    check_pairs<float, Bytes16>(o, {127, 2048, 4095}, dist::specials);
+  };
+  keys_and_pairs();
+  {  // every float sort through the stash of -0 and NaN (without the block's check for them)
+    const algo::ScopedRadixPolicyOverride stash({.float_flag = false, .bitonic_max = 4096});
+    check_keys_matrix<float>(o, sizes, float_dists);
+    check_keys_matrix<double>(o, edges, float_dists);
+  }
 }
 
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed

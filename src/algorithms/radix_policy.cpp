@@ -46,6 +46,17 @@ constexpr ItemsRow kOnesweepItems[] = {
      "items at 3 blocks/SM (fewer tiles than SM slots)"},
 };
 
+// Small n: a row's items shrink, in steps of 4 down to 4, to the largest that still gives this many
+// tiles (256 threads each): one block's serial work is most of a pass there. H200, 2026-11-27, median
+// us, default items / 4 / 8 / 12 / 16 from `--radix-policy items=K`:
+//   - u32 2^16 51.5 / 40.1 / 43.4 / 41.5 / 46.2, 2^17 52 / 47.5 / 44.5, 2^18 52.7 / 58.3 / 50.3 /
+//     47.8 / 50.2, 2^20 65.9 / 111.5 / 81.7 / 77.2 / 71.4; u64 2^17 77 / 81 / 73, 2^18 84.3 / 99.5 /
+//     84.6 / 84.3 / 85.8: keys alone want 64 tiles;
+//   - u64/u64 2^13 97 / 59-62, 2^16 108.1 / 76.8 / 84.6 / 92.5 / 106.4, 2^18 118.1 / 114.8 / 105.8 /
+//     109.3 / 121.3, 2^20 186.8 / 253.3 / 207.2 / 190.7 / 181.4; u32/u32 2^14 54-57 / 37-39, 2^18
+//     62.2 / 62.0 / 53.6 / 52.0 / 56.0: pairs want 128.
+constexpr std::uint64_t kMinTilesKeys = 64, kMinTilesPairs = 128;
+
 // Packed pairs (4-byte keys with 4-byte values staged apart) from this n on. Below, the packed loads
 // hold the values in shared memory through the ranking (one more barrier per tile) and lose.
 struct PackedRow {
@@ -329,6 +340,9 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
       p.items = r.items;
       break;
     }
+  // small n: fewer keys per thread, so that there are enough tiles for the GPU's SMs
+  const std::uint64_t want_items = n / (std::uint64_t(p.group) * (vb == 0 ? kMinTilesKeys : kMinTilesPairs)) / 4 * 4;
+  p.items = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.items, std::max<std::uint64_t>(4, want_items)));
   if (o.items) p.items = *o.items;
   if (options.items_per_thread != 0)
     p.items = static_cast<std::uint32_t>(std::min<std::size_t>(options.items_per_thread, 64));

@@ -87,6 +87,17 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
     EXPECT_EQ(choose(small, key_type::u32, 0, 2048).single_tile.bitonic_log2, 11u);
   }
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16385).path, RadixPath::onesweep);
+  // small n: items shrink (steps of 4, at least 4) until keys alone fill 64 tiles, pairs 128
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 15).onesweep.items, 4u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 17).onesweep.items, 8u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 18).onesweep.items, 16u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 20).onesweep.items, 28u);
+  EXPECT_EQ(choose(dev, key_type::u64, 8, 1ull << 13).onesweep.items, 4u);
+  EXPECT_EQ(choose(dev, key_type::u64, 8, 1ull << 18).onesweep.items, 8u);
+  EXPECT_EQ(choose(dev, key_type::u64, 8, 1ull << 19).onesweep.items, 16u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 17).onesweep.items, 4u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 20).onesweep.items, 32u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 1ull << 15, {}, {.items = 20}).onesweep.items, 20u);
   EXPECT_EQ(choose(dev, key_type::u64, 8, 4097).path, RadixPath::onesweep);
   // from 2^30 keys (30-bit look-back counts) the onesweep passes run in portions
   EXPECT_EQ(choose(dev, key_type::u32, 0, (1ull << 30) - 1).onesweep.portion, 0u);

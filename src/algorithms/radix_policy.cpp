@@ -117,12 +117,17 @@ constexpr BitonicCapRow kBitonicCaps[] = {
     {8, false, 11},
     {4, true, 9},
 };
-std::uint32_t bitonic_default_max_log2(key_type type, std::size_t vb) {
+// The default cap on n (0: the network never runs by default).
+std::uint64_t bitonic_default_cap(key_type type, std::size_t vb) {
   const std::size_t ks = key_size(type);
   for (const BitonicCapRow& r : kBitonicCaps)
-    if (ks <= r.key_bytes_max && (vb != 0) == r.values) return r.max_log2;
+    if (ks <= r.key_bytes_max && (vb != 0) == r.values) return r.max_log2 ? std::uint64_t(1) << r.max_log2 : 0;
   return 0;
 }
+// Static shared memory of the network's float kernels beside the dynamic buffers: the stash's block
+// scan (one word per warp) and the two run starts (kernels/radix_small_bitonic.h). A device whose
+// limit the dynamic part just fills could not launch them.
+constexpr std::uint64_t kBitonicStaticBytes = (32 + 2) * 4;
 
 // Bytes of one element of the network: a key's image, or (image << 32 | position) for pairs; 0 for
 // 8-byte keys with values, which no element holds (the network does not take them).
@@ -150,13 +155,14 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
   const std::uint64_t bitonic_cap =
       bitonic_element_bytes(ks, vb) == 0
           ? 0
-          : std::min({o.bitonic_max.value_or(std::uint64_t(1) << bitonic_default_max_log2(type, vb)),
+          : std::min({o.bitonic_max.value_or(bitonic_default_cap(type, vb)),
                       std::uint64_t(1) << kBitonicMaxLog2, o.single_tile_max.value_or(kAny)});
   if (n <= bitonic_cap) {
     s.bitonic_log2 = kBitonicMinLog2;
     while ((std::uint64_t(1) << s.bitonic_log2) < n) ++s.bitonic_log2;
     s.threads = 1u << (s.bitonic_log2 - 2), s.items = 4;
-    if (s.threads <= desc.max_work_group_size && single_tile_local_bytes(s, ks, vb) <= desc.local_memory_bytes)
+    if (s.threads <= desc.max_work_group_size &&
+        single_tile_local_bytes(s, ks, vb) + kBitonicStaticBytes <= desc.local_memory_bytes)
       return s;
     s = {};
   }

@@ -85,6 +85,14 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
     small.max_work_group_size = 512;
     EXPECT_EQ(choose(small, key_type::u32, 0, 4096).single_tile.bitonic_log2, 0u);
     EXPECT_EQ(choose(small, key_type::u32, 0, 2048).single_tile.bitonic_log2, 11u);
+    // 64 KiB of shared memory (sm_75): 2 N 8-byte elements at 4096 fill it, and the float kernels'
+    // static words would not fit beside them
+    DeviceDescription turing = dev;
+    turing.local_memory_bytes = 64 * 1024;
+    const RadixPolicyOverride all{.bitonic_max = 4096};
+    EXPECT_EQ(choose_radix_policy(turing, key_type::f64, 0, 4096, {}, all).single_tile.bitonic_log2, 0u);
+    EXPECT_EQ(choose_radix_policy(turing, key_type::f64, 0, 2048, {}, all).single_tile.bitonic_log2, 11u);
+    EXPECT_EQ(choose_radix_policy(turing, key_type::f32, 0, 4096, {}, all).single_tile.bitonic_log2, 12u);
   }
   EXPECT_EQ(choose(dev, key_type::u32, 0, 16385).path, RadixPath::onesweep);
   // small n: items shrink (steps of 4, at least 4) until keys alone fill 64 tiles, pairs 128

@@ -29,12 +29,14 @@
 
 #if !HAS_VALUES || KEY_BITS <= 32
 #define SMALL_BITONIC 1
-#if HAS_VALUES
-typedef u64 bitonic_t;  // (ordered_key << 32) | input position
-#elif KEY_BITS == 64
-typedef u64 bitonic_t;  // the key's image
+#if HAS_VALUES || KEY_BITS == 64
+typedef u64 bitonic_t;  // pairs: (ordered_key << 32) | input position; 64-bit keys: the key's image
+#define bitonic_min gs_min_u64
+#define bitonic_max gs_max_u64
 #else
 typedef u32 bitonic_t;  // the key's image
+#define bitonic_min gs_min_u32
+#define bitonic_max gs_max_u32
 #endif
 #define BITONIC_PAD (~(bitonic_t)0)
 #else
@@ -42,8 +44,6 @@ typedef u32 bitonic_t;  // the key's image
 #endif
 
 #if SMALL_BITONIC
-DEVICE_FN bitonic_t bitonic_min(bitonic_t a, bitonic_t b) { return a < b ? a : b; }
-DEVICE_FN bitonic_t bitonic_max(bitonic_t a, bitonic_t b) { return a > b ? a : b; }
 
 // Step (S, JJ) of the network over 2^LOG_N elements, then the ones after it; BUF: the shared buffer
 // the next exchange through shared memory uses.
@@ -150,8 +150,10 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) k[r] = 4u * t + r < n ? keys[4u * t + r] : (key_t)0;
   bitonic_t v[4];
+#if !HAS_VALUES
+  (void)values;  // keys alone: the host passes the keys again
+#endif
 #if HAS_VALUES
-  (void)values;
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) {
     const u32 p = 4u * t + r;
@@ -178,7 +180,6 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
     }
   }
 #elif KEY_KIND == 2
-  (void)values;
   __shared__ u32 warp_sums[32], starts[2];
 #if RADIX_FLOAT_FLAG
   u32 odd = 0;  // a key of this thread is -0 or NaN
@@ -204,7 +205,6 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
   for (u32 r = 0; r < 4; ++r)
     if (4u * t + r < n) keys[4u * t + r] = k[r];
 #else
-  (void)values;
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) v[r] = 4u * t + r < n ? ordered_key(k[r], flip) : BITONIC_PAD;
   small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
@@ -231,6 +231,8 @@ GS_SMALL_BITONIC_KERNEL(10)
 GS_SMALL_BITONIC_KERNEL(11)
 GS_SMALL_BITONIC_KERNEL(12)
 #undef GS_SMALL_BITONIC_KERNEL
+#undef bitonic_min
+#undef bitonic_max
 #endif
 
 #endif  // GPUSORT_RADIX_SMALL_BITONIC_H

@@ -43,6 +43,18 @@ typedef long long i64;
 #define ATOMIC_OR_U32(p, v) atomicOr((unsigned int*)(p), (unsigned int)(v))
 #define ATOMIC_LOAD_U32(p) (*(volatile unsigned int*)(p))
 #define MEM_FENCE_GLOBAL() __threadfence()
+// Programmatic dependent launch (compute capability 9.0+; rt::Launch::overlap_previous): a kernel
+// launched to overlap its predecessor on the queue may start while that one finishes, and must pass
+// GS_WAIT_PREVIOUS_GRID before it touches memory earlier work wrote (it returns once the predecessor
+// has finished and its writes are visible; at once for an ordinary launch). GS_ALLOW_NEXT_GRID lets an
+// overlapping successor start once every block of this grid has passed it. Elsewhere both are empty.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GS_WAIT_PREVIOUS_GRID() asm volatile("griddepcontrol.wait;" ::: "memory")
+#define GS_ALLOW_NEXT_GRID() asm volatile("griddepcontrol.launch_dependents;" :::)
+#else
+#define GS_WAIT_PREVIOUS_GRID()
+#define GS_ALLOW_NEXT_GRID()
+#endif
 
 #else  // OpenCL C
 #define GS_OPENCL 1
@@ -79,6 +91,8 @@ typedef long i64;
 #define ATOMIC_OR_U32(p, v) atomic_or((p), (u32)(v))
 #define ATOMIC_LOAD_U32(p) (*(volatile GLOBAL u32*)(p))
 #define MEM_FENCE_GLOBAL() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define GS_WAIT_PREVIOUS_GRID()  // OpenCL launches never overlap
+#define GS_ALLOW_NEXT_GRID()
 #endif
 
 DEVICE_FN u32 gs_min_u32(u32 a, u32 b) { return a < b ? a : b; }

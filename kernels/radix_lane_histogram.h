@@ -82,6 +82,9 @@ radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64
 #else
   BARRIER();
 #endif
+#if ONESWEEP_ALLOW_NEXT
+  GS_ALLOW_NEXT_GRID();  // the first pass's blocks may start once every block is here (they wait for our end)
+#endif
   for (u32 i = t; i < RADIX_PASSES * RADIX; i += GROUP_SIZE) {
     const u32 p = i / RADIX, d = i % RADIX;
     const LOCAL u32* row = c + p * HL_WORDS + (d >> 1) * HL_COPIES;

@@ -35,7 +35,7 @@
 // its register cap from the host as a build option (GS_MAX_REGISTERS), not from __launch_bounds__.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
-// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536
+// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536 ONESWEEP_ALLOW_NEXT=1
 #include "radix_common.h"
 
 #if !defined(ITEMS) || !defined(ONESWEEP_MIN_BLOCKS) || !defined(ONESWEEP_SPLIT_STAGE) || !defined(ONESWEEP_RECOMPUTE_DIGIT) || \
@@ -48,6 +48,9 @@
 #endif
 #ifndef ONESWEEP_PORTIONS
 #define ONESWEEP_PORTIONS 0
+#endif
+#ifndef ONESWEEP_ALLOW_NEXT  // 1: an overlapping next launch may start before the scatter, 0: at exit
+#define ONESWEEP_ALLOW_NEXT 0
 #endif
 #if ONESWEEP_PORTIONS && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT)
 #error "packed pairs address 32-bit positions: not with portions"
@@ -129,6 +132,9 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   LOCAL_ARRAY u32 warp_sums[WARPS];
   LOCAL_ARRAY u32 s_tile;
   const u32 t = LOCAL_ID(), lane = t & 31u, warp = t >> 5;
+  // launched to overlap the kernel before it (CUDA): nothing here touches memory before that one has
+  // finished
+  GS_WAIT_PREVIOUS_GRID();
   if (t == 0) s_tile = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
 #pragma unroll
   for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
@@ -166,6 +172,9 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
     ((GLOBAL u64*)hist)[ONESWEEP_PORTIONS + (shift / RADIX_BITS) * RADIX + t] = portion_base + exclusive + c.count;
 #else
   global_base[t] = exclusive - c.excl_digit;
+#endif
+#if ONESWEEP_ALLOW_NEXT
+  GS_ALLOW_NEXT_GRID();  // the next pass's blocks may start once every block is here (they wait for our end)
 #endif
   LOCAL value_t* stage_values = (LOCAL value_t*)(stage + (ONESWEEP_SPLIT_STAGE ? (u64)TILE * (KEY_BITS / 8) : 0));
   onesweep_scatter(v, pos, (LOCAL key_t*)stage, stage_values, stage_digit, global_base, keys_out, values_out, n, base, flip,

@@ -97,6 +97,20 @@ constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 
 //   (H200, 2026-11-27: u32 2^12 12.6-15.2 us against 17.7-20.4, 2^10 7.4-7.7 against 11.1-13.0;
 //   the kernel 8.3 us against 13.3 under Nsight Compute).
 constexpr std::uint32_t kSnapshotW = 4;
+// CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
+// start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
+// (and of the histogram) let the next one start from their exit, or, up to this many tiles per pass,
+// from before their scatter. H200, 2026-11-27, median us, two processes each, overlap off / from the
+// blocks' exit / from before the scatter / from the blocks' start:
+//   - up to 64 tiles, the earlier the better: u32 2^15 38.8 / 38.2-40.6 / 34.6-36.3 / 35.5-37.4,
+//     2^18 47.7-50.0 / 45.1-49.4 / 43.5-44.2 / 45.1-46.9; u32/u32 2^15 40.2-42.4 / 39.8-40.5 /
+//     35.6-36.2 / 35.3-37.0; u64/u64 2^15 69.9-81.4 / 64.7-67.1 / 60.6-64.0 / 60.8-64.0;
+//   - at 128-300 tiles of 7-8K keys an early start loses (the waiting blocks share the SMs with the
+//     pass's only wave), the exit does not: u32/u32 2^20 76.6-79.6 / 69.6-73.5 / 85.2-86.1 /
+//     89.9-90.5, u32 2^21 89.2-89.8 / 86.9-89.0 / 93.0-93.8 / 96.1; u64/u64 2^19 134.3-138.9 /
+//     125.1-127.5 / 138.0-138.6 / 139.8-140.3;
+//   - many waves, from the exit: u32 2^25 706.3 / 685.2-686.4, u32/u32 2^24 592.5 / 585.8-587.7.
+constexpr std::uint64_t kEarlyTriggerMaxTiles = 64;
 constexpr std::uint64_t kNoSkipMaxN = 1ull << 22;
 constexpr std::uint64_t kSingleGroupMaxN = 4096;
 constexpr std::uint32_t kBitonicMinLog2 = 7, kBitonicMaxLog2 = 12;  // radix_small_bitonic_7 .. _12
@@ -305,6 +319,8 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "hist_copies") set(o.hist_copies, 32);
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
+    else if (name == "overlap_passes") set(o.overlap_passes, 1);
+    else if (name == "early_trigger") set(o.early_trigger, 1);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
     else if (name == "bitonic_max") set(o.bitonic_max, kAny);
     else if (name == "single_group_max") set(o.single_group_max, kAny);
@@ -359,6 +375,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
+  p.overlap_passes = o.overlap_passes.value_or(true);
+  p.early_trigger = p.overlap_passes && o.early_trigger.value_or(ceil_div(n, p.tile()) <= kEarlyTriggerMaxTiles);
   // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
   if (o.portion || n > kOnesweepMaxN) {
     const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);
@@ -411,6 +429,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   if (cuda || nvidia_opencl) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
     if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
+    if (!cuda) p.onesweep.overlap_passes = p.onesweep.early_trigger = false;  // OpenCL launches never overlap
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
     const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
     p.onesweep.hist_spans =
@@ -489,6 +508,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_FLOAT_FLAG", os.float_flag);
     add("ONESWEEP_PACKED_IN", packed_in);
     add("ONESWEEP_PACKED_OUT", packed_out);
+    add("ONESWEEP_ALLOW_NEXT", os.early_trigger);
     // 0, or the words from one portion's offsets block to the next (radix_temp_layout's block_stride)
     add("ONESWEEP_PORTIONS", os.portion ? onesweep_block_bytes(p.passes) / 8 : 0);
     if (os.opencl) add("GS_MAX_REGISTERS", os.max_registers);  // the OpenCL backend's build option

@@ -68,6 +68,11 @@ struct OnesweepPolicy {
   RadixSpans hist_spans;                     // radix_histogram_lanes' groups (u16 lane counters: spans < 2^19)
   std::uint64_t no_skip_max_n = 1ull << 22;  // up to here no histogram read-back: every pass runs
   std::uint64_t portion = 0;                 // keys per launch, a multiple of 16 tiles; 0: the whole n
+  // CUDA: each pass a programmatic dependent launch of the kernel before it (rt::Launch::overlap_previous),
+  // which lets it start from its blocks' exit, or with early_trigger from before their scatter
+  // (and the histogram's from before its reduction; ONESWEEP_ALLOW_NEXT)
+  bool overlap_passes = false;
+  bool early_trigger = false;
   bool opencl = false;                       // NVIDIA's OpenCL (above)
   std::uint32_t max_registers = 0;           // OpenCL: registers per work-item for min_blocks blocks per SM
   std::uint64_t tile() const { return std::uint64_t(group) * items; }
@@ -129,6 +134,8 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
+  std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
+  std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
   std::optional<std::uint64_t> bitonic_max;        // the bitonic network's largest n instead of its default caps (0: off; <= 4096)
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)

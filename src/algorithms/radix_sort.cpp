@@ -149,7 +149,7 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
         dev.fill_bytes(*st[j & 1], 0, cleared * kRadix * 4, (tiles - cleared) * kRadix * 4);
       rt::BufferPtr keys_in = part.first ? view_from(dev, *s.keys[i & 1], part.first, ks) : nullptr;
       rt::BufferPtr values_in = part.first ? view_from(dev, *s.values[i & 1], part.first, vs) : nullptr;
-      dev.launch(pass_prog.kernel("radix_onesweep"), {tiles, os.group, local_bytes},
+      dev.launch(pass_prog.kernel("radix_onesweep"), {tiles, os.group, local_bytes, os.overlap_passes},
                  {keys_in ? *keys_in : *s.keys[i & 1], values_in ? *values_in : *s.values[i & 1], *s.keys[(i + 1) & 1],
                   *s.values[(i + 1) & 1], part.n, job.flip_arg(), passes[i] * kRadixBits,
                   os.portion ? *bases[&part - parts.data()] : hist, *st[j & 1], *st[(j + 1) & 1], counters,

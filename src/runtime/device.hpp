@@ -93,6 +93,11 @@ struct Launch {
   std::uint64_t groups = 1;      // number of work-groups (CUDA blocks), 1-D
   std::uint32_t group_size = 1;  // work-items per group
   std::size_t local_bytes = 0;   // dynamic local/shared memory (the kernel's GS_DYNAMIC_LOCAL parameter)
+  // CUDA on compute capability 9.0+: the launch may start its blocks while the previous kernel on the
+  // queue finishes, once every block of that kernel has passed GS_ALLOW_NEXT_GRID (programmatic
+  // dependent launch). The kernel must pass GS_WAIT_PREVIOUS_GRID (kernels/prelude.h) before it
+  // touches memory that earlier work wrote. Elsewhere an ordinary launch.
+  bool overlap_previous = false;
 };
 
 class Device {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/radix_policy.hpp"
@@ -137,6 +138,20 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
+  // every pass overlaps the kernel before it; up to 64 tiles per pass the next starts before the scatter
+  for (const auto& [t, vb, n, early] : {std::tuple{key_type::u32, 0, 1u << 18, true}, {key_type::u32, 0, 1u << 19, false},
+                                        {key_type::u32, 4, 1u << 16, true}, {key_type::u32, 4, 1u << 17, false},
+                                        {key_type::u64, 8, 1u << 16, true}, {key_type::u64, 8, 1u << 28, false}}) {
+    const RadixPolicy p = choose(dev, t, vb, n);
+    EXPECT_TRUE(p.onesweep.overlap_passes) << key_type_name(t) << "/" << vb << " n " << n;
+    EXPECT_EQ(p.onesweep.early_trigger, early) << key_type_name(t) << "/" << vb << " n " << n;
+    EXPECT_EQ(p.onesweep.early_trigger, ceil_div(n, p.onesweep.tile()) <= 64);
+    EXPECT_TRUE(has(to_defines(p, RadixPath::onesweep), early ? "ONESWEEP_ALLOW_NEXT=1" : "ONESWEEP_ALLOW_NEXT=0"));
+  }
+  const RadixPolicy no_overlap = choose_radix_policy(dev, key_type::u32, 0, 1 << 16, {}, {.overlap_passes = false});
+  EXPECT_FALSE(no_overlap.onesweep.overlap_passes || no_overlap.onesweep.early_trigger);
+  EXPECT_FALSE(choose_radix_policy(dev, key_type::u32, 0, 1 << 16, {}, {.early_trigger = false}).onesweep.early_trigger);
+  EXPECT_TRUE(choose_radix_policy(dev, key_type::u32, 0, 1 << 24, {}, {.early_trigger = true}).onesweep.early_trigger);
   // explicit options: the tiled path's shape
   const SortOptions items{.items_per_thread = 100};
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, items).path, RadixPath::onesweep);
@@ -210,6 +225,8 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_TRUE(u32.onesweep.opencl);
   EXPECT_EQ(u32.onesweep.items, 28u);  // CUDA's shape fits
   EXPECT_EQ(u32.onesweep.max_registers, 64u);
+  EXPECT_FALSE(u32.onesweep.overlap_passes || u32.onesweep.early_trigger);  // OpenCL launches never overlap
+  EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 16).onesweep.early_trigger);
   const auto d = to_defines(u32, RadixPath::onesweep);
   EXPECT_TRUE(has(d, "GS_MAX_REGISTERS=64") && has(d, "ONESWEEP_PACKED_IN=0") && has(d, "ONESWEEP_PORTIONS=0"));
   EXPECT_EQ(u32.onesweep.hist_copies, 16u);  // 4 passes x 16 copies: 32 KiB
@@ -260,12 +277,15 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
 
 TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
-  const RadixPolicyOverride o = parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64");
+  const RadixPolicyOverride o =
+      parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64,overlap_passes=0,early_trigger=1");
   EXPECT_EQ(o.items, 20u);
   EXPECT_EQ(o.min_blocks, 2u);
   EXPECT_EQ(o.packed_pairs, false);
   EXPECT_EQ(o.single_tile_max, 0u);
   EXPECT_EQ(o.bitonic_max, 64u);
+  EXPECT_EQ(o.overlap_passes, false);
+  EXPECT_EQ(o.early_trigger, true);
   EXPECT_FALSE(o.snapshot.has_value());
   EXPECT_FALSE(parse_radix_policy_override("").items.has_value());
   for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "items=3x"})

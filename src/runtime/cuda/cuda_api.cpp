@@ -92,6 +92,7 @@ DriverState load_driver() {
   if (!load_symbol(lib, "cuEventElapsedTime_v2", a.cuEventElapsedTime) &&
       !load_symbol(lib, "cuEventElapsedTime", a.cuEventElapsedTime))
     missing += (missing.empty() ? "" : ", ") + std::string("cuEventElapsedTime");
+  load_symbol(lib, "cuLaunchKernelEx", a.cuLaunchKernelEx);  // optional
   load_symbol(lib, "cuFuncGetParamInfo", a.cuFuncGetParamInfo);  // optional
   load_symbol(lib, "cuFuncGetAttribute", a.cuFuncGetAttribute);  // optional
   load_symbol(lib, "cuPointerGetAttribute", a.cuPointerGetAttribute);  // optional

@@ -50,6 +50,27 @@ inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 inline constexpr int CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 
+// cuLaunchKernelEx's configuration (cuda.h: CUlaunchAttribute_st, CUlaunchConfig_st), with the one
+// attribute used here
+inline constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+struct CUlaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  union {
+    char pad[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72 && sizeof(CUlaunchConfig) == 56, "cuda.h's launch configuration layout");
+
 // ---- NVRTC types ------------------------------------------------------------------------------
 using nvrtcResult = int;
 struct _nvrtcProgram;
@@ -108,6 +129,8 @@ struct DriverApi {
   CUresult (*cuLaunchKernel)(CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
                              unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,
                              void** params, void** extra) = nullptr;
+  // Optional (CUDA 11.8+): launches with attributes (programmatic dependent launch).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) = nullptr;
   // Optional (CUDA 12.4+): lets launch() check argument sizes against the kernel's parameters.
   CUresult (*cuFuncGetParamInfo)(CUfunction fn, std::size_t index, std::size_t* offset, std::size_t* size) = nullptr;
 

@@ -529,6 +529,16 @@ class CudaDevice final : public Device {
       }
     }
     if (l.local_bytes > 0) k.ensure_dynamic_shared(api_, l.local_bytes);
+    if (l.overlap_previous && sm_ >= 90 && api_.cuLaunchKernelEx) {
+      CUlaunchAttribute overlap = {};
+      overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      overlap.value.programmaticStreamSerializationAllowed = 1;
+      CUlaunchConfig config = {static_cast<unsigned>(l.groups), 1, 1, l.group_size, 1, 1,
+                               static_cast<unsigned>(l.local_bytes), cq.stream(), &overlap, 1};
+      check(api_.cuLaunchKernelEx(&config, k.function(), params, nullptr),
+            [&] { return "cuLaunchKernelEx " + what() + " overlapping the previous kernel"; });
+      return;
+    }
     check(api_.cuLaunchKernel(k.function(), static_cast<unsigned>(l.groups), 1, 1, l.group_size, 1, 1,
                               static_cast<unsigned>(l.local_bytes), cq.stream(), params, nullptr),
           [&] { return "cuLaunchKernel " + what(); });

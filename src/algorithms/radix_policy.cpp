@@ -1,6 +1,6 @@
 // Radix sort policy: the measured size rules as tables, the chooser, the -D lists and the layout of
-// the temporaries (radix_policy.hpp). Timings: H200, uniform keys, 2026-11-21 .. device run 62
-// (docs/algorithms/radix.md; rounds in docs/PERFORMANCE.md).
+// the temporaries (radix_policy.hpp). Timings: H200, uniform keys, 2026-11-21 to 2026-11-27
+// (docs/algorithms/radix.md; rounds in docs/lab/radix-tuning.md).
 #include "algorithms/radix_policy.hpp"
 
 #include <algorithm>
@@ -30,12 +30,12 @@ struct ItemsRow {
 constexpr ItemsRow kOnesweepItems[] = {
     {4, 4, 4, 4, 1ull << 24, kAny, true, 28,
      "u32/u32 packed 2^28: 28 items 7.31-7.32 ms in 4 of 4 runs, 32 items 7.38 once and 7.63 five times; "
-     "2^26 1.95 vs 1.96-2.02; 2^24 0.604 vs 0.596 (runs 58-59)"},
+     "2^26 1.95 vs 1.96-2.02; 2^24 0.604 vs 0.596 (eighth round, 9a21f6a)"},
     {4, 4, 4, 4, 1ull << 22, 1ull << 24, false, 24,
-     "u32/u32 unpacked, more tiles for the last wave: 2^22 0.215 -> 0.200 ms, 2^23 0.368 -> 0.357 (run 57)"},
+     "u32/u32 unpacked, more tiles for the last wave: 2^22 0.215 -> 0.200 ms, 2^23 0.368 -> 0.357 (eighth round, 9a21f6a)"},
     {1, 4, 1, 4, 0, kAny, false, 32,
      "u32/u32 2^28: 24 items 8.08 ms, 28 7.86, 32 7.73, 40 (2 blocks/SM) 7.78 (sixth round); "
-     "2^21 / 2^20 0.108 / 0.076 ms at 32 items vs 0.112 / 0.080 at 24 (run 57)"},
+     "2^21 / 2^20 0.108 / 0.076 ms at 32 items vs 0.112 / 0.080 at 24 (eighth round, 9a21f6a)"},
     {1, 4, 0, 0, 0, kAny, false, 28,
      "u32 keys 2^28: 12 items 10.1 ms, 16 9.2, 20 8.5, 24 8.4; early-counts ranking 24 7.56, 28 7.38; "
      "sixth round 28 4.90, 32 5.14, 40 5.15"},
@@ -67,10 +67,10 @@ struct PackedRow {
 constexpr PackedRow kPackedFrom[] = {
     {false, 1ull << 24,
      "u32/u32 2^28 7.61 -> 7.19 ms, 2^26 2.03 -> 1.92, 2^24 0.600 -> 0.595; slower below: 2^23 0.364 -> 0.373, "
-     "2^20 0.076 -> 0.082 (runs 54-56)"},
+     "2^20 0.076 -> 0.082 (eighth round, 54752d3)"},
     {true, 1ull << 26,
      "f32/u32 (staged digit bytes, ptxas spills 52 bytes packed) 2^28 8.04 -> 7.74 ms, 2^26 2.10 either way, "
-     "2^24 0.613 -> 0.67-0.69 (run 61)"},
+     "2^24 0.613 -> 0.67-0.69 (eighth round, 0da97b9)"},
 };
 
 // Single tile shapes, smallest first: the smallest tile that holds n (the work is per tile; more
@@ -90,7 +90,7 @@ constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 
 //   u32 keys, u32/u32 and u64/u64 no gain or slower (seventh round);
 // - histogram counter copies: 32 up to four passes, 16 beyond (64 KiB of local memory either way);
 // - no histogram read-back up to 2^22 keys: the blocking read-back costs ~0.02 ms, a pass over 2^22
-//   u32 keys ~0.045 ms (u32 2^22 0.214 -> 0.196 ms, u32/u32 0.254 -> 0.239, run 18);
+//   u32 keys ~0.045 ms (u32 2^22 0.214 -> 0.196 ms, u32/u32 0.254 -> 0.239, fifth round, 25b01a6);
 // - single work-group path up to 4096 keys (GPU: 256 work-items; PoCL: 16, measured 16 < 32 < 64 <
 //   256 at n = 1024..16384);
 // - CUDA, small n: the bitonic network, not the radix single tile, up to kBitonicCaps' sizes (below)

@@ -99,18 +99,24 @@ constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 
 constexpr std::uint32_t kSnapshotW = 4;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
-// (and of the histogram) let the next one start from their exit, or, up to this many tiles per pass,
-// from before their scatter. H200, 2026-11-27, median us, two processes each, overlap off / from the
-// blocks' exit / from before the scatter / from the blocks' start:
-//   - up to 64 tiles, the earlier the better: u32 2^15 38.8 / 38.2-40.6 / 34.6-36.3 / 35.5-37.4,
-//     2^18 47.7-50.0 / 45.1-49.4 / 43.5-44.2 / 45.1-46.9; u32/u32 2^15 40.2-42.4 / 39.8-40.5 /
-//     35.6-36.2 / 35.3-37.0; u64/u64 2^15 69.9-81.4 / 64.7-67.1 / 60.6-64.0 / 60.8-64.0;
-//   - at 128-300 tiles of 7-8K keys an early start loses (the waiting blocks share the SMs with the
-//     pass's only wave), the exit does not: u32/u32 2^20 76.6-79.6 / 69.6-73.5 / 85.2-86.1 /
-//     89.9-90.5, u32 2^21 89.2-89.8 / 86.9-89.0 / 93.0-93.8 / 96.1; u64/u64 2^19 134.3-138.9 /
-//     125.1-127.5 / 138.0-138.6 / 139.8-140.3;
-//   - many waves, from the exit: u32 2^25 706.3 / 685.2-686.4, u32/u32 2^24 592.5 / 585.8-587.7.
-constexpr std::uint64_t kEarlyTriggerMaxTiles = 64;
+// (and of the histogram) let the next one start from before their scatter, except where a pass is
+// one wave that fills more than half the SMs (more tiles than SMs / 2, at most SMs x min_blocks):
+// there they let it start from their exit. The waiting blocks of the next pass then take the SMs'
+// free slots beside the wave, and it runs slower (the placement is the likely cause, not profiled).
+// H200 (132 SMs), 2026-11-27, median us, two processes each, overlap off / from the blocks' exit /
+// from before the scatter / from the blocks' start (not kept):
+//   - up to 64 tiles: u32 2^15 38.8 / 38.2-40.6 / 34.6-36.3 / 35.5-37.4, 2^18 47.7-50.0 / 45.1-49.4 /
+//     43.5-44.2 / 45.1-46.9; u32/u32 2^15 40.2-42.4 / 39.8-40.5 / 35.6-36.2 / 35.3-37.0;
+//   - one wave of 128-293 tiles: u32/u32 2^20 (128 tiles) 76.6-79.6 / 69.6-73.5 / 85.2-86.1 /
+//     89.9-90.5, u32 2^21 (293 of 528 slots) 89.2-89.8 / 86.9-89.0 / 93.0-93.8 / 96.1; u64/u64 2^19
+//     (128) 134.3-138.9 / 125.1-127.5 / 138.0-138.6 / 139.8-140.3;
+//   - more than one wave, exit / before the scatter (another measurement): u64/u64 2^21 (512 tiles
+//     of 396 slots) 332.6-334.3 / 319.5-320.1, u32/u32 2^23 342.3-347.8 / 335.8-337.1, u32 2^22
+//     132.6-133.6 / 129.3-133.0, u32 2^25 686.2-691.7 / 683.1-685.1, u64/u64 2^23 940.3-948.3 /
+//     946.7-947.3; against off: u32 2^25 706.3 / 685.2-686.4 (first measurement).
+bool early_trigger_rule(std::uint64_t tiles, std::uint32_t compute_units, std::uint32_t min_blocks) {
+  return tiles <= compute_units / 2 || tiles > std::uint64_t(compute_units) * min_blocks;
+}
 constexpr std::uint64_t kNoSkipMaxN = 1ull << 22;
 constexpr std::uint64_t kSingleGroupMaxN = 4096;
 constexpr std::uint32_t kBitonicMinLog2 = 7, kBitonicMaxLog2 = 12;  // radix_small_bitonic_7 .. _12
@@ -376,7 +382,6 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
   p.overlap_passes = o.overlap_passes.value_or(true);
-  p.early_trigger = p.overlap_passes && o.early_trigger.value_or(ceil_div(n, p.tile()) <= kEarlyTriggerMaxTiles);
   // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
   if (o.portion || n > kOnesweepMaxN) {
     const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);
@@ -429,7 +434,11 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   if (cuda || nvidia_opencl) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
     if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
-    if (!cuda) p.onesweep.overlap_passes = p.onesweep.early_trigger = false;  // OpenCL launches never overlap
+    if (!cuda) p.onesweep.overlap_passes = false;  // OpenCL launches never overlap
+    OnesweepPolicy& os = p.onesweep;
+    const std::uint64_t launch_tiles = ceil_div(os.portion ? std::min(n, os.portion) : n, os.tile());
+    os.early_trigger =
+        os.overlap_passes && o.early_trigger.value_or(early_trigger_rule(launch_tiles, desc.compute_units, os.min_blocks));
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
     const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
     p.onesweep.hist_spans =

@@ -138,18 +138,38 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
-  // every pass overlaps the kernel before it; up to 64 tiles per pass the next starts before the scatter
-  for (const auto& [t, vb, n, early] : {std::tuple{key_type::u32, 0, 1u << 18, true}, {key_type::u32, 0, 1u << 19, false},
-                                        {key_type::u32, 4, 1u << 16, true}, {key_type::u32, 4, 1u << 17, false},
-                                        {key_type::u64, 8, 1u << 16, true}, {key_type::u64, 8, 1u << 28, false}}) {
-    const RadixPolicy p = choose(dev, t, vb, n);
-    EXPECT_TRUE(p.onesweep.overlap_passes) << key_type_name(t) << "/" << vb << " n " << n;
-    EXPECT_EQ(p.onesweep.early_trigger, early) << key_type_name(t) << "/" << vb << " n " << n;
-    EXPECT_EQ(p.onesweep.early_trigger, ceil_div(n, p.onesweep.tile()) <= 64);
-    EXPECT_TRUE(has(to_defines(p, RadixPath::onesweep), early ? "ONESWEEP_ALLOW_NEXT=1" : "ONESWEEP_ALLOW_NEXT=0"));
+  // every pass overlaps the kernel before it; the next starts before the scatter, except where a pass
+  // is one wave over more than half the SMs (132 here): 67 .. 132 x min_blocks tiles
+  struct Overlap {
+    key_type t;
+    std::size_t vb;
+    std::uint64_t n, tiles;
+    bool early;
+  };
+  for (const Overlap& c : {Overlap{key_type::u32, 0, 1u << 18, 64, true},  // 4096-key tiles
+                           {key_type::u32, 0, 1u << 19, 74, false},        // 7168-key tiles, 4 blocks/SM
+                           {key_type::u32, 0, 1u << 21, 293, false},
+                           {key_type::u32, 0, 1u << 22, 586, true},
+                           {key_type::u32, 4, 1u << 16, 64, true},
+                           {key_type::u32, 4, 1u << 20, 128, false},
+                           {key_type::u32, 4, 1u << 22, 683, true},  // 24 items, 3 blocks/SM: 396 slots
+                           {key_type::u64, 8, 1u << 20, 256, false},
+                           {key_type::u64, 8, 1u << 21, 512, true},
+                           {key_type::u64, 8, 1ull << 28, 43691, true}}) {
+    const RadixPolicy p = choose(dev, c.t, c.vb, c.n);
+    const std::string what = std::string(key_type_name(c.t)) + "/" + std::to_string(c.vb) + " n " + std::to_string(c.n);
+    EXPECT_EQ(ceil_div(c.n, p.onesweep.tile()), c.tiles) << what;
+    EXPECT_TRUE(p.onesweep.overlap_passes) << what;
+    EXPECT_EQ(p.onesweep.early_trigger, c.early) << what;
+    EXPECT_TRUE(has(to_defines(p, RadixPath::onesweep), c.early ? "ONESWEEP_ALLOW_NEXT=1" : "ONESWEEP_ALLOW_NEXT=0")) << what;
   }
+  // portions (from 2^30 keys): the tiles of one launch count
+  EXPECT_TRUE(choose(dev, key_type::u32, 0, 1ull << 31).onesweep.early_trigger);
   const RadixPolicy no_overlap = choose_radix_policy(dev, key_type::u32, 0, 1 << 16, {}, {.overlap_passes = false});
   EXPECT_FALSE(no_overlap.onesweep.overlap_passes || no_overlap.onesweep.early_trigger);
+  EXPECT_FALSE(choose_radix_policy(dev, key_type::u32, 0, 1 << 16, {}, {.overlap_passes = false, .early_trigger = true})
+                   .onesweep.early_trigger);  // no early start without the overlap
+  EXPECT_TRUE(has(to_defines(no_overlap, RadixPath::onesweep), "ONESWEEP_ALLOW_NEXT=0"));
   EXPECT_FALSE(choose_radix_policy(dev, key_type::u32, 0, 1 << 16, {}, {.early_trigger = false}).onesweep.early_trigger);
   EXPECT_TRUE(choose_radix_policy(dev, key_type::u32, 0, 1 << 24, {}, {.early_trigger = true}).onesweep.early_trigger);
   // explicit options: the tiled path's shape
@@ -227,6 +247,9 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_EQ(u32.onesweep.max_registers, 64u);
   EXPECT_FALSE(u32.onesweep.overlap_passes || u32.onesweep.early_trigger);  // OpenCL launches never overlap
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 16).onesweep.early_trigger);
+  const RadixPolicy forced =
+      choose_radix_policy(dev, key_type::u32, 0, 1 << 22, {}, {.overlap_passes = true, .early_trigger = true});
+  EXPECT_FALSE(forced.onesweep.overlap_passes || forced.onesweep.early_trigger);  // not even when asked
   const auto d = to_defines(u32, RadixPath::onesweep);
   EXPECT_TRUE(has(d, "GS_MAX_REGISTERS=64") && has(d, "ONESWEEP_PACKED_IN=0") && has(d, "ONESWEEP_PORTIONS=0"));
   EXPECT_EQ(u32.onesweep.hist_copies, 16u);  // 4 passes x 16 copies: 32 KiB

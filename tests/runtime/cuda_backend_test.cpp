@@ -123,6 +123,7 @@ TEST(CudaNvrtc, TargetsTheDeviceArchitecture) {
   NvrtcTarget t = nvrtc_target_for(90);
   EXPECT_EQ(t.arch, "sm_90");
   EXPECT_TRUE(t.cubin);
+  EXPECT_EQ(t.sm, 90);  // programmatic launches only for kernels built for sm_90 or newer
   auto options = nvrtc_options({"A=1", "B"}, "sm_90");
   EXPECT_EQ(join(options), "-DA=1 -DB -arch=sm_90 -std=c++17");
 }

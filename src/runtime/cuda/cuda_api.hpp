@@ -53,7 +53,7 @@ inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 // cuLaunchKernelEx's configuration (cuda.h: CUlaunchAttribute_st, CUlaunchConfig_st), with the one
 // attribute used here
 inline constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
-struct CUlaunchAttribute {
+struct alignas(8) CUlaunchAttribute {
   int id;
   char pad[8 - sizeof(int)];
   union {
@@ -69,7 +69,10 @@ struct CUlaunchConfig {
   CUlaunchAttribute* attrs;
   unsigned numAttrs;
 };
-static_assert(sizeof(CUlaunchAttribute) == 72 && sizeof(CUlaunchConfig) == 56, "cuda.h's launch configuration layout");
+static_assert(sizeof(CUlaunchAttribute) == 72 && alignof(CUlaunchAttribute) == 8 && offsetof(CUlaunchAttribute, value) == 8 &&
+                  sizeof(CUlaunchConfig) == 56 && offsetof(CUlaunchConfig, hStream) == 32 &&
+                  offsetof(CUlaunchConfig, attrs) == 40 && offsetof(CUlaunchConfig, numAttrs) == 48,
+              "cuda.h's launch configuration layout");
 
 // ---- NVRTC types ------------------------------------------------------------------------------
 using nvrtcResult = int;

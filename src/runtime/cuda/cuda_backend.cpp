@@ -529,7 +529,8 @@ class CudaDevice final : public Device {
       }
     }
     if (l.local_bytes > 0) k.ensure_dynamic_shared(api_, l.local_bytes);
-    if (l.overlap_previous && sm_ >= 90 && api_.cuLaunchKernelEx) {
+    // the kernels' griddepcontrol instructions exist where they were compiled for sm_90 or newer
+    if (l.overlap_previous && target_.sm >= 90 && api_.cuLaunchKernelEx) {
       CUlaunchAttribute overlap = {};
       overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
       overlap.value.programmaticStreamSerializationAllowed = 1;

@@ -105,10 +105,11 @@ NvrtcTarget nvrtc_target_for(int sm) {
   const bool can_cubin = a.nvrtcGetCUBIN != nullptr;
   if (archs.empty()) {
     // An NVRTC this old cannot list its targets: trust it with the device's own architecture.
-    return can_cubin ? NvrtcTarget{"sm_" + std::to_string(sm), true} : NvrtcTarget{"compute_" + std::to_string(sm), false};
+    return can_cubin ? NvrtcTarget{"sm_" + std::to_string(sm), true, sm}
+                     : NvrtcTarget{"compute_" + std::to_string(sm), false, sm};
   }
   if (can_cubin && std::find(archs.begin(), archs.end(), sm) != archs.end())
-    return {"sm_" + std::to_string(sm), true};
+    return {"sm_" + std::to_string(sm), true, sm};
   int best = -1;
   for (int x : archs)
     if (x <= sm) best = std::max(best, x);
@@ -116,7 +117,7 @@ NvrtcTarget nvrtc_target_for(int sm) {
     throw Error(errc::unsupported, "CUDA backend: " + nvrtc_version_string() + " cannot compile for sm_" +
                                        std::to_string(sm) + " (oldest supported: sm_" +
                                        std::to_string(*std::min_element(archs.begin(), archs.end())) + ")");
-  return {"compute_" + std::to_string(best), false};
+  return {"compute_" + std::to_string(best), false, best};
 }
 
 std::vector<std::string> nvrtc_options(const std::vector<std::string>& defines, const std::string& arch) {

@@ -19,6 +19,7 @@ std::string nvrtc_version_string();
 struct NvrtcTarget {
   std::string arch;  // the value of -arch=
   bool cubin = true;
+  int sm = 0;  // the architecture compiled for (the XY of arch): __CUDA_ARCH__ / 10 in the kernels
 };
 NvrtcTarget nvrtc_target_for(int sm);
 

@@ -10,6 +10,7 @@
 // (SortReport::sort_ms). A warm-up sort (which compiles the kernels) precedes the timed repeats;
 // the median is reported. The output of the last repeat is downloaded and verified.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -91,6 +92,7 @@ struct Options {
   int min_log2 = 10;
   int max_log2 = -1;             // -1: 28 on a GPU, 20 on a CPU device; quick: 16
   int log2_step = -1;            // -1: 1 (quick: 3)
+  std::vector<std::uint64_t> sizes;  // --sizes: these key counts instead of the powers of two
   int full_dists_max_log2 = -1;  // above it only uniform, entropy, sorted run; -1: no limit
   int std_max_log2 = -1;         // largest n for std::sort peers; -1: 22 (quick: 16)
   int host_max_log2 = -1;        // largest n for host algorithms (batcher-*); -1: 20 (quick: 14)
@@ -120,13 +122,14 @@ struct Options {
 sweep:
   --min-log2 N --max-log2 N   n = 2^min .. 2^max (default 10 .. 28 on a GPU, 20 on a CPU; quick 16)
   --log2-step S               every S-th power of two (default 1; quick 3)
+  --sizes n,...               these key counts instead (any n, e.g. 12288,16384)
   --full-dists-max-log2 N     above 2^N run only uniform, entropy and sorted inputs
   --algorithms a,b,...        default: every algorithm and auto; merge:comparator is merge with
                               the comparator "return a < b;" (the cost of a run-time order)
   --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, u64/u32
   --dists d,...               uniform,entropy,sorted,reverse,few-unique,all-equal (default all)
-  --std-max-log2 N            largest n for std::sort / std::stable_sort (default 22; quick 16)
-  --host-max-log2 N           largest n for host algorithms (batcher-*; default 20; quick 14)
+  --std-max-log2 N            largest n for std::sort / std::stable_sort (default 22; quick 16; 0: none)
+  --host-max-log2 N           largest n for host algorithms (batcher-*; default 20; quick 14; 0: none)
   --max-run-ms MS             skip sizes whose projected sort time exceeds MS (default 2000; quick 300)
   --budget-s S                start no new measurement after S seconds (default none; quick 100)
 tables:
@@ -171,6 +174,17 @@ Options parse(int argc, char** argv) {
     else if (a == "--min-log2") o.min_log2 = std::stoi(val());
     else if (a == "--max-log2") o.max_log2 = std::stoi(val());
     else if (a == "--log2-step") o.log2_step = std::stoi(val());
+    else if (a == "--sizes") {
+      for (const auto& t : split(val())) {
+        std::size_t used = 0;
+        const std::uint64_t n = t.empty() || t[0] == '-' ? 0 : std::stoull(t, &used);
+        if (n == 0 || used != t.size()) {
+          std::fprintf(stderr, "gpusort-bench: --sizes takes key counts > 0, not '%s'\n", t.c_str());
+          std::exit(2);
+        }
+        o.sizes.push_back(n);
+      }
+    }
     else if (a == "--full-dists-max-log2") o.full_dists_max_log2 = std::stoi(val());
     else if (a == "--std-max-log2") o.std_max_log2 = std::stoi(val());
     else if (a == "--host-max-log2") o.host_max_log2 = std::stoi(val());
@@ -252,10 +266,13 @@ struct Bench {
 
   void emit(Row r) {
     r.device = r.device.empty() ? device_label : r.device;
-    std::fprintf(stdout, "%-10s %-16s %-12s %-8s n=2^%-5.2g %-10s wg=%-4u %10.4f ms %9.1f Mkey/s %7.2f GB/s  %s\n",
+    // n as 2^K where it is a power of two (--sizes may give any n)
+    const bool pow2 = r.n != 0 && (r.n & (r.n - 1)) == 0;
+    const std::string n_label = pow2 ? "2^" + std::to_string(std::countr_zero(r.n)) : std::to_string(r.n);
+    std::fprintf(stdout, "%-10s %-16s %-12s %-8s n=%-7s %-10s wg=%-4u %10.4f ms %9.1f Mkey/s %7.2f GB/s  %s\n",
                  r.mode.c_str(), r.algorithm.c_str(), r.variant.c_str(),
                  (r.key_type + (r.value_type.empty() ? "" : "/" + r.value_type)).c_str(),
-                 r.n ? std::log2(double(r.n)) : 0.0, r.distribution.c_str(), r.work_group_size, r.median_ms,
+                 n_label.c_str(), r.distribution.c_str(), r.work_group_size, r.median_ms,
                  r.keys_per_s / 1e6, r.gb_per_s, r.status.c_str());
     std::fflush(stdout);
     rows.push_back(std::move(r));
@@ -556,8 +573,9 @@ struct Bench {
     const bool gpu = desc.is_gpu;
     int max_log2 = opt.max_log2 > 0 ? opt.max_log2 : opt.quick ? 16 : gpu ? 28 : 20;
     int min_log2 = opt.min_log2;
-    int std_max = opt.std_max_log2 > 0 ? opt.std_max_log2 : opt.quick ? 16 : 22;
-    int host_max = opt.host_max_log2 > 0 ? opt.host_max_log2 : opt.quick ? 14 : 20;
+    // 0: none (n >= 2 everywhere); -1: the default
+    int std_max = opt.std_max_log2 >= 0 ? opt.std_max_log2 : opt.quick ? 16 : 22;
+    int host_max = opt.host_max_log2 >= 0 ? opt.host_max_log2 : opt.quick ? 14 : 20;
     double max_run_ms = opt.max_run_ms > 0 ? opt.max_run_ms : opt.quick ? 300 : 2000;
     if (opt.budget_s < 0) opt.budget_s = opt.quick ? 100 : 0;
     std::vector<std::string> algs = opt.algorithms;
@@ -572,16 +590,17 @@ struct Bench {
       if (opt.quick) dists = {dist::uniform, dist::sorted, dist::few_unique};
       else dists.assign(std::begin(all_dists), std::end(all_dists));
     }
-    std::vector<int> sizes;
-    const int step = opt.log2_step > 0 ? opt.log2_step : opt.quick ? 3 : 1;
-    for (int l = min_log2; l <= max_log2; l += step) sizes.push_back(l);
-    if (!sizes.empty() && sizes.back() != max_log2) sizes.push_back(max_log2);
+    std::vector<std::uint64_t> sizes = opt.sizes;
+    if (sizes.empty()) {
+      const int step = opt.log2_step > 0 ? opt.log2_step : opt.quick ? 3 : 1;
+      for (int l = min_log2; l <= max_log2; l += step) sizes.push_back(std::uint64_t(1) << l);
+      if (!sizes.empty() && sizes.back() != std::uint64_t(1) << max_log2) sizes.push_back(std::uint64_t(1) << max_log2);
+    }
 
     measure_copy();
-    for (int l : sizes) {
-      const std::uint64_t n = std::uint64_t(1) << l;
+    for (const std::uint64_t n : sizes) {
       std::vector<dist> ds = dists;
-      if (opt.full_dists_max_log2 > 0 && l > opt.full_dists_max_log2)
+      if (opt.full_dists_max_log2 > 0 && n > std::uint64_t(1) << opt.full_dists_max_log2)
         std::erase_if(ds, [](dist d) { return d != dist::uniform && d != dist::entropy && d != dist::sorted; });
       for (const KV& kv : types) {
         if (over_budget()) break;

@@ -591,10 +591,11 @@ std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p) {
 }
 
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
-                                                                     std::uint64_t n) {
-  RadixPolicy p;
-  p.type = type, p.value_bytes = value_bytes, p.n = n;
-  p.onesweep = choose_onesweep_policy(type, value_bytes, n, SortOptions{});
+                                                                     std::uint64_t n, std::uint32_t compute_units) {
+  DeviceDescription desc;
+  desc.backend = "cuda", desc.is_gpu = true, desc.compute_units = compute_units;
+  desc.local_memory_bytes = 227 * 1024, desc.max_work_group_size = 1024;
+  const RadixPolicy p = choose_radix_policy(desc, type, value_bytes, n, SortOptions{}, RadixPolicyOverride{});
   std::vector<std::vector<std::string>> all{to_defines(p, RadixPath::onesweep)};
   if (p.onesweep.packed_pairs)  // the passes that read or write packed pairs
     for (auto [in, out] : {std::pair{false, true}, {true, true}, {true, false}})

@@ -226,10 +226,10 @@ std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p);
 std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 
 // Every define set the onesweep driver builds radix_onesweep.cl with for a key type, value width and
-// n, at the default options (the NVRTC build-matrix test compiles each: ptxas failures show up
-// without a GPU).
+// n, at the default options, on a CUDA device with that many SMs (the H100 and H200 have 132; the
+// NVRTC build-matrix test compiles each: ptxas failures show up without a GPU).
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
-                                                                     std::uint64_t n);
+                                                                     std::uint64_t n, std::uint32_t compute_units = 132);
 // The define set the single-tile path builds radix_single_tile.cl with (the same test compiles it).
 std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
 

@@ -70,7 +70,8 @@ struct OnesweepPolicy {
   std::uint64_t portion = 0;                 // keys per launch, a multiple of 16 tiles; 0: the whole n
   // CUDA: each pass a programmatic dependent launch of the kernel before it (rt::Launch::overlap_previous),
   // which lets it start from its blocks' exit, or with early_trigger from before their scatter
-  // (and the histogram's from before its reduction; ONESWEEP_ALLOW_NEXT)
+  // (and the histogram's from before its reduction; ONESWEEP_ALLOW_NEXT). early_trigger by default
+  // except where a pass is one wave over more than half the SMs (radix_policy.cpp, early_trigger_rule)
   bool overlap_passes = false;
   bool early_trigger = false;
   bool opencl = false;                       // NVIDIA's OpenCL (above)

@@ -11,6 +11,7 @@
 // the median is reported. The output of the last repeat is downloaded and verified.
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -176,9 +177,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--log2-step") o.log2_step = std::stoi(val());
     else if (a == "--sizes") {
       for (const auto& t : split(val())) {
-        std::size_t used = 0;
-        const std::uint64_t n = t.empty() || t[0] == '-' ? 0 : std::stoull(t, &used);
-        if (n == 0 || used != t.size()) {
+        std::uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+        if (ec != std::errc() || end != t.data() + t.size() || n == 0) {
           std::fprintf(stderr, "gpusort-bench: --sizes takes key counts > 0, not '%s'\n", t.c_str());
           std::exit(2);
         }

@@ -381,7 +381,6 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
-  p.overlap_passes = o.overlap_passes.value_or(true);
   // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
   if (o.portion || n > kOnesweepMaxN) {
     const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);
@@ -434,9 +433,10 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   if (cuda || nvidia_opencl) {
     p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
     if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
-    if (!cuda) p.onesweep.overlap_passes = false;  // OpenCL launches never overlap
+    // programmatic dependent launches of the passes: CUDA only (OpenCL launches never overlap)
     OnesweepPolicy& os = p.onesweep;
     const std::uint64_t launch_tiles = ceil_div(os.portion ? std::min(n, os.portion) : n, os.tile());
+    os.overlap_passes = cuda && o.overlap_passes.value_or(true);
     os.early_trigger =
         os.overlap_passes && o.early_trigger.value_or(early_trigger_rule(launch_tiles, desc.compute_units, os.min_blocks));
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
@@ -590,11 +590,8 @@ std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p) {
          (os.snapshot ? 16 + std::uint64_t(os.snapshot) * kRadix * 4 : 0);
 }
 
-std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
-                                                                     std::uint64_t n, std::uint32_t compute_units) {
-  DeviceDescription desc;
-  desc.backend = "cuda", desc.is_gpu = true, desc.compute_units = compute_units;
-  desc.local_memory_bytes = 227 * 1024, desc.max_work_group_size = 1024;
+std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
+                                                                     std::size_t value_bytes, std::uint64_t n) {
   const RadixPolicy p = choose_radix_policy(desc, type, value_bytes, n, SortOptions{}, RadixPolicyOverride{});
   std::vector<std::vector<std::string>> all{to_defines(p, RadixPath::onesweep)};
   if (p.onesweep.packed_pairs)  // the passes that read or write packed pairs

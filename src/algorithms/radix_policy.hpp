@@ -226,11 +226,11 @@ std::uint64_t onesweep_pass_local_bytes(const RadixPolicy& p);
 // radix_onesweep's own local arrays (digit bases, warp sums, tile id), beside the dynamic part.
 std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 
-// Every define set the onesweep driver builds radix_onesweep.cl with for a key type, value width and
-// n, at the default options, on a CUDA device with that many SMs (the H100 and H200 have 132; the
-// NVRTC build-matrix test compiles each: ptxas failures show up without a GPU).
-std::vector<std::vector<std::string>> radix_onesweep_program_defines(key_type type, std::size_t value_bytes,
-                                                                     std::uint64_t n, std::uint32_t compute_units = 132);
+// Every define set the onesweep driver builds radix_onesweep.cl with on the CUDA device desc for a
+// key type, value width and n, at the default options (the NVRTC build-matrix test compiles each:
+// ptxas failures show up without a GPU).
+std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
+                                                                     std::size_t value_bytes, std::uint64_t n);
 // The define set the single-tile path builds radix_single_tile.cl with (the same test compiles it).
 std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
 

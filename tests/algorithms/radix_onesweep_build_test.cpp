@@ -18,6 +18,9 @@ namespace {
 TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  DeviceDescription h100;  // the defines depend on the SM count (the early trigger)
+  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
+  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
   const std::string source = rt::assemble_kernel_source("radix_onesweep.cl");
   std::set<std::string> built;  // the tile shape depends on n: small and large sorts, each variant once
   for (key_type type : all_key_types) {
@@ -25,7 +28,7 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
       // 2^31: the portions' form (64-bit positions), for the common value widths
       for (std::uint64_t n : {std::uint64_t(1) << 16, std::uint64_t(1) << 23, std::uint64_t(1) << 28, std::uint64_t(1) << 31}) {
         if (n > (std::uint64_t(1) << 28) && value_bytes != 0 && value_bytes != 4 && value_bytes != 8) continue;
-        for (const auto& defines : algo::radix_onesweep_program_defines(type, value_bytes, n)) {
+        for (const auto& defines : algo::radix_onesweep_program_defines(h100, type, value_bytes, n)) {
           std::string all;
           for (const auto& d : defines) all += " " + d;
           if (!built.insert(all).second) continue;

@@ -335,7 +335,7 @@ TEST(RadixPolicy, DefinesAndLayout) {
                            "ONESWEEP_RECOMPUTE_DIGIT=0", "ONESWEEP_LOOKBACK_SNAPSHOT=0", "RADIX_HIST_COPIES=32",
                            "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0"})
     EXPECT_TRUE(has(d, want)) << want;
-  EXPECT_EQ(radix_onesweep_program_defines(key_type::f32, 4, 1ull << 26).size(), 4u);  // + 3 packed passes
+  EXPECT_EQ(radix_onesweep_program_defines(dev, key_type::f32, 4, 1ull << 26).size(), 4u);  // + 3 packed passes
   // one layout for the sort and its size query: ping-pong copies, the meta buffer, the second status buffer
   const RadixTempLayout l = radix_temp_layout(p);
   const std::uint64_t n = p.n, tiles = ceil_div(n, 256 * 28);

@@ -11,11 +11,12 @@
 #include "radix_block_scan.h"
 #include "radix_lookback.h"
 
-// 1. The warp's stripe of keys (packed input: the values parked in load order, radix_packed_pairs.h).
-DEVICE_FN void onesweep_load_keys(key_t* k, LOCAL value_t* parked, GLOBAL const key_t* keys_in,
+// 1. The warp's stripe of keys (packed input: the values too, into v or parked in load order,
+// radix_packed_pairs.h).
+DEVICE_FN void onesweep_load_keys(key_t* k, value_t* v, LOCAL value_t* parked, GLOBAL const key_t* keys_in,
                                   GLOBAL const value_t* values_in, u64 n, u64 stripe, u32 in_stripe, u32 lane) {
 #if ONESWEEP_PACKED_IN
-  radix_packed_load_stripe(k, parked, keys_in, values_in, n, stripe, in_stripe, lane);
+  radix_packed_load_stripe(k, v, parked, keys_in, values_in, n, stripe, in_stripe, lane);
 #else
   if (in_stripe == 32u * ITEMS) {
 #pragma unroll
@@ -105,18 +106,28 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
 // 3. Per item, the lanes with the same digit; their leader (highest lane) advances the warp's digit
 // offset by their number, the others take their place below it (items in order, lanes in order =
 // input order within the warp's stripe). The rank is final: the key (and its digit, unless the
-// scatter recomputes it) is staged in tile order at once. Halfway, the look-back snapshot is issued.
-DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos, LOCAL u32* my_counts,
-                                       LOCAL key_t* stage_keys, LOCAL u8* stage_digit, LOCAL u32* snap,
-                                       GLOBAL const u32* status, u32 tile, u32 in_stripe, bool full_stripe) {
+// scatter recomputes it; and its value, ONESWEEP_VALUES_IN_RANK) is staged in tile order at once.
+// Halfway, the look-back snapshot is issued.
+DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const value_t* v, const u32* dpk, u32* pos, LOCAL u32* my_counts,
+                                       LOCAL key_t* stage_keys, LOCAL value_t* stage_values, LOCAL u8* stage_digit,
+                                       LOCAL u32* snap, GLOBAL const u32* status, u32 tile, u32 in_stripe,
+                                       bool full_stripe) {
   const u32 t = LOCAL_ID(), lane = t & 31u;
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
-#if ONESWEEP_RECOMPUTE_DIGIT
-#define ONESWEEP_STAGE(i, d) stage_keys[pos[i]] = k[i]
+#if ONESWEEP_VALUES_IN_RANK
+#define ONESWEEP_STAGE_VALUE(i) stage_values[pos[i]] = v[i]
 #else
-#define ONESWEEP_STAGE(i, d)    \
-  stage_keys[pos[i]] = k[i];    \
-  stage_digit[pos[i]] = (u8)(d)
+#define ONESWEEP_STAGE_VALUE(i)
+#endif
+#if ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_STAGE(i, d)   \
+  stage_keys[pos[i]] = k[i];   \
+  ONESWEEP_STAGE_VALUE(i)
+#else
+#define ONESWEEP_STAGE(i, d)       \
+  stage_keys[pos[i]] = k[i];       \
+  stage_digit[pos[i]] = (u8)(d);   \
+  ONESWEEP_STAGE_VALUE(i)
 #endif
 #define ONESWEEP_DIGIT(i) ((dpk[(i) / 4] >> (8u * ((i) % 4))) & 0xFFu)  // 0 past the end
   if (full_stripe) {
@@ -148,13 +159,15 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const u32* dpk, u32* pos,
   }
 #undef ONESWEEP_DIGIT
 #undef ONESWEEP_STAGE
+#undef ONESWEEP_STAGE_VALUE
 }
 
 // 4. Values, now: in flight during the look-back and the key scatter (packed input: read back from
-// this thread's own load-order slots, no barrier needed).
+// this thread's own load-order slots, no barrier needed; or staged already, ONESWEEP_VALUES_IN_RANK).
 DEVICE_FN void onesweep_load_values(value_t* v, GLOBAL const value_t* values_in, const LOCAL value_t* parked,
                                     u64 stripe, u32 in_stripe, u32 lane) {
-#if ONESWEEP_PACKED_IN
+#if ONESWEEP_VALUES_IN_RANK
+#elif ONESWEEP_PACKED_IN
   asm volatile("cp.async.wait_all;" ::: "memory");  // the crossing stripe's copies (none elsewhere)
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
@@ -179,7 +192,7 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, LOCAL key_t* s
 #else
 #define ONESWEEP_GLOBAL(s) (global_base[stage_digit[s]] + (s))
 #endif
-#if HAS_VALUES && ONESWEEP_SPLIT_STAGE
+#if HAS_VALUES && ONESWEEP_SPLIT_STAGE && !ONESWEEP_VALUES_IN_RANK
 #if ONESWEEP_PACKED_IN
   BARRIER();  // every thread has read its load-order values back
 #endif

@@ -28,9 +28,10 @@ struct ItemsRow {
   const char* measured;
 };
 constexpr ItemsRow kOnesweepItems[] = {
-    {4, 4, 4, 4, 1ull << 24, kAny, true, 28,
-     "u32/u32 packed 2^28: 28 items 7.31-7.32 ms in 4 of 4 runs, 32 items 7.38 once and 7.63 five times; "
-     "2^26 1.95 vs 1.96-2.02; 2^24 0.604 vs 0.596 (eighth round, 9a21f6a)"},
+    {4, 4, 4, 4, 1ull << 22, kAny, true, 24,
+     "u32/u32 packed, values in registers (ptxas spills 22 words at 28 items, 4 at 24): 2^24 0.543-0.546 ms "
+     "against 0.588-0.589 at 28 items, 2^25 0.992-0.995 against 1.058-1.062, 2^28 7.21-7.26 against 7.60-7.63 "
+     "(eighteenth round)"},
     {4, 4, 4, 4, 1ull << 22, 1ull << 24, false, 24,
      "u32/u32 unpacked, more tiles for the last wave: 2^22 0.215 -> 0.200 ms, 2^23 0.368 -> 0.357 (eighth round, 9a21f6a)"},
     {1, 4, 1, 4, 0, kAny, false, 32,
@@ -65,12 +66,18 @@ struct PackedRow {
   const char* measured;
 };
 constexpr PackedRow kPackedFrom[] = {
-    {false, 1ull << 24,
-     "u32/u32 2^28 7.61 -> 7.19 ms, 2^26 2.03 -> 1.92, 2^24 0.600 -> 0.595; slower below: 2^23 0.364 -> 0.373, "
-     "2^20 0.076 -> 0.082 (eighth round, 54752d3)"},
-    {true, 1ull << 26,
-     "f32/u32 (staged digit bytes, ptxas spills 52 bytes packed) 2^28 8.04 -> 7.74 ms, 2^26 2.10 either way, "
-     "2^24 0.613 -> 0.67-0.69 (eighth round, 0da97b9)"},
+    {false, 1ull << 22,
+     "values parked in shared memory: u32/u32 2^28 7.61 -> 7.19 ms, 2^26 2.03 -> 1.92, 2^24 0.600 -> 0.595; "
+     "slower below: 2^23 0.364 -> 0.373 (eighth round, 54752d3). Values in registers at 24 items, against the "
+     "parked form from 2^24 and unpacked below: 2^22 0.188-0.192 / 0.190-0.195 ms, 2^23 0.318-0.319 / "
+     "0.331-0.337, 2^24 0.543-0.546 / 0.578-0.582, 2^25 0.992-0.995 / 1.025-1.030, 2^28 7.21-7.26 / "
+     "7.28-7.29 (eighteenth round)"},
+    {true, 1ull << 24,
+     "values parked: f32/u32 (staged digit bytes, ptxas spills 52 bytes packed) 2^28 8.04 -> 7.74 ms, 2^26 2.10 "
+     "either way, 2^24 0.613 -> 0.67-0.69 (eighth round, 0da97b9). Values in registers at 24 items, against "
+     "unpacked below 2^26 and the parked form at 28 items from 2^26: 2^23 0.346-0.349 / 0.341-0.345 ms, 2^24 "
+     "0.570-0.574 / 0.585-0.589, 2^25 1.018-1.031 / 1.078-1.082, 2^26 1.927-1.944 / 2.040-2.055, 2^28 7.37-7.39 "
+     "/ 7.66-7.67 (eighteenth round)"},
 };
 
 // Single tile shapes, smallest first: the smallest tile that holds n (the work is per tile; more
@@ -80,6 +87,11 @@ struct ShapeRow {
   std::uint32_t threads, items, max_regs;
 };
 constexpr ShapeRow kSingleTileShapes[] = {{256, 4, ~0u}, {512, 4, 32}, {512, 8, 32}, {1024, 8, 16}, {1024, 16, 16}};
+// 4-byte keys alone take the onesweep passes above this n, not the 1024 x 16 tile. H200, 2026-11-27, median
+// us, single tile / onesweep (`single_tile_max=8192`), two processes each: u32 9216 38.2-38.6 / 29.2-30.7,
+// 12288 38.7-38.9 / 29.8-30.1, 16384 39.8-39.9 / 31.6-32.0; f32 9216 40.8-41.2 / 30.0-30.5, 16384
+// 41.9-42.8 / 31.6-32.9 (eighteenth round). Other key widths and pairs were not measured there.
+constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 
 // Rules with one measured fact each (used below):
 // - values staged beside the keys when key + value bytes <= 8: one barrier before a joint scatter and
@@ -192,7 +204,8 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
       s = {r.threads, r.items};
       break;
     }
-  const std::uint64_t cap = std::min<std::uint64_t>(s.tile(), o.single_tile_max.value_or(kAny));
+  const std::uint64_t cap =
+      std::min<std::uint64_t>(s.tile(), o.single_tile_max.value_or(ks == 4 && vb == 0 ? kSingleTileMaxKeys4 : kAny));
   const bool fits = n <= cap && s.threads <= desc.max_work_group_size &&
                     single_tile_local_bytes(s, ks, vb) <= desc.local_memory_bytes;
   return fits ? s : SingleTilePolicy{};
@@ -321,6 +334,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "recompute_digit") set(o.recompute_digit, 1);
     else if (name == "float_flag") set(o.float_flag, 1);
     else if (name == "packed_pairs") set(o.packed_pairs, 1);
+    else if (name == "packed_registers") set(o.packed_registers, 1);
     else if (name == "snapshot") set(o.snapshot, 64);
     else if (name == "hist_copies") set(o.hist_copies, 32);
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
@@ -362,6 +376,7 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   if (ks == 4 && vb == 4 && p.split_stage)
     for (const PackedRow& r : kPackedFrom)
       if (r.float_keys == fl) p.packed_pairs = o.packed_pairs.value_or(n >= r.n_from);
+  p.packed_registers = p.packed_pairs && o.packed_registers.value_or(true);  // kOnesweepItems' first row
   for (const ItemsRow& r : kOnesweepItems)
     if (ks >= r.key_min && ks <= r.key_max && vb >= r.value_min && vb <= r.value_max && n >= r.n_from &&
         n < r.n_below && (!r.packed_only || p.packed_pairs)) {
@@ -517,6 +532,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_FLOAT_FLAG", os.float_flag);
     add("ONESWEEP_PACKED_IN", packed_in);
     add("ONESWEEP_PACKED_OUT", packed_out);
+    add("ONESWEEP_PACKED_REGISTERS", packed_in && os.packed_registers);
     add("ONESWEEP_ALLOW_NEXT", os.early_trigger);
     // 0, or the words from one portion's offsets block to the next (radix_temp_layout's block_stride)
     add("ONESWEEP_PORTIONS", os.portion ? onesweep_block_bytes(p.passes) / 8 : 0);

@@ -62,6 +62,7 @@ struct OnesweepPolicy {
   bool recompute_digit = false;  // the scatter recomputes digits (ONESWEEP_RECOMPUTE_DIGIT)
   bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
+  bool packed_registers = false;  // packed input: values in registers through the ranking (ONESWEEP_PACKED_REGISTERS)
   std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
   std::uint32_t hist_group = 256;
   std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES; 8-32)
@@ -131,6 +132,7 @@ struct RadixPolicyOverride {
   std::optional<bool> recompute_digit;             // integer keys staged apart from values
   std::optional<bool> float_flag;                  // float keys
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
+  std::optional<bool> packed_registers;            // packed input: values in registers, not parked in shared memory
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n

@@ -39,7 +39,11 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 4096).path, RadixPath::single_tile);
   EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, no_network).single_tile.tile(), 4096u);
   EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, no_network).single_tile.threads, 512u);  // 512 x 8
-  EXPECT_EQ(choose(dev, key_type::u32, 0, 16384).single_tile.threads, 1024u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 8192).single_tile.threads, 1024u);  // 1024 x 8
+  // 4-byte keys alone beyond 8192: the onesweep passes (faster than the 1024 x 16 tile); others keep it
+  EXPECT_EQ(choose(dev, key_type::f32, 0, 8193).path, RadixPath::onesweep);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 16384, {}, {.single_tile_max = 16384}).single_tile.threads, 1024u);
+  EXPECT_EQ(choose(dev, key_type::u16, 0, 16384).single_tile.tile(), 16384u);
   EXPECT_EQ(choose(dev, key_type::u64, 8, 4096).single_tile.tile(), 4096u);
   // up to 4096 keys, or pairs with keys of up to 32 bits: the bitonic network, 4 elements per thread,
   // padded to 2^7 .. 2^12; two buffers of N elements of shared memory from 2^8
@@ -120,8 +124,9 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
     bool packed;
   };
   for (const Case& c : {Case{key_type::u32, 0, 28, 28, 4, false}, {key_type::u32, 4, 20, 32, 3, false},
-                        {key_type::u32, 4, 22, 24, 3, false}, {key_type::u32, 4, 24, 28, 3, true},
-                        {key_type::f32, 4, 24, 32, 3, false}, {key_type::f32, 4, 26, 28, 3, true},
+                        {key_type::u32, 4, 21, 32, 3, false}, {key_type::u32, 4, 22, 24, 3, true},
+                        {key_type::u32, 4, 24, 24, 3, true}, {key_type::u32, 4, 28, 24, 3, true},
+                        {key_type::f32, 4, 23, 24, 3, false}, {key_type::f32, 4, 24, 24, 3, true},
                         {key_type::u16, 2, 28, 32, 3, false}, {key_type::u64, 0, 28, 16, 4, false},
                         {key_type::u64, 8, 20, 16, 3, false}, {key_type::u64, 8, 22, 24, 2, false},
                         {key_type::f32, 8, 22, 24, 2, false}, {key_type::u64, 16, 28, 16, 2, false}}) {
@@ -129,6 +134,16 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
     EXPECT_EQ(os.items, c.items) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
     EXPECT_EQ(os.min_blocks, c.min_blocks) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
     EXPECT_EQ(os.packed_pairs, c.packed) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
+    EXPECT_EQ(os.packed_registers, c.packed) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
+  }
+  {  // a packed-input pass keeps the values in registers unless asked to park them; only packed passes say so
+    const RadixPolicy packed = choose(dev, key_type::u32, 4, 1 << 24);
+    EXPECT_TRUE(has(to_defines(packed, RadixPath::onesweep, true, true), "ONESWEEP_PACKED_REGISTERS=1"));
+    EXPECT_TRUE(has(to_defines(packed, RadixPath::onesweep, false, true), "ONESWEEP_PACKED_REGISTERS=0"));
+    const RadixPolicy parked = choose_radix_policy(dev, key_type::u32, 4, 1 << 24, {}, {.packed_registers = false});
+    EXPECT_TRUE(parked.onesweep.packed_pairs && !parked.onesweep.packed_registers);
+    EXPECT_TRUE(has(to_defines(parked, RadixPath::onesweep, true, true), "ONESWEEP_PACKED_REGISTERS=0"));
+    EXPECT_EQ(parked.onesweep.items, 24u);
   }
   // switches: values beside the keys up to 8 bytes together, digits recomputed for integer keys
   // staged apart, the snapshot and float flag by key type, fewer histogram copies beyond 4 passes
@@ -301,8 +316,10 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
 TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
   const RadixPolicyOverride o =
-      parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64,overlap_passes=0,early_trigger=1");
+      parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64,overlap_passes=0,early_trigger=1,"
+                                  "packed_registers=0");
   EXPECT_EQ(o.items, 20u);
+  EXPECT_EQ(o.packed_registers, false);
   EXPECT_EQ(o.min_blocks, 2u);
   EXPECT_EQ(o.packed_pairs, false);
   EXPECT_EQ(o.single_tile_max, 0u);
@@ -331,14 +348,15 @@ TEST(RadixPolicy, DefinesAndLayout) {
   const auto dev = cuda_device();
   const RadixPolicy p = choose(dev, key_type::f32, 4, 1ull << 26);
   const auto d = to_defines(p, RadixPath::onesweep, true, false);
-  for (const char* want : {"KEY_KIND=2", "ITEMS=28", "ONESWEEP_MIN_BLOCKS=3", "ONESWEEP_SPLIT_STAGE=1",
+  for (const char* want : {"KEY_KIND=2", "ITEMS=24", "ONESWEEP_MIN_BLOCKS=3", "ONESWEEP_SPLIT_STAGE=1",
                            "ONESWEEP_RECOMPUTE_DIGIT=0", "ONESWEEP_LOOKBACK_SNAPSHOT=0", "RADIX_HIST_COPIES=32",
-                           "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0"})
+                           "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0",
+                           "ONESWEEP_PACKED_REGISTERS=1"})
     EXPECT_TRUE(has(d, want)) << want;
   EXPECT_EQ(radix_onesweep_program_defines(dev, key_type::f32, 4, 1ull << 26).size(), 4u);  // + 3 packed passes
   // one layout for the sort and its size query: ping-pong copies, the meta buffer, the second status buffer
   const RadixTempLayout l = radix_temp_layout(p);
-  const std::uint64_t n = p.n, tiles = ceil_div(n, 256 * 28);
+  const std::uint64_t n = p.n, tiles = ceil_div(n, 256 * 24);
   EXPECT_EQ(l.keys, n * 4);
   EXPECT_EQ(l.values, n * 4);
   EXPECT_EQ(l.hist, 4 * 256 * 8 + 8);

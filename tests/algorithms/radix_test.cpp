@@ -79,9 +79,10 @@ TEST(Radix, BadWorkGroupSizeIsAnError) {
   EXPECT_EQ(v, before);
 }
 
-// CUDA: radix_single_tile sorts up to 16384 keys (4-byte keys; fewer for wider keys and values: the
-// largest tile whose keys and values fit a thread's registers) in one block with no temporaries;
-// its edges (tile shapes, padding digit, skipped passes, both orders, wide values).
+// CUDA: radix_single_tile sorts up to 16384 keys (keys of up to 2 bytes; 8192 for 4-byte keys alone,
+// beyond which the onesweep passes are faster; fewer for wider keys and values: the largest tile whose
+// keys and values fit a thread's registers) in one block with no temporaries; its edges (tile shapes,
+// padding digit, skipped passes, both orders, wide values).
 TEST(Radix, CudaSingleTileEdges) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_single_tile runs on CUDA devices";
@@ -89,9 +90,9 @@ TEST(Radix, CudaSingleTileEdges) {
   {
     // the portable single work-group path (up to 4096 keys) would take over just above these
     const algo::ScopedRadixPolicyOverride single_group_off({.single_group_max = 0});
-    for (auto [type, vb, cap] : {std::tuple{key_type::u32, std::size_t(0), std::size_t(16384)},
-                                 {key_type::u32, 4, 8192}, {key_type::u64, 8, 4096}, {key_type::f64, 16, 2048},
-                                 {key_type::u8, 2, 8192}}) {
+    for (auto [type, vb, cap] : {std::tuple{key_type::u32, std::size_t(0), std::size_t(8192)},
+                                 {key_type::u16, 0, 16384}, {key_type::u32, 4, 8192}, {key_type::u64, 8, 4096},
+                                 {key_type::f64, 16, 2048}, {key_type::u8, 2, 8192}}) {
       EXPECT_EQ(temporary_storage_bytes(ctx, type, cap, vb, o), 0u) << "value bytes=" << vb;
       EXPECT_GT(temporary_storage_bytes(ctx, type, cap + 1, vb, o), 0u) << "value bytes=" << vb;
     }
@@ -100,8 +101,9 @@ TEST(Radix, CudaSingleTileEdges) {
   const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
                                           2049, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384};
   const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
-  // the smaller sizes take the bitonic network by default (Radix.CudaSmallBitonic): off here
-  const algo::ScopedRadixPolicyOverride bitonic_off({.bitonic_max = 0});
+  // the smaller sizes take the bitonic network by default (Radix.CudaSmallBitonic): off here; 4-byte
+  // keys alone up to the 1024 x 16 tile's 16384
+  const algo::ScopedRadixPolicyOverride bitonic_off({.single_tile_max = 16384, .bitonic_max = 0});
   EXPECT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 4096, o).single_tile.bitonic_log2, 0u);
   check_keys_matrix<std::uint32_t>(o, sizes, dists);
   check_keys_matrix<float>(o, sizes, dists);
@@ -165,10 +167,11 @@ TEST(Radix, CudaSmallBitonic) {
 }
 
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed
-// (one 8-byte word each, kernels/radix_packed_pairs.h; by default from 2^24 pairs, 2^26 with float
+// (one 8-byte word each, kernels/radix_packed_pairs.h; by default from 2^22 pairs, 2^24 with float
 // keys), forced here through the policy override from small n: odd n (the last pair stays unpacked
 // in both buffers), n around tiles of 8192, 2, 3 (odd: the copy back) and 4 passes (skipped digits),
-// both orders, float and signed keys; then the driver's defaults around 2^22 and 2^24.
+// both orders, float and signed keys; the values of a packed-input pass in registers (the default)
+// and parked in shared memory; then the driver's defaults around 2^22 and 2^24.
 TEST(Radix, CudaPackedPairs) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "packed pairs are a radix_onesweep (CUDA) layout";
@@ -199,8 +202,13 @@ TEST(Radix, CudaPackedPairs) {
       }
     }
   }
-  // the driver's own choices around 2^22 and 2^24 (24 items unpacked below 2^24, packed from 2^24)
-  check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
+  {  // the values parked in shared memory through the ranking
+    const algo::ScopedRadixPolicyOverride parked({.packed_pairs = true, .packed_registers = false, .no_skip_max_n = 1024});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001, (1 << 20) + 3}, dist::uniform);
+    check_pairs<float, std::uint32_t>(o, {16383}, dist::specials);
+  }
+  // the driver's own choices around 2^22 and 2^24 (unpacked below 2^22, packed from 2^22)
+  check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) - 3, (1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is

@@ -95,7 +95,8 @@ constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 
 // Rules with one measured fact each (used below):
 // - values staged beside the keys when key + value bytes <= 8: one barrier before a joint scatter and
-//   still 3 blocks per SM;
+//   still 3 blocks per SM; on CUDA also 8-byte keys with 8-byte values from 2^21 to below 2^24 keys
+//   (kWidePairsBeside), at 2 blocks per SM;
 // - the scatter recomputes digits of integer keys staged apart (64-bit keys or pairs): H200 2^28 u64
 //   keys 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89; u32 keys 5.05 vs 4.90 (their ranking is ALU-bound);
 // - look-back snapshot W = 4 for 64-bit keys only: u64 keys 13.87 -> 13.58 and 13.79 -> 13.43 ms;
@@ -109,6 +110,12 @@ constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 //   (H200, 2026-11-27: u32 2^12 12.6-15.2 us against 17.7-20.4, 2^10 7.4-7.7 against 11.1-13.0;
 //   the kernel 8.3 us against 13.3 under Nsight Compute).
 constexpr std::uint32_t kSnapshotW = 4;
+// 8-byte keys with 8-byte values staged beside their keys (CUDA; 16 bytes per key, so 2 blocks per SM)
+// in this range of n. H200, 2026-11-27, u64/u64, median ms, staged after the keys / beside them at 2
+// blocks per SM, two processes each: 2^21 (16 items) 0.317-0.328 / 0.286-0.287, 2^22 (24 items)
+// 0.546-0.557 / 0.515-0.518, 2^23 0.932-0.937 / 0.903-0.911, 2^24 1.699-1.718 / 1.702-1.716, 2^25
+// 3.226-3.230 / 3.269-3.276, 2^28 24.39-24.47 / 25.62-25.66 (eighteenth round).
+constexpr std::uint64_t kWidePairsBesideFrom = 1ull << 21, kWidePairsBesideBelow = 1ull << 24;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
 // (and of the histogram) let the next one start from before their scatter, except where a pass is
@@ -170,6 +177,7 @@ std::uint64_t bitonic_element_bytes(std::size_t ks, std::size_t vb) {
 
 std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::uint32_t items) {
   if (vb == 16 || (vb != 0 && !split && items > 16)) return 2;  // values staged after the keys: up to 128 registers
+  if (split && ks + vb > 8) return 2;                            // 16 bytes per key beside each other (kWidePairsBeside)
   if (vb != 0 && (ks == 8 || items > 16)) return 3;
   return 4;
 }
@@ -372,7 +380,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   const std::size_t ks = key_size(type);
   const bool fl = is_float(type);
   OnesweepPolicy p;
-  p.split_stage = vb != 0 && o.split_stage.value_or(ks + vb <= 8);
+  const bool wide_beside = ks == 8 && vb == 8 && n >= kWidePairsBesideFrom && n < kWidePairsBesideBelow;
+  p.split_stage = vb != 0 && o.split_stage.value_or(ks + vb <= 8 || wide_beside);
   if (ks == 4 && vb == 4 && p.split_stage)
     for (const PackedRow& r : kPackedFrom)
       if (r.float_keys == fl) p.packed_pairs = o.packed_pairs.value_or(n >= r.n_from);
@@ -446,7 +455,10 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, type, n, options, o);
   if (cuda || nvidia_opencl) {
-    p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
+    // NVIDIA's OpenCL (48 KiB of local memory) keeps wide pairs staged after their keys
+    RadixPolicyOverride narrow_split = o;
+    if (nvidia_opencl && !o.split_stage) narrow_split.split_stage = key_size(type) + vb <= 8;
+    p.onesweep = choose_onesweep_policy(type, vb, n, options, narrow_split);
     if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
     // programmatic dependent launches of the passes: CUDA only (OpenCL launches never overlap)
     OnesweepPolicy& os = p.onesweep;

@@ -128,7 +128,8 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
                         {key_type::u32, 4, 24, 24, 3, true}, {key_type::u32, 4, 28, 24, 3, true},
                         {key_type::f32, 4, 23, 24, 3, false}, {key_type::f32, 4, 24, 24, 3, true},
                         {key_type::u16, 2, 28, 32, 3, false}, {key_type::u64, 0, 28, 16, 4, false},
-                        {key_type::u64, 8, 20, 16, 3, false}, {key_type::u64, 8, 22, 24, 2, false},
+                        {key_type::u64, 8, 20, 16, 3, false}, {key_type::u64, 8, 21, 16, 2, false},
+                        {key_type::u64, 8, 22, 24, 2, false}, {key_type::u64, 8, 24, 24, 2, false},
                         {key_type::f32, 8, 22, 24, 2, false}, {key_type::u64, 16, 28, 16, 2, false}}) {
     const OnesweepPolicy os = choose(dev, c.t, c.vb, 1ull << c.log2n).onesweep;
     EXPECT_EQ(os.items, c.items) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
@@ -153,6 +154,14 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
+  // 8-byte keys with 8-byte values beside their keys from 2^21 to below 2^24 (2 blocks per SM), on CUDA only
+  for (int log2n : {21, 23}) {
+    const OnesweepPolicy wide = choose(dev, key_type::i64, 8, 1ull << log2n).onesweep;
+    EXPECT_TRUE(wide.split_stage && wide.recompute_digit && wide.min_blocks == 2) << log2n;
+  }
+  EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 24).onesweep.split_stage);
+  EXPECT_FALSE(choose(dev, key_type::u64, 4, 1 << 22).onesweep.split_stage);
+  EXPECT_TRUE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.split_stage = true}).onesweep.split_stage);
   // every pass overlaps the kernel before it; the next starts before the scatter, except where a pass
   // is one wave over more than half the SMs (132 here): 67 .. 132 x min_blocks tiles
   struct Overlap {
@@ -276,6 +285,12 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_EQ(pairs.onesweep.min_blocks, 3u);
   EXPECT_EQ(pairs.onesweep.max_registers, 80u);
   EXPECT_TRUE(choose(dev, key_type::u8, 1, 1ull << 28).onesweep.split_stage);  // small pairs still fit
+  {  // 8-byte keys with 8-byte values stay staged after their keys (CUDA stages them beside from 2^21)
+    const OnesweepPolicy wide = choose(dev, key_type::u64, 8, 1ull << 22).onesweep;
+    EXPECT_FALSE(wide.split_stage);
+    EXPECT_EQ(wide.items, 16u);  // 24 x 256 x 8 staged bytes do not fit
+    EXPECT_EQ(wide.min_blocks, 3u);
+  }
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 20}).onesweep.items, 20u);  // explicit shape
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 32}).onesweep.items, 28u);  // shrunk to fit
   EXPECT_EQ(choose(dev, key_type::u64, 0, 1ull << 28).onesweep.hist_copies, 8u);

@@ -211,6 +211,21 @@ TEST(Radix, CudaPackedPairs) {
   check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) - 3, (1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
+// CUDA, 8-byte keys with 8-byte values from 2^21 to below 2^24 keys: staged beside their keys (16 bytes
+// per key, 2 blocks per SM; kWidePairsBeside in radix_policy.cpp), by default and forced from small n.
+TEST(Radix, CudaWidePairsBesideKeys) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "a radix_onesweep (CUDA) layout";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  ASSERT_TRUE(algo::choose_radix_policy(ctx.device(), key_type::u64, 8, (1 << 21) + 3, o).onesweep.split_stage);
+  check_pairs<std::uint64_t, std::uint64_t>(o, {(1 << 21) + 3, (1 << 23) - 1}, dist::uniform);
+  check_pairs<double, std::uint64_t>(o, {(1 << 21) + 5}, dist::specials);
+  check_pairs<std::int64_t, double>(o, {(1 << 22) + 1}, dist::entropy);
+  const algo::ScopedRadixPolicyOverride forced({.split_stage = true});
+  check_pairs<std::uint64_t, std::uint64_t>(o, {8193, 100001}, dist::few_unique);
+  check_pairs<double, std::int64_t>(o, {70001}, dist::specials);
+}
+
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
 // launched before the histogram is read back, the others only if they change anything, and the result
 // is copied back when an odd number ran. Inputs where one pass runs (u64 and u32 keys below 200;

@@ -95,8 +95,8 @@ constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 
 // Rules with one measured fact each (used below):
 // - values staged beside the keys when key + value bytes <= 8: one barrier before a joint scatter and
-//   still 3 blocks per SM; on CUDA also 8-byte keys with 8-byte values from 2^21 to below 2^24 keys
-//   (kWidePairsBeside), at 2 blocks per SM;
+//   still 3 blocks per SM; on CUDA also 8-byte integer keys with 8-byte values from 2^21 to below 2^24
+//   keys (kWidePairsBeside), at 2 blocks per SM;
 // - the scatter recomputes digits of integer keys staged apart (64-bit keys or pairs): H200 2^28 u64
 //   keys 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89; u32 keys 5.05 vs 4.90 (their ranking is ALU-bound);
 // - look-back snapshot W = 4 for 64-bit keys only: u64 keys 13.87 -> 13.58 and 13.79 -> 13.43 ms;
@@ -110,8 +110,9 @@ constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 //   (H200, 2026-11-27: u32 2^12 12.6-15.2 us against 17.7-20.4, 2^10 7.4-7.7 against 11.1-13.0;
 //   the kernel 8.3 us against 13.3 under Nsight Compute).
 constexpr std::uint32_t kSnapshotW = 4;
-// 8-byte keys with 8-byte values staged beside their keys (CUDA; 16 bytes per key, so 2 blocks per SM)
-// in this range of n. H200, 2026-11-27, u64/u64, median ms, staged after the keys / beside them at 2
+// 8-byte integer keys with 8-byte values staged beside their keys (CUDA; 16 bytes per key, so 2 blocks
+// per SM) in this range of n. Float keys stage a digit byte per key too and were not timed: they keep
+// their values after the keys. H200, 2026-11-27, u64/u64, median ms, staged after the keys / beside them at 2
 // blocks per SM, two processes each: 2^21 (16 items) 0.317-0.328 / 0.286-0.287, 2^22 (24 items)
 // 0.546-0.557 / 0.515-0.518, 2^23 0.932-0.937 / 0.903-0.911, 2^24 1.699-1.718 / 1.702-1.716, 2^25
 // 3.226-3.230 / 3.269-3.276, 2^28 24.39-24.47 / 25.62-25.66 (eighteenth round).
@@ -380,7 +381,7 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   const std::size_t ks = key_size(type);
   const bool fl = is_float(type);
   OnesweepPolicy p;
-  const bool wide_beside = ks == 8 && vb == 8 && n >= kWidePairsBesideFrom && n < kWidePairsBesideBelow;
+  const bool wide_beside = ks == 8 && vb == 8 && !fl && n >= kWidePairsBesideFrom && n < kWidePairsBesideBelow;
   p.split_stage = vb != 0 && o.split_stage.value_or(ks + vb <= 8 || wide_beside);
   if (ks == 4 && vb == 4 && p.split_stage)
     for (const PackedRow& r : kPackedFrom)

@@ -154,12 +154,14 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
-  // 8-byte keys with 8-byte values beside their keys from 2^21 to below 2^24 (2 blocks per SM), on CUDA only
+  // 8-byte integer keys with 8-byte values beside their keys from 2^21 to below 2^24 (2 blocks per SM), on
+  // CUDA only
   for (int log2n : {21, 23}) {
     const OnesweepPolicy wide = choose(dev, key_type::i64, 8, 1ull << log2n).onesweep;
     EXPECT_TRUE(wide.split_stage && wide.recompute_digit && wide.min_blocks == 2) << log2n;
   }
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 24).onesweep.split_stage);
+  EXPECT_FALSE(choose(dev, key_type::f64, 8, 1 << 22).onesweep.split_stage);  // not timed
   EXPECT_FALSE(choose(dev, key_type::u64, 4, 1 << 22).onesweep.split_stage);
   EXPECT_TRUE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.split_stage = true}).onesweep.split_stage);
   // every pass overlaps the kernel before it; the next starts before the scatter, except where a pass

@@ -211,8 +211,9 @@ TEST(Radix, CudaPackedPairs) {
   check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) - 3, (1 << 22) + 5, (1 << 24) + 1}, dist::uniform);
 }
 
-// CUDA, 8-byte keys with 8-byte values from 2^21 to below 2^24 keys: staged beside their keys (16 bytes
-// per key, 2 blocks per SM; kWidePairsBeside in radix_policy.cpp), by default and forced from small n.
+// CUDA, 8-byte integer keys with 8-byte values from 2^21 to below 2^24 keys: staged beside their keys (16
+// bytes per key, 2 blocks per SM; kWidePairsBeside in radix_policy.cpp), by default and forced from small
+// n (float keys too).
 TEST(Radix, CudaWidePairsBesideKeys) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "a radix_onesweep (CUDA) layout";

@@ -383,7 +383,10 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   OnesweepPolicy p;
   const bool wide_beside = ks == 8 && vb == 8 && !fl && n >= kWidePairsBesideFrom && n < kWidePairsBesideBelow;
   p.split_stage = vb != 0 && o.split_stage.value_or(ks + vb <= 8 || wide_beside);
-  if (ks == 4 && vb == 4 && p.split_stage)
+  // Portions (below): the look-back's 30-bit counts cover fewer than 2^30 keys per launch; packed
+  // stores address 32-bit positions, so portions never pack (and take the unpacked tile shapes)
+  const bool portions = o.portion || n > kOnesweepMaxN;
+  if (ks == 4 && vb == 4 && p.split_stage && !portions)
     for (const PackedRow& r : kPackedFrom)
       if (r.float_keys == fl) p.packed_pairs = o.packed_pairs.value_or(n >= r.n_from);
   p.packed_registers = p.packed_pairs && o.packed_registers.value_or(true);  // kOnesweepItems' first row
@@ -406,12 +409,10 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
-  // Portions: the look-back's 30-bit counts cover fewer than 2^30 keys per launch.
-  if (o.portion || n > kOnesweepMaxN) {
+  if (portions) {
     const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);
     // whole groups of 16 tiles: a portion's keys start 4096-byte aligned (views of the keys buffer)
     p.portion = std::max<std::uint64_t>(1, want / (16 * p.tile())) * 16 * p.tile();
-    p.packed_pairs = false;  // packed stores address 32-bit positions
   }
   return p;
 }
@@ -456,10 +457,17 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, type, n, options, o);
   if (cuda || nvidia_opencl) {
-    // NVIDIA's OpenCL (48 KiB of local memory) keeps wide pairs staged after their keys
+    // Wide pairs (key + value > 8 bytes) staged beside their keys want 2 blocks of that layout per SM
+    // (kWidePairsBeside; NVIDIA GPUs have about local_memory_bytes + 1 KiB of shared memory per SM, 1 KiB
+    // of it reserved per block). Where that does not fit (NVIDIA's OpenCL: 48 KiB; CUDA GPUs with 99 or
+    // 163 KiB per block) they stay staged after their keys.
     RadixPolicyOverride narrow_split = o;
-    if (nvidia_opencl && !o.split_stage) narrow_split.split_stage = key_size(type) + vb <= 8;
-    p.onesweep = choose_onesweep_policy(type, vb, n, options, narrow_split);
+    if (!o.split_stage) narrow_split.split_stage = key_size(type) + vb <= 8;
+    p.onesweep = choose_onesweep_policy(type, vb, n, options, nvidia_opencl ? narrow_split : o);
+    if (!nvidia_opencl && !o.split_stage && p.onesweep.split_stage && key_size(type) + vb > 8 &&
+        2 * (onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(p.onesweep) + 1024) >
+            desc.local_memory_bytes + 1024)
+      p.onesweep = choose_onesweep_policy(type, vb, n, options, narrow_split);
     if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
     // programmatic dependent launches of the passes: CUDA only (OpenCL launches never overlap)
     OnesweepPolicy& os = p.onesweep;

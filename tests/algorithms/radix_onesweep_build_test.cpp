@@ -39,6 +39,17 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
     }
   }
   EXPECT_GE(built.size(), 60u);
+  // the packed passes' other form (values parked in shared memory; override packed_registers=0)
+  for (key_type type : {key_type::u32, key_type::f32}) {
+    const algo::RadixPolicy p =
+        algo::choose_radix_policy(h100, type, 4, std::uint64_t(1) << 24, SortOptions{}, {.packed_registers = false});
+    ASSERT_TRUE(p.onesweep.packed_pairs && !p.onesweep.packed_registers);
+    for (bool out : {true, false}) {
+      const auto defines = algo::to_defines(p, algo::RadixPath::onesweep, true, out);
+      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+          << key_type_name(type) << "/u32, parked values, packed out " << out;
+    }
+  }
 }
 
 // The single tile of small CUDA sorts is a program of its own (radix_single_tile.cl): all its shapes

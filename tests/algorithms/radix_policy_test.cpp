@@ -162,6 +162,22 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   }
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 24).onesweep.split_stage);
   EXPECT_FALSE(choose(dev, key_type::f64, 8, 1 << 22).onesweep.split_stage);  // not timed
+  {  // only where two blocks of that layout fit an SM: not with 99 KiB per block (sm_86), nor at 24 items
+     // with 163 KiB (sm_80)
+    DeviceDescription small = dev;
+    small.local_memory_bytes = 99 * 1024;
+    const OnesweepPolicy s86 = choose(small, key_type::u64, 8, 1 << 21).onesweep;
+    EXPECT_TRUE(!s86.split_stage && s86.min_blocks == 3 && s86.items == 16);
+    small.local_memory_bytes = 163 * 1024;
+    EXPECT_TRUE(choose(small, key_type::u64, 8, 1 << 21).onesweep.split_stage);  // 16 items
+    const OnesweepPolicy s80 = choose(small, key_type::u64, 8, 1 << 22).onesweep;
+    EXPECT_TRUE(!s80.split_stage && s80.min_blocks == 2 && s80.items == 24);
+  }
+  {  // portions never pack, and take the unpacked pairs' tile
+    const OnesweepPolicy big = choose(dev, key_type::u32, 4, 1ull << 30).onesweep;
+    EXPECT_GT(big.portion, 0u);
+    EXPECT_TRUE(!big.packed_pairs && !big.packed_registers && big.items == 32);
+  }
   EXPECT_FALSE(choose(dev, key_type::u64, 4, 1 << 22).onesweep.split_stage);
   EXPECT_TRUE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.split_stage = true}).onesweep.split_stage);
   // every pass overlaps the kernel before it; the next starts before the scatter, except where a pass
@@ -292,6 +308,9 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
     EXPECT_FALSE(wide.split_stage);
     EXPECT_EQ(wide.items, 16u);  // 24 x 256 x 8 staged bytes do not fit
     EXPECT_EQ(wide.min_blocks, 3u);
+    // even where the beside layout would fit 48 KiB (8 items: 2048 x 16 bytes)
+    const OnesweepPolicy small_tile = choose(dev, key_type::u64, 8, 1ull << 22, {.items_per_thread = 8}).onesweep;
+    EXPECT_TRUE(!small_tile.split_stage && small_tile.items == 8 && small_tile.min_blocks == 3);
   }
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 20}).onesweep.items, 20u);  // explicit shape
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 32}).onesweep.items, 28u);  // shrunk to fit

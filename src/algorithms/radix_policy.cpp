@@ -389,7 +389,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   if (ks == 4 && vb == 4 && p.split_stage && !portions)
     for (const PackedRow& r : kPackedFrom)
       if (r.float_keys == fl) p.packed_pairs = o.packed_pairs.value_or(n >= r.n_from);
-  p.packed_registers = p.packed_pairs && o.packed_registers.value_or(true);  // kOnesweepItems' first row
+  // values in registers through the ranking (the form kOnesweepItems' packed row was measured with)
+  p.packed_registers = p.packed_pairs && o.packed_registers.value_or(true);
   for (const ItemsRow& r : kOnesweepItems)
     if (ks >= r.key_min && ks <= r.key_max && vb >= r.value_min && vb <= r.value_max && n >= r.n_from &&
         n < r.n_below && (!r.packed_only || p.packed_pairs)) {
@@ -457,17 +458,19 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.single_group = choose_single_group_policy(desc, type, vb, options, o);
   p.portable = choose_portable(desc, type, n, options, o);
   if (cuda || nvidia_opencl) {
-    // Wide pairs (key + value > 8 bytes) staged beside their keys want 2 blocks of that layout per SM
-    // (kWidePairsBeside; NVIDIA GPUs have about local_memory_bytes + 1 KiB of shared memory per SM, 1 KiB
-    // of it reserved per block). Where that does not fit (NVIDIA's OpenCL: 48 KiB; CUDA GPUs with 99 or
-    // 163 KiB per block) they stay staged after their keys.
-    RadixPolicyOverride narrow_split = o;
-    if (!o.split_stage) narrow_split.split_stage = key_size(type) + vb <= 8;
-    p.onesweep = choose_onesweep_policy(type, vb, n, options, nvidia_opencl ? narrow_split : o);
-    if (!nvidia_opencl && !o.split_stage && p.onesweep.split_stage && key_size(type) + vb > 8 &&
-        2 * (onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(p.onesweep) + 1024) >
-            desc.local_memory_bytes + 1024)
-      p.onesweep = choose_onesweep_policy(type, vb, n, options, narrow_split);
+    p.onesweep = choose_onesweep_policy(type, vb, n, options, o);
+    // Wide pairs (key + value > 8 bytes) that the rule stages beside their keys want 2 blocks of that
+    // layout per SM (kWidePairsBeside; NVIDIA GPUs have about local_memory_bytes + 1 KiB of shared
+    // memory per SM, 1 KiB of it reserved per block). Where that does not fit (CUDA GPUs with 99 or
+    // 163 KiB per block), and under NVIDIA's OpenCL, they stay staged after their keys.
+    const std::uint64_t beside_block_bytes =
+        onesweep_pass_local_bytes(p) + onesweep_pass_static_local_bytes(p.onesweep) + 1024;
+    if (!o.split_stage && p.onesweep.split_stage && key_size(type) + vb > 8 &&
+        (nvidia_opencl || 2 * beside_block_bytes > desc.local_memory_bytes + 1024)) {
+      RadixPolicyOverride after_keys = o;
+      after_keys.split_stage = false;
+      p.onesweep = choose_onesweep_policy(type, vb, n, options, after_keys);
+    }
     if (nvidia_opencl) fit_onesweep_to_opencl(p, desc, options, o);
     // programmatic dependent launches of the passes: CUDA only (OpenCL launches never overlap)
     OnesweepPolicy& os = p.onesweep;

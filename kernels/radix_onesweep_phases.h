@@ -114,21 +114,20 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const value_t* v, const u
                                        bool full_stripe) {
   const u32 t = LOCAL_ID(), lane = t & 31u;
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
+#if ONESWEEP_RECOMPUTE_DIGIT
+#define ONESWEEP_STAGE_DIGIT(i, d)
+#else
+#define ONESWEEP_STAGE_DIGIT(i, d) stage_digit[pos[i]] = (u8)(d);
+#endif
 #if ONESWEEP_VALUES_IN_RANK
-#define ONESWEEP_STAGE_VALUE(i) stage_values[pos[i]] = v[i]
+#define ONESWEEP_STAGE_VALUE(i) stage_values[pos[i]] = v[i];
 #else
 #define ONESWEEP_STAGE_VALUE(i)
 #endif
-#if ONESWEEP_RECOMPUTE_DIGIT
 #define ONESWEEP_STAGE(i, d)   \
   stage_keys[pos[i]] = k[i];   \
+  ONESWEEP_STAGE_DIGIT(i, d)   \
   ONESWEEP_STAGE_VALUE(i)
-#else
-#define ONESWEEP_STAGE(i, d)       \
-  stage_keys[pos[i]] = k[i];       \
-  stage_digit[pos[i]] = (u8)(d);   \
-  ONESWEEP_STAGE_VALUE(i)
-#endif
 #define ONESWEEP_DIGIT(i) ((dpk[(i) / 4] >> (8u * ((i) % 4))) & 0xFFu)  // 0 past the end
   if (full_stripe) {
 #pragma unroll
@@ -159,6 +158,7 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const value_t* v, const u
   }
 #undef ONESWEEP_DIGIT
 #undef ONESWEEP_STAGE
+#undef ONESWEEP_STAGE_DIGIT
 #undef ONESWEEP_STAGE_VALUE
 }
 

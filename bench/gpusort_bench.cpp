@@ -57,6 +57,7 @@ void with_types(const KV& kv, F&& f) {
   else if (k == "u64" && v == "u64") f.template operator()<std::uint64_t, std::uint64_t>();
   else if (k == "f32" && v == "u32") f.template operator()<float, std::uint32_t>();
   else if (k == "u64" && v == "u32") f.template operator()<std::uint64_t, std::uint32_t>();
+  else if (k == "f64" && v == "u64") f.template operator()<double, std::uint64_t>();
   else throw gpusort::Error(gpusort::errc::invalid_argument, "unsupported type pair " + k + "/" + v);
 }
 
@@ -64,7 +65,7 @@ bool parse_kv(const std::string& s, KV& out) {
   static const std::vector<std::pair<std::string, KV>> names = {
       {"u32", {"u32", ""}},         {"u64", {"u64", ""}},         {"f32", {"f32", ""}},
       {"u32/u32", {"u32", "u32"}}, {"u64/u64", {"u64", "u64"}}, {"f32/u32", {"f32", "u32"}},
-      {"u64/u32", {"u64", "u32"}},  {"f64", {"f64", ""}}};
+      {"u64/u32", {"u64", "u32"}},  {"f64", {"f64", ""}},         {"f64/u64", {"f64", "u64"}}};
   for (const auto& [name, kv] : names)
     if (s == name) {
       out = kv;
@@ -127,7 +128,7 @@ sweep:
   --full-dists-max-log2 N     above 2^N run only uniform, entropy and sorted inputs
   --algorithms a,b,...        default: every algorithm and auto; merge:comparator is merge with
                               the comparator "return a < b;" (the cost of a run-time order)
-  --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, u64/u32
+  --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, u64/u32, f64/u64
   --dists d,...               uniform,entropy,sorted,reverse,few-unique,all-equal (default all)
   --std-max-log2 N            largest n for std::sort / std::stable_sort (default 22; quick 16; 0: none)
   --host-max-log2 N           largest n for host algorithms (batcher-*; default 20; quick 14; 0: none)

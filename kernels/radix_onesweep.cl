@@ -155,6 +155,8 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   const u64 stripe = base + (u64)warp * 32u * ITEMS;
   const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
   const bool full_stripe = ONESWEEP_FULL_PATH && in_stripe == 32u * ITEMS;  // counts, ranking
+  // the warp-level count of sorted input needs full stripes: it takes them in every layout
+  const bool full_count = (ONESWEEP_FULL_PATH || RADIX_UNIFORM_COUNT) && in_stripe == 32u * ITEMS;
   // packed input: this thread's load-order value slots in the value staging area
   LOCAL value_t* parked = (LOCAL value_t*)(stage + (u64)TILE * (KEY_BITS / 8)) + warp * 32u * ITEMS + lane;
 
@@ -165,7 +167,7 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   LOCAL value_t* stage_values = (LOCAL value_t*)(stage + (ONESWEEP_SPLIT_STAGE ? (u64)TILE * (KEY_BITS / 8) : 0));
   onesweep_load_keys(k, v, parked, keys_in, values_in, n, stripe, in_stripe, lane);
   const OnesweepCounts c = onesweep_count_and_publish(k, dpk, warp_off, warp_sums, status, hist, flip, shift, tile,
-                                                      in_stripe, full_stripe);
+                                                      in_stripe, full_count);
   onesweep_rank_and_stage(k, v, dpk, pos, warp_off[warp], (LOCAL key_t*)stage, stage_values, stage_digit, snap, status,
                           tile, in_stripe, full_stripe);
   onesweep_load_values(v, values_in, parked, stripe, in_stripe, lane);

@@ -39,7 +39,7 @@ typedef struct {
 DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LOCAL u32 (*warp_off)[RADIX],
                                                     LOCAL u32* warp_sums, GLOBAL u32* status, GLOBAL const u64* hist,
                                                     okey_t flip, u32 shift, u32 tile, u32 in_stripe,
-                                                    bool full_stripe) {
+                                                    bool full_count) {
   const u32 t = LOCAL_ID(), lane = t & 31u, warp = t >> 5;
 #pragma unroll
   for (u32 q = 0; q < (ITEMS + 3) / 4; ++q) dpk[q] = 0;
@@ -47,13 +47,40 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
   // byte i % 4 of dpk[i / 4] (PRMT: one instruction); full stripes count without validity tests
 #define ONESWEEP_PACK_DIGIT(i, d) \
   dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
+#if RADIX_UNIFORM_COUNT
+  // sorted or low-entropy input: where the stripe's first item has one digit in every lane, each
+  // item whose digit is the same across the warp is counted once (32 lanes adding 1 to one shared
+  // word serialise); other stripes pay one shuffle and one vote
+#define ONESWEEP_COUNT_FULL(DIGIT)                                           \
+  u32 first_digit;                                                           \
+  {                                                                          \
+    const u32 i = 0;                                                         \
+    first_digit = (DIGIT);                                                   \
+  }                                                                          \
+  if (radix_warp_uniform(first_digit)) {                                     \
+    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {                      \
+      const u32 d = (DIGIT);                                                 \
+      radix_count_digit_warp(my_counts, d, lane);                            \
+      ONESWEEP_PACK_DIGIT(i, d);                                             \
+    }                                                                        \
+  } else {                                                                   \
+    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {                      \
+      const u32 d = (DIGIT);                                                 \
+      ATOMIC_ADD_U32(&my_counts[d], 1u);                                     \
+      ONESWEEP_PACK_DIGIT(i, d);                                             \
+    }                                                                        \
+  }
+#else
+#define ONESWEEP_COUNT_FULL(DIGIT)                      \
+  _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {   \
+    const u32 d = (DIGIT);                              \
+    ATOMIC_ADD_U32(&my_counts[d], 1u);                  \
+    ONESWEEP_PACK_DIGIT(i, d);                          \
+  }
+#endif
 #define ONESWEEP_COUNT_LOOP(DIGIT)                      \
-  if (full_stripe) {                                    \
-    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) { \
-      const u32 d = (DIGIT);                            \
-      ATOMIC_ADD_U32(&my_counts[d], 1u);                \
-      ONESWEEP_PACK_DIGIT(i, d);                        \
-    }                                                   \
+  if (full_count) {                                     \
+    ONESWEEP_COUNT_FULL(DIGIT)                          \
   } else {                                              \
     _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i)   \
       if (i * 32u + lane < in_stripe) {                 \
@@ -76,6 +103,7 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
   ONESWEEP_COUNT_LOOP(radix_digit(k[i], flip, shift))
 #endif
 #undef ONESWEEP_COUNT_LOOP
+#undef ONESWEEP_COUNT_FULL
 #undef ONESWEEP_PACK_DIGIT
   BARRIER();
   u32 wc[WARPS];

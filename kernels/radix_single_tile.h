@@ -63,8 +63,16 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
+#if RADIX_UNIFORM_COUNT
+    if (radix_warp_uniform(SINGLE_DIGIT(0))) {  // sorted input: one atomic per warp and item
 #pragma unroll
-    for (u32 i = 0; i < SINGLE_ITEMS; ++i) atomicAdd(&my_counts[SINGLE_DIGIT(i)], 1u);
+      for (u32 i = 0; i < SINGLE_ITEMS; ++i) radix_count_digit_warp(my_counts, SINGLE_DIGIT(i), lane);
+    } else
+#endif
+    {
+#pragma unroll
+      for (u32 i = 0; i < SINGLE_ITEMS; ++i) atomicAdd(&my_counts[SINGLE_DIGIT(i)], 1u);
+    }
     __syncthreads();
     u32 count = 0;  // thread t < RADIX: digit t's keys in the tile
     if (t < RADIX)

@@ -71,4 +71,22 @@ DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
   return peers;
 }
 
+// RADIX_UNIFORM_COUNT (host: the policy's uniform_count): the count phases (radix_onesweep's early
+// counts, each pass of radix_single_tile) count a warp's item once where every lane holds the same
+// digit. Shared atomics of 32 lanes on one word serialise: on sorted input the high digits are the
+// same across most warps.
+#ifndef RADIX_UNIFORM_COUNT
+#define RADIX_UNIFORM_COUNT 0
+#endif
+// Every lane of a full warp holds digit d (one shuffle and one vote).
+DEVICE_FN bool radix_warp_uniform(u32 d) { return warp_ballot(d == warp_shuffle(d, 0u)) == 0xFFFFFFFFu; }
+// A full warp's key of digit d counted into the warp's counters: one atomic where all lanes agree.
+DEVICE_FN void radix_count_digit_warp(LOCAL u32* counts, u32 d, u32 lane) {
+  if (radix_warp_uniform(d)) {
+    if (lane == 0u) ATOMIC_ADD_U32(&counts[d], 32u);
+  } else {
+    ATOMIC_ADD_U32(&counts[d], 1u);
+  }
+}
+
 #endif  // GPUSORT_RADIX_WARP_RANK_H

@@ -117,6 +117,15 @@ constexpr std::uint32_t kSnapshotW = 4;
 // 0.546-0.557 / 0.515-0.518, 2^23 0.932-0.937 / 0.903-0.911, 2^24 1.699-1.718 / 1.702-1.716, 2^25
 // 3.226-3.230 / 3.269-3.276, 2^28 24.39-24.47 / 25.62-25.66 (eighteenth round).
 constexpr std::uint64_t kWidePairsBesideFrom = 1ull << 21, kWidePairsBesideBelow = 1ull << 24;
+// 8-byte integer keys with 8-byte values staged after their keys (no full-stripe path elsewhere in
+// their pass), from this n: the early counts take full stripes without validity tests and count a
+// warp's item once where every lane holds its digit (RADIX_UNIFORM_COUNT). H200, 2026-11-27, u64/u64,
+// median ms, uniform_count=1 / 0, two processes each: 2^24 uniform 1.632-1.633 / 1.693-1.696, sorted
+// 1.635-1.653 / 1.701-1.713, entropy 1.553-1.579 / 1.632-1.634; 2^26 uniform 6.043-6.065 / 6.248-6.259,
+// sorted 6.090-6.128 / 6.299-6.340; 2^28 uniform 24.11-24.25 / 24.43, sorted 24.23-24.24 / 24.67-24.68,
+// entropy 23.44-23.77 / 23.35 (nineteenth round). Elsewhere it gained nothing or lost: u32/u32 2^24
+// 0.533-0.556 / 0.524-0.538; u32 and u64 keys (sorted included) within 1%.
+constexpr std::uint64_t kUniformCountWidePairsFrom = 1ull << 24;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
 // (and of the histogram) let the next one start from before their scatter, except where a pass is
@@ -287,6 +296,7 @@ void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const
   os.opencl = true;
   os.packed_pairs = false;
   os.snapshot = 0;
+  os.uniform_count = o.uniform_count.value_or(false);  // measured on CUDA only
   os.portion = 0;
   const std::size_t ks = key_size(p.type);
   const auto fits = [&] {
@@ -344,6 +354,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "float_flag") set(o.float_flag, 1);
     else if (name == "packed_pairs") set(o.packed_pairs, 1);
     else if (name == "packed_registers") set(o.packed_registers, 1);
+    else if (name == "uniform_count") set(o.uniform_count, 1);
     else if (name == "snapshot") set(o.snapshot, 64);
     else if (name == "hist_copies") set(o.hist_copies, 32);
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
@@ -407,6 +418,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.min_blocks = o.min_blocks.value_or(min_blocks_rule(ks, vb, p.split_stage, p.items));
   p.recompute_digit = !fl && (vb == 0 || p.split_stage) && o.recompute_digit.value_or(ks == 8 || vb != 0);
   p.float_flag = fl && o.float_flag.value_or(true);
+  p.uniform_count =
+      o.uniform_count.value_or(ks == 8 && vb == 8 && !fl && !p.split_stage && n >= kUniformCountWidePairsFrom);
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
@@ -532,6 +545,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
   } else if (path == RadixPath::single_tile) {  // the shapes are kernels of the one program
     add("RADIX_BITS", kRadixBits);
     add("RADIX_FLOAT_FLAG", p.onesweep.float_flag);
+    add("RADIX_UNIFORM_COUNT", p.onesweep.uniform_count);
   } else if (path == RadixPath::portable || path == RadixPath::portable_onesweep) {
     add("RADIX_BITS", kRadixBits);
     add("GROUP_SIZE", p.portable.group);
@@ -554,6 +568,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("ONESWEEP_LOOKBACK_SNAPSHOT", os.snapshot);
     add("RADIX_HIST_COPIES", os.hist_copies);
     add("RADIX_FLOAT_FLAG", os.float_flag);
+    add("RADIX_UNIFORM_COUNT", os.uniform_count);
     add("ONESWEEP_PACKED_IN", packed_in);
     add("ONESWEEP_PACKED_OUT", packed_out);
     add("ONESWEEP_PACKED_REGISTERS", packed_in && os.packed_registers);

@@ -63,6 +63,8 @@ struct OnesweepPolicy {
   bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
   bool packed_registers = false;  // packed input: values in registers through the ranking (ONESWEEP_PACKED_REGISTERS)
+  bool uniform_count = false;    // count a warp's item once where all lanes share its digit (RADIX_UNIFORM_COUNT;
+                                 // the single tile's passes too)
   std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
   std::uint32_t hist_group = 256;
   std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES; 8-32)
@@ -133,6 +135,7 @@ struct RadixPolicyOverride {
   std::optional<bool> float_flag;                  // float keys
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
   std::optional<bool> packed_registers;            // packed input: values in registers, not parked in shared memory
+  std::optional<bool> uniform_count;               // onesweep and single tile: warp-uniform digits counted once
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n

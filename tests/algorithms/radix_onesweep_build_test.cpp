@@ -7,6 +7,7 @@
 
 #include <set>
 #include <string>
+#include <utility>
 
 #include "algorithms/radix_policy.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
@@ -49,6 +50,28 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
       EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
           << key_type_name(type) << "/u32, parked values, packed out " << out;
     }
+  }
+}
+
+// The other form of RADIX_UNIFORM_COUNT than the defaults' (override uniform_count), in both programs.
+TEST(RadixOnesweepBuild, OtherUniformCountCompilesForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
+  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
+  const std::string onesweep = rt::assemble_kernel_source("radix_onesweep.cl");
+  const std::string single_tile = rt::assemble_kernel_source("radix_single_tile.cl");
+  for (auto [type, value_bytes] : {std::pair{key_type::u32, std::size_t(0)}, {key_type::f32, std::size_t(4)},
+                                   {key_type::u64, std::size_t(0)}, {key_type::u64, std::size_t(8)}}) {
+    const std::uint64_t n = std::uint64_t(1) << 28;
+    const bool other = !algo::choose_radix_policy(h100, type, value_bytes, n, SortOptions{}).onesweep.uniform_count;
+    const algo::RadixPolicy p = algo::choose_radix_policy(h100, type, value_bytes, n, SortOptions{}, {.uniform_count = other});
+    ASSERT_EQ(p.onesweep.uniform_count, other);
+    EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
+        << key_type_name(type) << ", " << value_bytes << "-byte values, uniform_count " << other;
+    EXPECT_EQ(rt::nvrtc_compile_check(single_tile, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::single_tile), "sm_90")), "")
+        << key_type_name(type) << ", " << value_bytes << "-byte values, single tile, uniform_count " << other;
   }
 }
 

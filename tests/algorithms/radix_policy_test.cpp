@@ -180,6 +180,22 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   }
   EXPECT_FALSE(choose(dev, key_type::u64, 4, 1 << 22).onesweep.split_stage);
   EXPECT_TRUE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.split_stage = true}).onesweep.split_stage);
+  {  // the warp-level count: 8-byte integer keys with 8-byte values staged after their keys, from 2^24
+    for (key_type t : {key_type::u64, key_type::i64})
+      for (std::uint64_t n : {std::uint64_t(1) << 24, std::uint64_t(1) << 28, std::uint64_t(1) << 31}) {
+        const RadixPolicy p = choose(dev, t, 8, n);
+        EXPECT_TRUE(p.onesweep.uniform_count) << key_type_name(t) << " " << n;
+        EXPECT_TRUE(has(to_defines(p, RadixPath::onesweep), "RADIX_UNIFORM_COUNT=1"));
+      }
+    EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 23).onesweep.uniform_count);  // beside their keys
+    EXPECT_FALSE(choose(dev, key_type::f64, 8, 1 << 24).onesweep.uniform_count);  // not timed
+    for (std::size_t vb : {std::size_t(0), std::size_t(4), std::size_t(16)})
+      EXPECT_FALSE(choose(dev, key_type::u64, vb, 1 << 26).onesweep.uniform_count) << vb;
+    EXPECT_FALSE(choose(dev, key_type::u32, 4, 1 << 26).onesweep.uniform_count);
+    EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 4, 4096), RadixPath::single_tile), "RADIX_UNIFORM_COUNT=0"));
+    EXPECT_TRUE(choose_radix_policy(dev, key_type::u32, 0, 1 << 20, {}, {.uniform_count = true}).onesweep.uniform_count);
+    EXPECT_FALSE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.uniform_count = false}).onesweep.uniform_count);
+  }
   // every pass overlaps the kernel before it; the next starts before the scatter, except where a pass
   // is one wave over more than half the SMs (132 here): 67 .. 132 x min_blocks tiles
   struct Overlap {
@@ -295,6 +311,7 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   const auto d = to_defines(u32, RadixPath::onesweep);
   EXPECT_TRUE(has(d, "GS_MAX_REGISTERS=64") && has(d, "ONESWEEP_PACKED_IN=0") && has(d, "ONESWEEP_PORTIONS=0"));
   EXPECT_EQ(u32.onesweep.hist_copies, 16u);  // 4 passes x 16 copies: 32 KiB
+  EXPECT_FALSE(choose(dev, key_type::u64, 8, 1ull << 26).onesweep.uniform_count);  // timed on CUDA only
   const RadixPolicy pairs = choose(dev, key_type::u32, 4, 1ull << 28);
   EXPECT_FALSE(pairs.onesweep.packed_pairs);
   EXPECT_FALSE(pairs.onesweep.split_stage);  // 28 x 256 x 8 staged bytes do not fit: values after the keys

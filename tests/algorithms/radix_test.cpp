@@ -227,6 +227,27 @@ TEST(Radix, CudaWidePairsBesideKeys) {
   check_pairs<double, std::int64_t>(o, {70001}, dist::specials);
 }
 
+// RADIX_UNIFORM_COUNT on and off (uniform_count): the count phases of the onesweep passes and of the
+// single tile count a warp's item once where every lane holds its digit. Sorted, all-equal and
+// few-unique inputs (every pass runs: no_skip_max_n) give such warps in most passes, uniform keys in
+// few; tiles with full and partial stripes, the single tile and the network's sizes.
+TEST(Radix, GpuUniformCount) {
+  Context& ctx = test_context();
+  if (!ctx.device().is_gpu) GTEST_SKIP() << "the warp-level count of radix_onesweep and radix_single_tile";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  const std::vector<dist> dists = {dist::sorted, dist::all_equal, dist::few_unique, dist::uniform};
+  for (const bool on : {true, false}) {
+    SCOPED_TRACE(on ? "uniform_count=1" : "uniform_count=0");
+    const algo::ScopedRadixPolicyOverride forced({.uniform_count = on, .no_skip_max_n = std::uint64_t(1) << 30});
+    check_keys_matrix<std::uint32_t>(o, {4096, 8192 + 5, 100001}, dists);
+    check_keys_matrix<std::int64_t>(o, {2049, 100001}, {dist::sorted, dist::all_equal});
+    check_keys_matrix<float>(o, {70001}, {dist::sorted, dist::specials});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {4096, (1 << 20) + 3}, dist::sorted);
+    check_pairs<std::uint64_t, std::uint64_t>(o, {2048, 100001}, dist::sorted);
+    check_pairs<double, std::uint32_t>(o, {4095, 70001}, dist::all_equal);
+  }
+}
+
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
 // launched before the histogram is read back, the others only if they change anything, and the result
 // is copied back when an odd number ran. Inputs where one pass runs (u64 and u32 keys below 200;

@@ -95,8 +95,8 @@ constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 
 // Rules with one measured fact each (used below):
 // - values staged beside the keys when key + value bytes <= 8: one barrier before a joint scatter and
-//   still 3 blocks per SM; on CUDA also 8-byte integer keys with 8-byte values from 2^21 to below 2^24
-//   keys (kWidePairsBeside), at 2 blocks per SM;
+//   still 3 blocks per SM; on CUDA also 8-byte keys with 8-byte values from 2^21 to below 2^24 keys
+//   (kWidePairsBeside), at 2 blocks per SM;
 // - the scatter recomputes digits of integer keys staged apart (64-bit keys or pairs): H200 2^28 u64
 //   keys 13.88 vs 14.07 ms, u32/u32 7.85 vs 7.89; u32 keys 5.05 vs 4.90 (their ranking is ALU-bound);
 // - look-back snapshot W = 4 for 64-bit keys only: u64 keys 13.87 -> 13.58 and 13.79 -> 13.43 ms;
@@ -110,21 +110,26 @@ constexpr std::uint64_t kSingleTileMaxKeys4 = 8192;
 //   (H200, 2026-11-27: u32 2^12 12.6-15.2 us against 17.7-20.4, 2^10 7.4-7.7 against 11.1-13.0;
 //   the kernel 8.3 us against 13.3 under Nsight Compute).
 constexpr std::uint32_t kSnapshotW = 4;
-// 8-byte integer keys with 8-byte values staged beside their keys (CUDA; 16 bytes per key, so 2 blocks
-// per SM) in this range of n. Float keys stage a digit byte per key too and were not timed: they keep
-// their values after the keys. H200, 2026-11-27, u64/u64, median ms, staged after the keys / beside them at 2
-// blocks per SM, two processes each: 2^21 (16 items) 0.317-0.328 / 0.286-0.287, 2^22 (24 items)
+// 8-byte keys with 8-byte values staged beside their keys (CUDA; 16 bytes per key, so 2 blocks per
+// SM) in this range of n. H200, 2026-11-27, median ms, staged after the keys / beside them at 2 blocks
+// per SM, two processes each: u64/u64 2^21 (16 items) 0.317-0.328 / 0.286-0.287, 2^22 (24 items)
 // 0.546-0.557 / 0.515-0.518, 2^23 0.932-0.937 / 0.903-0.911, 2^24 1.699-1.718 / 1.702-1.716, 2^25
-// 3.226-3.230 / 3.269-3.276, 2^28 24.39-24.47 / 25.62-25.66 (eighteenth round).
+// 3.226-3.230 / 3.269-3.276, 2^28 24.39-24.47 / 25.62-25.66 (eighteenth round); f64/u64 (float keys
+// stage a digit byte per key as well) 2^21 0.319-0.320 / 0.288-0.292, 2^22 0.563-0.566 / 0.532-0.536,
+// 2^23 0.959-0.967 / 0.943-0.945 (nineteenth round).
 constexpr std::uint64_t kWidePairsBesideFrom = 1ull << 21, kWidePairsBesideBelow = 1ull << 24;
-// 8-byte integer keys with 8-byte values staged after their keys (no full-stripe path elsewhere in
-// their pass), from this n: the early counts take full stripes without validity tests and count a
-// warp's item once where every lane holds its digit (RADIX_UNIFORM_COUNT). H200, 2026-11-27, u64/u64,
-// median ms, uniform_count=1 / 0, two processes each: 2^24 uniform 1.632-1.633 / 1.693-1.696, sorted
-// 1.635-1.653 / 1.701-1.713, entropy 1.553-1.579 / 1.632-1.634; 2^26 uniform 6.043-6.065 / 6.248-6.259,
-// sorted 6.090-6.128 / 6.299-6.340; 2^28 uniform 24.11-24.25 / 24.43, sorted 24.23-24.24 / 24.67-24.68,
-// entropy 23.44-23.77 / 23.35 (nineteenth round). Elsewhere it gained nothing or lost: u32/u32 2^24
-// 0.533-0.556 / 0.524-0.538; u32 and u64 keys (sorted included) within 1%.
+// 8-byte keys with 8-byte values staged after their keys (no full-stripe path elsewhere in their
+// pass), from this n: the early counts take full stripes without validity tests and count a warp's
+// item once where every lane holds its digit (RADIX_UNIFORM_COUNT). H200, 2026-11-27, median ms,
+// uniform_count=1 / 0, two processes each (nineteenth round):
+//   - u64/u64 2^24 uniform 1.632-1.633 / 1.693-1.696, sorted 1.635-1.653 / 1.701-1.713, entropy
+//     1.553-1.579 / 1.632-1.634; 2^26 uniform 6.043-6.065 / 6.248-6.259, sorted 6.090-6.128 /
+//     6.299-6.340; 2^28 uniform 24.11-24.25 / 24.43, sorted 24.23-24.24 / 24.67-24.68, entropy
+//     23.44-23.77 / 23.35;
+//   - f64/u64 2^24 uniform 1.690-1.691 / 1.749-1.756, sorted 1.676-1.682 / 1.752-1.760; 2^26 uniform
+//     6.233-6.237 / 6.406-6.434, sorted 6.237-6.251 / 6.431-6.435.
+// Elsewhere it gained nothing or lost: u32/u32 2^24 0.533-0.556 / 0.524-0.538; u32 and u64 keys
+// (sorted included) within 1%.
 constexpr std::uint64_t kUniformCountWidePairsFrom = 1ull << 24;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
@@ -392,7 +397,7 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   const std::size_t ks = key_size(type);
   const bool fl = is_float(type);
   OnesweepPolicy p;
-  const bool wide_beside = ks == 8 && vb == 8 && !fl && n >= kWidePairsBesideFrom && n < kWidePairsBesideBelow;
+  const bool wide_beside = ks == 8 && vb == 8 && n >= kWidePairsBesideFrom && n < kWidePairsBesideBelow;
   p.split_stage = vb != 0 && o.split_stage.value_or(ks + vb <= 8 || wide_beside);
   // Portions (below): the look-back's 30-bit counts cover fewer than 2^30 keys per launch; packed
   // stores address 32-bit positions, so portions never pack (and take the unpacked tile shapes)
@@ -419,7 +424,7 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   p.recompute_digit = !fl && (vb == 0 || p.split_stage) && o.recompute_digit.value_or(ks == 8 || vb != 0);
   p.float_flag = fl && o.float_flag.value_or(true);
   p.uniform_count =
-      o.uniform_count.value_or(ks == 8 && vb == 8 && !fl && !p.split_stage && n >= kUniformCountWidePairsFrom);
+      o.uniform_count.value_or(ks == 8 && vb == 8 && !p.split_stage && n >= kUniformCountWidePairsFrom);
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
   p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);

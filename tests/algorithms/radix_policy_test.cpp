@@ -154,14 +154,14 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
-  // 8-byte integer keys with 8-byte values beside their keys from 2^21 to below 2^24 (2 blocks per SM), on
-  // CUDA only
+  // 8-byte keys with 8-byte values beside their keys from 2^21 to below 2^24 (2 blocks per SM), on CUDA
+  // only
   for (int log2n : {21, 23}) {
     const OnesweepPolicy wide = choose(dev, key_type::i64, 8, 1ull << log2n).onesweep;
     EXPECT_TRUE(wide.split_stage && wide.recompute_digit && wide.min_blocks == 2) << log2n;
   }
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 24).onesweep.split_stage);
-  EXPECT_FALSE(choose(dev, key_type::f64, 8, 1 << 22).onesweep.split_stage);  // not timed
+  EXPECT_TRUE(choose(dev, key_type::f64, 8, 1 << 22).onesweep.split_stage);  // float keys too
   {  // only where two blocks of that layout fit an SM: not with 99 KiB per block (sm_86), nor at 24 items
      // with 163 KiB (sm_80)
     DeviceDescription small = dev;
@@ -180,15 +180,14 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   }
   EXPECT_FALSE(choose(dev, key_type::u64, 4, 1 << 22).onesweep.split_stage);
   EXPECT_TRUE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.split_stage = true}).onesweep.split_stage);
-  {  // the warp-level count: 8-byte integer keys with 8-byte values staged after their keys, from 2^24
-    for (key_type t : {key_type::u64, key_type::i64})
+  {  // the warp-level count: 8-byte keys with 8-byte values staged after their keys, from 2^24
+    for (key_type t : {key_type::u64, key_type::i64, key_type::f64})
       for (std::uint64_t n : {std::uint64_t(1) << 24, std::uint64_t(1) << 28, std::uint64_t(1) << 31}) {
         const RadixPolicy p = choose(dev, t, 8, n);
         EXPECT_TRUE(p.onesweep.uniform_count) << key_type_name(t) << " " << n;
         EXPECT_TRUE(has(to_defines(p, RadixPath::onesweep), "RADIX_UNIFORM_COUNT=1"));
       }
     EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 23).onesweep.uniform_count);  // beside their keys
-    EXPECT_FALSE(choose(dev, key_type::f64, 8, 1 << 24).onesweep.uniform_count);  // not timed
     for (std::size_t vb : {std::size_t(0), std::size_t(4), std::size_t(16)})
       EXPECT_FALSE(choose(dev, key_type::u64, vb, 1 << 26).onesweep.uniform_count) << vb;
     EXPECT_FALSE(choose(dev, key_type::u32, 4, 1 << 26).onesweep.uniform_count);

@@ -220,6 +220,7 @@ TEST(Radix, CudaWidePairsBesideKeys) {
   const SortOptions o{.stable = true, .algorithm = kRadix};
   ASSERT_TRUE(algo::choose_radix_policy(ctx.device(), key_type::u64, 8, (1 << 21) + 3, o).onesweep.split_stage);
   check_pairs<std::uint64_t, std::uint64_t>(o, {(1 << 21) + 3, (1 << 23) - 1}, dist::uniform);
+  ASSERT_TRUE(algo::choose_radix_policy(ctx.device(), key_type::f64, 8, (1 << 21) + 5, o).onesweep.split_stage);
   check_pairs<double, std::uint64_t>(o, {(1 << 21) + 5}, dist::specials);
   check_pairs<std::int64_t, double>(o, {(1 << 22) + 1}, dist::entropy);
   const algo::ScopedRadixPolicyOverride forced({.split_stage = true});
@@ -245,6 +246,7 @@ TEST(Radix, GpuUniformCount) {
     check_pairs<std::uint32_t, std::uint32_t>(o, {4096, (1 << 20) + 3}, dist::sorted);
     check_pairs<std::uint64_t, std::uint64_t>(o, {2048, 100001}, dist::sorted);
     check_pairs<double, std::uint32_t>(o, {4095, 70001}, dist::all_equal);
+    check_pairs<double, std::uint64_t>(o, {100001}, dist::specials);
   }
 }
 

@@ -155,7 +155,8 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   const u64 stripe = base + (u64)warp * 32u * ITEMS;
   const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
   const bool full_stripe = ONESWEEP_FULL_PATH && in_stripe == 32u * ITEMS;  // counts, ranking
-  // the warp-level count of sorted input needs full stripes: it takes them in every layout
+  // the warp-level count needs full stripes: it takes them in every layout (values staged after the
+  // keys too, whose other phases keep the generic path)
   const bool full_count = (ONESWEEP_FULL_PATH || RADIX_UNIFORM_COUNT) && in_stripe == 32u * ITEMS;
   // packed input: this thread's load-order value slots in the value staging area
   LOCAL value_t* parked = (LOCAL value_t*)(stage + (u64)TILE * (KEY_BITS / 8)) + warp * 32u * ITEMS + lane;

@@ -49,8 +49,8 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
   dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
 #if RADIX_UNIFORM_COUNT
   // sorted or low-entropy input: where the stripe's first item has one digit in every lane, each
-  // item whose digit is the same across the warp is counted once (32 lanes adding 1 to one shared
-  // word serialise); other stripes pay one shuffle and one vote
+  // item whose digit is the same across the warp is counted once (radix_warp_rank.h,
+  // RADIX_UNIFORM_COUNT); other stripes pay one shuffle and one vote
 #define ONESWEEP_COUNT_FULL(DIGIT)                                           \
   u32 first_digit;                                                           \
   {                                                                          \

@@ -47,36 +47,30 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
   // byte i % 4 of dpk[i / 4] (PRMT: one instruction); full stripes count without validity tests
 #define ONESWEEP_PACK_DIGIT(i, d) \
   dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
+  // each item of a full stripe: its digit d counted by COUNT, then packed
+#define ONESWEEP_COUNT_EACH(DIGIT, COUNT)               \
+  _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {   \
+    const u32 d = (DIGIT);                              \
+    COUNT;                                              \
+    ONESWEEP_PACK_DIGIT(i, d);                          \
+  }
 #if RADIX_UNIFORM_COUNT
   // sorted or low-entropy input: where the stripe's first item has one digit in every lane, each
   // item whose digit is the same across the warp is counted once (radix_warp_rank.h,
   // RADIX_UNIFORM_COUNT); other stripes pay one shuffle and one vote
-#define ONESWEEP_COUNT_FULL(DIGIT)                                           \
-  u32 first_digit;                                                           \
-  {                                                                          \
-    const u32 i = 0;                                                         \
-    first_digit = (DIGIT);                                                   \
-  }                                                                          \
-  if (radix_warp_uniform(first_digit)) {                                     \
-    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {                      \
-      const u32 d = (DIGIT);                                                 \
-      radix_count_digit_warp(my_counts, d, lane);                            \
-      ONESWEEP_PACK_DIGIT(i, d);                                             \
-    }                                                                        \
-  } else {                                                                   \
-    _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {                      \
-      const u32 d = (DIGIT);                                                 \
-      ATOMIC_ADD_U32(&my_counts[d], 1u);                                     \
-      ONESWEEP_PACK_DIGIT(i, d);                                             \
-    }                                                                        \
+#define ONESWEEP_COUNT_FULL(DIGIT)                                                 \
+  u32 first_digit;                                                                 \
+  {                                                                                \
+    const u32 i = 0;                                                               \
+    first_digit = (DIGIT);                                                         \
+  }                                                                                \
+  if (radix_warp_uniform(first_digit)) {                                           \
+    ONESWEEP_COUNT_EACH(DIGIT, radix_count_digit_warp(my_counts, d, lane))         \
+  } else {                                                                         \
+    ONESWEEP_COUNT_EACH(DIGIT, ATOMIC_ADD_U32(&my_counts[d], 1u))                  \
   }
 #else
-#define ONESWEEP_COUNT_FULL(DIGIT)                      \
-  _Pragma("unroll") for (u32 i = 0; i < ITEMS; ++i) {   \
-    const u32 d = (DIGIT);                              \
-    ATOMIC_ADD_U32(&my_counts[d], 1u);                  \
-    ONESWEEP_PACK_DIGIT(i, d);                          \
-  }
+#define ONESWEEP_COUNT_FULL(DIGIT) ONESWEEP_COUNT_EACH(DIGIT, ATOMIC_ADD_U32(&my_counts[d], 1u))
 #endif
 #define ONESWEEP_COUNT_LOOP(DIGIT)                      \
   if (full_count) {                                     \
@@ -104,6 +98,7 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
 #endif
 #undef ONESWEEP_COUNT_LOOP
 #undef ONESWEEP_COUNT_FULL
+#undef ONESWEEP_COUNT_EACH
 #undef ONESWEEP_PACK_DIGIT
   BARRIER();
   u32 wc[WARPS];

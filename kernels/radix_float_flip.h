@@ -4,8 +4,8 @@
 // hist[RADIX_PASSES * RADIX] when some key is -0 or NaN; without such keys the onesweep passes take
 // their digits from the plain flip, and the single tile checks its keys itself and moves them as
 // their plain-flip images (radix_plain_float_key_inverse turns them back). The host zeroes that word.
-// The small-n bitonic network (radix_small_bitonic.h) uses both for any float keys: for a key that is
-// neither -0 nor NaN they are ordered_key and its inverse.
+// The one-block sorts (radix_small_bitonic.h, radix_single_tile.h) use both for any float keys: for a
+// key that is neither -0 nor NaN they are ordered_key and its inverse.
 #ifndef GPUSORT_RADIX_FLOAT_FLIP_H
 #define GPUSORT_RADIX_FLOAT_FLIP_H
 #include "radix_common.h"
@@ -28,6 +28,26 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
   const okey_t was_positive = (okey_t)((i64)x >> 63);
 #endif
   return (key_t)(x ^ (~was_positive | (okey_t)KEY_SIGN_BIT));
+}
+
+// Float keys with -0 or NaN in the one-block sorts (radix_small_bitonic.h, radix_single_tile.h): they
+// sort ordered_key images, which are equal for -0 and +0 and for all NaNs, while the radix sort keeps
+// such keys in input order. Before sorting, the zeros' bits are stashed in input order at the front of
+// a buffer of n keys and the NaNs' at its back (the last NaN first); after it, the run of zero images
+// takes the stashed zeros in order and the run of NaN images the stashed NaNs.
+DEVICE_FN okey_t radix_zero_image(okey_t flip) { return ordered_key((key_t)0, flip); }
+DEVICE_FN okey_t radix_nan_image(okey_t flip) { return (okey_t)KEY_ALL_ONES ^ flip; }
+// The runs' first sorted positions: starts[0] (zeros) and starts[1] (NaNs) hold all ones before, and
+// every sorted position p < n offers its image; read them after a barrier.
+DEVICE_FN void radix_find_special_runs(okey_t image, u32 p, u32 n, okey_t flip, u32* starts) {
+  if (p < n && image == radix_zero_image(flip)) atomicMin(&starts[0], p);
+  if (p < n && image == radix_nan_image(flip)) atomicMin(&starts[1], p);
+}
+// The key at sorted position p < n, from its image and the stash.
+DEVICE_FN key_t radix_restore_special(okey_t image, u32 p, const key_t* stash, u32 n, const u32* starts, okey_t flip) {
+  return image == radix_zero_image(flip)  ? stash[p - starts[0]]
+         : image == radix_nan_image(flip) ? stash[n - 1u - (p - starts[1])]
+                                          : radix_plain_float_key_inverse(image, flip);
 }
 #endif
 

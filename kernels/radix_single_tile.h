@@ -12,17 +12,59 @@
 // temporary or look-back (the onesweep path spends most of a few-thousand-key sort in its six
 // launches). Each pass ranks like radix_onesweep (per-warp counts, a block scan, the ballot match
 // with the leader's write-back), stages keys in digit order and reads them back warp-striped.
-// Items past n take digit RADIX - 1 in every pass: they come last in the input and stay after every
-// real key (stable), so every warp ranks full stripes. A pass where all keys share a digit is skipped.
-// Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE keys, TILE values,
-// threads / 32 x RADIX u32 counters.
+// The keys travel as their ordered images, so every pass takes its digit as a byte of the image,
+// with no per-key tests: integer keys and floats without -0 and NaN (the block checks) as bijective
+// images turned back at the end; floats with them as ordered_key images, their bits stashed and
+// restored (radix_float_flip.h). Items past n are all-ones images: digit RADIX - 1 in every pass, last
+// in the input, so they stay after every real key (stable) and every warp ranks full stripes. A pass
+// where all keys share a digit is skipped.
+// Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE + TILE / 32 key slots,
+// as many value slots, threads / 32 x RADIX u32 counters.
+#if KEY_KIND == 2
+// Float keys with -0 or NaN: their bits stashed in input order at keys[]' front and back (every
+// thread has loaded its keys), and the runs' starts set for radix_find_special_runs. Item i of a thread
+// is input position stripe + 32 i + lane (warp-major). n <= 16384 (the largest tile), so a word holds
+// both counts. Ends with a barrier.
+template <u32 SINGLE_ITEMS>
+DEVICE_FN void single_tile_stash_specials(const key_t* k, key_t* keys, u32 n, okey_t flip, u32 stripe, u32 lane,
+                                          LOCAL u32* scan_sums, LOCAL u32* starts) {
+  const okey_t zero = radix_zero_image(flip), nan = radix_nan_image(flip);
+  if (threadIdx.x == 0) starts[0] = starts[1] = 0xFFFFFFFFu;  // radix_find_special_runs
+  const u32 lanes_lt = (1u << lane) - 1u;
+  u32 warp_count = 0;  // the warp's zeros (bits 0-15) and NaNs (bits 16-31)
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+    const bool valid = stripe + i * 32u + lane < n;
+    const okey_t o = ordered_key(k[i], flip);
+    warp_count += warp_popcount(warp_ballot(valid && o == zero)) + (warp_popcount(warp_ballot(valid && o == nan)) << 16);
+  }
+  // the warps before this one (lane 0 carries its warp's counts into the block scan)
+  u32 rank = warp_shuffle(radix_block_exclusive_scan(lane == 0u ? warp_count : 0u, scan_sums), 0u);
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+    const bool valid = stripe + i * 32u + lane < n;
+    const okey_t o = ordered_key(k[i], flip);
+    const u32 zeros = warp_ballot(valid && o == zero), nans = warp_ballot(valid && o == nan);
+    if (valid && o == zero) keys[(rank & 0xFFFFu) + warp_popcount(zeros & lanes_lt)] = k[i];
+    if (valid && o == nan) keys[n - 1u - ((rank >> 16) + warp_popcount(nans & lanes_lt))] = k[i];
+    rank += warp_popcount(zeros) + (warp_popcount(nans) << 16);
+  }
+  __syncthreads();
+}
+#endif
+
 template <u32 TPB, u32 SINGLE_ITEMS>
 DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
-  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
+  // staging slots: one of padding per 32, so that positions 16 or 32 apart (sorted input puts a warp's
+  // keys there in some passes) fall in different banks; 16-byte aligned areas (TILE % 1024 == 0)
+  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32, SLOTS = SINGLE_TILE + SINGLE_TILE / 32;
   key_t* stage_keys = (key_t*)smem;
-  value_t* stage_values = (value_t*)(smem + (u64)SINGLE_TILE * (KEY_BITS / 8));  // 16-byte aligned: TILE % 16 == 0
-  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SINGLE_TILE * (KEY_BITS / 8 + VALUE_BYTES));
+  value_t* stage_values = (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8));
+  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SLOTS * (KEY_BITS / 8 + VALUE_BYTES));
   __shared__ u32 scan_sums[SWARPS];
+#if KEY_KIND == 2
+  __shared__ u32 special_starts[2];
+#endif
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
@@ -40,39 +82,35 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
 #endif
     }
   }
+  // the keys' images
+#if KEY_KIND == 2
 #if RADIX_FLOAT_FLAG
-  // float keys without -0 and NaN (the block checks them once): digits of the plain sign flip (as the
-  // onesweep pass does), which for these keys equals ordered_key
-  u32 odd = 0;
+  u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     if (stripe + i * 32u + lane < n) odd |= (u32)(ordered_key(k[i], flip) != radix_plain_float_key(k[i], flip));
   const bool plain = !__syncthreads_or((int)odd);
-  // then the keys travel as their plain-flip images (each pass's digit is a shift, as for unsigned
-  // keys) and are turned back before the store
-  if (plain) {
-#pragma unroll
-    for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = (key_t)radix_plain_float_key(k[i], flip);
-  }
-#define SINGLE_KEY_DIGIT(i) (plain ? (u32)((okey_t)k[i] >> shift) & RADIX_MASK : radix_digit(k[i], flip, shift))
 #else
-#define SINGLE_KEY_DIGIT(i) radix_digit(k[i], flip, shift)
+  const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
 #endif
-#define SINGLE_DIGIT(i) (stripe + (i) * 32u + lane < n ? SINGLE_KEY_DIGIT(i) : RADIX_MASK)
+  if (!plain) single_tile_stash_specials<SINGLE_ITEMS>(k, keys, n, flip, stripe, lane, scan_sums, special_starts);
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
+    k[i] = stripe + i * 32u + lane >= n ? (key_t)KEY_ALL_ONES
+           : plain                      ? (key_t)radix_plain_float_key(k[i], flip)
+                                        : (key_t)ordered_key(k[i], flip);
+#else
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
+    k[i] = stripe + i * 32u + lane < n ? (key_t)ordered_key(k[i], flip) : (key_t)KEY_ALL_ONES;
+#endif
+#define SINGLE_DIGIT(i) ((u32)((okey_t)k[i] >> shift) & RADIX_MASK)
   for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
-#if RADIX_UNIFORM_COUNT
-    if (radix_warp_uniform(SINGLE_DIGIT(0))) {  // sorted input: one atomic per warp and item
 #pragma unroll
-      for (u32 i = 0; i < SINGLE_ITEMS; ++i) radix_count_digit_warp(my_counts, SINGLE_DIGIT(i), lane);
-    } else
-#endif
-    {
-#pragma unroll
-      for (u32 i = 0; i < SINGLE_ITEMS; ++i) atomicAdd(&my_counts[SINGLE_DIGIT(i)], 1u);
-    }
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) atomicAdd(&my_counts[SINGLE_DIGIT(i)], 1u);
     __syncthreads();
     u32 count = 0;  // thread t < RADIX: digit t's keys in the tile
     if (t < RADIX)
@@ -91,7 +129,8 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     __syncthreads();
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-      const u32 pos = radix_rank_full(SINGLE_DIGIT(i), my_counts, lanes_le);
+      u32 pos = radix_rank_full(SINGLE_DIGIT(i), my_counts, lanes_le);
+      pos += pos >> 5;
       stage_keys[pos] = k[i];
 #if HAS_VALUES
       stage_values[pos] = v[i];
@@ -100,20 +139,34 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     __syncthreads();
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-      k[i] = stage_keys[stripe + i * 32u + lane];
+      const u32 slot = stripe + i * 32u + lane + (stripe >> 5) + i;  // position + position / 32
+      k[i] = stage_keys[slot];
 #if HAS_VALUES
-      v[i] = stage_values[stripe + i * 32u + lane];
+      v[i] = stage_values[slot];
 #endif
     }
     // the next pass stages only after two more barriers: these reads are done by then
   }
 #undef SINGLE_DIGIT
-#undef SINGLE_KEY_DIGIT
-#if RADIX_FLOAT_FLAG
+  // the keys back from their images
+#if KEY_KIND == 2
   if (plain) {
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
+  } else {
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) radix_find_special_runs((okey_t)k[i], stripe + i * 32u + lane, n, flip, special_starts);
+    __syncthreads();
+#pragma unroll
+    for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+      const u32 g = stripe + i * 32u + lane;
+      if (g < n) k[i] = radix_restore_special((okey_t)k[i], g, keys, n, special_starts, flip);
+    }
+    __syncthreads();  // every stashed key is read before keys[] is written
   }
+#else
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = (key_t)((okey_t)k[i] ^ ordered_key((key_t)0, flip));
 #endif
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) {

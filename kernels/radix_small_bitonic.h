@@ -9,7 +9,7 @@
 //     sign flip is a bijection and the network sorts its images. With them, the images of -0/+0 are
 //     equal, and so are those of all NaNs, while the radix sort keeps such keys in input order: their
 //     bits are stashed in input order before the network and handed out along their runs after it
-//     (small_bitonic_stash_specials / small_bitonic_restore_specials);
+//     (radix_float_flip.h; small_bitonic_stash_specials / small_bitonic_restore_specials);
 //   - pairs with keys of up to 32 bits: the network sorts (image << 32 | input position), which is
 //     the stable order, and each output position gathers its key and value from the input position.
 // 64-bit keys with values are left to the single tile (image and position do not fit one word).
@@ -94,7 +94,7 @@ DEVICE_FN void small_bitonic_steps(bitonic_t (&v)[4], bitonic_t* smem, u32 t) {
 // is set to all ones here, for small_bitonic_restore_specials. Ends with a barrier.
 DEVICE_FN void small_bitonic_stash_specials(const key_t (&k)[4], key_t* keys, u32 n, okey_t flip, u32 t,
                                             u32* warp_sums, u32* starts) {
-  const okey_t zero = ordered_key((key_t)0, flip), nan = (okey_t)KEY_ALL_ONES ^ flip;
+  const okey_t zero = radix_zero_image(flip), nan = radix_nan_image(flip);
   if (t == 0) starts[0] = starts[1] = 0xFFFFFFFFu;
   u32 count = 0;  // this thread's zeros in bits 0-15, NaNs in bits 16-31 (n <= 4096)
 #pragma unroll
@@ -123,22 +123,12 @@ DEVICE_FN void small_bitonic_stash_specials(const key_t (&k)[4], key_t* keys, u3
 // plain flip for them). Ends with a barrier, after which keys[] may be written.
 DEVICE_FN void small_bitonic_restore_specials(const bitonic_t (&v)[4], key_t (&out)[4], key_t* keys, u32 n,
                                               okey_t flip, u32 t, u32* starts) {
-  const okey_t zero = ordered_key((key_t)0, flip), nan = (okey_t)KEY_ALL_ONES ^ flip;
 #pragma unroll
-  for (u32 r = 0; r < 4; ++r) {
-    const u32 p = 4u * t + r;
-    if (p < n && v[r] == zero) atomicMin(&starts[0], p);
-    if (p < n && v[r] == nan) atomicMin(&starts[1], p);
-  }
+  for (u32 r = 0; r < 4; ++r) radix_find_special_runs(v[r], 4u * t + r, n, flip, starts);
   __syncthreads();
 #pragma unroll
-  for (u32 r = 0; r < 4; ++r) {
-    const u32 p = 4u * t + r;
-    if (p >= n) continue;
-    out[r] = v[r] == zero  ? keys[p - starts[0]]
-             : v[r] == nan ? keys[n - 1u - (p - starts[1])]
-                           : radix_plain_float_key_inverse(v[r], flip);
-  }
+  for (u32 r = 0; r < 4; ++r)
+    if (4u * t + r < n) out[r] = radix_restore_special(v[r], 4u * t + r, keys, n, starts, flip);
   __syncthreads();
 }
 #endif

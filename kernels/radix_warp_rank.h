@@ -71,12 +71,13 @@ DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
   return peers;
 }
 
-// RADIX_UNIFORM_COUNT (host: the policy's uniform_count): the count phases (radix_onesweep's early
-// counts, each pass of radix_single_tile) count a warp's item once where every lane holds the same
-// digit, since shared atomics of 32 lanes on one word serialise and sorted input has such warps in
-// its high-digit passes. Measured, that alone gained nothing (sorted u64 keys at 2^28 13.86 ms either
-// way); where it is on by default (wide pairs staged after their keys) the gain comes with the
-// full-stripe count it brings to that layout (radix_onesweep.cl, full_count).
+// RADIX_UNIFORM_COUNT (host: the policy's uniform_count): the count phase of radix_onesweep (its early
+// counts) counts a warp's item once where every lane holds the same digit, since shared atomics of 32
+// lanes on one word serialise and sorted input has such warps in its high-digit passes. Measured, that
+// alone gained nothing (sorted u64 keys at 2^28 13.86 ms either way; in the single tile, whose form
+// was removed, a count of sorted input's runs gained nothing either); where it is on by default (wide
+// pairs staged after their keys) the gain comes with the full-stripe count it brings to that layout
+// (radix_onesweep.cl, full_count).
 #ifndef RADIX_UNIFORM_COUNT
 #define RADIX_UNIFORM_COUNT 0
 #endif

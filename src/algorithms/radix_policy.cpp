@@ -550,7 +550,6 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
   } else if (path == RadixPath::single_tile) {  // the shapes are kernels of the one program
     add("RADIX_BITS", kRadixBits);
     add("RADIX_FLOAT_FLAG", p.onesweep.float_flag);
-    add("RADIX_UNIFORM_COUNT", p.onesweep.uniform_count);
   } else if (path == RadixPath::portable || path == RadixPath::portable_onesweep) {
     add("RADIX_BITS", kRadixBits);
     add("GROUP_SIZE", p.portable.group);
@@ -625,7 +624,8 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
 std::uint64_t single_tile_local_bytes(const SingleTilePolicy& s, std::size_t key_bytes, std::size_t value_bytes) {
   if (s.bitonic_log2)  // two buffers of N elements for the steps through shared memory (none below 256)
     return s.bitonic_log2 >= 8 ? (std::uint64_t(2) << s.bitonic_log2) * bitonic_element_bytes(key_bytes, value_bytes) : 0;
-  return s.tile() * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
+  // the staging area of keys then values: one element of padding per 32 (kernels/radix_single_tile.h)
+  return (s.tile() + s.tile() / 32) * (key_bytes + value_bytes) + (s.threads / 32) * kRadix * 4;
 }
 
 std::uint64_t single_group_slots(std::uint64_t n) { return (n + (n >> 5) + 1 + 15) / 16 * 16; }

@@ -135,7 +135,7 @@ struct RadixPolicyOverride {
   std::optional<bool> float_flag;                  // float keys
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
   std::optional<bool> packed_registers;            // packed input: values in registers, not parked in shared memory
-  std::optional<bool> uniform_count;               // onesweep and single tile: warp-uniform digits counted once
+  std::optional<bool> uniform_count;               // onesweep: warp-uniform digits counted once
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n

@@ -53,7 +53,7 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   }
 }
 
-// The other form of RADIX_UNIFORM_COUNT than the defaults' (override uniform_count), in both programs.
+// The other form of RADIX_UNIFORM_COUNT than the defaults' (override uniform_count).
 TEST(RadixOnesweepBuild, OtherUniformCountCompilesForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
@@ -61,7 +61,6 @@ TEST(RadixOnesweepBuild, OtherUniformCountCompilesForSm90) {
   h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
   h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
   const std::string onesweep = rt::assemble_kernel_source("radix_onesweep.cl");
-  const std::string single_tile = rt::assemble_kernel_source("radix_single_tile.cl");
   for (auto [type, value_bytes] : {std::pair{key_type::u32, std::size_t(0)}, {key_type::f32, std::size_t(4)},
                                    {key_type::u64, std::size_t(0)}, {key_type::u64, std::size_t(8)}}) {
     const std::uint64_t n = std::uint64_t(1) << 28;
@@ -70,8 +69,6 @@ TEST(RadixOnesweepBuild, OtherUniformCountCompilesForSm90) {
     ASSERT_EQ(p.onesweep.uniform_count, other);
     EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
         << key_type_name(type) << ", " << value_bytes << "-byte values, uniform_count " << other;
-    EXPECT_EQ(rt::nvrtc_compile_check(single_tile, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::single_tile), "sm_90")), "")
-        << key_type_name(type) << ", " << value_bytes << "-byte values, single tile, uniform_count " << other;
   }
 }
 

@@ -82,7 +82,8 @@ TEST(Radix, BadWorkGroupSizeIsAnError) {
 // CUDA: radix_single_tile sorts up to 16384 keys (keys of up to 2 bytes; 8192 for 4-byte keys alone,
 // beyond which the onesweep passes are faster; fewer for wider keys and values: the largest tile whose
 // keys and values fit a thread's registers) in one block with no temporaries; its edges (tile shapes,
-// padding digit, skipped passes, both orders, wide values).
+// padding digit, skipped passes, both orders, wide values), float keys with -0 and NaN (stashed and
+// restored), sorted and reverse input.
 TEST(Radix, CudaSingleTileEdges) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_single_tile runs on CUDA devices";
@@ -100,7 +101,8 @@ TEST(Radix, CudaSingleTileEdges) {
   // every tile shape (1024 .. 16384 keys) at and around its edges
   const std::vector<std::size_t> sizes = {2,    31,   255,  256,  257,  1023, 1024, 1025, 2047, 2048,
                                           2049, 4095, 4096, 4097, 8191, 8192, 8193, 16383, 16384};
-  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
+  const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy,
+                                   dist::sorted};
   // the smaller sizes take the bitonic network by default (Radix.CudaSmallBitonic): off here; 4-byte
   // keys alone up to the 1024 x 16 tile's 16384
   const algo::ScopedRadixPolicyOverride bitonic_off({.single_tile_max = 16384, .bitonic_max = 0});
@@ -109,9 +111,23 @@ TEST(Radix, CudaSingleTileEdges) {
   check_keys_matrix<float>(o, sizes, dists);
   check_keys_matrix<std::int64_t>(o, {2, 257, 4095, 4096, 8192}, dists);
   check_pairs<std::uint32_t, std::uint32_t>(o, sizes, dist::few_unique);
+  check_pairs<std::uint32_t, std::uint32_t>(o, {1023, 4096, 8192}, dist::sorted);
   check_pairs<std::uint64_t, std::uint64_t>(o, {2, 1025, 2049, 4096}, dist::uniform);
   check_pairs<double, Bytes16>(o, {2, 257, 1025, 2047, 2048}, dist::specials);
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
+  // float keys with -0 and NaN travel as ordered_key images, their bits stashed and restored
+  // (kernels/radix_float_flip.h): pairs, and every float sort through that path (float_flag=0)
+  for (dist d : {dist::specials, dist::entropy, dist::sorted})
+    check_pairs<float, std::uint32_t>(o, {2, 257, 2049, 4095, 4096, 8192}, d);
+  {
+    const algo::ScopedRadixPolicyOverride stash({.float_flag = false, .single_tile_max = 16384, .bitonic_max = 0});
+    check_keys_matrix<float>(o, {2, 1025, 4096, 8191, 16384}, {dist::uniform, dist::specials, dist::all_equal});
+    check_keys_matrix<double>(o, {3, 2048, 4097}, {dist::uniform, dist::specials});
+    check_pairs<float, std::uint64_t>(o, {2, 1025, 2048}, dist::specials);
+  }
+  // sorted and reverse input: long runs of one digit in the high passes
+  check_keys_matrix<std::uint16_t>(o, {16384}, {dist::sorted, dist::reverse});
+  check_pairs<std::uint64_t, std::uint32_t>(o, {4095}, dist::reverse);
 }
 
 // CUDA: up to 4096 keys, or pairs with keys of up to 32 bits, are sorted by a bitonic network in one
@@ -228,10 +244,10 @@ TEST(Radix, CudaWidePairsBesideKeys) {
   check_pairs<double, std::int64_t>(o, {70001}, dist::specials);
 }
 
-// RADIX_UNIFORM_COUNT on and off (uniform_count): the count phases of the onesweep passes and of the
-// single tile count a warp's item once where every lane holds its digit. Sorted, all-equal and
-// few-unique inputs (every pass runs: no_skip_max_n) give such warps in most passes, uniform keys in
-// few; tiles with full and partial stripes, the single tile and the network's sizes.
+// RADIX_UNIFORM_COUNT on and off (uniform_count): the count phase of the onesweep passes counts a
+// warp's item once where every lane holds its digit. Sorted, all-equal and few-unique inputs (every
+// pass runs: no_skip_max_n) give such warps in most passes, uniform keys in few; tiles with full and
+// partial stripes (the single tile's and the network's sizes sort with the switch either way).
 TEST(Radix, GpuUniformCount) {
   Context& ctx = test_context();
   if (!ctx.device().is_gpu) GTEST_SKIP() << "the warp-level count of radix_onesweep and radix_single_tile";

@@ -30,7 +30,8 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
   return (key_t)(x ^ (~was_positive | (okey_t)KEY_SIGN_BIT));
 }
 
-// Float keys with -0 or NaN in the one-block sorts (radix_small_bitonic.h, radix_single_tile.h): they
+#if GS_CUDA
+// Float keys with -0 or NaN in the one-block sorts (CUDA: radix_small_bitonic.h, radix_single_tile.h): they
 // sort ordered_key images, which are equal for -0 and +0 and for all NaNs, while the radix sort keeps
 // such keys in input order. Before sorting, the zeros' bits are stashed in input order at the front of
 // a buffer of n keys and the NaNs' at its back (the last NaN first); after it, the run of zero images
@@ -49,6 +50,7 @@ DEVICE_FN key_t radix_restore_special(okey_t image, u32 p, const key_t* stash, u
          : image == radix_nan_image(flip) ? stash[n - 1u - (p - starts[1])]
                                           : radix_plain_float_key_inverse(image, flip);
 }
+#endif  // GS_CUDA
 #endif
 
 #endif  // GPUSORT_RADIX_FLOAT_FLIP_H

@@ -14,15 +14,16 @@
 // with the leader's write-back), stages keys in digit order and reads them back warp-striped.
 // The keys travel as their ordered images, so every pass takes its digit as a byte of the image,
 // with no per-key tests: integer keys and floats without -0 and NaN (the block checks) as bijective
-// images turned back at the end; floats with them as ordered_key images, their bits stashed and
-// restored (radix_float_flip.h). Items past n are all-ones images: digit RADIX - 1 in every pass, last
+// images turned back at the end; floats with them (and every float with RADIX_FLOAT_FLAG 0) as
+// ordered_key images, their bits stashed and restored (radix_float_flip.h). Items past n are all-ones images: digit RADIX - 1 in every pass, last
 // in the input, so they stay after every real key (stable) and every warp ranks full stripes. A pass
 // where all keys share a digit is skipped.
 // Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE + TILE / 32 key slots,
 // as many value slots, threads / 32 x RADIX u32 counters.
 #if KEY_KIND == 2
-// Float keys with -0 or NaN: their bits stashed in input order at keys[]' front and back (every
-// thread has loaded its keys), and the runs' starts set for radix_find_special_runs. Item i of a thread
+// Float keys with -0 or NaN: their bits stashed in input order at keys[]' front and back, and the
+// runs' starts set for radix_find_special_runs. No thread writes keys[] before the block scan's
+// barrier, which every thread reaches after its loads. Item i of a thread
 // is input position stripe + 32 i + lane (warp-major). n <= 16384 (the largest tile), so a word holds
 // both counts. Ends with a barrier.
 template <u32 SINGLE_ITEMS>
@@ -55,8 +56,9 @@ DEVICE_FN void single_tile_stash_specials(const key_t* k, key_t* keys, u32 n, ok
 
 template <u32 TPB, u32 SINGLE_ITEMS>
 DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
-  // staging slots: one of padding per 32, so that positions 16 or 32 apart (sorted input puts a warp's
-  // keys there in some passes) fall in different banks; 16-byte aligned areas (TILE % 1024 == 0)
+  // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
+  // 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte keys, 1 for 8-byte keys without
+  // the padding, 32 and 16 with it. 16-byte aligned areas (TILE % 1024 == 0)
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32, SLOTS = SINGLE_TILE + SINGLE_TILE / 32;
   key_t* stage_keys = (key_t*)smem;
   value_t* stage_values = (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8));

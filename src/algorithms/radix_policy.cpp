@@ -182,6 +182,9 @@ std::uint64_t bitonic_default_cap(key_type type, std::size_t vb) {
 // scan (one word per warp) and the two run starts (kernels/radix_small_bitonic.h). A device whose
 // limit the dynamic part just fills could not launch them.
 constexpr std::uint64_t kBitonicStaticBytes = (32 + 2) * 4;
+// The same for the radix single tile: its block scan's word per warp (up to 32) and, for float keys,
+// the -0/NaN run starts (kernels/radix_single_tile.h).
+constexpr std::uint64_t kSingleTileStaticBytes = (32 + 2) * 4;
 
 // Bytes of one element of the network: a key's image, or (image << 32 | position) for pairs; 0 for
 // 8-byte keys with values, which no element holds (the network does not take them).
@@ -230,7 +233,7 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
   const std::uint64_t cap =
       std::min<std::uint64_t>(s.tile(), o.single_tile_max.value_or(ks == 4 && vb == 0 ? kSingleTileMaxKeys4 : kAny));
   const bool fits = n <= cap && s.threads <= desc.max_work_group_size &&
-                    single_tile_local_bytes(s, ks, vb) <= desc.local_memory_bytes;
+                    single_tile_local_bytes(s, ks, vb) + kSingleTileStaticBytes <= desc.local_memory_bytes;
   return fits ? s : SingleTilePolicy{};
 }
 

@@ -68,6 +68,10 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4, .bitonic_log2 = 10}, 8, 0), 16u * 1024);
   EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4, .bitonic_log2 = 10}, 2, 16), 16u * 1024);
   EXPECT_EQ(single_tile_local_bytes({.threads = 32, .items = 4, .bitonic_log2 = 7}, 4, 4), 0u);
+  // the radix single tile: staging slots padded by one in 32 (keys, then values), 256 counters per warp
+  EXPECT_EQ(single_tile_local_bytes({.threads = 512, .items = 8}, 4, 4), (4096u + 128u) * 8u + 16u * 1024u);
+  EXPECT_EQ(single_tile_local_bytes({.threads = 1024, .items = 16}, 2, 0), (16384u + 512u) * 2u + 32u * 1024u);
+  EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4}, 8, 16), (1024u + 32u) * 24u + 8u * 1024u);
   {  // float keys: RADIX_FLOAT_FLAG (the network's check for -0 and NaN) unless float_flag=0
     const auto flag = [&](const RadixPolicyOverride& o) {
       return has(to_defines(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, o), RadixPath::single_tile),

@@ -250,7 +250,7 @@ TEST(Radix, CudaWidePairsBesideKeys) {
 // partial stripes (the single tile's and the network's sizes sort with the switch either way).
 TEST(Radix, GpuUniformCount) {
   Context& ctx = test_context();
-  if (!ctx.device().is_gpu) GTEST_SKIP() << "the warp-level count of radix_onesweep and radix_single_tile";
+  if (!ctx.device().is_gpu) GTEST_SKIP() << "the warp-level count of radix_onesweep";
   const SortOptions o{.stable = true, .algorithm = kRadix};
   const std::vector<dist> dists = {dist::sorted, dist::all_equal, dist::few_unique, dist::uniform};
   for (const bool on : {true, false}) {

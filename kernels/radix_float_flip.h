@@ -29,6 +29,12 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
 #endif
   return (key_t)(x ^ (~was_positive | (okey_t)KEY_SIGN_BIT));
 }
+// -0 or NaN: the keys whose ordered_key differs from the plain flip
+DEVICE_FN bool radix_float_special(key_t k, okey_t flip) { return ordered_key(k, flip) != radix_plain_float_key(k, flip); }
+// The image the one-block sorts move: the plain flip where the block holds no -0 or NaN, else ordered_key
+DEVICE_FN okey_t radix_float_image(key_t k, okey_t flip, bool plain) {
+  return plain ? radix_plain_float_key(k, flip) : ordered_key(k, flip);
+}
 
 #if GS_CUDA
 // Float keys with -0 or NaN in the one-block sorts (CUDA: radix_small_bitonic.h, radix_single_tile.h): they

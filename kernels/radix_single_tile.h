@@ -15,17 +15,17 @@
 // The keys travel as their ordered images, so every pass takes its digit as a byte of the image,
 // with no per-key tests: integer keys and floats without -0 and NaN (the block checks) as bijective
 // images turned back at the end; floats with them (and every float with RADIX_FLOAT_FLAG 0) as
-// ordered_key images, their bits stashed and restored (radix_float_flip.h). Items past n are all-ones images: digit RADIX - 1 in every pass, last
-// in the input, so they stay after every real key (stable) and every warp ranks full stripes. A pass
-// where all keys share a digit is skipped.
+// ordered_key images, their bits stashed and restored (radix_float_flip.h). Items past n are all-ones
+// images: digit RADIX - 1 in every pass, last in the input, so they stay after every real key
+// (stable) and every warp ranks full stripes. A pass where all keys share a digit is skipped.
 // Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE + TILE / 32 key slots,
 // as many value slots, threads / 32 x RADIX u32 counters.
 #if KEY_KIND == 2
 // Float keys with -0 or NaN: their bits stashed in input order at keys[]' front and back, and the
 // runs' starts set for radix_find_special_runs. No thread writes keys[] before the block scan's
-// barrier, which every thread reaches after its loads. Item i of a thread
-// is input position stripe + 32 i + lane (warp-major). n <= 16384 (the largest tile), so a word holds
-// both counts. Ends with a barrier.
+// barrier, which every thread reaches after its loads. Item i of a thread is input position
+// stripe + 32 i + lane (warp-major). n <= 16384 (the largest tile), so a word holds both counts. Ends
+// with a barrier.
 template <u32 SINGLE_ITEMS>
 DEVICE_FN void single_tile_stash_specials(const key_t* k, key_t* keys, u32 n, okey_t flip, u32 stripe, u32 lane,
                                           LOCAL u32* scan_sums, LOCAL u32* starts) {
@@ -90,7 +90,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
-    if (stripe + i * 32u + lane < n) odd |= (u32)(ordered_key(k[i], flip) != radix_plain_float_key(k[i], flip));
+    if (stripe + i * 32u + lane < n) odd |= (u32)radix_float_special(k[i], flip);
   const bool plain = !__syncthreads_or((int)odd);
 #else
   const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
@@ -98,9 +98,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   if (!plain) single_tile_stash_specials<SINGLE_ITEMS>(k, keys, n, flip, stripe, lane, scan_sums, special_starts);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
-    k[i] = stripe + i * 32u + lane >= n ? (key_t)KEY_ALL_ONES
-           : plain                      ? (key_t)radix_plain_float_key(k[i], flip)
-                                        : (key_t)ordered_key(k[i], flip);
+    k[i] = stripe + i * 32u + lane < n ? (key_t)radix_float_image(k[i], flip, plain) : (key_t)KEY_ALL_ONES;
 #else
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
@@ -168,7 +166,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   }
 #else
 #pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = (key_t)((okey_t)k[i] ^ ordered_key((key_t)0, flip));
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_integer_key((okey_t)k[i], flip);
 #endif
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) {

@@ -175,14 +175,14 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
   u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
-    if (4u * t + r < n) odd |= (u32)(ordered_key(k[r], flip) != radix_plain_float_key(k[r], flip));
+    if (4u * t + r < n) odd |= (u32)radix_float_special(k[r], flip);
   const bool plain = !__syncthreads_or((int)odd);
 #else
   const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
 #endif
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
-    v[r] = 4u * t + r >= n ? BITONIC_PAD : plain ? radix_plain_float_key(k[r], flip) : ordered_key(k[r], flip);
+    v[r] = 4u * t + r >= n ? BITONIC_PAD : radix_float_image(k[r], flip, plain);
   if (!plain) small_bitonic_stash_specials(k, keys, n, flip, t, warp_sums, starts);
   small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
   if (plain) {
@@ -198,16 +198,15 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) v[r] = 4u * t + r < n ? ordered_key(k[r], flip) : BITONIC_PAD;
   small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
-  const okey_t back = ordered_key((key_t)0, flip);  // ordered_key(k) == k ^ back for integer keys
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
-    if (4u * t + r < n) keys[4u * t + r] = (key_t)(v[r] ^ back);
+    if (4u * t + r < n) keys[4u * t + r] = radix_integer_key(v[r], flip);
 #endif
 }
 
 // radix_small_bitonic_<LOG_N>: N = 2^LOG_N elements at most, N / 4 threads; dynamic shared memory
 // of 2 N elements for N >= 256 (below it no step leaves a warp): host, single_tile_local_bytes; the
-// float kernels' static warp_sums and starts are the host's kBitonicStaticBytes
+// float kernels' static warp_sums and starts are within the host's kOneBlockStaticBytes
 #define GS_SMALL_BITONIC_KERNEL(LOG_N)                                                                   \
   KERNEL __launch_bounds__(1u << (LOG_N - 2))                                                            \
       radix_small_bitonic_##LOG_N(key_t* keys, value_t* values, u32 n, okey_t flip GS_DYNAMIC_LOCAL) { \

@@ -178,13 +178,10 @@ std::uint64_t bitonic_default_cap(key_type type, std::size_t vb) {
     if (ks <= r.key_bytes_max && (vb != 0) == r.values) return r.max_log2 ? std::uint64_t(1) << r.max_log2 : 0;
   return 0;
 }
-// Static shared memory of the network's float kernels beside the dynamic buffers: the stash's block
-// scan (one word per warp) and the two run starts (kernels/radix_small_bitonic.h). A device whose
-// limit the dynamic part just fills could not launch them.
-constexpr std::uint64_t kBitonicStaticBytes = (32 + 2) * 4;
-// The same for the radix single tile: its block scan's word per warp (up to 32) and, for float keys,
-// the -0/NaN run starts (kernels/radix_single_tile.h).
-constexpr std::uint64_t kSingleTileStaticBytes = (32 + 2) * 4;
+// Static shared memory of the one-block sorts beside their dynamic buffers, at most: a block scan's
+// word per warp (up to 32) and, for float keys, the two -0/NaN run starts (kernels/radix_small_bitonic.h,
+// kernels/radix_single_tile.h). A device whose limit the dynamic part just fills could not launch them.
+constexpr std::uint64_t kOneBlockStaticBytes = (32 + 2) * 4;
 
 // Bytes of one element of the network: a key's image, or (image << 32 | position) for pairs; 0 for
 // 8-byte keys with values, which no element holds (the network does not take them).
@@ -220,7 +217,7 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
     while ((std::uint64_t(1) << s.bitonic_log2) < n) ++s.bitonic_log2;
     s.threads = 1u << (s.bitonic_log2 - 2), s.items = 4;
     if (s.threads <= desc.max_work_group_size &&
-        single_tile_local_bytes(s, ks, vb) + kBitonicStaticBytes <= desc.local_memory_bytes)
+        single_tile_local_bytes(s, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes)
       return s;
     s = {};
   }
@@ -233,7 +230,7 @@ SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type
   const std::uint64_t cap =
       std::min<std::uint64_t>(s.tile(), o.single_tile_max.value_or(ks == 4 && vb == 0 ? kSingleTileMaxKeys4 : kAny));
   const bool fits = n <= cap && s.threads <= desc.max_work_group_size &&
-                    single_tile_local_bytes(s, ks, vb) + kSingleTileStaticBytes <= desc.local_memory_bytes;
+                    single_tile_local_bytes(s, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes;
   return fits ? s : SingleTilePolicy{};
 }
 

@@ -63,8 +63,7 @@ struct OnesweepPolicy {
   bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
   bool packed_registers = false;  // packed input: values in registers through the ranking (ONESWEEP_PACKED_REGISTERS)
-  bool uniform_count = false;    // count a warp's item once where all lanes share its digit (RADIX_UNIFORM_COUNT;
-                                 // the single tile's passes too)
+  bool uniform_count = false;    // count a warp's item once where all lanes share its digit (RADIX_UNIFORM_COUNT)
   std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
   std::uint32_t hist_group = 256;
   std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES; 8-32)

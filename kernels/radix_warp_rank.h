@@ -17,7 +17,36 @@
 #if RADIX_BITS > 8
 #error "radix_bit_mask holds 8 bits"
 #endif
-#if GS_CUDA
+// RADIX_MATCH_IMMEDIATE (host: the policy's match_immediate; CUDA only): the bit tests against
+// immediates, in inline PTX so that no earlier compiler pass folds them. ptxas derives a nibble's
+// four predicates with one R2P (about 3 instructions per bit instead of 4). Over all eight bits at
+// once (one R2P of seven) it fails to allocate predicates in most configurations ("Register
+// allocation failed with register count of '7'", ptxas 13.0), so each nibble is tested from a
+// register of its own; the host still rebuilds a program without the switch if ptxas fails
+// (radix_sort.cpp).
+#ifndef RADIX_MATCH_IMMEDIATE
+#define RADIX_MATCH_IMMEDIATE 0
+#endif
+#if GS_CUDA && RADIX_MATCH_IMMEDIATE == 2  // tests: a build that fails, for the host's fallback
+#error "RADIX_MATCH_IMMEDIATE=2: this build fails on purpose (tests of the fallback)"
+#endif
+#if GS_CUDA && RADIX_MATCH_IMMEDIATE
+// Lanes of a full warp (every lane holds a key) whose digit equals ours.
+DEVICE_FN u32 radix_match_peers_full(u32 d) {
+  u32 peers = 0xFFFFFFFFu;
+#pragma unroll
+  for (u32 b = 0; b < RADIX_BITS; ++b) {
+    u32 bal, same;  // same: all ones where d has bit b (then bal is the peers' bit), else zero
+    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+        "and.b32 t, %2, %3;\n\tsetp.ne.u32 p, t, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\tselp.b32 %1, 0xffffffff, 0, p;\n\t}"
+        : "=r"(bal), "=r"(same)
+        : "r"(d >> (b & ~3u)), "r"(1u << (b & 3u)));
+    peers &= ~(bal ^ same);
+  }
+  return peers;
+}
+#elif GS_CUDA
 __constant__ u32 radix_bit_mask[8] = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
 // Lanes of a full warp (every lane holds a key) whose digit equals ours.
 DEVICE_FN u32 radix_match_peers_full(u32 d) {

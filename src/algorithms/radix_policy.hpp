@@ -64,6 +64,9 @@ struct OnesweepPolicy {
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
   bool packed_registers = false;  // packed input: values in registers through the ranking (ONESWEEP_PACKED_REGISTERS)
   bool uniform_count = false;    // count a warp's item once where all lanes share its digit (RADIX_UNIFORM_COUNT)
+  // CUDA: the warp match's bit tests against immediates (RADIX_MATCH_IMMEDIATE); 2: tests only, the
+  // build of that form fails (as ptxas's did on some of its forms), to exercise the driver's fallback
+  std::uint32_t match_immediate = 0;
   std::uint32_t snapshot = 0;    // look-back snapshot of W predecessors (ONESWEEP_LOOKBACK_SNAPSHOT)
   std::uint32_t hist_group = 256;
   std::uint32_t hist_copies = 32;            // radix_histogram_lanes' counter copies (RADIX_HIST_COPIES; 8-32)
@@ -135,6 +138,7 @@ struct RadixPolicyOverride {
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
   std::optional<bool> packed_registers;            // packed input: values in registers, not parked in shared memory
   std::optional<bool> uniform_count;               // onesweep: warp-uniform digits counted once
+  std::optional<std::uint32_t> match_immediate;    // onesweep, CUDA: the match's bit tests against immediates (2: tests, a failing build)
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n

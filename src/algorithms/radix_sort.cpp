@@ -23,6 +23,9 @@
 // See docs/algorithms/radix.md.
 #include <cstdio>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "algorithms/drivers.hpp"
@@ -41,9 +44,39 @@ RadixPolicy policy_for(const Job& job) {
   return choose_radix_policy(job.device.description(), job.type, job.value_bytes, job.n, job.options);
 }
 
+// Programs (the onesweep passes', the single tile's) whose warp match tests digit bits against
+// immediates (RADIX_MATCH_IMMEDIATE) and that ptxas failed to build on a device (its predicate
+// allocation failed on some forms of that match), as "device name|defines": later sorts go straight
+// to the form with the masks in constant memory.
+std::mutex g_immediate_failed_mutex;
+std::set<std::string> g_immediate_failed;
+
 rt::Program& program_for(const SortJob& job, const RadixPolicy& p, RadixPath path, bool packed_in = false,
                          bool packed_out = false) {
-  return job.device.program(radix_program_file(path), to_defines(p, path, packed_in, packed_out));
+  const auto defines = to_defines(p, path, packed_in, packed_out);
+  if ((path != RadixPath::onesweep && path != RadixPath::single_tile) || !p.onesweep.match_immediate)
+    return job.device.program(radix_program_file(path), defines);
+  std::string key = job.device.description().name + "|";
+  for (const auto& d : defines) key += d + " ";
+  bool failed_before;
+  {
+    std::lock_guard lock(g_immediate_failed_mutex);
+    failed_before = g_immediate_failed.count(key) != 0;
+  }
+  if (!failed_before) {
+    try {
+      return job.device.program(radix_program_file(path), defines);
+    } catch (const Error& e) {
+      // NVRTC's ptxas (build_error) or the driver's, for PTX (device_error); a failure of anything
+      // else fails the build below again and is reported from there
+      if (e.code() != errc::build_error && e.code() != errc::device_error) throw;
+      std::lock_guard lock(g_immediate_failed_mutex);
+      g_immediate_failed.insert(key);
+    }
+  }
+  RadixPolicy masks = p;
+  masks.onesweep.match_immediate = 0;
+  return job.device.program(radix_program_file(path), to_defines(masks, path, packed_in, packed_out));
 }
 
 // Ping-pong buffers: pass i reads side i & 1 and writes the other.

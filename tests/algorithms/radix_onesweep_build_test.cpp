@@ -2,7 +2,7 @@
 // builds them, for every key type and value width with the radix driver's defaults. NVRTC compiles them for sm_90
 // here, without a GPU, so a ptxas failure shows up in CI rather than on a user's GPU: ptxas 13.0 fails on some
 // forms of the warp match with "Register allocation failed with register count of '7'" (see
-// radix_match_peers_full). Sorts of 2^30 keys and more take the portions' form (ONESWEEP_PORTIONS).
+// radix_match_peers_full; the driver falls back to the masks' form where it does, radix_sort.cpp). Sorts of 2^30 keys and more take the portions' form (ONESWEEP_PORTIONS).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -69,6 +69,25 @@ TEST(RadixOnesweepBuild, OtherUniformCountCompilesForSm90) {
     ASSERT_EQ(p.onesweep.uniform_count, other);
     EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
         << key_type_name(type) << ", " << value_bytes << "-byte values, uniform_count " << other;
+  }
+}
+
+// The warp match with its bit masks in constant memory (override match_immediate=0), the form the
+// driver builds where ptxas fails on the default's bit tests against immediates.
+TEST(RadixOnesweepBuild, MatchMasksFormCompilesForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
+  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
+  const std::string onesweep = rt::assemble_kernel_source("radix_onesweep.cl");
+  for (auto [type, value_bytes] : {std::pair{key_type::u32, std::size_t(0)}, {key_type::f32, std::size_t(4)},
+                                   {key_type::u64, std::size_t(0)}, {key_type::u16, std::size_t(8)}}) {
+    const algo::RadixPolicy p =
+        algo::choose_radix_policy(h100, type, value_bytes, std::uint64_t(1) << 28, SortOptions{}, {.match_immediate = 0});
+    ASSERT_EQ(p.onesweep.match_immediate, 0u);
+    EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
+        << key_type_name(type) << ", " << value_bytes << "-byte values, match_immediate 0";
   }
 }
 

@@ -317,6 +317,10 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_TRUE(has(d, "GS_MAX_REGISTERS=64") && has(d, "ONESWEEP_PACKED_IN=0") && has(d, "ONESWEEP_PORTIONS=0"));
   EXPECT_EQ(u32.onesweep.hist_copies, 16u);  // 4 passes x 16 copies: 32 KiB
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1ull << 26).onesweep.uniform_count);  // timed on CUDA only
+  EXPECT_TRUE(has(d, "RADIX_MATCH_IMMEDIATE=0"));  // CUDA's inline PTX form only
+  EXPECT_TRUE(has(to_defines(choose_radix_policy(dev, key_type::u32, 0, 1ull << 28, {}, {.match_immediate = 1}),
+                             RadixPath::onesweep),
+                  "RADIX_MATCH_IMMEDIATE=0"));  // not even when asked
   const RadixPolicy pairs = choose(dev, key_type::u32, 4, 1ull << 28);
   EXPECT_FALSE(pairs.onesweep.packed_pairs);
   EXPECT_FALSE(pairs.onesweep.split_stage);  // 28 x 256 x 8 staged bytes do not fit: values after the keys
@@ -369,6 +373,13 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_FALSE(cuda.onesweep.opencl);
   EXPECT_EQ(radix_temp_layout(cuda).counters, 0u);
   for (const std::string& def : to_defines(cuda, RadixPath::onesweep)) EXPECT_EQ(def.find("GS_MAX_REGISTERS"), std::string::npos);
+  // CUDA's warp match tests digit bits against immediates, in the passes and the single tile, unless
+  // the override asks for the masks' form
+  EXPECT_TRUE(has(to_defines(cuda, RadixPath::onesweep), "RADIX_MATCH_IMMEDIATE=1"));
+  EXPECT_TRUE(has(to_defines(choose(cuda_device(), key_type::f32, 4, 4096), RadixPath::single_tile), "RADIX_MATCH_IMMEDIATE=1"));
+  EXPECT_TRUE(has(to_defines(choose_radix_policy(cuda_device(), key_type::u64, 8, 1ull << 24, {}, {.match_immediate = 0}),
+                             RadixPath::onesweep),
+                  "RADIX_MATCH_IMMEDIATE=0"));
 }
 
 TEST(RadixPolicy, OverrideSeam) {

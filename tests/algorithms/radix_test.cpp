@@ -266,6 +266,26 @@ TEST(Radix, GpuUniformCount) {
   }
 }
 
+// CUDA: the onesweep passes' warp match with its bit masks in constant memory (match_immediate=0),
+// and a build of the default form (bit tests against immediates) that fails (=2, as ptxas's did on
+// some of its forms), which the driver answers by building the masks' form: both sort right, twice
+// (the second time from the driver's record of the failure).
+TEST(Radix, CudaMatchForms) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "the match forms of CUDA's radix_onesweep";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  for (const std::uint32_t form : {0u, 2u}) {
+    SCOPED_TRACE("match_immediate=" + std::to_string(form));
+    const algo::ScopedRadixPolicyOverride forced({.match_immediate = form});
+    for (int twice = 0; twice < 2; ++twice) {
+      check_keys_matrix<std::uint32_t>(o, {100001, (1 << 20) + 3}, {dist::uniform, dist::sorted});
+      check_keys_matrix<float>(o, {70001}, {dist::uniform, dist::specials});
+      check_keys_matrix<std::uint64_t>(o, {100001}, {dist::uniform});
+      check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5}, dist::uniform);
+    }
+  }
+}
+
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
 // launched before the histogram is read back, the others only if they change anything, and the result
 // is copied back when an odd number ran. Inputs where one pass runs (u64 and u32 keys below 200;

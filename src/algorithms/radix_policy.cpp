@@ -131,6 +131,13 @@ constexpr std::uint64_t kWidePairsBesideFrom = 1ull << 21, kWidePairsBesideBelow
 // Elsewhere it gained nothing or lost: u32/u32 2^24 0.533-0.556 / 0.524-0.538; u32 and u64 keys
 // (sorted included) within 1%.
 constexpr std::uint64_t kUniformCountWidePairsFrom = 1ull << 24;
+// 4-byte integer keys alone, from this n: the scatter recomputes each staged key's digit instead of
+// staging a digit byte beside it (two shared-memory accesses per key fewer, a shift and a mask
+// more). Once the warp match had become cheaper (RADIX_MATCH_IMMEDIATE) that won: H200, 2026-11-27,
+// median ms, recompute_digit=1 / 0, alternated processes (twenty-first round): u32 2^28
+// 4.565-4.571 / 4.623-4.643, 2^24 0.358-0.370 / 0.365-0.372. (The sixth round, with the dearer
+// match, measured it slower: 5.05 / 4.90.)
+constexpr std::uint64_t kRecomputeKeys4From = 1ull << 24;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
 // (and of the histogram) let the next one start from before their scatter, except where a pass is
@@ -303,6 +310,8 @@ void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const
   os.snapshot = 0;
   os.uniform_count = o.uniform_count.value_or(false);  // measured on CUDA only
   os.match_immediate = 0;                              // inline PTX of CUDA's form only
+  if (p.value_bytes == 0 && key_size(p.type) == 4)     // measured on CUDA only (kRecomputeKeys4From)
+    os.recompute_digit = o.recompute_digit.value_or(false) && !is_float(p.type);
   os.portion = 0;
   const std::size_t ks = key_size(p.type);
   const auto fits = [&] {
@@ -423,7 +432,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
     p.items = static_cast<std::uint32_t>(std::min<std::size_t>(options.items_per_thread, 64));
   p.items = std::max<std::uint32_t>(1, std::min<std::uint32_t>(p.items, 64));
   p.min_blocks = o.min_blocks.value_or(min_blocks_rule(ks, vb, p.split_stage, p.items));
-  p.recompute_digit = !fl && (vb == 0 || p.split_stage) && o.recompute_digit.value_or(ks == 8 || vb != 0);
+  p.recompute_digit = !fl && (vb == 0 || p.split_stage) &&
+                      o.recompute_digit.value_or(ks == 8 || vb != 0 || (ks == 4 && n >= kRecomputeKeys4From));
   p.float_flag = fl && o.float_flag.value_or(true);
   p.uniform_count =
       o.uniform_count.value_or(ks == 8 && vb == 8 && !p.split_stage && n >= kUniformCountWidePairsFrom);

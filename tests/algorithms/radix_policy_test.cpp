@@ -157,6 +157,9 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   const OnesweepPolicy f32 = choose(dev, key_type::f32, 4, 1 << 20).onesweep;
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
+  EXPECT_TRUE(choose(dev, key_type::u32, 0, 1 << 24).onesweep.recompute_digit);  // kRecomputeKeys4From
+  EXPECT_TRUE(choose(dev, key_type::i32, 0, 1ull << 28).onesweep.recompute_digit);
+  EXPECT_FALSE(choose(dev, key_type::f32, 0, 1ull << 28).onesweep.recompute_digit);
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1 << 20).onesweep.split_stage);
   // 8-byte keys with 8-byte values beside their keys from 2^21 to below 2^24 (2 blocks per SM), on CUDA
   // only
@@ -318,6 +321,7 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_EQ(u32.onesweep.hist_copies, 16u);  // 4 passes x 16 copies: 32 KiB
   EXPECT_FALSE(choose(dev, key_type::u64, 8, 1ull << 26).onesweep.uniform_count);  // timed on CUDA only
   EXPECT_TRUE(has(d, "RADIX_MATCH_IMMEDIATE=0"));  // CUDA's inline PTX form only
+  EXPECT_FALSE(u32.onesweep.recompute_digit);        // CUDA's row for 4-byte keys was not timed here
   EXPECT_TRUE(has(to_defines(choose_radix_policy(dev, key_type::u32, 0, 1ull << 28, {}, {.match_immediate = 1}),
                              RadixPath::onesweep),
                   "RADIX_MATCH_IMMEDIATE=0"));  // not even when asked

@@ -286,6 +286,21 @@ TEST(Radix, CudaMatchForms) {
   }
 }
 
+// 4-byte integer keys alone whose scatter recomputes each key's digit (CUDA's default from 2^24 keys,
+// kRecomputeKeys4From; forced here at smaller n and under NVIDIA's OpenCL), and the default at 2^24.
+TEST(Radix, GpuRecomputeDigitKeys4) {
+  Context& ctx = test_context();
+  if (algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, {}).path != algo::RadixPath::onesweep)
+    GTEST_SKIP() << "radix_onesweep.cl runs on NVIDIA GPUs";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  {
+    const algo::ScopedRadixPolicyOverride forced({.recompute_digit = true});
+    check_keys_matrix<std::uint32_t>(o, {100001, (1 << 20) + 3}, {dist::uniform, dist::sorted, dist::few_unique});
+    check_keys_matrix<std::int32_t>(o, {70001}, {dist::uniform, dist::all_equal});
+  }
+  check_keys_matrix<std::uint32_t>(o, {(1 << 24) + 3}, {dist::uniform});
+}
+
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
 // launched before the histogram is read back, the others only if they change anything, and the result
 // is copied back when an odd number ran. Inputs where one pass runs (u64 and u32 keys below 200;

@@ -40,8 +40,18 @@ constexpr ItemsRow kOnesweepItems[] = {
     {1, 4, 0, 0, 0, kAny, false, 28,
      "u32 keys 2^28: 12 items 10.1 ms, 16 9.2, 20 8.5, 24 8.4; early-counts ranking 24 7.56, 28 7.38; "
      "sixth round 28 4.90, 32 5.14, 40 5.15"},
+    {8, 8, 8, 8, 1ull << 26, kAny, false, 28,
+     "8-byte keys with 8-byte values staged after the keys, 2 blocks/SM, with the immediates' match: u64/u64 "
+     "2^28 24.07-24.22 ms at 24 items, 23.57-23.58 at 28, 24.73-24.78 at 32; 2^26 6.06-6.08 / 6.02-6.03 / "
+     "6.24-6.26; 2^24 level (twenty-first round; f64/u64 shares the layout, not timed)"},
     {1, 8, 1, 8, 1ull << 22, kAny, false, 24,
      "values staged after the keys, 2 blocks/SM: u64/u64 2^28 16 items (3 blocks/SM) 26.04 ms, 24 24.56"},
+    {8, 8, 0, 0, 1ull << 24, kAny, false, 24,
+     "8-byte keys alone at 3 blocks/SM (min_blocks_rule), with the immediates' match: u64 2^28 13.62-13.65 ms "
+     "at 16 items (4 blocks/SM), 13.10 at 20, 12.49 at 24, 14.45-14.47 at 28, 13.47-13.51 at 32 (2 "
+     "blocks/SM), 14.33-14.36 at 24 and 4 blocks/SM; 2^26 3.49 / 3.20 at 24; 2^24 0.953-0.964 / "
+     "0.903-0.909; 2^22 level; f64 2^28 15.08-15.10 / 14.12-14.15, 2^24 1.050-1.053 / 1.027-1.034, "
+     "2^22 0.312-0.323 / 0.331-0.339 (twenty-first round)"},
     {1, 8, 0, 16, 0, kAny, false, 16,
      "registers limit 64-bit keys and wide values; u64/u64 at 2^12..2^18: bigger tiles 15-25% slower than 16 "
      "items at 3 blocks/SM (fewer tiles than SM slots)"},
@@ -201,6 +211,7 @@ std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::u
   if (vb == 16 || (vb != 0 && !split && items > 16)) return 2;  // values staged after the keys: up to 128 registers
   if (split && ks + vb > 8) return 2;                            // 16 bytes per key beside each other (kWidePairsBeside)
   if (vb != 0 && (ks == 8 || items > 16)) return 3;
+  if (ks == 8 && items > 16) return 3;  // 8-byte keys alone (kOnesweepItems)
   return 4;
 }
 

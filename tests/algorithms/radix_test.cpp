@@ -301,6 +301,27 @@ TEST(Radix, GpuRecomputeDigitKeys4) {
   check_keys_matrix<std::uint32_t>(o, {(1 << 24) + 3}, {dist::uniform});
 }
 
+// The tiles of 8-byte keys from 2^24 keys on CUDA (24 keys per thread at 3 blocks per SM; 28 for
+// 8-byte values staged after their keys from 2^26), forced here at smaller n, and u64 keys at 2^24.
+TEST(Radix, GpuEightByteKeyTiles) {
+  Context& ctx = test_context();
+  if (algo::choose_radix_policy(ctx.device(), key_type::u64, 0, 1 << 20, {}).path != algo::RadixPath::onesweep)
+    GTEST_SKIP() << "radix_onesweep.cl runs on NVIDIA GPUs";
+  const SortOptions o{.stable = true, .algorithm = kRadix};
+  {
+    const algo::ScopedRadixPolicyOverride forced({.items = 24, .min_blocks = 3});
+    check_keys_matrix<std::uint64_t>(o, {100001, (1 << 20) + 3}, {dist::uniform, dist::sorted});
+    check_keys_matrix<double>(o, {70001}, {dist::uniform, dist::specials});
+    check_keys_matrix<std::int64_t>(o, {70001}, {dist::uniform, dist::few_unique});
+  }
+  {
+    const algo::ScopedRadixPolicyOverride forced({.items = 28});
+    check_pairs<std::uint64_t, std::uint64_t>(o, {100001, (1 << 20) + 3}, dist::uniform);
+    check_pairs<double, std::uint64_t>(o, {70001}, dist::specials);
+  }
+  check_keys_matrix<std::uint64_t>(o, {(1 << 24) + 3}, {dist::uniform});
+}
+
 // NVIDIA GPUs above OnesweepPolicy::no_skip_max_n (forced here from 1025 keys): the first pass is
 // launched before the histogram is read back, the others only if they change anything, and the result
 // is copied back when an odd number ran. Inputs where one pass runs (u64 and u32 keys below 200;

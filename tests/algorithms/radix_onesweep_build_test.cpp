@@ -16,12 +16,18 @@
 namespace gpusort {
 namespace {
 
+// The defines depend on the SM count (the early trigger).
+DeviceDescription h100_description() {
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
+  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
+  return h100;
+}
+
 TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
-  DeviceDescription h100;  // the defines depend on the SM count (the early trigger)
-  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
-  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
+  const DeviceDescription h100 = h100_description();
   const std::string source = rt::assemble_kernel_source("radix_onesweep.cl");
   std::set<std::string> built;  // the tile shape depends on n: small and large sorts, each variant once
   for (key_type type : all_key_types) {
@@ -53,41 +59,28 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   }
 }
 
-// The other form of RADIX_UNIFORM_COUNT than the defaults' (override uniform_count).
-TEST(RadixOnesweepBuild, OtherUniformCountCompilesForSm90) {
+// Each switch's other form than the defaults' at 2^28: RADIX_UNIFORM_COUNT (override uniform_count)
+// and the warp match with its bit masks in constant memory (match_immediate=0: the form the driver
+// builds where ptxas fails on the default's bit tests against immediates).
+TEST(RadixOnesweepBuild, OtherFormsCompileForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
-  DeviceDescription h100;
-  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
-  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
+  const DeviceDescription h100 = h100_description();
   const std::string onesweep = rt::assemble_kernel_source("radix_onesweep.cl");
   for (auto [type, value_bytes] : {std::pair{key_type::u32, std::size_t(0)}, {key_type::f32, std::size_t(4)},
-                                   {key_type::u64, std::size_t(0)}, {key_type::u64, std::size_t(8)}}) {
+                                   {key_type::u64, std::size_t(0)}, {key_type::u64, std::size_t(8)},
+                                   {key_type::u16, std::size_t(8)}}) {
     const std::uint64_t n = std::uint64_t(1) << 28;
     const bool other = !algo::choose_radix_policy(h100, type, value_bytes, n, SortOptions{}).onesweep.uniform_count;
-    const algo::RadixPolicy p = algo::choose_radix_policy(h100, type, value_bytes, n, SortOptions{}, {.uniform_count = other});
-    ASSERT_EQ(p.onesweep.uniform_count, other);
-    EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
-        << key_type_name(type) << ", " << value_bytes << "-byte values, uniform_count " << other;
-  }
-}
-
-// The warp match with its bit masks in constant memory (override match_immediate=0), the form the
-// driver builds where ptxas fails on the default's bit tests against immediates.
-TEST(RadixOnesweepBuild, MatchMasksFormCompilesForSm90) {
-  std::string why;
-  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
-  DeviceDescription h100;
-  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
-  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
-  const std::string onesweep = rt::assemble_kernel_source("radix_onesweep.cl");
-  for (auto [type, value_bytes] : {std::pair{key_type::u32, std::size_t(0)}, {key_type::f32, std::size_t(4)},
-                                   {key_type::u64, std::size_t(0)}, {key_type::u16, std::size_t(8)}}) {
-    const algo::RadixPolicy p =
-        algo::choose_radix_policy(h100, type, value_bytes, std::uint64_t(1) << 28, SortOptions{}, {.match_immediate = 0});
-    ASSERT_EQ(p.onesweep.match_immediate, 0u);
-    EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
-        << key_type_name(type) << ", " << value_bytes << "-byte values, match_immediate 0";
+    for (const algo::RadixPolicyOverride& o :
+         {algo::RadixPolicyOverride{.uniform_count = other}, algo::RadixPolicyOverride{.match_immediate = 0}}) {
+      const algo::RadixPolicy p = algo::choose_radix_policy(h100, type, value_bytes, n, SortOptions{}, o);
+      const std::string form = o.uniform_count ? "uniform_count " + std::to_string(other) : "match_immediate 0";
+      ASSERT_EQ(p.onesweep.uniform_count, o.uniform_count.value_or(!other)) << form;
+      ASSERT_EQ(p.onesweep.match_immediate, o.match_immediate ? 0u : 1u) << form;
+      EXPECT_EQ(rt::nvrtc_compile_check(onesweep, rt::nvrtc_options(algo::to_defines(p, algo::RadixPath::onesweep), "sm_90")), "")
+          << key_type_name(type) << ", " << value_bytes << "-byte values, " << form;
+    }
   }
 }
 

@@ -321,8 +321,8 @@ void fit_onesweep_to_opencl(RadixPolicy& p, const DeviceDescription& desc, const
   os.snapshot = 0;
   os.uniform_count = o.uniform_count.value_or(false);  // measured on CUDA only
   os.match_immediate = 0;                              // inline PTX of CUDA's form only
-  if (p.value_bytes == 0 && key_size(p.type) == 4)     // measured on CUDA only (kRecomputeKeys4From)
-    os.recompute_digit = o.recompute_digit.value_or(false) && !is_float(p.type);
+  if (!o.recompute_digit && p.value_bytes == 0 && key_size(p.type) == 4)
+    os.recompute_digit = false;  // kRecomputeKeys4From: measured on CUDA only
   os.portion = 0;
   const std::size_t ks = key_size(p.type);
   const auto fits = [&] {

@@ -21,6 +21,7 @@
 //    - elsewhere (CPUs; GPUs from 2^30 keys): radix_passes.cl, count + scan + stable scatter.
 // 4. After an odd number of passes the result is in the temporary: copy it back.
 // See docs/algorithms/radix.md.
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -47,19 +48,26 @@ RadixPolicy policy_for(const Job& job) {
 // Programs (the onesweep passes', the single tile's) whose warp match tests digit bits against
 // immediates (RADIX_MATCH_IMMEDIATE) and that ptxas failed to build on a device (its predicate
 // allocation failed on some forms of that match), as "device name|defines": later sorts go straight
-// to the form with the masks in constant memory.
+// to the form with the masks in constant memory. Until a build fails, a sort only reads the flag (no
+// key string on the small sorts' host path).
 std::mutex g_immediate_failed_mutex;
 std::set<std::string> g_immediate_failed;
+std::atomic<bool> g_any_immediate_failed{false};
+
+std::string immediate_failure_key(const SortJob& job, const std::vector<std::string>& defines) {
+  std::string key = job.device.description().name + "|";
+  for (const auto& d : defines) key.append(d).append(1, ' ');
+  return key;
+}
 
 rt::Program& program_for(const SortJob& job, const RadixPolicy& p, RadixPath path, bool packed_in = false,
                          bool packed_out = false) {
   const auto defines = to_defines(p, path, packed_in, packed_out);
   if ((path != RadixPath::onesweep && path != RadixPath::single_tile) || !p.onesweep.match_immediate)
     return job.device.program(radix_program_file(path), defines);
-  std::string key = job.device.description().name + "|";
-  for (const auto& d : defines) key += d + " ";
-  bool failed_before;
-  {
+  bool failed_before = false;
+  if (g_any_immediate_failed.load(std::memory_order_acquire)) {
+    const std::string key = immediate_failure_key(job, defines);
     std::lock_guard lock(g_immediate_failed_mutex);
     failed_before = g_immediate_failed.count(key) != 0;
   }
@@ -67,11 +75,12 @@ rt::Program& program_for(const SortJob& job, const RadixPolicy& p, RadixPath pat
     try {
       return job.device.program(radix_program_file(path), defines);
     } catch (const Error& e) {
-      // NVRTC's ptxas (build_error) or the driver's, for PTX (device_error); a failure of anything
-      // else fails the build below again and is reported from there
+      // NVRTC's ptxas (build_error) or the driver's, for PTX (device_error); anything else propagates
       if (e.code() != errc::build_error && e.code() != errc::device_error) throw;
+      const std::string key = immediate_failure_key(job, defines);
       std::lock_guard lock(g_immediate_failed_mutex);
       g_immediate_failed.insert(key);
+      g_any_immediate_failed.store(true, std::memory_order_release);
     }
   }
   RadixPolicy masks = p;

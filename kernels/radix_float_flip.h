@@ -5,7 +5,8 @@
 // their digits from the plain flip, and the single tile checks its keys itself and moves them as
 // their plain-flip images (radix_plain_float_key_inverse turns them back). The host zeroes that word.
 // The one-block sorts (radix_small_bitonic.h, radix_single_tile.h) use both for any float keys: for a
-// key that is neither -0 nor NaN they are ordered_key and its inverse.
+// key that is neither -0 nor NaN they are ordered_key and its inverse; the single tile moves plain
+// images of every float and takes ordered_key digits from them (radix_canonical_image).
 #ifndef GPUSORT_RADIX_FLOAT_FLIP_H
 #define GPUSORT_RADIX_FLOAT_FLIP_H
 #include "radix_common.h"
@@ -29,6 +30,17 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
 #endif
   return (key_t)(x ^ (~was_positive | (okey_t)KEY_SIGN_BIT));
 }
+// The ordered_key image of the key whose plain flip is x: ordered_key(k, flip) ==
+// radix_canonical_image(radix_plain_float_key(k, flip), flip) for every float k. In the ascending
+// plain image y, -0 is SIGN - 1 (+0 is SIGN), negative NaNs lie below the image of -inf (SIGN - 1 -
+// EXP_MASK) and positive NaNs above that of +inf (SIGN | EXP_MASK). The single tile moves plain
+// images (a bijection) and takes digits from these where its keys hold -0 or NaN.
+DEVICE_FN okey_t radix_canonical_image(okey_t x, okey_t flip) {
+  const okey_t y = (x ^ flip) & (okey_t)KEY_ALL_ONES, sign = (okey_t)KEY_SIGN_BIT;
+  okey_t o = y == sign - 1u ? sign : y;
+  o = y < sign - 1u - (okey_t)KEY_EXP_MASK || y > (sign | (okey_t)KEY_EXP_MASK) ? (okey_t)KEY_ALL_ONES : o;
+  return (o ^ flip) & (okey_t)KEY_ALL_ONES;
+}
 // -0 or NaN: the keys whose ordered_key differs from the plain flip
 DEVICE_FN bool radix_float_special(key_t k, okey_t flip) { return ordered_key(k, flip) != radix_plain_float_key(k, flip); }
 // The image the one-block sorts move: the plain flip where the block holds no -0 or NaN, else ordered_key
@@ -37,9 +49,9 @@ DEVICE_FN okey_t radix_float_image(key_t k, okey_t flip, bool plain) {
 }
 
 #if GS_CUDA
-// Float keys with -0 or NaN in the one-block sorts (CUDA: radix_small_bitonic.h, radix_single_tile.h): they
-// sort ordered_key images, which are equal for -0 and +0 and for all NaNs, while the radix sort keeps
-// such keys in input order. Before sorting, the zeros' bits are stashed in input order at the front of
+// Float keys with -0 or NaN in the bitonic network (CUDA: radix_small_bitonic.h): it sorts ordered_key
+// images, which are equal for -0 and +0 and for all NaNs, while the radix sort keeps such keys in
+// input order. Before sorting, the zeros' bits are stashed in input order at the front of
 // a buffer of n keys and the NaNs' at its back (the last NaN first); after it, the run of zero images
 // takes the stashed zeros in order and the run of NaN images the stashed NaNs.
 DEVICE_FN okey_t radix_zero_image(okey_t flip) { return ordered_key((key_t)0, flip); }

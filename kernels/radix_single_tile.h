@@ -12,99 +12,37 @@
 // temporary or look-back (the onesweep path spends most of a few-thousand-key sort in its six
 // launches). Each pass ranks like radix_onesweep (per-warp counts, a block scan, the ballot match
 // with the leader's write-back), stages keys in digit order and reads them back warp-striped.
-// The keys travel as their ordered images, so every pass takes its digit as a byte of the image,
-// with no per-key tests: integer keys and floats without -0 and NaN (the block checks) as bijective
-// images turned back at the end; floats with them (and every float with RADIX_FLOAT_FLAG 0) as
-// ordered_key images, their bits stashed and restored (radix_float_flip.h). Items past n are all-ones
+// The keys travel as bijective images turned back at the end, so every pass takes its digit as a
+// byte of the image: integer keys as ordered_key images, float keys as their plain sign flips. Float
+// blocks that hold -0 or NaN (the block checks; every float block with RADIX_FLOAT_FLAG 0) take their
+// digits from the ordered_key image instead (radix_canonical_image: -0 and +0 alike, all NaNs alike,
+// so such keys stay in input order), a few instructions per key and pass. Items past n are all-ones
 // images: digit RADIX - 1 in every pass, last in the input, so they stay after every real key
 // (stable) and every warp ranks full stripes. A pass where all keys share a digit is skipped.
 // Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE + TILE / 32 key slots,
 // as many value slots, threads / 32 x RADIX u32 counters.
-#if KEY_KIND == 2
-// Float keys with -0 or NaN: their bits stashed in input order at keys[]' front and back, and the
-// runs' starts set for radix_find_special_runs. No thread writes keys[] before the block scan's
-// barrier, which every thread reaches after its loads. Item i of a thread is input position
-// stripe + 32 i + lane (warp-major). n <= 16384 (the largest tile), so a word holds both counts. Ends
-// with a barrier.
-template <u32 SINGLE_ITEMS>
-DEVICE_FN void single_tile_stash_specials(const key_t* k, key_t* keys, u32 n, okey_t flip, u32 stripe, u32 lane,
-                                          LOCAL u32* scan_sums, LOCAL u32* starts) {
-  const okey_t zero = radix_zero_image(flip), nan = radix_nan_image(flip);
-  if (threadIdx.x == 0) starts[0] = starts[1] = 0xFFFFFFFFu;  // radix_find_special_runs
-  const u32 lanes_lt = (1u << lane) - 1u;
-  u32 warp_count = 0;  // the warp's zeros (bits 0-15) and NaNs (bits 16-31)
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-    const bool valid = stripe + i * 32u + lane < n;
-    const okey_t o = ordered_key(k[i], flip);
-    warp_count += warp_popcount(warp_ballot(valid && o == zero)) + (warp_popcount(warp_ballot(valid && o == nan)) << 16);
-  }
-  // the warps before this one (lane 0 carries its warp's counts into the block scan)
-  u32 rank = warp_shuffle(radix_block_exclusive_scan(lane == 0u ? warp_count : 0u, scan_sums), 0u);
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-    const bool valid = stripe + i * 32u + lane < n;
-    const okey_t o = ordered_key(k[i], flip);
-    const u32 zeros = warp_ballot(valid && o == zero), nans = warp_ballot(valid && o == nan);
-    if (valid && o == zero) keys[(rank & 0xFFFFu) + warp_popcount(zeros & lanes_lt)] = k[i];
-    if (valid && o == nan) keys[n - 1u - ((rank >> 16) + warp_popcount(nans & lanes_lt))] = k[i];
-    rank += warp_popcount(zeros) + (warp_popcount(nans) << 16);
-  }
-  __syncthreads();
-}
-#endif
 
-template <u32 TPB, u32 SINGLE_ITEMS>
-DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
-  // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
-  // 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte keys, 1 for 8-byte keys without
-  // the padding, 32 and 16 with it. 16-byte aligned areas (TILE % 1024 == 0)
-  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32, SLOTS = SINGLE_TILE + SINGLE_TILE / 32;
-  key_t* stage_keys = (key_t*)smem;
-  value_t* stage_values = (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8));
-  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SLOTS * (KEY_BITS / 8 + VALUE_BYTES));
-  __shared__ u32 scan_sums[SWARPS];
-#if KEY_KIND == 2
-  __shared__ u32 special_starts[2];
-#endif
+// The passes over the images in k (and values in v); CANON: digits of the canonical image of each
+// float key's plain image (blocks with -0 or NaN).
+template <u32 TPB, u32 SINGLE_ITEMS, bool CANON>
+DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values, u32 (*warp_off)[RADIX],
+                                  u32* scan_sums, u32 n, okey_t flip) {
+  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
   const u32 lanes_le = 0xFFFFFFFFu >> (31u - lane);
-  key_t k[SINGLE_ITEMS];
-#if HAS_VALUES
-  value_t v[SINGLE_ITEMS];
-#endif
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-    const u32 g = stripe + i * 32u + lane;
-    if (g < n) {
-      k[i] = keys[g];
-#if HAS_VALUES
-      v[i] = values[g];
-#endif
-    }
-  }
-  // the keys' images
+  (void)v, (void)stage_values, (void)flip;
 #if KEY_KIND == 2
-#if RADIX_FLOAT_FLAG
-  u32 odd = 0;  // a key of this thread is -0 or NaN
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
-    if (stripe + i * 32u + lane < n) odd |= (u32)radix_float_special(k[i], flip);
-  const bool plain = !__syncthreads_or((int)odd);
+  // CANON: the padding past n (all ones, in place: stable and last in every pass) keeps digit RADIX - 1
+  // by its position, since no plain image canonicalises to all ones in descending order
+#define SINGLE_IMAGE(i)                                                                                  \
+  (!CANON                                  ? (okey_t)k[i]                                                \
+   : stripe + (i) * 32u + lane >= n ? (okey_t)KEY_ALL_ONES                                        \
+                                           : radix_canonical_image((okey_t)k[i], flip))
 #else
-  const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
+#define SINGLE_IMAGE(i) ((okey_t)k[i])
 #endif
-  if (!plain) single_tile_stash_specials<SINGLE_ITEMS>(k, keys, n, flip, stripe, lane, scan_sums, special_starts);
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
-    k[i] = stripe + i * 32u + lane < n ? (key_t)radix_float_image(k[i], flip, plain) : (key_t)KEY_ALL_ONES;
-#else
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
-    k[i] = stripe + i * 32u + lane < n ? (key_t)ordered_key(k[i], flip) : (key_t)KEY_ALL_ONES;
-#endif
-#define SINGLE_DIGIT(i) ((u32)((okey_t)k[i] >> shift) & RADIX_MASK)
+#define SINGLE_DIGIT(i) ((u32)(SINGLE_IMAGE(i) >> shift) & RADIX_MASK)
   for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
@@ -148,23 +86,58 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
     // the next pass stages only after two more barriers: these reads are done by then
   }
 #undef SINGLE_DIGIT
-  // the keys back from their images
-#if KEY_KIND == 2
-  if (plain) {
+#undef SINGLE_IMAGE
+}
+
+template <u32 TPB, u32 SINGLE_ITEMS>
+DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
+  // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
+  // 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte keys, 1 for 8-byte keys without
+  // the padding, 32 and 16 with it. 16-byte aligned areas (TILE % 1024 == 0)
+  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SLOTS = SINGLE_TILE + SINGLE_TILE / 32;
+  key_t* stage_keys = (key_t*)smem;
+  value_t* stage_values = (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8));
+  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SLOTS * (KEY_BITS / 8 + VALUE_BYTES));
+  __shared__ u32 scan_sums[TPB / 32];
+  const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
+  const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
+  key_t k[SINGLE_ITEMS];
+  value_t v[SINGLE_ITEMS];  // unused without values
 #pragma unroll
-    for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
-  } else {
-#pragma unroll
-    for (u32 i = 0; i < SINGLE_ITEMS; ++i) radix_find_special_runs((okey_t)k[i], stripe + i * 32u + lane, n, flip, special_starts);
-    __syncthreads();
-#pragma unroll
-    for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-      const u32 g = stripe + i * 32u + lane;
-      if (g < n) k[i] = radix_restore_special((okey_t)k[i], g, keys, n, special_starts, flip);
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+    const u32 g = stripe + i * 32u + lane;
+    if (g < n) {
+      k[i] = keys[g];
+#if HAS_VALUES
+      v[i] = values[g];
+#endif
     }
-    __syncthreads();  // every stashed key is read before keys[] is written
   }
+  // the keys' images, the passes, the keys back
+#if KEY_KIND == 2
+#if RADIX_FLOAT_FLAG
+  u32 odd = 0;  // a key of this thread is -0 or NaN
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
+    if (stripe + i * 32u + lane < n) odd |= (u32)radix_float_special(k[i], flip);
+  const bool plain = !__syncthreads_or((int)odd);
 #else
+  const bool plain = false;  // the host asked for ordered_key digits throughout (float_flag=0)
+#endif
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
+    k[i] = stripe + i * 32u + lane < n ? (key_t)radix_plain_float_key(k[i], flip) : (key_t)KEY_ALL_ONES;
+  if (plain)
+    single_tile_passes<TPB, SINGLE_ITEMS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+  else
+    single_tile_passes<TPB, SINGLE_ITEMS, true>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
+#else
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i)
+    k[i] = stripe + i * 32u + lane < n ? (key_t)ordered_key(k[i], flip) : (key_t)KEY_ALL_ONES;
+  single_tile_passes<TPB, SINGLE_ITEMS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_integer_key((okey_t)k[i], flip);
 #endif

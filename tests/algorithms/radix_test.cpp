@@ -82,8 +82,8 @@ TEST(Radix, BadWorkGroupSizeIsAnError) {
 // CUDA: radix_single_tile sorts up to 16384 keys (keys of up to 2 bytes; 8192 for 4-byte keys alone,
 // beyond which the onesweep passes are faster; fewer for wider keys and values: the largest tile whose
 // keys and values fit a thread's registers) in one block with no temporaries; its edges (tile shapes,
-// padding digit, skipped passes, both orders, wide values), float keys with -0 and NaN (stashed and
-// restored), sorted and reverse input.
+// padding digit, skipped passes, both orders, wide values), float keys with -0 and NaN (digits of
+// their ordered images, taken from the plain images the tile moves), sorted and reverse input.
 TEST(Radix, CudaSingleTileEdges) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_single_tile runs on CUDA devices";
@@ -115,8 +115,9 @@ TEST(Radix, CudaSingleTileEdges) {
   check_pairs<std::uint64_t, std::uint64_t>(o, {2, 1025, 2049, 4096}, dist::uniform);
   check_pairs<double, Bytes16>(o, {2, 257, 1025, 2047, 2048}, dist::specials);
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
-  // float keys with -0 and NaN travel as ordered_key images, their bits stashed and restored
-  // (kernels/radix_float_flip.h): pairs, and every float sort through that path (float_flag=0)
+  // float keys with -0 and NaN take ordered_key digits of the plain images they travel as
+  // (kernels/radix_float_flip.h, radix_canonical_image): pairs, and every float sort through that path
+  // (float_flag=0)
   for (dist d : {dist::specials, dist::entropy, dist::sorted})
     check_pairs<float, std::uint32_t>(o, {2, 257, 2049, 4095, 4096, 8192}, d);
   {

@@ -1,10 +1,15 @@
 // Test entry points for the shared kernel primitives, so kernel_pieces_test.cpp can check each
 // piece on the device against its host reference: the key order (keys.h), the rank search
-// (rank_search.h) and the merge-path split (merge_path.h). Not used by any algorithm; embedded
+// (rank_search.h), the merge-path split (merge_path.h) and the float images of the radix sort's
+// one-block sorts (radix_float_flip.h). Not used by any algorithm; embedded
 // beside the library's kernels only when the tests are built (CMakeLists.txt).
 #include "keys.h"
 #include "rank_search.h"
 #include "merge_path.h"
+#ifndef RADIX_BITS
+#define RADIX_BITS 8
+#endif
+#include "radix_float_flip.h"
 
 // out[i] = ordered_key(in[i], flip)
 KERNEL test_ordered_keys(GLOBAL const key_t* in, GLOBAL okey_t* out, u64 n, okey_t flip) {
@@ -28,3 +33,11 @@ KERNEL test_merge_path(GLOBAL const key_t* a, u64 a_len, GLOBAL const key_t* b, 
   u64 d = GLOBAL_ID();
   if (d <= a_len + b_len) out[d] = merge_path_global(a, a_len, b, b_len, d, flip);
 }
+
+#if KEY_KIND == 2
+// out[i] = the canonical image of in[i]'s plain flip (radix_float_flip.h), which must be ordered_key
+KERNEL test_canonical_images(GLOBAL const key_t* in, GLOBAL okey_t* out, u64 n, okey_t flip) {
+  u64 i = GLOBAL_ID();
+  if (i < n) out[i] = radix_canonical_image(radix_plain_float_key(in[i], flip), flip);
+}
+#endif

@@ -1,6 +1,9 @@
 // The shared kernel primitives on the device against their host references: the key order of
-// keys.h (gpusort::ordered_bits), the rank searches of rank_search.h (std::lower/upper_bound) and
-// the merge-path split of merge_path.h (a stable merge done on the host).
+// keys.h (gpusort::ordered_bits), the rank searches of rank_search.h (std::lower/upper_bound), the
+// merge-path split of merge_path.h (a stable merge done on the host) and the radix one-block sorts'
+// float images (radix_float_flip.h: the ordered image recovered from the plain sign flip).
+#include <bit>
+#include <limits>
 #include <type_traits>
 
 #include "runtime/device.hpp"
@@ -39,6 +42,14 @@ template <class T>
 class KernelPieces : public ::testing::Test {};
 TYPED_TEST_SUITE(KernelPieces, AllKeyTypes);
 
+// The key order as the kernels' okey_t, for either order.
+template <class T>
+okey<T> host_image(T key, bool descending) {
+  const okey<T> width_mask = sizeof(T) >= sizeof(okey<T>) ? ~okey<T>(0) : okey<T>((okey<T>(1) << (8 * sizeof(T))) - 1);
+  const okey<T> up = okey<T>(ordered_bits(key));
+  return descending ? okey<T>(~up) & width_mask : up;
+}
+
 TYPED_TEST(KernelPieces, OrderedKeyMatchesTheHostOrder) {
   using T = TypeParam;
   rt::Device& dev = test_context().runtime_device();
@@ -53,12 +64,43 @@ TYPED_TEST(KernelPieces, OrderedKeyMatchesTheHostOrder) {
     dev.fill_bytes(*out, 0xA5, 0, n * sizeof(okey<T>));  // poison
     dev.launch(program.kernel("test_ordered_keys"), {(n + 63) / 64, 64}, {*in, *out, n, flip});
     auto got = download<okey<T>>(dev, *out, n);
-    const okey<T> width_mask = sizeof(T) >= sizeof(okey<T>) ? ~okey<T>(0) : okey<T>((okey<T>(1) << (8 * sizeof(T))) - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-      okey<T> want = okey<T>(ordered_bits(keys[i]));
-      if (descending) want = okey<T>(~want) & width_mask;
-      ASSERT_EQ(got[i], want) << "key index " << i << (descending ? " descending" : " ascending");
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], host_image(keys[i], descending)) << "key index " << i << (descending ? " descending" : " ascending");
+  }
+}
+
+// The radix single tile moves float keys as their plain sign flips and takes its digits from the
+// ordered image recovered from them (radix_canonical_image): -0 and +0 alike, every NaN alike, all
+// else unchanged. Every NaN payload of either sign near the edges, both zeros, infinities, subnormals.
+template <class T>
+class KernelPiecesFloat : public ::testing::Test {};
+using FloatKeyTypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(KernelPiecesFloat, FloatKeyTypes);
+
+TYPED_TEST(KernelPiecesFloat, CanonicalImageOfThePlainFlipIsTheOrderedKey) {
+  using T = TypeParam;
+  using bits_t = okey<T>;
+  rt::Device& dev = test_context().runtime_device();
+  rt::Program& program = dev.program("kernel_pieces_test.cl", defines_for<T>());
+  auto keys = make_keys<T>(5000, dist::specials, fresh_seed());
+  for (T s : core::edge_keys<T>) keys.push_back(s);
+  const bits_t sign = bits_t(1) << (8 * sizeof(T) - 1);
+  const bits_t inf = std::bit_cast<bits_t>(std::numeric_limits<T>::infinity());
+  for (bits_t b : {bits_t(0), sign, inf, bits_t(inf + 1), bits_t(inf - 1), bits_t(sign - 1), bits_t(sign | inf),
+                   bits_t((sign | inf) + 1), bits_t(sign | (inf - 1)), bits_t(~bits_t(0)), bits_t(~bits_t(0) - 1), bits_t(1),
+                   bits_t(sign | 1)})
+    keys.push_back(std::bit_cast<T>(b));
+  const std::uint64_t n = keys.size();
+  auto in = upload(dev, keys);
+  auto out = dev.alloc(n * sizeof(bits_t));
+  for (bool descending : {false, true}) {
+    const bits_t flip = descending ? ~bits_t(0) : bits_t(0);
+    dev.fill_bytes(*out, 0xA5, 0, n * sizeof(bits_t));  // poison
+    dev.launch(program.kernel("test_canonical_images"), {(n + 63) / 64, 64}, {*in, *out, n, flip});
+    auto got = download<bits_t>(dev, *out, n);
+    for (std::size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], host_image(keys[i], descending))
+          << "key bits " << std::hex << std::bit_cast<bits_t>(keys[i]) << (descending ? " descending" : " ascending");
   }
 }
 

@@ -148,6 +148,13 @@ constexpr std::uint64_t kUniformCountWidePairsFrom = 1ull << 24;
 // 4.565-4.571 / 4.623-4.643, 2^24 0.358-0.370 / 0.365-0.372. (The sixth round, with the dearer
 // match, measured it slower: 5.05 / 4.90.)
 constexpr std::uint64_t kRecomputeKeys4From = 1ull << 24;
+// 4-byte keys alone in this range of n: the histogram keeps 16 counter copies (32 KiB per block, so
+// more blocks per SM, each zeroing and reducing half as much) instead of 32. H200, 2026-11-27, median
+// us, 16 / 32 copies, two processes each (twenty-second round): u32 2^21 82.2-85.3 / 86.1-86.6, 2^22
+// 128.0-130.0 / 129.7-132.2, 2^23 208.8-209.7 / 213.8-217.0; f32 2^21 85.5-89.5 / 89.3-91.6, 2^23
+// 224.8-226.2 / 227.5-229.4; level at 2^20 and 2^24-2^26, slower at 2^28 (f32 4.856 / 4.792-4.813 ms);
+// pairs mixed (u32/u32 2^22 186.1-188.1 / 180.7-181.5), so they keep 32.
+constexpr std::uint64_t kHistCopies16Keys4From = 1ull << 21, kHistCopies16Keys4Below = 1ull << 24;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
 // (and of the histogram) let the next one start from before their scatter, except where a pass is
@@ -452,7 +459,8 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t vb, std::uint64
   // 4+4-byte pairs 2-6%, u64 keys 0-3%; u64/u64 compiles to the same code (no full-stripe match)
   p.match_immediate = o.match_immediate.value_or(1);
   p.snapshot = std::min<std::uint32_t>(64, o.snapshot.value_or(ks == 8 && vb == 0 ? kSnapshotW : 0));
-  p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : ks <= 4 ? 32 : 16;  // passes = key bytes
+  const bool copies16 = ks > 4 || (ks == 4 && vb == 0 && n >= kHistCopies16Keys4From && n < kHistCopies16Keys4Below);
+  p.hist_copies = o.hist_copies ? (*o.hist_copies == 16 ? 16 : 32) : copies16 ? 16 : 32;  // 64 KiB at most
   p.no_skip_max_n = o.no_skip_max_n.value_or(kNoSkipMaxN);
   if (portions) {
     const std::uint64_t want = std::min(o.portion.value_or(kOnesweepPortion), kOnesweepPortion);

@@ -158,6 +158,12 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_TRUE(u64.recompute_digit && u64.snapshot == 4 && u64.hist_copies == 16 && !u64.float_flag);
   const OnesweepPolicy f32 = choose(dev, key_type::f32, 4, 1 << 20).onesweep;
   EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
+  // 4-byte keys alone: 16 histogram copies from 2^21 to below 2^24 (kHistCopies16Keys4From)
+  EXPECT_EQ(choose(dev, key_type::u32, 0, (1 << 21) - 1).onesweep.hist_copies, 32u);
+  EXPECT_EQ(choose(dev, key_type::f32, 0, 1 << 21).onesweep.hist_copies, 16u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, (1 << 24) - 1).onesweep.hist_copies, 16u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1 << 24).onesweep.hist_copies, 32u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1 << 22).onesweep.hist_copies, 32u);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_TRUE(choose(dev, key_type::u32, 0, 1 << 24).onesweep.recompute_digit);  // kRecomputeKeys4From
   EXPECT_TRUE(choose(dev, key_type::i32, 0, 1ull << 28).onesweep.recompute_digit);

@@ -391,6 +391,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "match_immediate") set(o.match_immediate, 2);
     else if (name == "snapshot") set(o.snapshot, 64);
     else if (name == "hist_copies") set(o.hist_copies, 32);
+    else if (name == "hist_blocks_per_sm") set(o.hist_blocks_per_sm, 64);
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
@@ -534,7 +535,8 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
     const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
     p.onesweep.hist_spans =
         plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
-                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * 8, ceil_div(n, max_span)));
+                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * std::max(1u, o.hist_blocks_per_sm.value_or(8)),
+                                           ceil_div(n, max_span)));
     if (cuda) p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
   } else {
     p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);

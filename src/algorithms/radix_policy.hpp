@@ -141,6 +141,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> match_immediate;    // onesweep, CUDA: the match's bit tests against immediates (2: tests, a failing build)
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
+  std::optional<std::uint32_t> hist_blocks_per_sm; // onesweep histogram: blocks per SM (more where the u16 counters ask)
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes

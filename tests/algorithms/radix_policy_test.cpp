@@ -164,6 +164,17 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, (1 << 24) - 1).onesweep.hist_copies, 16u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1 << 24).onesweep.hist_copies, 32u);
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1 << 22).onesweep.hist_copies, 32u);
+  // the histogram's blocks: about 8 per SM by default (whole spans of 8192 keys), an override's number,
+  // more where a span would pass 2^19 keys (u16 lane counters)
+  const auto hist_groups = [&](std::uint64_t n, std::optional<std::uint32_t> per_sm) {
+    return choose_radix_policy(dev, key_type::u32, 0, n, {}, {.hist_blocks_per_sm = per_sm}).onesweep.hist_spans;
+  };
+  EXPECT_GT(hist_groups(1 << 24, {}).groups, 7u * dev.compute_units);
+  EXPECT_LE(hist_groups(1 << 24, {}).groups, 8u * dev.compute_units);
+  EXPECT_GT(hist_groups(1 << 24, 3).groups, 2u * dev.compute_units);
+  EXPECT_LE(hist_groups(1 << 24, 3).groups, 3u * dev.compute_units);
+  EXPECT_EQ(hist_groups(1ull << 29, 1).groups, 1024u);
+  EXPECT_EQ(hist_groups(1ull << 29, 1).span, 1ull << 19);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_TRUE(choose(dev, key_type::u32, 0, 1 << 24).onesweep.recompute_digit);  // kRecomputeKeys4From
   EXPECT_TRUE(choose(dev, key_type::i32, 0, 1ull << 28).onesweep.recompute_digit);

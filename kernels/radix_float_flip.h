@@ -43,7 +43,7 @@ DEVICE_FN okey_t radix_canonical_image(okey_t x, okey_t flip) {
 }
 // -0 or NaN: the keys whose ordered_key differs from the plain flip
 DEVICE_FN bool radix_float_special(key_t k, okey_t flip) { return ordered_key(k, flip) != radix_plain_float_key(k, flip); }
-// The image the one-block sorts move: the plain flip where the block holds no -0 or NaN, else ordered_key
+// The image the bitonic network moves: the plain flip where the block holds no -0 or NaN, else ordered_key
 DEVICE_FN okey_t radix_float_image(key_t k, okey_t flip, bool plain) {
   return plain ? radix_plain_float_key(k, flip) : ordered_key(k, flip);
 }

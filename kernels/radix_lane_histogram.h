@@ -3,8 +3,8 @@
 // counters so that a warp's shared atomics never collide in a bank (the scalar kernel's random bins
 // cost ~3.5-way bank conflicts per atomic). Counters are u16 halves of u32 words: word (pass, d / 2,
 // copy) with copy = lane % HL_COPIES (RADIX_HIST_COPIES from the host: on CUDA 32, or 16 for more
-// than four passes, 64 KiB of dynamic local memory either way, and 16 for 4-byte keys alone at some
-// sizes, radix_policy.cpp; under OpenCL's 48 KiB half as many).
+// than four passes, 64 KiB of dynamic local memory either way; 16 (32 KiB) for 4-byte keys alone from
+// 2^21 to below 2^24 keys, kHistCopies16Keys4From in radix_policy.cpp; under OpenCL's 48 KiB half as many).
 // The host keeps a span below 2^19 keys and 2^15 keys per copy, so a copy counts < 2^15 + 16 keys
 // (no u16 overflow). Float keys (RADIX_FLOAT_FLAG): also sets hist[RADIX_PASSES * RADIX] when some key is -0
 // or NaN (radix_float_flip.h).

@@ -17,16 +17,17 @@
 // blocks that hold -0 or NaN (the block checks; every float block with RADIX_FLOAT_FLAG 0) take their
 // digits from the ordered_key image instead (radix_canonical_image: -0 and +0 alike, all NaNs alike,
 // so such keys stay in input order), a few instructions per key and pass. Items past n are all-ones
-// images: digit RADIX - 1 in every pass, last in the input, so they stay after every real key
-// (stable) and every warp ranks full stripes. A pass where all keys share a digit is skipped.
+// images: digit RADIX - 1 in every pass (in such float blocks by their position), last in the
+// input, so they stay after every real key (stable) and every warp ranks full stripes. A pass where
+// all keys share a digit is skipped.
 // Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE + TILE / 32 key slots,
 // as many value slots, threads / 32 x RADIX u32 counters.
 
 // The passes over the images in k (and values in v); CANON: digits of the canonical image of each
 // float key's plain image (blocks with -0 or NaN).
 template <u32 TPB, u32 SINGLE_ITEMS, bool CANON>
-DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values, u32 (*warp_off)[RADIX],
-                                  u32* scan_sums, u32 n, okey_t flip) {
+DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values,
+                                  u32 (*warp_off)[RADIX], u32* scan_sums, u32 n, okey_t flip) {
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
@@ -44,9 +45,10 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 #define SINGLE_DIGIT(i) ((u32)(SINGLE_IMAGE(i) >> shift) & RADIX_MASK)
   // CANON: the pass's digits, found once by the count and kept for the ranking, 4 per word (byte i % 4
   // of word i / 4); plain images take theirs again (a shift and a mask)
-  u32 dpk[(SINGLE_ITEMS + 3) / 4];
+  u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
 #define SINGLE_KEEP_DIGIT(i, d) \
-  if (CANON) dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
+  if (CANON)                    \
+  dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
 #define SINGLE_RANK_DIGIT(i) (CANON ? byte_perm(dpk[(i) / 4], 0u, 0x4440u | ((i) % 4)) : SINGLE_DIGIT(i))
   for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;

@@ -155,6 +155,11 @@ constexpr std::uint64_t kRecomputeKeys4From = 1ull << 24;
 // 224.8-226.2 / 227.5-229.4; level at 2^20 and 2^24-2^26, slower at 2^28 (f32 4.856 / 4.792-4.813 ms);
 // pairs mixed (u32/u32 2^22 186.1-188.1 / 180.7-181.5), so they keep 32.
 constexpr std::uint64_t kHistCopies16Keys4From = 1ull << 21, kHistCopies16Keys4Below = 1ull << 24;
+// The all-digit histogram's blocks per SM (more where a span would pass the u16 counters' 2^19 keys).
+// H200, 2026-11-27, u32 and u64 at 2^20-2^28 (twenty-second round): 3, 6, and 7 with 16 copies all
+// within the processes' spread of this default (u32 2^24 352.4-354.9 us at 3 against 358.9-361.3,
+// 2^28 4.616-4.638 ms against 4.571-4.573).
+constexpr std::uint32_t kHistBlocksPerSm = 8;
 // CUDA: every onesweep pass is a programmatic dependent launch of the kernel before it (its blocks
 // start while that kernel's last ones finish, and wait for it in the kernel). The blocks of a pass
 // (and of the histogram) let the next one start from before their scatter, except where a pass is
@@ -203,8 +208,9 @@ std::uint64_t bitonic_default_cap(key_type type, std::size_t vb) {
   return 0;
 }
 // Static shared memory of the one-block sorts beside their dynamic buffers, at most: a block scan's
-// word per warp (up to 32) and, for float keys, the two -0/NaN run starts (kernels/radix_small_bitonic.h,
-// kernels/radix_single_tile.h). A device whose limit the dynamic part just fills could not launch them.
+// word per warp (up to 32; kernels/radix_single_tile.h, kernels/radix_small_bitonic.h) and, for float
+// keys in the network, the two -0/NaN run starts (radix_small_bitonic.h). A device whose limit the
+// dynamic part just fills could not launch them.
 constexpr std::uint64_t kOneBlockStaticBytes = (32 + 2) * 4;
 
 // Bytes of one element of the network: a key's image, or (image << 32 | position) for pairs; 0 for
@@ -391,7 +397,10 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "match_immediate") set(o.match_immediate, 2);
     else if (name == "snapshot") set(o.snapshot, 64);
     else if (name == "hist_copies") set(o.hist_copies, 32);
-    else if (name == "hist_blocks_per_sm") set(o.hist_blocks_per_sm, 64);
+    else if (name == "hist_blocks_per_sm") {
+      if (v == 0) throw Error(errc::invalid_argument, "radix policy: hist_blocks_per_sm must be at least 1");
+      set(o.hist_blocks_per_sm, 64);
+    }
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
@@ -533,10 +542,9 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
         os.overlap_passes && o.early_trigger.value_or(early_trigger_rule(launch_tiles, desc.compute_units, os.min_blocks));
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
     const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
-    p.onesweep.hist_spans =
-        plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
-                   std::max<std::uint64_t>(std::uint64_t(desc.compute_units) * std::max(1u, o.hist_blocks_per_sm.value_or(8)),
-                                           ceil_div(n, max_span)));
+    const std::uint64_t hist_blocks = std::uint64_t(desc.compute_units) * o.hist_blocks_per_sm.value_or(kHistBlocksPerSm);
+    p.onesweep.hist_spans = plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
+                                       std::max<std::uint64_t>(hist_blocks, ceil_div(n, max_span)));
     if (cuda) p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
   } else {
     p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);

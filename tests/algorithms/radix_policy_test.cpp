@@ -409,10 +409,11 @@ TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
   const RadixPolicyOverride o =
       parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64,overlap_passes=0,early_trigger=1,"
-                                  "packed_registers=0,uniform_count=1");
+                                  "packed_registers=0,uniform_count=1,hist_blocks_per_sm=3");
   EXPECT_EQ(o.items, 20u);
   EXPECT_EQ(o.packed_registers, false);
   EXPECT_EQ(o.uniform_count, true);
+  EXPECT_EQ(o.hist_blocks_per_sm, 3u);
   EXPECT_EQ(o.min_blocks, 2u);
   EXPECT_EQ(o.packed_pairs, false);
   EXPECT_EQ(o.single_tile_max, 0u);
@@ -421,7 +422,7 @@ TEST(RadixPolicy, OverrideSeam) {
   EXPECT_EQ(o.early_trigger, true);
   EXPECT_FALSE(o.snapshot.has_value());
   EXPECT_FALSE(parse_radix_policy_override("").items.has_value());
-  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "uniform_count=2", "items=3x"})
+  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "uniform_count=2", "items=3x", "hist_blocks_per_sm=0"})
     EXPECT_THROW(parse_radix_policy_override(bad), Error) << bad;
   {
     const ScopedRadixPolicyOverride scoped(o);

@@ -121,7 +121,7 @@ TEST(Radix, CudaSingleTileEdges) {
   for (dist d : {dist::specials, dist::entropy, dist::sorted})
     check_pairs<float, std::uint32_t>(o, {2, 257, 2049, 4095, 4096, 8192}, d);
   {
-    const algo::ScopedRadixPolicyOverride stash({.float_flag = false, .single_tile_max = 16384, .bitonic_max = 0});
+    const algo::ScopedRadixPolicyOverride float_flag_off({.float_flag = false, .single_tile_max = 16384, .bitonic_max = 0});
     check_keys_matrix<float>(o, {2, 1025, 4096, 8191, 16384}, {dist::uniform, dist::specials, dist::all_equal});
     check_keys_matrix<double>(o, {3, 2048, 4097}, {dist::uniform, dist::specials});
     check_pairs<float, std::uint64_t>(o, {2, 1025, 2048}, dist::specials);

@@ -7,7 +7,7 @@
 #include "rank_search.h"
 #include "merge_path.h"
 #ifndef RADIX_BITS
-#define RADIX_BITS 8
+#define RADIX_BITS 8  // radix_common.h (included by radix_float_flip.h) asks for a digit width
 #endif
 #include "radix_float_flip.h"
 

@@ -34,7 +34,9 @@ DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
 // radix_canonical_image(radix_plain_float_key(k, flip), flip) for every float k. In the ascending
 // plain image y, -0 is SIGN - 1 (+0 is SIGN), negative NaNs lie below the image of -inf (SIGN - 1 -
 // EXP_MASK) and positive NaNs above that of +inf (SIGN | EXP_MASK). The single tile moves plain
-// images (a bijection) and takes digits from these where its keys hold -0 or NaN.
+// images (a bijection) and takes digits from these where its keys hold -0 or NaN. Spelled out rather
+// than as ordered_key(radix_plain_float_key_inverse(x, flip), flip), which is the same map in 7 more
+// SASS instructions per key and pass (the f32 single tile, NVRTC 13.0, sm_90).
 DEVICE_FN okey_t radix_canonical_image(okey_t x, okey_t flip) {
   const okey_t y = (x ^ flip) & (okey_t)KEY_ALL_ONES, sign = (okey_t)KEY_SIGN_BIT;
   okey_t o = y == sign - 1u ? sign : y;

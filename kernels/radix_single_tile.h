@@ -43,13 +43,9 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 #define SINGLE_IMAGE(i) ((okey_t)k[i])
 #endif
 #define SINGLE_DIGIT(i) ((u32)(SINGLE_IMAGE(i) >> shift) & RADIX_MASK)
-  // CANON: the pass's digits, found once by the count and kept for the ranking, 4 per word (byte i % 4
-  // of word i / 4); plain images take theirs again (a shift and a mask)
+  // CANON: the pass's digits, found once by the count and kept for the ranking (radix_keep_digit);
+  // plain images take theirs again (a shift and a mask)
   u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
-#define SINGLE_KEEP_DIGIT(i, d) \
-  if (CANON)                    \
-  dpk[(i) / 4] = byte_perm(dpk[(i) / 4], (d), (0x3210u & ~(0xFu << (4u * ((i) % 4)))) | (4u << (4u * ((i) % 4))))
-#define SINGLE_RANK_DIGIT(i) (CANON ? byte_perm(dpk[(i) / 4], 0u, 0x4440u | ((i) % 4)) : SINGLE_DIGIT(i))
   for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
@@ -58,7 +54,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
       const u32 d = SINGLE_DIGIT(i);
       atomicAdd(&my_counts[d], 1u);
-      SINGLE_KEEP_DIGIT(i, d);
+      if (CANON) radix_keep_digit(dpk, i, d);
     }
     __syncthreads();
     u32 count = 0;  // thread t < RADIX: digit t's keys in the tile
@@ -78,7 +74,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
     __syncthreads();
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-      u32 pos = radix_rank_full(SINGLE_RANK_DIGIT(i), my_counts, lanes_le);
+      u32 pos = radix_rank_full(CANON ? radix_kept_digit(dpk, i) : SINGLE_DIGIT(i), my_counts, lanes_le);
       pos += pos >> 5;
       stage_keys[pos] = k[i];
 #if HAS_VALUES
@@ -96,8 +92,6 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
     }
     // the next pass stages only after two more barriers: these reads are done by then
   }
-#undef SINGLE_RANK_DIGIT
-#undef SINGLE_KEEP_DIGIT
 #undef SINGLE_DIGIT
 #undef SINGLE_IMAGE
 }

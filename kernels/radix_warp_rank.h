@@ -100,6 +100,15 @@ DEVICE_FN u32 radix_match_peers(u32 d, u32 valid, u32 is_valid) {
   return peers;
 }
 
+// A thread's digits kept for its ranking, 4 per word (byte i % 4 of word i / 4), so the digit is
+// found once per key and pass: radix_onesweep's count, the single tile's float blocks with -0 or NaN.
+// i is a constant once the item loops unroll: one PRMT keeps a digit, one reads it (0 where none was
+// kept but the word was zeroed).
+DEVICE_FN void radix_keep_digit(u32* dpk, u32 i, u32 d) {
+  dpk[i / 4] = byte_perm(dpk[i / 4], d, (0x3210u & ~(0xFu << (4u * (i % 4)))) | (4u << (4u * (i % 4))));
+}
+DEVICE_FN u32 radix_kept_digit(const u32* dpk, u32 i) { return byte_perm(dpk[i / 4], 0u, 0x4440u | (i % 4)); }
+
 // RADIX_UNIFORM_COUNT (host: the policy's uniform_count): the count phase of radix_onesweep (its early
 // counts) counts a warp's item once where every lane holds the same digit, since shared atomics of 32
 // lanes on one word serialise and sorted input has such warps in its high-digit passes. Measured, that

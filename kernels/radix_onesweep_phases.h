@@ -148,10 +148,7 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const value_t* v, const u
   stage_keys[pos[i]] = k[i];   \
   ONESWEEP_STAGE_DIGIT(i, d)   \
   ONESWEEP_STAGE_VALUE(i)
-  // the kept digit by a shift and a mask (0 past the end): radix_kept_digit's PRMT is one SASS
-  // instruction less per key (u32 pass at 2^28: 9928 instead of 10064, NVRTC 13.0, sm_90), not yet
-  // timed on a GPU
-#define ONESWEEP_DIGIT(i) ((dpk[(i) / 4] >> (8u * ((i) % 4))) & 0xFFu)
+#define ONESWEEP_DIGIT(i) radix_kept_digit(dpk, i)
   if (full_stripe) {
 #pragma unroll
     for (u32 i = 0; i < ITEMS; ++i) {

@@ -4,9 +4,10 @@
 // hist[RADIX_PASSES * RADIX] when some key is -0 or NaN; without such keys the onesweep passes take
 // their digits from the plain flip, and the single tile checks its keys itself and moves them as
 // their plain-flip images (radix_plain_float_key_inverse turns them back). The host zeroes that word.
-// The one-block sorts (radix_small_bitonic.h, radix_single_tile.h) use both for any float keys: for a
-// key that is neither -0 nor NaN they are ordered_key and its inverse; the single tile moves plain
-// images of every float and takes ordered_key digits from them (radix_canonical_image).
+// The one-block sorts (radix_small_bitonic.h, radix_single_tile.h) use the inverse for any float
+// keys: for a key that is neither -0 nor NaN ordered_key is the plain flip; the single tile moves
+// plain images of every float and takes ordered_key digits from them (radix_canonical_image), the
+// network sorts a block that holds -0 or NaN as spread images (radix_spread_float_image).
 #ifndef GPUSORT_RADIX_FLOAT_FLIP_H
 #define GPUSORT_RADIX_FLOAT_FLIP_H
 #include "radix_common.h"
@@ -43,34 +44,46 @@ DEVICE_FN okey_t radix_canonical_image(okey_t x, okey_t flip) {
   o = y < sign - 1u - (okey_t)KEY_EXP_MASK || y > (sign | (okey_t)KEY_EXP_MASK) ? (okey_t)KEY_ALL_ONES : o;
   return (o ^ flip) & (okey_t)KEY_ALL_ONES;
 }
-// -0 or NaN: the keys whose ordered_key differs from the plain flip
-DEVICE_FN bool radix_float_special(key_t k, okey_t flip) { return ordered_key(k, flip) != radix_plain_float_key(k, flip); }
-// The image the bitonic network moves: the plain flip where the block holds no -0 or NaN, else ordered_key
-DEVICE_FN okey_t radix_float_image(key_t k, okey_t flip, bool plain) {
-  return plain ? radix_plain_float_key(k, flip) : ordered_key(k, flip);
+// -0 or NaN: the keys whose ordered_key may differ from the plain flip (all NaNs but one do; the
+// order does not change which), tested on the bits in two comparisons
+DEVICE_FN bool radix_float_special(key_t k) {
+  const okey_t bits = (okey_t)k & (okey_t)KEY_ALL_ONES;
+  return (bits & ~(okey_t)KEY_SIGN_BIT) > (okey_t)KEY_EXP_MASK || bits == (okey_t)KEY_SIGN_BIT;
 }
 
-#if GS_CUDA
-// Float keys with -0 or NaN in the bitonic network (CUDA: radix_small_bitonic.h): it sorts ordered_key
-// images, which are equal for -0 and +0 and for all NaNs, while the radix sort keeps such keys in
-// input order. Before sorting, the zeros' bits are stashed in input order at the front of
-// a buffer of n keys and the NaNs' at its back (the last NaN first); after it, the run of zero images
-// takes the stashed zeros in order and the run of NaN images the stashed NaNs.
+// Spread images (the CUDA bitonic network, radix_small_bitonic.h, for a block with -0 or NaN). The
+// ordered_key images of -0 and +0 are equal, and so are those of all NaNs, while the radix sort keeps
+// such keys in input order and a sorting network is not stable. A spread image gives such a key's
+// image its input position p < room, in room the image space leaves free:
+//   - the zeros' image Z becomes Z - room + p; every image below Z moves down by room to make space
+//     (no float's image lies below 2^23 - 1, 2^52 - 1 for doubles, but the NaNs' in a descending sort);
+//   - the NaNs' image becomes (ascending) ALL_ONES - room + p, above +inf's image and below ALL_ONES,
+//     which the network pads with, or (descending, where NaNs come first) p.
+// Every other image keeps its order, so the spread images sort in the radix sort's order; after the
+// sort a -0 or NaN is read back from its input position, every other key turns back by the plain
+// flip's inverse (ordered_key is the plain flip for it).
 DEVICE_FN okey_t radix_zero_image(okey_t flip) { return ordered_key((key_t)0, flip); }
 DEVICE_FN okey_t radix_nan_image(okey_t flip) { return (okey_t)KEY_ALL_ONES ^ flip; }
-// The runs' first sorted positions: starts[0] (zeros) and starts[1] (NaNs) hold all ones before, and
-// every sorted position p < n offers its image; read them after a barrier.
-DEVICE_FN void radix_find_special_runs(okey_t image, u32 p, u32 n, okey_t flip, u32* starts) {
-  if (p < n && image == radix_zero_image(flip)) atomicMin(&starts[0], p);
-  if (p < n && image == radix_nan_image(flip)) atomicMin(&starts[1], p);
+DEVICE_FN okey_t radix_spread_nan_base(okey_t flip, okey_t room) {
+  return flip != 0 ? (okey_t)0 : (okey_t)KEY_ALL_ONES - room;
 }
-// The key at sorted position p < n, from its image and the stash.
-DEVICE_FN key_t radix_restore_special(okey_t image, u32 p, const key_t* stash, u32 n, const u32* starts, okey_t flip) {
-  return image == radix_zero_image(flip)  ? stash[p - starts[0]]
-         : image == radix_nan_image(flip) ? stash[n - 1u - (p - starts[1])]
-                                          : radix_plain_float_key_inverse(image, flip);
+DEVICE_FN okey_t radix_spread_float_image(key_t k, u32 p, okey_t flip, okey_t room) {
+  const okey_t o = ordered_key(k, flip), zero = radix_zero_image(flip);
+  return o == radix_nan_image(flip) ? radix_spread_nan_base(flip, room) + p
+         : o == zero                ? zero - room + p
+         : o < zero                 ? o - room
+                                    : o;
 }
-#endif  // GS_CUDA
+// The input position a spread image holds (a -0 or NaN), or RADIX_NOT_SPREAD
+#define RADIX_NOT_SPREAD 0xFFFFFFFFu
+DEVICE_FN u32 radix_spread_input_position(okey_t x, okey_t flip, okey_t room) {
+  const okey_t from_nan = x - radix_spread_nan_base(flip, room), from_zero = x - (radix_zero_image(flip) - room);
+  return from_nan < room ? (u32)from_nan : from_zero < room ? (u32)from_zero : RADIX_NOT_SPREAD;
+}
+// The key of any other spread image
+DEVICE_FN key_t radix_spread_float_key(okey_t x, okey_t flip, okey_t room) {
+  return radix_plain_float_key_inverse(x < radix_zero_image(flip) - room ? x + room : x, flip);
+}
 #endif
 
 #endif  // GPUSORT_RADIX_FLOAT_FLIP_H

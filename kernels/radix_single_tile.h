@@ -126,7 +126,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
-    if (stripe + i * 32u + lane < n) odd |= (u32)radix_float_special(k[i], flip);
+    if (stripe + i * 32u + lane < n) odd |= (u32)radix_float_special(k[i]);
   const bool plain = !__syncthreads_or((int)odd);
 #else
   const bool plain = false;  // the host asked for ordered_key digits throughout (float_flag=0)

@@ -7,9 +7,9 @@
 //     sorts ordered_key images (the key XOR a constant) and turns them back;
 //   - float keys alone: without -0 and NaN (the block checks, as the single tile does) the plain
 //     sign flip is a bijection and the network sorts its images. With them, the images of -0/+0 are
-//     equal, and so are those of all NaNs, while the radix sort keeps such keys in input order: their
-//     bits are stashed in input order before the network and handed out along their runs after it
-//     (radix_float_flip.h; small_bitonic_stash_specials / small_bitonic_restore_specials);
+//     equal, and so are those of all NaNs, while the radix sort keeps such keys in input order: the
+//     network sorts images spread so that each such key's image holds its input position, which
+//     gives its bits back after the network (radix_float_flip.h, radix_spread_float_image);
 //   - pairs with keys of up to 32 bits: the network sorts (image << 32 | input position), which is
 //     the stable order, and each output position gathers its key and value from the input position.
 // 64-bit keys with values are left to the single tile (image and position do not fit one word).
@@ -24,7 +24,6 @@
 #ifndef GPUSORT_RADIX_SMALL_BITONIC_H
 #define GPUSORT_RADIX_SMALL_BITONIC_H
 #include "keys.h"
-#include "radix_block_scan.h"
 #include "radix_float_flip.h"
 
 #if !HAS_VALUES || KEY_BITS <= 32
@@ -88,51 +87,6 @@ DEVICE_FN void small_bitonic_steps(bitonic_t (&v)[4], bitonic_t* smem, u32 t) {
   }
 }
 
-#if KEY_KIND == 2 && !HAS_VALUES
-// Float keys alone with -0 or NaN. Every thread has loaded its keys, so keys[] is free: the zeros'
-// bits go to its front and the NaNs' to its back (the last NaN first), each in input order. starts[]
-// is set to all ones here, for small_bitonic_restore_specials. Ends with a barrier.
-DEVICE_FN void small_bitonic_stash_specials(const key_t (&k)[4], key_t* keys, u32 n, okey_t flip, u32 t,
-                                            u32* warp_sums, u32* starts) {
-  const okey_t zero = radix_zero_image(flip), nan = radix_nan_image(flip);
-  if (t == 0) starts[0] = starts[1] = 0xFFFFFFFFu;
-  u32 count = 0;  // this thread's zeros in bits 0-15, NaNs in bits 16-31 (n <= 4096)
-#pragma unroll
-  for (u32 r = 0; r < 4; ++r) {
-    const okey_t o = ordered_key(k[r], flip);
-    if (4u * t + r < n) count += (o == zero ? 1u : 0u) + (o == nan ? 0x10000u : 0u);
-  }
-  u32 rank = radix_block_exclusive_scan(count, warp_sums);
-#pragma unroll
-  for (u32 r = 0; r < 4; ++r) {
-    const okey_t o = ordered_key(k[r], flip);
-    if (4u * t + r >= n) continue;
-    if (o == zero) {
-      keys[rank & 0xFFFFu] = k[r];
-      rank += 1u;
-    } else if (o == nan) {
-      keys[n - 1u - (rank >> 16)] = k[r];
-      rank += 0x10000u;
-    }
-  }
-  __syncthreads();
-}
-
-// After the network: the run of zero images takes the stashed zeros in order, the run of NaN images
-// the stashed NaNs; every other image turns back by the plain flip's inverse (ordered_key is the
-// plain flip for them). Ends with a barrier, after which keys[] may be written.
-DEVICE_FN void small_bitonic_restore_specials(const bitonic_t (&v)[4], key_t (&out)[4], key_t* keys, u32 n,
-                                              okey_t flip, u32 t, u32* starts) {
-#pragma unroll
-  for (u32 r = 0; r < 4; ++r) radix_find_special_runs(v[r], 4u * t + r, n, flip, starts);
-  __syncthreads();
-#pragma unroll
-  for (u32 r = 0; r < 4; ++r)
-    if (4u * t + r < n) out[r] = radix_restore_special(v[r], 4u * t + r, keys, n, starts, flip);
-  __syncthreads();
-}
-#endif
-
 template <u32 LOG_N>
 DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
   const u32 t = threadIdx.x;
@@ -170,26 +124,34 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
     }
   }
 #elif KEY_KIND == 2
-  __shared__ u32 warp_sums[32], starts[2];
+  // Blocks without -0 and NaN (the block checks) move plain-flip images: fewer instructions per key
+  // and no barrier at the end, on a kernel whose issue rate on one SM is much of its time.
 #if RADIX_FLOAT_FLAG
   u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
-    if (4u * t + r < n) odd |= (u32)radix_float_special(k[r], flip);
+    if (4u * t + r < n) odd |= (u32)radix_float_special(k[r]);
   const bool plain = !__syncthreads_or((int)odd);
 #else
   const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
 #endif
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
-    v[r] = 4u * t + r >= n ? BITONIC_PAD : radix_float_image(k[r], flip, plain);
-  if (!plain) small_bitonic_stash_specials(k, keys, n, flip, t, warp_sums, starts);
+    v[r] = 4u * t + r >= n ? BITONIC_PAD
+           : plain         ? radix_plain_float_key(k[r], flip)
+                           : radix_spread_float_image(k[r], 4u * t + r, flip, (okey_t)1 << LOG_N);
   small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
   if (plain) {
 #pragma unroll
     for (u32 r = 0; r < 4; ++r) k[r] = radix_plain_float_key_inverse(v[r], flip);
   } else {
-    small_bitonic_restore_specials(v, k, keys, n, flip, t, starts);
+#pragma unroll
+    for (u32 r = 0; r < 4; ++r)
+      if (4u * t + r < n) {
+        const u32 from = radix_spread_input_position(v[r], flip, (okey_t)1 << LOG_N);
+        k[r] = from != RADIX_NOT_SPREAD ? keys[from] : radix_spread_float_key(v[r], flip, (okey_t)1 << LOG_N);
+      }
+    __syncthreads();  // -0s and NaNs were read from their input positions
   }
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)

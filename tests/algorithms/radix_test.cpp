@@ -134,9 +134,10 @@ TEST(Radix, CudaSingleTileEdges) {
 // CUDA: up to 4096 keys, or pairs with keys of up to 32 bits, are sorted by a bitonic network in one
 // block (kernels/radix_small_bitonic.h), whose output must be the radix sort's bit for bit: every
 // network size (n padded to 2^7 .. 2^12) at and around its edges, signed, narrow and 64-bit types,
-// both orders, ties and all-equal keys; floats with -0 and NaN (kept in input order), also with
-// float_flag=0, which sends every float sort through the stash of -0 and NaN; pairs stable with
-// values of every width; 64-bit keys with values and 4097 keys do not take it.
+// both orders, ties and all-equal keys; floats with -0 and NaN (kept in input order: their spread
+// images hold their input positions), also entropy-reduced (a few dozen zeros of both signs in 4096
+// keys) and with float_flag=0, which sends every float block through the spread images; pairs
+// stable with values of every width; 64-bit keys with values and 4097 keys do not take it.
 TEST(Radix, CudaSmallBitonic) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_small_bitonic runs on CUDA devices";
@@ -155,29 +156,26 @@ TEST(Radix, CudaSmallBitonic) {
                                           513, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 4095, 4096};
   const std::vector<std::size_t> edges = {2, 127, 129, 255, 256, 1025, 2047, 2049, 4095, 4096};
   const std::vector<dist> dists = {dist::uniform, dist::few_unique, dist::all_equal, dist::specials, dist::entropy};
-  const std::vector<dist> float_dists = {dist::uniform, dist::specials, dist::few_unique, dist::all_equal};
-  auto keys_and_pairs = [&] {
-    check_keys_matrix<std::uint32_t>(o, sizes, dists);
-    check_keys_matrix<std::int32_t>(o, sizes, dists);
-    check_keys_matrix<std::int16_t>(o, {2, 129, 1000, 4096}, dists);
-    check_keys_matrix<std::uint16_t>(o, {3, 257, 2048}, dists);
-    check_keys_matrix<std::uint8_t>(o, {2, 255, 4096}, dists);
-    check_keys_matrix<std::int8_t>(o, {3, 257, 4095}, dists);
-    check_keys_matrix<std::uint64_t>(o, edges, dists);
-    check_keys_matrix<std::int64_t>(o, {3, 513, 4096}, dists);
-    check_keys_matrix<float>(o, sizes, float_dists);
-    check_keys_matrix<double>(o, edges, float_dists);
-    check_pairs<std::uint32_t, std::uint32_t>(o, edges, dist::few_unique);
-    check_pairs<std::uint32_t, std::uint32_t>(o, {3, 1000, 4096}, dist::uniform);
-    check_pairs<float, std::uint32_t>(o, edges, dist::specials);
-    check_pairs<std::int32_t, std::uint64_t>(o, {5, 2049, 4096}, dist::entropy);
-    check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 4096}, dist::few_unique);
-    check_pairs<std::int16_t, std::uint8_t>(o, {129, 3000}, dist::uniform);
-    check_pairs<float, Bytes16>(o, {127, 2048, 4095}, dist::specials);
-  };
-  keys_and_pairs();
-  {  // every float sort through the stash of -0 and NaN (without the block's check for them)
-    const algo::ScopedRadixPolicyOverride stash({.float_flag = false, .bitonic_max = 4096});
+  const std::vector<dist> float_dists = {dist::uniform, dist::specials, dist::few_unique, dist::all_equal, dist::entropy};
+  check_keys_matrix<std::uint32_t>(o, sizes, dists);
+  check_keys_matrix<std::int32_t>(o, sizes, dists);
+  check_keys_matrix<std::int16_t>(o, {2, 129, 1000, 4096}, dists);
+  check_keys_matrix<std::uint16_t>(o, {3, 257, 2048}, dists);
+  check_keys_matrix<std::uint8_t>(o, {2, 255, 4096}, dists);
+  check_keys_matrix<std::int8_t>(o, {3, 257, 4095}, dists);
+  check_keys_matrix<std::uint64_t>(o, edges, dists);
+  check_keys_matrix<std::int64_t>(o, {3, 513, 4096}, dists);
+  check_keys_matrix<float>(o, sizes, float_dists);
+  check_keys_matrix<double>(o, edges, float_dists);
+  check_pairs<std::uint32_t, std::uint32_t>(o, edges, dist::few_unique);
+  check_pairs<std::uint32_t, std::uint32_t>(o, {3, 1000, 4096}, dist::uniform);
+  check_pairs<float, std::uint32_t>(o, edges, dist::specials);
+  check_pairs<std::int32_t, std::uint64_t>(o, {5, 2049, 4096}, dist::entropy);
+  check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 4096}, dist::few_unique);
+  check_pairs<std::int16_t, std::uint8_t>(o, {129, 3000}, dist::uniform);
+  check_pairs<float, Bytes16>(o, {127, 2048, 4095}, dist::specials);
+  {  // every float block through the spread images (without the block's check for -0 and NaN)
+    const algo::ScopedRadixPolicyOverride spread({.float_flag = false, .bitonic_max = 4096});
     check_keys_matrix<float>(o, sizes, float_dists);
     check_keys_matrix<double>(o, edges, float_dists);
   }

@@ -40,4 +40,15 @@ KERNEL test_canonical_images(GLOBAL const key_t* in, GLOBAL okey_t* out, u64 n, 
   u64 i = GLOBAL_ID();
   if (i < n) out[i] = radix_canonical_image(radix_plain_float_key(in[i], flip), flip);
 }
+// image[i] = in[i]'s spread image at input position i; back[i] = the input position that image
+// holds, or the key it turns back into (radix_float_flip.h)
+KERNEL test_spread_images(GLOBAL const key_t* in, GLOBAL okey_t* image, GLOBAL okey_t* back, u64 n, okey_t flip,
+                          okey_t room) {
+  u64 i = GLOBAL_ID();
+  if (i >= n) return;
+  const okey_t x = radix_spread_float_image(in[i], (u32)i, flip, room);
+  const u32 from = radix_spread_input_position(x, flip, room);
+  image[i] = x;
+  back[i] = from != RADIX_NOT_SPREAD ? (okey_t)from : (okey_t)radix_spread_float_key(x, flip, room);
+}
 #endif

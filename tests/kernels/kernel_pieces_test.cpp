@@ -1,8 +1,11 @@
 // The shared kernel primitives on the device against their host references: the key order of
 // keys.h (gpusort::ordered_bits), the rank searches of rank_search.h (std::lower/upper_bound), the
 // merge-path split of merge_path.h (a stable merge done on the host) and the radix one-block sorts'
-// float images (radix_float_flip.h: the ordered image recovered from the plain sign flip).
+// float images (radix_float_flip.h: the ordered image recovered from the plain sign flip, the
+// network's spread images).
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -101,6 +104,46 @@ TYPED_TEST(KernelPiecesFloat, CanonicalImageOfThePlainFlipIsTheOrderedKey) {
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(got[i], host_image(keys[i], descending))
           << "key bits " << std::hex << std::bit_cast<bits_t>(keys[i]) << (descending ? " descending" : " ascending");
+  }
+}
+
+// The bitonic network sorts a float block that holds -0 or NaN as spread images
+// (radix_spread_float_image): their order must be the radix sort's stable order (ordered image, then
+// input position) with ties only between keys of equal bits, each zero (of either sign) and NaN must
+// give back its input position and every other key its own bits. Up to 4096 keys (the network's largest block), both orders.
+TYPED_TEST(KernelPiecesFloat, SpreadImagesSortStablyAndTurnBack) {
+  using T = TypeParam;
+  using bits_t = okey<T>;
+  rt::Device& dev = test_context().runtime_device();
+  rt::Program& program = dev.program("kernel_pieces_test.cl", defines_for<T>());
+  for (dist d : {dist::specials, dist::entropy}) {
+    auto keys = make_keys<T>(4096 - std::size(core::edge_keys<T>), d, fresh_seed());
+    for (T s : core::edge_keys<T>) keys.push_back(s);
+    const std::uint64_t n = keys.size();
+    auto in = upload(dev, keys);
+    auto image = dev.alloc(n * sizeof(bits_t)), back = dev.alloc(n * sizeof(bits_t));
+    for (bool descending : {false, true}) {
+      const bits_t flip = descending ? ~bits_t(0) : bits_t(0), room = 4096;
+      dev.fill_bytes(*image, 0xA5, 0, n * sizeof(bits_t));  // poison
+      dev.fill_bytes(*back, 0xA5, 0, n * sizeof(bits_t));
+      dev.launch(program.kernel("test_spread_images"), {(n + 63) / 64, 64}, {*in, *image, *back, n, flip, room});
+      const auto got = download<bits_t>(dev, *image, n), turned = download<bits_t>(dev, *back, n);
+      std::vector<std::size_t> by_image(n), stable(n);
+      for (std::size_t i = 0; i < n; ++i) by_image[i] = stable[i] = i;
+      std::sort(by_image.begin(), by_image.end(), [&](std::size_t a, std::size_t b) { return got[a] < got[b]; });
+      std::stable_sort(stable.begin(), stable.end(), [&](std::size_t a, std::size_t b) {
+        return host_image(keys[a], descending) < host_image(keys[b], descending);
+      });
+      const char* how = descending ? " descending" : " ascending";
+      for (std::size_t j = 0; j < n; ++j)
+        ASSERT_EQ(std::bit_cast<bits_t>(keys[by_image[j]]), std::bit_cast<bits_t>(keys[stable[j]]))
+            << "sorted position " << j << how << " (" << dist_name(d) << ")";
+      for (std::size_t i = 0; i < n; ++i) {
+        const bits_t b = std::bit_cast<bits_t>(keys[i]), sign = bits_t(1) << (8 * sizeof(T) - 1);
+        const bool special = (b & ~sign) == 0 || std::isnan(keys[i]);  // a zero of either sign or a NaN
+        ASSERT_EQ(turned[i], special ? bits_t(i) : b) << "key bits " << std::hex << b << how;
+      }
+    }
   }
 }
 

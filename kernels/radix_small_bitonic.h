@@ -170,8 +170,7 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
 }
 
 // radix_small_bitonic_<LOG_N>: N = 2^LOG_N elements at most, N / 4 threads; dynamic shared memory
-// of 2 N elements for N >= 256 (below it no step leaves a warp): host, single_tile_local_bytes; the
-// float kernels' static warp_sums and starts are within the host's kOneBlockStaticBytes
+// of 2 N elements for N >= 256 (below it no step leaves a warp): host, single_tile_local_bytes
 #define GS_SMALL_BITONIC_KERNEL(LOG_N)                                                                   \
   KERNEL __launch_bounds__(1u << (LOG_N - 2))                                                            \
       radix_small_bitonic_##LOG_N(key_t* keys, value_t* values, u32 n, okey_t flip GS_DYNAMIC_LOCAL) { \

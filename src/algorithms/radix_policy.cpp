@@ -207,11 +207,10 @@ std::uint64_t bitonic_default_cap(key_type type, std::size_t vb) {
     if (ks <= r.key_bytes_max && (vb != 0) == r.values) return r.max_log2 ? std::uint64_t(1) << r.max_log2 : 0;
   return 0;
 }
-// Static shared memory of the one-block sorts beside their dynamic buffers, at most: a block scan's
-// word per warp (up to 32; kernels/radix_single_tile.h, kernels/radix_small_bitonic.h) and, for float
-// keys in the network, the two -0/NaN run starts (radix_small_bitonic.h). A device whose limit the
-// dynamic part just fills could not launch them.
-constexpr std::uint64_t kOneBlockStaticBytes = (32 + 2) * 4;
+// Static shared memory of the one-block sorts beside their dynamic buffers, at most: the single
+// tile's block scan, a word per warp (up to 32; kernels/radix_single_tile.h; the network has none). A
+// device whose limit the dynamic part just fills could not launch them.
+constexpr std::uint64_t kOneBlockStaticBytes = 32 * 4;
 
 // Bytes of one element of the network: a key's image, or (image << 32 | position) for pairs; 0 for
 // 8-byte keys with values, which no element holds (the network does not take them).

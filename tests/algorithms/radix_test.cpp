@@ -135,8 +135,8 @@ TEST(Radix, CudaSingleTileEdges) {
 // block (kernels/radix_small_bitonic.h), whose output must be the radix sort's bit for bit: every
 // network size (n padded to 2^7 .. 2^12) at and around its edges, signed, narrow and 64-bit types,
 // both orders, ties and all-equal keys; floats with -0 and NaN (kept in input order: their spread
-// images hold their input positions), also entropy-reduced (a few dozen zeros of both signs in 4096
-// keys) and with float_flag=0, which sends every float block through the spread images; pairs
+// images hold their input positions), also entropy-reduced (f32: a few dozen zeros of both signs in
+// 4096 keys) and with float_flag=0, which sends every float block through the spread images; pairs
 // stable with values of every width; 64-bit keys with values and 4097 keys do not take it.
 TEST(Radix, CudaSmallBitonic) {
   Context& ctx = test_context();

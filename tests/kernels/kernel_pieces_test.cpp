@@ -109,8 +109,10 @@ TYPED_TEST(KernelPiecesFloat, CanonicalImageOfThePlainFlipIsTheOrderedKey) {
 
 // The bitonic network sorts a float block that holds -0 or NaN as spread images
 // (radix_spread_float_image): their order must be the radix sort's stable order (ordered image, then
-// input position) with ties only between keys of equal bits, each zero (of either sign) and NaN must
-// give back its input position and every other key its own bits. Up to 4096 keys (the network's largest block), both orders.
+// input position), equal images only for keys of equal bits, all below the padding's all ones; each
+// zero (of either sign) and NaN must give back its input position and every other key its own bits.
+// 4096 keys in a block of 4096 (the network's largest), both orders; smaller blocks in
+// Radix.CudaSmallBitonic.
 TYPED_TEST(KernelPiecesFloat, SpreadImagesSortStablyAndTurnBack) {
   using T = TypeParam;
   using bits_t = okey<T>;
@@ -135,9 +137,14 @@ TYPED_TEST(KernelPiecesFloat, SpreadImagesSortStablyAndTurnBack) {
         return host_image(keys[a], descending) < host_image(keys[b], descending);
       });
       const char* how = descending ? " descending" : " ascending";
-      for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t j = 0; j < n; ++j) {
         ASSERT_EQ(std::bit_cast<bits_t>(keys[by_image[j]]), std::bit_cast<bits_t>(keys[stable[j]]))
             << "sorted position " << j << how << " (" << dist_name(d) << ")";
+        ASSERT_NE(got[by_image[j]], ~bits_t(0)) << "an image equals the padding at " << j << how;
+        if (j > 0 && got[by_image[j]] == got[by_image[j - 1]])
+          ASSERT_EQ(std::bit_cast<bits_t>(keys[by_image[j]]), std::bit_cast<bits_t>(keys[by_image[j - 1]]))
+              << "keys of different bits share an image at " << j << how;
+      }
       for (std::size_t i = 0; i < n; ++i) {
         const bits_t b = std::bit_cast<bits_t>(keys[i]), sign = bits_t(1) << (8 * sizeof(T) - 1);
         const bool special = (b & ~sign) == 0 || std::isnan(keys[i]);  // a zero of either sign or a NaN

@@ -135,13 +135,14 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
 #else
   const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
 #endif
+  constexpr okey_t ROOM = (okey_t)1 << LOG_N;  // spread images: input positions < n <= N
   if (plain) {  // one branch for the block, not one per key
 #pragma unroll
     for (u32 r = 0; r < 4; ++r) v[r] = 4u * t + r < n ? radix_plain_float_key(k[r], flip) : BITONIC_PAD;
   } else {
 #pragma unroll
     for (u32 r = 0; r < 4; ++r)
-      v[r] = 4u * t + r < n ? radix_spread_float_image(k[r], 4u * t + r, flip, (okey_t)1 << LOG_N) : BITONIC_PAD;
+      v[r] = 4u * t + r < n ? radix_spread_float_image(k[r], 4u * t + r, flip, ROOM) : BITONIC_PAD;
   }
   small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
   if (plain) {
@@ -151,8 +152,8 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
 #pragma unroll
     for (u32 r = 0; r < 4; ++r)
       if (4u * t + r < n) {
-        const u32 from = radix_spread_input_position(v[r], flip, (okey_t)1 << LOG_N);
-        k[r] = from != RADIX_NOT_SPREAD ? keys[from] : radix_spread_float_key(v[r], flip, (okey_t)1 << LOG_N);
+        const u32 from = radix_spread_input_position(v[r], flip, ROOM);
+        k[r] = from != RADIX_NOT_SPREAD ? keys[from] : radix_spread_float_key(v[r], flip, ROOM);
       }
     __syncthreads();  // -0s and NaNs were read from their input positions
   }

@@ -98,6 +98,19 @@ class Completion {
   std::string algorithm_;
 };
 
+// Caller-supplied temporary storage for a native sort (CUB style): `bytes` bytes at `view`, at least
+// gpusort::temporary_storage_bytes(ctx, type, n, value_bytes, options) (gpusort/device_array.hpp),
+// of the Context's backend (a CUDA address 256-byte aligned, an OpenCL offset at the device's base
+// alignment), apart from the keys and values, and untouched by anything else until the sort is
+// done. The sort then allocates no device memory. Without it, temporaries come from a per-device
+// pool of reusable buffers, which allocates and frees those above 64 MiB once per sort (a 2^28-key
+// sort pays about a millisecond for that on an H200): callers with their own memory pool (PyTorch,
+// CuPy) lend from it instead.
+struct NativeTemporaries {
+  NativeView view;
+  std::size_t bytes = 0;
+};
+
 // Type-erased entry points. keys_in and keys_out hold n keys of `type`; values_in/values_out hold
 // n values of value_bytes each (both set with value_bytes != 0, or neither with 0). The views and
 // the queue must all be of the Context's backend.
@@ -116,6 +129,17 @@ SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, c
                        std::size_t n, const std::optional<NativeView>& values_in,
                        const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
                        const SortOptions& options = {});
+// The same with the caller's temporary storage (NativeTemporaries above); Error(invalid_argument)
+// before anything is enqueued when it is too small, misaligned, of another backend or overlaps the
+// keys or values, and Error(unsupported) for an algorithm that does not report its needs.
+Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                             std::size_t n, const std::optional<NativeView>& values_in,
+                             const std::optional<NativeView>& values_out, std::size_t value_bytes,
+                             const NativeQueue& queue, const SortOptions& options, const NativeTemporaries& temporaries);
+SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                       std::size_t n, const std::optional<NativeView>& values_in,
+                       const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
+                       const SortOptions& options, const NativeTemporaries& temporaries);
 
 // Typed forms. View and Queue are CudaView/CudaStream or OpenCLView/OpenCLQueue.
 template <sortable_key K, class View, class Queue>

@@ -53,13 +53,39 @@ def copy(x, info):
     return x.copy()  # cupy and other array-API libraries
 
 
-def device_indices(x, info):
-    """0..n-1 as int64 on x's device, made by x's library."""
+# Device argsort sorts int32 indices, widened to int64 after the sort, where that is faster: the
+# radix passes then move 4-byte values, and the widening reads and writes the indices once. By key
+# size, from these n on (below, the widening's launch costs more than the passes save), and while
+# every position fits an int32. H200, 2026-11-27, argsort of cupy arrays, int32 widened / int64 ms
+# (docs/PERFORMANCE.md, "Python: argsort with 4-byte indices"): u32 2^20 0.142 / 0.146, 2^22 0.288 /
+# 0.334, 2^28 12.29 / 15.70; f32 2^22 0.294 / 0.349; u64 2^22 0.620 / 0.576, 2^24 1.98 / 2.13, 2^28
+# 29.1 / 31.4; f64 2^22 0.647 / 0.606, 2^24 1.98 / 2.51.
+NARROW_INDICES_FROM = {1: 2**22, 2: 2**22, 4: 2**22, 8: 2**24}
+NARROW_INDICES_MAX = 2**31
+
+
+def narrow_indices(info):
+    """Whether a device argsort of these keys sorts int32 indices (see NARROW_INDICES_FROM)."""
+    return is_device(info) and NARROW_INDICES_FROM.get(info.itemsize, 2**63) <= info.n <= NARROW_INDICES_MAX
+
+
+def device_indices(x, info, narrow=False):
+    """0..n-1 on x's device, made by x's library: int64, or int32 where narrow."""
+    library = _library(x)
+    dtype = library.int32 if narrow else library.int64
+    if getattr(library, "__name__", "") == "torch":
+        return library.arange(info.n, dtype=dtype, device=x.device)
+    with library.cuda.Device(info.device_id):
+        return library.arange(info.n, dtype=dtype)
+
+
+def widen_indices(x, info, order):
+    """Device indices made narrow by device_indices, as int64 (x's library, x's device and stream)."""
     library = _library(x)
     if getattr(library, "__name__", "") == "torch":
-        return library.arange(info.n, dtype=library.int64, device=x.device)
+        return order.to(library.int64)
     with library.cuda.Device(info.device_id):
-        return library.arange(info.n, dtype=library.int64)
+        return order.astype(library.int64)
 
 
 def host_copy(x):

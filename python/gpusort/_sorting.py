@@ -27,9 +27,13 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     keys keep their input order (indices ascending), in both orders."""
     info = _arrays.inspect(x, "x", "keys")
     keys = _arrays.copy(x, info)
-    order = _arrays.device_indices(x, info) if _arrays.is_device(info) else _arrays.indices(info.n)
+    # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
+    narrow = _arrays.narrow_indices(info)
+    order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
     _gpusort.sort_inplace(keys, order, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator,
                           keys_name="x", stream=_arrays.stream_of(x))
+    if narrow:
+        order = _arrays.widen_indices(x, info, order)
     return _arrays.like(x, order)
 
 

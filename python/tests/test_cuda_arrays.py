@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import gpusort
+from gpusort import _arrays as gpusort_arrays
 from sort_reference import stable_order as reference_order
 
 try:
@@ -57,6 +58,24 @@ def test_cupy_every_dtype(dtype, descending):
     idx = gpusort.argsort(d, descending=descending)
     assert idx.dtype == cupy.int64
     np.testing.assert_array_equal(cupy.asnumpy(idx), reference_order(x, descending))
+
+
+@pytest.mark.parametrize("narrow", [True, False])  # int32 indices widened afterwards, or int64 throughout
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_device_argsort_both_index_widths(library, narrow, monkeypatch):
+    if library == "cupy":
+        need_cupy()
+    else:
+        need_torch_cuda()
+    monkeypatch.setattr(gpusort_arrays, "NARROW_INDICES_FROM", {4: 0} if narrow else {})
+    x = host_keys("float32", 50021, 11)
+    x[::7] = x[3]  # runs of equal keys: indices ascending within each
+    d = cupy.asarray(x) if library == "cupy" else torch.from_numpy(x).cuda()
+    for descending in (False, True):
+        idx = gpusort.argsort(d, descending=descending)
+        host = cupy.asnumpy(idx) if library == "cupy" else idx.cpu().numpy()
+        assert host.dtype == np.int64
+        np.testing.assert_array_equal(host, reference_order(x, descending))
 
 
 def test_cupy_in_place_is_zero_copy_and_stream_ordered():

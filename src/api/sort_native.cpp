@@ -6,6 +6,7 @@
 #include <string>
 
 #include "algorithms/algorithm.hpp"
+#include "api/device_run.hpp"
 #include "api/option_checks.hpp"
 #include "gpusort/native.hpp"
 #include "runtime/device.hpp"
@@ -95,9 +96,33 @@ Operands wrap_pair(rt::Device& device, const NativeView& in, const NativeView& o
   return ops;
 }
 
+// The caller's temporary storage as a device buffer, after the checks NativeTemporaries promises.
+rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t n,
+                               std::size_t value_bytes, const SortOptions& options, const NativeTemporaries& t,
+                               const std::vector<std::pair<const NativeView*, std::size_t>>& operands) {
+  const std::uint64_t need = detail::needed_temp_bytes(algorithm, device, type, n, value_bytes, options);
+  if (need > t.bytes)
+    throw Error(errc::invalid_argument, algorithm.name + " needs " + std::to_string(need) +
+                                            " bytes of temporary storage, got " + std::to_string(t.bytes) +
+                                            " (see gpusort::temporary_storage_bytes)");
+  if (const auto* v = std::get_if<CudaView>(&t.view); v && v->ptr % 256 != 0)
+    throw Error(errc::invalid_argument, "temporary storage: CUDA address " + std::to_string(v->ptr) +
+                                            " is not 256-byte aligned");
+  const auto at = origin(t.view);
+  for (const auto& [view, bytes] : operands) {
+    if (view->index() != t.view.index())
+      throw Error(errc::invalid_argument, "temporary storage: a view of another backend than the keys'");
+    const auto o = origin(*view);
+    if (o.first == at.first && o.second < at.second + t.bytes && at.second < o.second + bytes)
+      throw Error(errc::invalid_argument, "temporary storage overlaps the keys or values");
+  }
+  return device.wrap(t.view, t.bytes);
+}
+
 Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out, std::size_t n,
                    const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
-                   std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options) {
+                   std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options,
+                   const NativeTemporaries* temporaries) {
   validate(n, values_in, values_out, value_bytes);
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
   // Options and views are checked before anything is enqueued, so a bad request touches nothing.
@@ -110,6 +135,12 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   Operands values;
   if (value_bytes)
     values = wrap_pair(*device, *values_in, *values_out, n * value_bytes, value_bytes, "values");
+  rt::BufferPtr temp;
+  if (temporaries) {
+    std::vector<std::pair<const NativeView*, std::size_t>> operands{{&keys_in, key_bytes}, {&keys_out, key_bytes}};
+    if (value_bytes) operands.insert(operands.end(), {{&*values_in, n * value_bytes}, {&*values_out, n * value_bytes}});
+    temp = wrap_temporaries(*device, algorithm, type, n, value_bytes, options, *temporaries, operands);
+  }
 
   auto state = std::make_unique<Completion::State>();
   state->device = device;
@@ -119,10 +150,10 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     if (!keys.in_place) device->copy(*keys.in, 0, *keys.out, 0, key_bytes);
     if (value_bytes && !values.in_place) device->copy(*values.in, 0, *values.out, 0, n * value_bytes);
     const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-    // Temporaries come from the device's pool and go back to it when the driver returns, while
-    // the sort may still run: that is safe because every user of the pool enqueues on this same
-    // in-order queue (runtime/buffer_pool.hpp).
-    algo::SortJob job{*device, type, n, value_bytes, *keys.out, values.out.get(), options, nullptr};
+    // Temporaries come from the caller's storage, or from the device's pool and go back to it when
+    // the driver returns, while the sort may still run: that is safe because every user of the pool
+    // enqueues on this same in-order queue (runtime/buffer_pool.hpp).
+    algo::SortJob job{*device, type, n, value_bytes, *keys.out, values.out.get(), options, temp.get()};
     state->start = algo::run(algorithm, job).start;
     state->compiled = rt::program_cache_stats().compiled - compiled_before;
   } catch (...) {
@@ -137,20 +168,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   return Completion(std::move(state), algorithm.name);
 }
 
-}  // namespace
-
-Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
-                             std::size_t n, const std::optional<NativeView>& values_in,
-                             const std::optional<NativeView>& values_out, std::size_t value_bytes,
-                             const NativeQueue& queue, const SortOptions& options) {
-  return enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options);
-}
-
-SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
-                       std::size_t n, const std::optional<NativeView>& values_in,
-                       const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
-                       const SortOptions& options) {
-  Completion done = enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options);
+SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& options) {
   done.wait();
   SortReport report;
   report.algorithm = done.algorithm();
@@ -163,6 +181,40 @@ SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, c
     std::fprintf(stderr, "gpusort: %s on %s, caller's memory and queue: %.3f ms device time\n",
                  report.algorithm.c_str(), report.device.c_str(), report.sort_ms);
   return report;
+}
+
+}  // namespace
+
+Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                             std::size_t n, const std::optional<NativeView>& values_in,
+                             const std::optional<NativeView>& values_out, std::size_t value_bytes,
+                             const NativeQueue& queue, const SortOptions& options) {
+  return enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options, nullptr);
+}
+
+Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                             std::size_t n, const std::optional<NativeView>& values_in,
+                             const std::optional<NativeView>& values_out, std::size_t value_bytes,
+                             const NativeQueue& queue, const SortOptions& options, const NativeTemporaries& temporaries) {
+  return enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options, &temporaries);
+}
+
+SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                       std::size_t n, const std::optional<NativeView>& values_in,
+                       const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
+                       const SortOptions& options) {
+  return wait_and_report(
+      ctx, enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options, nullptr), options);
+}
+
+SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                       std::size_t n, const std::optional<NativeView>& values_in,
+                       const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
+                       const SortOptions& options, const NativeTemporaries& temporaries) {
+  return wait_and_report(ctx,
+                         enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options,
+                                 &temporaries),
+                         options);
 }
 
 }  // namespace gpusort

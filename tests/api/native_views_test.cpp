@@ -4,11 +4,14 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <thread>
 
 #include "gpusort/argsort.hpp"
+#include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
 #include "support/test_support.hpp"
 
@@ -173,6 +176,47 @@ TEST(NativeOpenCL, Pairs) {
   check_pairs_native<float, std::uint64_t>(3333, 0, false);
   check_pairs_native<std::int16_t, Bytes16>(1001, align, false);
   check_pairs_native<std::uint64_t, std::uint8_t>(255, align, true);
+}
+
+// The caller's temporary storage (NativeTemporaries): exactly the size gpusort asks for, at an
+// aligned offset of a buffer whose other bytes must stay as they were; too little, or overlapping
+// the keys, is refused before the keys are touched.
+TEST(NativeOpenCL, CallersTemporaries) {
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
+  const std::size_t n = 20011, align = c.base_align();
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<std::uint32_t>(n, dist::uniform, seed);
+  const auto values = index_values<std::uint32_t>(n);
+  const SortOptions options{.stable = true};
+  const std::size_t need = temporary_storage_bytes(*c.gpusort, key_type::u32, n, 4, options);
+  ASSERT_GT(need, 0u);
+  const std::size_t total = align + need + align;  // guard bytes on both sides
+  Mem k{c.buffer(n * 4)}, v{c.buffer(n * 4)}, t{c.buffer(total)};
+  enqueue_input(c.queue, k.m, 0, n * 4, keys);
+  enqueue_input(c.queue, v.m, 0, n * 4, values);
+  enqueue_input(c.queue, t.m, 0, total, std::vector<std::uint32_t>{});  // 0xA5 everywhere
+  const OpenCLView kv{k.m, 0}, vv{v.m, 0};
+  EXPECT_THROW(sort_native(*c.gpusort, key_type::u32, kv, kv, n, vv, vv, 4, OpenCLQueue{c.queue}, options,
+                           NativeTemporaries{OpenCLView{t.m, align}, need - 1}),
+               Error);
+  EXPECT_THROW(sort_native(*c.gpusort, key_type::u32, kv, kv, n, vv, vv, 4, OpenCLQueue{c.queue}, options,
+                           NativeTemporaries{OpenCLView{k.m, 0}, need}),
+               Error);
+  EXPECT_EQ(0, std::memcmp(read_after<std::uint32_t>(c.queue, k.m, 0, n).data(), keys.data(), n * 4))
+      << "a refused sort touched the keys";
+  sort_native(*c.gpusort, key_type::u32, kv, kv, n, vv, vv, 4, OpenCLQueue{c.queue}, options,
+              NativeTemporaries{OpenCLView{t.m, align}, need});
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<std::uint32_t>(c.queue, k.m, 0, n),
+                                          read_after<std::uint32_t>(c.queue, v.m, 0, n), order::ascending, true))
+      << "seed=" << seed;
+  const auto guard = read_after<unsigned char>(c.queue, t.m, 0, total);
+  EXPECT_TRUE(std::any_of(guard.begin() + align, guard.begin() + align + need, [](unsigned char b) { return b != 0xA5; }))
+      << "the sort did not use the temporaries it was given";
+  for (std::size_t i = 0; i < align; ++i) {
+    ASSERT_EQ(guard[i], 0xA5) << "byte " << i << " before the temporaries was written";
+    ASSERT_EQ(guard[align + need + i], 0xA5) << "byte " << i << " after the temporaries was written";
+  }
 }
 
 // The caller's queue is held back by a user event while the sort is enqueued: only the event

@@ -13,25 +13,33 @@ compile kernels, cached on disk); later ones reuse it. The GIL is released while
 from . import _arrays, _gpusort
 
 
+def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options):
+    """The compiled in-place sort on owner's current stream, with temporaries lent by owner's
+    library where the sort is large (_arrays.lent_temporaries)."""
+    temporary = _arrays.lent_temporaries(owner, info, keys, values, value_itemsize, options)
+    _gpusort.sort_inplace(keys, values, keys_name=keys_name, stream=_arrays.stream_of(owner), temporary=temporary,
+                          **options)
+
+
 def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns a sorted copy of x, of the same kind as x (on x's GPU for CUDA arrays)."""
+    options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
     result = _arrays.copy(x, info)
-    _gpusort.sort_inplace(result, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator,
-                          keys_name="x", stream=_arrays.stream_of(x))
+    _sort_in_place(x, info, result, None, 0, "x", options)
     return _arrays.like(x, result)
 
 
 def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns the int64 indices that sort x: x[argsort(x)] == sort(x). Stable by default: equal
     keys keep their input order (indices ascending), in both orders."""
+    options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
     keys = _arrays.copy(x, info)
     # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
     narrow = _arrays.narrow_indices(info)
     order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
-    _gpusort.sort_inplace(keys, order, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator,
-                          keys_name="x", stream=_arrays.stream_of(x))
+    _sort_in_place(x, info, keys, order, 4 if narrow else 8, "x", options)
     if narrow:
         order = _arrays.widen_indices(x, info, order)
     return _arrays.like(x, order)
@@ -40,25 +48,27 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
 def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns (sorted copy of keys, copy of values permuted alike). values: a 1-D array of the
     same length with elements of 1, 2, 4, 8 or 16 bytes (any dtype: they are moved as bytes)."""
+    options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(keys, "keys", "keys")
     values_info = _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
     sorted_keys = _arrays.copy(keys, info)
     sorted_values = _arrays.copy(values, values_info)
-    _gpusort.sort_inplace(sorted_keys, _arrays.as_value_bytes(sorted_values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, comparator=comparator, keys_name="keys", stream=_arrays.stream_of(keys))
+    _sort_in_place(keys, info, sorted_keys, _arrays.as_value_bytes(sorted_values), values_info.itemsize, "keys", options)
     return _arrays.like(keys, sorted_keys), _arrays.like(values, sorted_values)
 
 
 def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
-    _gpusort.sort_inplace(x, descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator, keys_name="x",
-                          stream=_arrays.stream_of(x))
+    options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
+    _sort_in_place(x, _arrays.inspect(x, "x", "keys"), x, None, 0, "x", options)
     return x
 
 
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
-    _gpusort.sort_inplace(keys, _arrays.as_value_bytes(values), descending=descending, stable=stable,
-                          algorithm=algorithm, device=device, comparator=comparator, keys_name="keys", stream=_arrays.stream_of(keys))
+    options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
+    value_bytes = _arrays.as_value_bytes(values)
+    info = _arrays.inspect(keys, "keys", "keys")
+    _sort_in_place(keys, info, keys, value_bytes, _arrays.inspect(value_bytes, "values", "values").itemsize, "keys", options)
     return keys, values

@@ -16,6 +16,7 @@
 #include "bindings.hpp"
 #include "contexts.hpp"
 #include "errors.hpp"
+#include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
 #include "gpusort/sort.hpp"
 
@@ -82,26 +83,64 @@ void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOp
 // Device memory is sorted where it is, on the array's own GPU, after the work already queued on
 // `stream` (the producer's current stream) and before the work queued there later; the call
 // returns when the sort is done (it waits on the sort's own event, not on the device).
-void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
-                    const std::string& device, std::uintptr_t stream) {
+std::string cuda_id(const ArrayView& keys, const std::string& device) {
   const std::string id = "cuda:" + std::to_string(keys.device_id);
   if (!device.empty() && device != id)
     raise(PyExc_ValueError, "the array lives on " + id + " but device='" + device + "' was given");
+  return id;
+}
+
+// temporary: a CUDA byte array on the keys' device lent for the sort's temporaries (the Python
+// layer takes it from the caller's own library's pool), or null for gpusort's pool.
+void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
+                    const std::string& device, std::uintptr_t stream, const ArrayView* temporary) {
+  const std::string id = cuda_id(keys, device);
   const key_type type = key_type_of_view(keys);
+  if (temporary && (temporary->memory != memory_kind::cuda || temporary->device_id != keys.device_id))
+    raise(PyExc_ValueError, "temporary must be a CUDA array on the keys' device");
   nb::gil_scoped_release unlocked;
   SharedContext& shared = shared_context(id);
   std::lock_guard one_sort_at_a_time(shared.busy);
   const CudaView k{reinterpret_cast<std::uintptr_t>(keys.data)};
   std::optional<NativeView> v;
   if (values) v = CudaView{reinterpret_cast<std::uintptr_t>(values->data)};
-  sort_native(shared.context, type, k, k, keys.n, v, v, values ? values->itemsize : 0,
-              CudaStream{reinterpret_cast<void*>(stream)}, options);
+  const CudaStream queue{reinterpret_cast<void*>(stream)};
+  if (temporary)
+    sort_native(shared.context, type, k, k, keys.n, v, v, values ? values->itemsize : 0, queue, options,
+                NativeTemporaries{CudaView{reinterpret_cast<std::uintptr_t>(temporary->data)},
+                                  temporary->n * temporary->itemsize});
+  else
+    sort_native(shared.context, type, k, k, keys.n, v, v, values ? values->itemsize : 0, queue, options);
+}
+
+// The bytes of temporary storage sort_inplace would take for these CUDA arrays, or None where the
+// algorithm does not report them (it then uses gpusort's pool).
+std::optional<std::size_t> temporary_bytes(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
+                                           const std::optional<std::string>& algorithm,
+                                           const std::optional<std::string>& device,
+                                           const std::optional<std::string>& comparator) {
+  const ArrayView keys = obtain_keys(keys_obj, "keys");
+  if (keys.memory != memory_kind::cuda) raise(PyExc_ValueError, "temporary_bytes: keys must be a CUDA array");
+  std::size_t value_bytes = 0;
+  if (!values_obj.is_none()) value_bytes = obtain_values(values_obj, "values").itemsize;
+  const std::string id = cuda_id(keys, device.value_or(""));
+  const SortOptions options = options_from(descending, stable, algorithm, comparator);
+  const key_type type = key_type_of_view(keys);
+  nb::gil_scoped_release unlocked;
+  SharedContext& shared = shared_context(id);
+  std::lock_guard one_sort_at_a_time(shared.busy);
+  try {
+    return temporary_storage_bytes(shared.context, type, keys.n, value_bytes, options);
+  } catch (const Error& e) {
+    if (e.code() == errc::unsupported) return std::nullopt;
+    throw;
+  }
 }
 
 void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
                   const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
                   const std::optional<std::string>& comparator, const std::string& keys_name,
-                  std::uintptr_t stream) {
+                  std::uintptr_t stream, nb::handle temporary_obj) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   check_writable(keys, keys_name.c_str());
   std::optional<ArrayView> values;
@@ -115,9 +154,13 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
     case memory_kind::host:
       sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""));
       return;
-    case memory_kind::cuda:
-      sort_cuda_view(keys, values ? &*values : nullptr, options, device.value_or(""), stream);
+    case memory_kind::cuda: {
+      std::optional<ArrayView> temporary;
+      if (!temporary_obj.is_none()) temporary = obtain_values(temporary_obj, "temporary");
+      sort_cuda_view(keys, values ? &*values : nullptr, options, device.value_or(""), stream,
+                     temporary ? &*temporary : nullptr);
       return;
+    }
   }
 }
 
@@ -137,9 +180,16 @@ void bind_sort(nb::module_& m) {
   m.def("sort_inplace", &sort_inplace, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "stream"_a = 0,
+        "temporary"_a.none() = nb::none(),
         "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile. For CUDA "
         "arrays, `stream` is the CUstream (as an int; 0 = the legacy default stream) the sort is "
-        "ordered on.");
+        "ordered on, and `temporary` a CUDA array on the same device lent for the sort's temporaries "
+        "(at least temporary_bytes(...) bytes; None: gpusort's own pool).");
+  m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
+        "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
+        "comparator"_a.none() = nb::none(),
+        "Bytes of temporary storage sort_inplace takes for these CUDA arrays and options, or None where the "
+        "algorithm does not report them.");
 }
 
 }  // namespace gpusort::python

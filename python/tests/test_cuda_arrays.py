@@ -78,6 +78,54 @@ def test_device_argsort_both_index_widths(library, narrow, monkeypatch):
         np.testing.assert_array_equal(host, reference_order(x, descending))
 
 
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_device_sorts_with_lent_temporaries(library, monkeypatch):
+    """Every sort of device arrays with its temporaries from the caller's library (as large sorts
+    take them), checked against the reference; too small a loan is refused before anything moves."""
+    if library == "cupy":
+        need_cupy()
+    else:
+        need_torch_cuda()
+    lent = []
+    real = gpusort_arrays.lent_temporaries
+
+    def spy(*args):
+        t = real(*args)
+        lent.append(t)
+        return t
+
+    monkeypatch.setattr(gpusort_arrays, "LEND_TEMPORARIES_FROM", 0)
+    monkeypatch.setattr(gpusort_arrays, "lent_temporaries", spy)
+    x = host_keys("uint32", 40009, 5)
+    values = np.arange(x.size, dtype=np.int64)[::-1].copy()
+    order = reference_order(x, False)
+
+    def dev(a):
+        return cupy.asarray(a) if library == "cupy" else torch.from_numpy(a).cuda()
+
+    def host(a):
+        return cupy.asnumpy(a) if library == "cupy" else a.cpu().numpy()
+
+    np.testing.assert_array_equal(host(gpusort.sort(dev(x))), x[order])
+    np.testing.assert_array_equal(host(gpusort.argsort(dev(x))), order)
+    k, v = gpusort.sort_pairs(dev(x), dev(values))
+    np.testing.assert_array_equal(host(k), x[order])
+    np.testing.assert_array_equal(host(v), values[order])
+    d = dev(x)
+    gpusort.sort_(d)
+    np.testing.assert_array_equal(host(d), x[order])
+    dk, dv = dev(x), dev(values)
+    gpusort.sort_pairs_(dk, dv)
+    np.testing.assert_array_equal(host(dv), values[order])
+    assert len(lent) == 5 and all(t is not None and t.nbytes > 0 for t in lent)
+    d = dev(x)
+    need = gpusort._gpusort.temporary_bytes(d)
+    small = cupy.empty(need - 1, dtype=cupy.uint8) if library == "cupy" else torch.empty(need - 1, dtype=torch.uint8, device="cuda")
+    with pytest.raises(ValueError):
+        gpusort._gpusort.sort_inplace(d, temporary=small)
+    np.testing.assert_array_equal(host(d), x)
+
+
 def test_cupy_in_place_is_zero_copy_and_stream_ordered():
     need_cupy()
     n = 1 << 20

@@ -3,8 +3,11 @@
 // need no CUDA toolkit to build), with the caller's own memset/copies before and after the sort on
 // that stream and no cuCtxSynchronize in between. Skipped without a CUDA device; scripts/device-check
 // runs them on a GPU.
+#include <algorithm>
+#include <cstring>
 #include <optional>
 
+#include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
@@ -154,6 +157,46 @@ TEST(NativeCuda, HostMemoryAndMisalignmentAreRefused) {
   DeviceMem m(64);
   const CudaView odd{static_cast<std::uintptr_t>(m.p + 2)};
   EXPECT_THROW(sort_native<std::uint32_t>(*c.gpusort, odd, odd, 8, CudaStream{c.stream}), Error);
+}
+
+// The caller's temporary storage (NativeTemporaries) on CUDA, large enough for the onesweep passes
+// (a histogram, status words and a second key buffer): exactly what gpusort asks for, between guard
+// bytes that must stay as they were; too little, misaligned or overlapping the keys is refused
+// before the keys are touched.
+TEST(NativeCuda, CallersTemporaries) {
+  SKIP_WITHOUT_CUDA();
+  auto& c = caller();
+  const std::size_t n = (std::size_t(1) << 22) + 12345, guard = 256;
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<std::uint32_t>(n, dist::uniform, seed);
+  const auto values = index_values<std::uint32_t>(n);
+  const SortOptions options{.stable = true};
+  const std::size_t need = temporary_storage_bytes(*c.gpusort, key_type::u32, n, 4, options);
+  DeviceMem k(n * 4), v(n * 4), t(guard + need + guard);
+  enqueue_input(k.p, n * 4, keys, c.stream);
+  enqueue_input(v.p, n * 4, values, c.stream);
+  enqueue_input(t.p, guard + need + guard, std::vector<std::uint32_t>{}, c.stream);  // 0xA5 everywhere
+  const CudaView kv{static_cast<std::uintptr_t>(k.p)}, vv{static_cast<std::uintptr_t>(v.p)};
+  const CudaView tv{static_cast<std::uintptr_t>(t.p + guard)};
+  const auto sort_with = [&](const NativeTemporaries& temps) {
+    sort_native(*c.gpusort, key_type::u32, kv, kv, n, vv, vv, 4, CudaStream{c.stream}, options, temps);
+  };
+  EXPECT_THROW(sort_with({tv, need - 1}), Error);
+  EXPECT_THROW(sort_with({CudaView{static_cast<std::uintptr_t>(t.p + guard + 4)}, need}), Error);
+  EXPECT_THROW(sort_with({kv, need}), Error);
+  EXPECT_EQ(0, std::memcmp(read_after<std::uint32_t>(k.p, n, c.stream).data(), keys.data(), n * 4))
+      << "a refused sort touched the keys";
+  sort_with({tv, need});
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<std::uint32_t>(k.p, n, c.stream),
+                                          read_after<std::uint32_t>(v.p, n, c.stream), order::ascending, true))
+      << "seed=" << seed;
+  const auto bytes = read_after<unsigned char>(t.p, guard + need + guard, c.stream);
+  EXPECT_TRUE(std::any_of(bytes.begin() + guard, bytes.begin() + guard + need, [](unsigned char b) { return b != 0xA5; }))
+      << "the sort did not use the temporaries it was given";
+  for (std::size_t i = 0; i < guard; ++i) {
+    ASSERT_EQ(bytes[i], 0xA5) << "byte " << i << " before the temporaries was written";
+    ASSERT_EQ(bytes[guard + need + i], 0xA5) << "byte " << i << " after the temporaries was written";
+  }
 }
 
 }  // namespace

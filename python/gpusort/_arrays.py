@@ -8,7 +8,8 @@ and handed back as its own kind through that library's from_dlpack.
 Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are copied by their own library on
 their own device (torch's clone, cupy's copy), so no data leaves the GPU, and sorted on the
 producer's current stream: the sort runs after the work already queued there and before the work
-queued later.
+queued later. Large sorts of PyTorch and CuPy arrays also take their temporary memory from that
+library's pool (lent_temporaries), and argsort of large ones sorts int32 indices (narrow_indices).
 """
 import sys
 
@@ -43,6 +44,13 @@ def stream_of(x):
     return 0  # numpy, or another producer: the legacy default stream orders with every blocking stream
 
 
+def _pool_library(x):
+    """"torch" or "cupy" for arrays of those libraries (whose pools and index dtypes gpusort uses),
+    else None."""
+    name = getattr(_library(x), "__name__", "")
+    return name if name in ("torch", "cupy") else None
+
+
 def copy(x, info):
     """A writable copy of x where x lives: numpy for host arrays, x's own library on its device."""
     if not is_device(info):
@@ -55,25 +63,28 @@ def copy(x, info):
 
 # Device argsort sorts int32 indices, widened to int64 after the sort, where that is faster: the
 # radix passes then move 4-byte values, and the widening reads and writes the indices once. By key
-# size, from these n on (below, the widening's launch costs more than the passes save), and while
-# every position fits an int32. H200, 2026-11-27, argsort of cupy arrays, int32 widened / int64 ms
-# (docs/PERFORMANCE.md, "Python: argsort with 4-byte indices"): u32 2^20 0.142 / 0.146, 2^22 0.288 /
-# 0.334, 2^28 12.29 / 15.70; f32 2^22 0.294 / 0.349; u64 2^22 0.620 / 0.576, 2^24 1.98 / 2.13, 2^28
-# 29.1 / 31.4; f64 2^22 0.647 / 0.606, 2^24 1.98 / 2.51.
+# size, from these n on (below, the two are level within the measurements' spread or the widening
+# loses; 1- and 2-byte keys take 4-byte keys' threshold, not measured), while every position fits
+# an int32, and for PyTorch and CuPy arrays. H200, 2026-11-27, argsort of cupy arrays, int32 widened
+# / int64 ms (docs/PERFORMANCE.md, "Python: argsort with 4-byte indices"): u32 2^16 0.143 / 0.134,
+# 2^18 0.127 / 0.160, 2^20 0.142 / 0.146, 2^22 0.288 / 0.334, 2^28 12.29 / 15.70; f32 2^20 0.155 /
+# 0.156, 2^22 0.294 / 0.349; u64 2^22 0.620 / 0.576, 2^24 1.98 / 2.13, 2^28 29.1 / 31.4; f64 2^22
+# 0.647 / 0.606, 2^24 1.98 / 2.51.
 NARROW_INDICES_FROM = {1: 2**22, 2: 2**22, 4: 2**22, 8: 2**24}
 NARROW_INDICES_MAX = 2**31
 
 
-def narrow_indices(info):
-    """Whether a device argsort of these keys sorts int32 indices (see NARROW_INDICES_FROM)."""
-    return is_device(info) and NARROW_INDICES_FROM.get(info.itemsize, 2**63) <= info.n <= NARROW_INDICES_MAX
+def narrow_indices(x, info):
+    """Whether a device argsort of x sorts int32 indices (see NARROW_INDICES_FROM)."""
+    return (is_device(info) and _pool_library(x) is not None
+            and NARROW_INDICES_FROM.get(info.itemsize, 2**63) <= info.n <= NARROW_INDICES_MAX)
 
 
 def device_indices(x, info, narrow=False):
     """0..n-1 on x's device, made by x's library: int64, or int32 where narrow."""
     library = _library(x)
     dtype = library.int32 if narrow else library.int64
-    if getattr(library, "__name__", "") == "torch":
+    if _pool_library(x) == "torch":
         return library.arange(info.n, dtype=dtype, device=x.device)
     with library.cuda.Device(info.device_id):
         return library.arange(info.n, dtype=dtype)
@@ -82,7 +93,7 @@ def device_indices(x, info, narrow=False):
 def widen_indices(x, info, order):
     """Device indices made narrow by device_indices, as int64 (x's library, x's device and stream)."""
     library = _library(x)
-    if getattr(library, "__name__", "") == "torch":
+    if _pool_library(x) == "torch":
         return order.to(library.int64)
     with library.cuda.Device(info.device_id):
         return order.astype(library.int64)
@@ -95,15 +106,18 @@ LEND_TEMPORARIES_FROM = 64 << 20
 
 
 def lent_temporaries(x, info, keys, values, value_itemsize, options):
-    """A byte array from x's library for the in-place sort of keys (and values) on the device, or
-    None for gpusort's own pool (host arrays, small sorts, algorithms that do not report their needs)."""
-    if not is_device(info) or info.n * (info.itemsize + value_itemsize) < LEND_TEMPORARIES_FROM:
+    """A byte array from x's library (PyTorch or CuPy) for the in-place sort of keys (and values) on
+    the device, or None for gpusort's own pool: host arrays, other libraries, read-only keys (the
+    sort refuses them), small sorts, algorithms that do not report their needs. The loan stays in
+    that library's pool after the sort, as its own arrays' memory does."""
+    if (not is_device(info) or not info.writable or _pool_library(x) is None
+            or info.n * (info.itemsize + value_itemsize) < LEND_TEMPORARIES_FROM):
         return None
     nbytes = _gpusort.temporary_bytes(keys, values, **options)
     if not nbytes:
         return None
     library = _library(x)
-    if getattr(library, "__name__", "") == "torch":
+    if _pool_library(x) == "torch":
         return library.empty(nbytes, dtype=library.uint8, device=x.device)
     with library.cuda.Device(info.device_id):
         return library.empty(nbytes, dtype=library.uint8)

@@ -37,7 +37,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     info = _arrays.inspect(x, "x", "keys")
     keys = _arrays.copy(x, info)
     # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
-    narrow = _arrays.narrow_indices(info)
+    narrow = _arrays.narrow_indices(x, info)
     order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
     _sort_in_place(x, info, keys, order, 4 if narrow else 8, "x", options)
     if narrow:
@@ -68,7 +68,8 @@ def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, c
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
-    value_bytes = _arrays.as_value_bytes(values)
+    plain_values = _arrays.as_value_bytes(values)
     info = _arrays.inspect(keys, "keys", "keys")
-    _sort_in_place(keys, info, keys, value_bytes, _arrays.inspect(value_bytes, "values", "values").itemsize, "keys", options)
+    _sort_in_place(keys, info, keys, plain_values, _arrays.inspect(plain_values, "values", "values").itemsize, "keys",
+                   options)
     return keys, values

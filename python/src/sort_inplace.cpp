@@ -80,9 +80,7 @@ void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOp
             options);
 }
 
-// Device memory is sorted where it is, on the array's own GPU, after the work already queued on
-// `stream` (the producer's current stream) and before the work queued there later; the call
-// returns when the sort is done (it waits on the sort's own event, not on the device).
+// The keys' device id, checked against an explicit device= argument.
 std::string cuda_id(const ArrayView& keys, const std::string& device) {
   const std::string id = "cuda:" + std::to_string(keys.device_id);
   if (!device.empty() && device != id)
@@ -90,8 +88,12 @@ std::string cuda_id(const ArrayView& keys, const std::string& device) {
   return id;
 }
 
-// temporary: a CUDA byte array on the keys' device lent for the sort's temporaries (the Python
-// layer takes it from the caller's own library's pool), or null for gpusort's pool.
+// Device memory is sorted where it is, on the array's own GPU, after the work already queued on
+// `stream` (the producer's current stream) and before the work queued there later; the call
+// returns when the sort is done (it waits on the sort's own event, not on the device), so the
+// lent memory is free again for the caller's later work. temporary: a CUDA byte array on the keys'
+// device lent for the sort's temporaries (the Python layer takes it from the caller's own library's
+// pool), or null for gpusort's pool.
 void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
                     const std::string& device, std::uintptr_t stream, const ArrayView* temporary) {
   const std::string id = cuda_id(keys, device);
@@ -152,11 +154,16 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
   const SortOptions options = options_from(descending, stable, algorithm, comparator);
   switch (keys.memory) {
     case memory_kind::host:
+      if (!temporary_obj.is_none())
+        raise(PyExc_ValueError, "temporary is for CUDA arrays; host arrays take gpusort's own device memory");
       sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""));
       return;
     case memory_kind::cuda: {
       std::optional<ArrayView> temporary;
-      if (!temporary_obj.is_none()) temporary = obtain_values(temporary_obj, "temporary");
+      if (!temporary_obj.is_none()) {
+        temporary = obtain_values(temporary_obj, "temporary");
+        check_writable(*temporary, "temporary");
+      }
       sort_cuda_view(keys, values ? &*values : nullptr, options, device.value_or(""), stream,
                      temporary ? &*temporary : nullptr);
       return;

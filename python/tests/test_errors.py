@@ -82,3 +82,12 @@ def test_error_hierarchy():
     for e in (gpusort.InvalidArgumentError, gpusort.UnsupportedError, gpusort.OutOfMemoryError,
               gpusort.DeviceError, gpusort.KernelBuildError):
         assert issubclass(e, gpusort.Error)
+
+
+def test_a_temporary_loan_is_for_cuda_arrays_only():
+    """The compiled sort's `temporary` (device memory lent by PyTorch or CuPy) is refused for host
+    keys, which the sort copies to the device itself; the keys stay as they were."""
+    x = np.array([3, 1, 2], dtype=np.uint32)
+    with pytest.raises(ValueError, match="temporary is for CUDA arrays"):
+        gpusort._gpusort.sort_inplace(x, temporary=np.empty(4096, dtype=np.uint8))
+    assert x.tolist() == [3, 1, 2]

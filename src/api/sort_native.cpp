@@ -113,7 +113,9 @@ rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algori
     if (view->index() != t.view.index())
       throw Error(errc::invalid_argument, "temporary storage: a view of another backend than the keys'");
     const auto o = origin(*view);
-    if (o.first == at.first && o.second < at.second + t.bytes && at.second < o.second + bytes)
+    // [at, at + t.bytes) and [o, o + bytes) meet (by differences: t.bytes is the caller's number)
+    const bool overlap = o.second >= at.second ? o.second - at.second < t.bytes : at.second - o.second < bytes;
+    if (o.first == at.first && overlap)
       throw Error(errc::invalid_argument, "temporary storage overlaps the keys or values");
   }
   return device.wrap(t.view, t.bytes);

@@ -105,9 +105,8 @@ class Completion {
 // done. The sort then allocates no device memory. Without it, temporaries come from a per-device
 // pool of reusable buffers, which allocates and frees those above 64 MiB once per sort (a 2^28-key
 // sort pays about a millisecond for that on an H200): callers with their own memory pool (PyTorch,
-// CuPy) lend from it instead. Overlap is found between views of one CUDA address range or one
-// cl_mem; a cl_mem that is a sub-buffer of the keys' buffer is not recognised as overlapping it. On
-// NVIDIA's OpenCL, kernels run on views of one allocation 25-55x slower (as for sort_device's
+// CuPy) lend from it instead. Overlap is found within one CUDA address space, and within one
+// OpenCL buffer and its sub-buffers. On NVIDIA's OpenCL, kernels run on views of one allocation 25-55x slower (as for sort_device's
 // caller storage, gpusort/device_array.hpp): lend temporaries there only if measured.
 struct NativeTemporaries {
   NativeView view;

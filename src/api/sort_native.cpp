@@ -57,21 +57,22 @@ void check_alignment(const NativeView& view, std::size_t element_bytes, const ch
                                             std::to_string(element_bytes) + " bytes)");
 }
 
-// Where a view starts, as (memory object, byte offset): equal pairs are the same elements.
-std::pair<std::uintptr_t, std::size_t> origin(const NativeView& view) {
-  if (const auto* c = std::get_if<CudaView>(&view)) return {0, c->ptr};
-  const auto& o = std::get<OpenCLView>(view);
-  return {reinterpret_cast<std::uintptr_t>(o.mem), o.offset_bytes};
+// Whether [a, a + a_bytes) and [b, b + b_bytes) of one allocation meet (by differences: the byte
+// counts are the caller's numbers).
+bool ranges_meet(std::size_t a, std::size_t a_bytes, std::size_t b, std::size_t b_bytes) {
+  return b >= a ? b - a < a_bytes : a - b < b_bytes;
 }
 
 // True when in and out are the same elements (an in-place sort); Error when they overlap
-// otherwise, since the input is copied to the output before sorting.
-bool same_elements(const NativeView& in, const NativeView& out, std::size_t bytes, const char* what) {
+// otherwise, since the input is copied to the output before sorting. Views are compared where
+// they start in their root allocation (Device::native_origin: an OpenCL sub-buffer's parent).
+bool same_elements(rt::Device& device, const NativeView& in, const NativeView& out, std::size_t bytes,
+                   const char* what) {
   if (in.index() != out.index())
     throw Error(errc::invalid_argument, std::string(what) + ": input and output views are of different backends");
-  const auto a = origin(in), b = origin(out);
+  const auto a = device.native_origin(in), b = device.native_origin(out);
   if (a == b) return true;
-  const bool overlap = a.first == b.first && a.second < b.second + bytes && b.second < a.second + bytes;
+  const bool overlap = a.first == b.first && ranges_meet(a.second, bytes, b.second, bytes);
   if (overlap)
     throw Error(errc::invalid_argument, std::string(what) +
                                             ": input and output overlap without being the same (give the same view "
@@ -90,7 +91,7 @@ Operands wrap_pair(rt::Device& device, const NativeView& in, const NativeView& o
   check_alignment(in, element_bytes, what);
   check_alignment(out, element_bytes, what);
   Operands ops;
-  ops.in_place = same_elements(in, out, bytes, what);
+  ops.in_place = same_elements(device, in, out, bytes, what);
   ops.out = device.wrap(out, bytes);
   ops.in = ops.in_place ? ops.out : device.wrap(in, bytes);
   return ops;
@@ -108,14 +109,13 @@ rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algori
   if (const auto* v = std::get_if<CudaView>(&t.view); v && v->ptr % 256 != 0)
     throw Error(errc::invalid_argument, "temporary storage: CUDA address " + std::to_string(v->ptr) +
                                             " is not 256-byte aligned");
-  const auto at = origin(t.view);
-  for (const auto& [view, bytes] : operands) {
+  for (const auto& [view, bytes] : operands)
     if (view->index() != t.view.index())
       throw Error(errc::invalid_argument, "temporary storage: a view of another backend than the keys'");
-    const auto o = origin(*view);
-    // [at, at + t.bytes) and [o, o + bytes) meet (by differences: t.bytes is the caller's number)
-    const bool overlap = o.second >= at.second ? o.second - at.second < t.bytes : at.second - o.second < bytes;
-    if (o.first == at.first && overlap)
+  const auto at = device.native_origin(t.view);
+  for (const auto& [view, bytes] : operands) {
+    const auto o = device.native_origin(*view);
+    if (o.first == at.first && ranges_meet(at.second, t.bytes, o.second, bytes))
       throw Error(errc::invalid_argument, "temporary storage overlaps the keys or values");
   }
   return device.wrap(t.view, t.bytes);

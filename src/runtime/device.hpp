@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpusort/device.hpp"
@@ -148,6 +149,11 @@ class Device {
   // context, a range past the memory's end, or (OpenCL) an offset the device cannot start a
   // sub-buffer at.
   virtual BufferPtr wrap(const NativeView& view, std::size_t bytes) = 0;
+  // Where a view of the caller's memory starts, as (root allocation, byte offset in it), so that
+  // views overlap only where these ranges do: CUDA (0, address); OpenCL (the root cl_mem, the
+  // view's offset plus a sub-buffer's own). Throws Error(invalid_argument) for a view of another
+  // backend or a null cl_mem.
+  virtual std::pair<std::uintptr_t, std::size_t> native_origin(const NativeView& view) = 0;
   // Makes q (ours, default queue if null) wait for everything enqueued on the caller's queue so
   // far, without blocking the host. Throws Error(invalid_argument) for a queue of another backend
   // or context.

@@ -210,6 +210,11 @@ TEST(NativeOpenCL, CallersTemporaries) {
   };
   refused({OpenCLView{t.m, align}, need - 1}, "bytes of temporary storage");
   refused({OpenCLView{k.m, align}, need}, "overlaps the keys");
+  cl_buffer_region region{align, need};  // the same bytes through a sub-buffer of the keys' buffer
+  cl_int err = CL_SUCCESS;
+  Mem sub{clCreateSubBuffer(k.m, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err)};
+  ASSERT_EQ(err, CL_SUCCESS);
+  refused({OpenCLView{sub.m, 0}, need}, "overlaps the keys");
   EXPECT_EQ(0, std::memcmp(read_after<std::uint32_t>(c.queue, k.m, 0, n).data(), keys.data(), n * 4))
       << "a refused sort touched the keys";
   sort_native(*c.gpusort, key_type::u32, kv, kv, n, vv, vv, 4, OpenCLQueue{c.queue}, options,

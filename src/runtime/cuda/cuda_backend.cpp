@@ -559,6 +559,12 @@ class CudaDevice final : public Device {
 
   void finish(Queue* q) override { queue(q).finish(); }
 
+  std::pair<std::uintptr_t, std::size_t> native_origin(const NativeView& view) override {
+    const auto* v = std::get_if<CudaView>(&view);
+    if (!v) throw Error(errc::invalid_argument, "an OpenCL view was given to the CUDA device " + desc_.id);
+    return {0, v->ptr};  // one address space
+  }
+
   BufferPtr wrap(const NativeView& view, std::size_t bytes) override {
     const auto* v = std::get_if<CudaView>(&view);
     if (!v) throw Error(errc::invalid_argument, "an OpenCL view was given to the CUDA device " + desc_.id);

@@ -401,6 +401,21 @@ class ClDevice final : public Device {
   }
   void finish(Queue* q) override { cl_check(clFinish(queue(q)), "clFinish"); }
 
+  std::pair<std::uintptr_t, std::size_t> native_origin(const NativeView& view) override {
+    const auto* v = std::get_if<OpenCLView>(&view);
+    if (!v) throw Error(errc::invalid_argument, "a CUDA view was given to the OpenCL device " + desc_.id);
+    cl_mem mem = static_cast<cl_mem>(v->mem);
+    if (!mem) throw Error(errc::invalid_argument, "OpenCL view with a null cl_mem");
+    cl_mem parent = nullptr;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
+             "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
+    if (!parent) return {reinterpret_cast<std::uintptr_t>(mem), v->offset_bytes};
+    std::size_t sub_offset = 0;  // a sub-buffer's parent is a root buffer (OpenCL nests no deeper)
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof sub_offset, &sub_offset, nullptr),
+             "clGetMemObjectInfo(CL_MEM_OFFSET)");
+    return {reinterpret_cast<std::uintptr_t>(parent), sub_offset + v->offset_bytes};
+  }
+
   BufferPtr wrap(const NativeView& view, std::size_t bytes) override {
     const auto* v = std::get_if<OpenCLView>(&view);
     if (!v) throw Error(errc::invalid_argument, "a CUDA view was given to the OpenCL device " + desc_.id);

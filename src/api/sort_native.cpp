@@ -4,6 +4,8 @@
 // an event recorded after the sort (docs/DESIGN-NOTES.md, "Caller's streams and queues").
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "algorithms/algorithm.hpp"
 #include "api/device_run.hpp"

@@ -276,15 +276,20 @@ class ClDevice final : public Device {
                                               desc_.name + "'s base address alignment (" + std::to_string(align) +
                                               " bytes)");
     // OpenCL makes no sub-buffer of a sub-buffer: a view of a view is a region of the root buffer.
-    cl_mem mem = this->mem(parent), root = nullptr;
-    std::size_t base = 0;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof root, &root, nullptr),
+    const auto [root, base] = root_of(this->mem(parent));
+    return region_of(root, base + offset, bytes);
+  }
+
+  // The root buffer of mem and mem's offset in it: mem itself at 0, or a sub-buffer's parent (OpenCL
+  // nests no deeper) and the sub-buffer's offset.
+  static std::pair<cl_mem, std::size_t> root_of(cl_mem mem) {
+    cl_mem parent = nullptr;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
              "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
-    if (root) {
-      cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof base, &base, nullptr), "clGetMemObjectInfo(CL_MEM_OFFSET)");
-      mem = root;
-    }
-    return region_of(mem, base + offset, bytes);
+    if (!parent) return {mem, 0};
+    std::size_t offset = 0;
+    cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, nullptr), "clGetMemObjectInfo(CL_MEM_OFFSET)");
+    return {parent, offset};
   }
 
   // A buffer of bytes [offset, offset + bytes) of `mem` (offset already checked against the
@@ -402,49 +407,32 @@ class ClDevice final : public Device {
   void finish(Queue* q) override { cl_check(clFinish(queue(q)), "clFinish"); }
 
   std::pair<std::uintptr_t, std::size_t> native_origin(const NativeView& view) override {
-    const auto* v = std::get_if<OpenCLView>(&view);
-    if (!v) throw Error(errc::invalid_argument, "a CUDA view was given to the OpenCL device " + desc_.id);
-    cl_mem mem = static_cast<cl_mem>(v->mem);
-    if (!mem) throw Error(errc::invalid_argument, "OpenCL view with a null cl_mem");
-    cl_mem parent = nullptr;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
-             "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
-    if (!parent) return {reinterpret_cast<std::uintptr_t>(mem), v->offset_bytes};
-    std::size_t sub_offset = 0;  // a sub-buffer's parent is a root buffer (OpenCL nests no deeper)
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof sub_offset, &sub_offset, nullptr),
-             "clGetMemObjectInfo(CL_MEM_OFFSET)");
-    return {reinterpret_cast<std::uintptr_t>(parent), sub_offset + v->offset_bytes};
+    const OpenCLView& v = caller_view(view);
+    const auto [root, base] = root_of(static_cast<cl_mem>(v.mem));
+    return {reinterpret_cast<std::uintptr_t>(root), base + v.offset_bytes};
   }
 
   BufferPtr wrap(const NativeView& view, std::size_t bytes) override {
-    const auto* v = std::get_if<OpenCLView>(&view);
-    if (!v) throw Error(errc::invalid_argument, "a CUDA view was given to the OpenCL device " + desc_.id);
-    cl_mem mem = static_cast<cl_mem>(v->mem);
-    if (!mem) throw Error(errc::invalid_argument, "OpenCL view with a null cl_mem");
+    const OpenCLView& v = caller_view(view);
+    cl_mem mem = static_cast<cl_mem>(v.mem);
     cl_context owner = nullptr;
     cl_check(clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, nullptr), "clGetMemObjectInfo(CL_MEM_CONTEXT)");
     if (owner != context_)
       throw Error(errc::invalid_argument, "the cl_mem belongs to another cl_context than the gpusort::Context's; make "
                                           "the Context with gpusort::Context::from_opencl from the caller's context");
-    // A sub-buffer cannot have sub-buffers of its own: start from its parent and add its offset.
-    std::size_t offset = v->offset_bytes;
-    cl_mem parent = nullptr;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
-             "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
+    std::size_t offset = v.offset_bytes;
     std::size_t size = 0;
     cl_check(clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr), "clGetMemObjectInfo(CL_MEM_SIZE)");
     if (offset > size || bytes > size - offset)
       throw Error(errc::invalid_argument, "OpenCL view of " + std::to_string(bytes) + " bytes at offset " +
                                               std::to_string(offset) + " does not fit its cl_mem of " +
                                               std::to_string(size) + " bytes");
-    if (parent && offset != 0) {
-      std::size_t sub_offset = 0;
-      cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof sub_offset, &sub_offset, nullptr),
-               "clGetMemObjectInfo(CL_MEM_OFFSET)");
-      offset += sub_offset;
-      mem = parent;
+    if (offset != 0) {  // a sub-buffer cannot have sub-buffers of its own: a region of its root
+      const auto [root, base] = root_of(mem);
+      offset += base;
+      mem = root;
     }
-    if (v->offset_bytes == 0) {
+    if (v.offset_bytes == 0) {
       // From the start of the caller's cl_mem: share it itself.
       cl_check(clRetainMemObject(mem), "clRetainMemObject");
       try {
@@ -488,6 +476,14 @@ class ClDevice final : public Device {
  private:
   std::size_t base_address_align() const {
     return std::max<std::size_t>(1, device_value<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8);
+  }
+
+  // The caller's OpenCL view, or Error(invalid_argument) for a CUDA view or a null cl_mem.
+  const OpenCLView& caller_view(const NativeView& view) const {
+    const auto* v = std::get_if<OpenCLView>(&view);
+    if (!v) throw Error(errc::invalid_argument, "a CUDA view was given to the OpenCL device " + desc_.id);
+    if (!v->mem) throw Error(errc::invalid_argument, "OpenCL view with a null cl_mem");
+    return *v;
   }
 
   cl_command_queue caller_queue(const NativeQueue& native) const {

@@ -44,7 +44,7 @@ def stream_of(x):
     return 0  # numpy, or another producer: the legacy default stream orders with every blocking stream
 
 
-def _pool_library(x):
+def pool_library(x):
     """"torch" or "cupy" for arrays of those libraries (whose pools and index dtypes gpusort uses),
     else None."""
     name = getattr(_library(x), "__name__", "")
@@ -76,7 +76,7 @@ NARROW_INDICES_MAX = 2**31
 
 def narrow_indices(x, info):
     """Whether a device argsort of x sorts int32 indices (see NARROW_INDICES_FROM)."""
-    return (is_device(info) and _pool_library(x) is not None
+    return (is_device(info) and pool_library(x) is not None
             and NARROW_INDICES_FROM.get(info.itemsize, 2**63) <= info.n <= NARROW_INDICES_MAX)
 
 
@@ -84,7 +84,7 @@ def device_indices(x, info, narrow=False):
     """0..n-1 on x's device, made by x's library: int64, or int32 where narrow."""
     library = _library(x)
     dtype = library.int32 if narrow else library.int64
-    if _pool_library(x) == "torch":
+    if pool_library(x) == "torch":
         return library.arange(info.n, dtype=dtype, device=x.device)
     with library.cuda.Device(info.device_id):
         return library.arange(info.n, dtype=dtype)
@@ -93,7 +93,7 @@ def device_indices(x, info, narrow=False):
 def widen_indices(x, info, order):
     """Device indices made narrow by device_indices, as int64 (x's library, x's device and stream)."""
     library = _library(x)
-    if _pool_library(x) == "torch":
+    if pool_library(x) == "torch":
         return order.to(library.int64)
     with library.cuda.Device(info.device_id):
         return order.astype(library.int64)
@@ -107,17 +107,18 @@ LEND_TEMPORARIES_FROM = 64 << 20
 
 def lent_temporaries(x, info, keys, values, value_itemsize, options):
     """A byte array from x's library (PyTorch or CuPy) for the in-place sort of keys (and values) on
-    the device, or None for gpusort's own pool: host arrays, other libraries, read-only keys (the
+    the device, or None for gpusort's own pool: no info (the caller skipped inspecting an array no
+    pool serves), host arrays, other libraries, read-only keys (the
     sort refuses them), small sorts, algorithms that do not report their needs. The loan stays in
     that library's pool after the sort, as its own arrays' memory does."""
-    if (not is_device(info) or not info.writable or _pool_library(x) is None
+    if (info is None or not is_device(info) or not info.writable or pool_library(x) is None
             or info.n * (info.itemsize + value_itemsize) < LEND_TEMPORARIES_FROM):
         return None
     nbytes = _gpusort.temporary_bytes(keys, values, **options)
     if not nbytes:
         return None
     library = _library(x)
-    if _pool_library(x) == "torch":
+    if pool_library(x) == "torch":
         return library.empty(nbytes, dtype=library.uint8, device=x.device)
     with library.cuda.Device(info.device_id):
         return library.empty(nbytes, dtype=library.uint8)

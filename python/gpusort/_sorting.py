@@ -61,7 +61,9 @@ def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, c
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
-    _sort_in_place(x, _arrays.inspect(x, "x", "keys"), x, None, 0, "x", options)
+    # in place, the compiled sort inspects x itself: here only arrays a pool could lend for
+    info = _arrays.inspect(x, "x", "keys") if _arrays.pool_library(x) else None
+    _sort_in_place(x, info, x, None, 0, "x", options)
     return x
 
 
@@ -69,7 +71,9 @@ def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=Non
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     plain_values = _arrays.as_value_bytes(values)
-    info = _arrays.inspect(keys, "keys", "keys")
-    _sort_in_place(keys, info, keys, plain_values, _arrays.inspect(plain_values, "values", "values").itemsize, "keys",
-                   options)
+    info, value_itemsize = None, 0  # as in sort_: inspected only where a pool could lend
+    if _arrays.pool_library(keys):
+        info = _arrays.inspect(keys, "keys", "keys")
+        value_itemsize = _arrays.inspect(plain_values, "values", "values").itemsize
+    _sort_in_place(keys, info, keys, plain_values, value_itemsize, "keys", options)
     return keys, values

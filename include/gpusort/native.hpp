@@ -117,8 +117,11 @@ struct NativeTemporaries {
 // n values of value_bytes each (both set with value_bytes != 0, or neither with 0). The views and
 // the queue must all be of the Context's backend.
 //  - in == out (same pointer, or same cl_mem and offset): sorted in place.
-//  - otherwise keys_in (and values_in) are only read, never modified: the input is first copied
-//    to the output on the device, then the output is sorted in place (one extra device copy).
+//  - otherwise keys_in (and values_in) are only read, never modified. Radix reads the input where
+//    it lies (its first pass writes the output or a temporary, as CUB's DeviceRadixSort does) when
+//    keys and values are both out of place; otherwise the input is first copied to the output on
+//    the device and the output sorted in place (one extra device copy). The copy counts in the
+//    sort's device time (SortReport::sort_ms).
 // Errors (Error) are thrown before anything is enqueued when the arguments are wrong; a device
 // error while enqueueing still leaves the caller's queue ordered after what was enqueued.
 Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,

@@ -5,10 +5,10 @@ a copy of the caller's array, and argsort an arange, made by whoever owns that m
 host arrays. A host array of another library (a PyTorch CPU tensor, say) is copied through numpy
 and handed back as its own kind through that library's from_dlpack.
 
-Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are copied by their own library on
-their own device (torch's clone, cupy's copy), so no data leaves the GPU, and sorted on the
-producer's current stream: the sort runs after the work already queued there and before the work
-queued later. Large sorts of PyTorch and CuPy arrays also take their temporary memory from that
+Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are sorted on their own device, so no
+data leaves the GPU, into an empty array of their own library (empty_like; sorted_apart says when),
+or into a copy of it (torch's clone, cupy's copy) for other producers, on the producer's current
+stream: the sort runs after the work already queued there and before the work queued later. Large sorts of PyTorch and CuPy arrays also take their temporary memory from that
 library's pool (lent_temporaries), and argsort of large ones sorts int32 indices (narrow_indices).
 """
 import sys
@@ -49,6 +49,28 @@ def pool_library(x):
     else None."""
     name = getattr(_library(x), "__name__", "")
     return name if name in ("torch", "cupy") else None
+
+
+def sorted_apart(*arrays):
+    """Whether the out-of-place functions sort these arrays (keys, and values if any) into empty
+    arrays of their library (sort_into: gpusort's radix reads the input where it lies, so the copy
+    of the input is saved) instead of into copies: CUDA arrays of PyTorch or CuPy."""
+    return all(pool_library(a) is not None and _on_cuda(a) for a in arrays)
+
+
+def _on_cuda(x):
+    if pool_library(x) == "torch":
+        return x.is_cuda
+    return True  # a cupy array
+
+
+def empty_like(x):
+    """An uninitialised array of x's library, dtype, length and device (x: a sorted_apart array)."""
+    library = _library(x)
+    if pool_library(x) == "torch":
+        return library.empty_like(x)
+    with x.device:
+        return library.empty_like(x)
 
 
 def copy(x, info):
@@ -105,13 +127,13 @@ def widen_indices(x, info, order):
 LEND_TEMPORARIES_FROM = 64 << 20
 
 
-def lent_temporaries(x, info, keys, values, value_itemsize, options):
-    """A byte array from x's library (PyTorch or CuPy) for the in-place sort of keys (and values) on
-    the device, or None for gpusort's own pool: no info (the caller skipped inspecting an array no
-    pool serves), host arrays, other libraries, read-only keys (the
-    sort refuses them), small sorts, algorithms that do not report their needs. The loan stays in
-    that library's pool after the sort, as its own arrays' memory does."""
-    if (info is None or not is_device(info) or not info.writable or pool_library(x) is None
+def lent_temporaries(x, info, keys, values, value_itemsize, options, in_place=True):
+    """A byte array from x's library (PyTorch or CuPy) for the sort of keys (and values) on the
+    device, or None for gpusort's own pool: no info (the caller skipped inspecting an array no pool
+    serves), host arrays, other libraries, read-only keys sorted in place (the sort refuses them),
+    small sorts, algorithms that do not report their needs. The loan stays in that library's pool
+    after the sort, as its own arrays' memory does."""
+    if (info is None or not is_device(info) or (in_place and not info.writable) or pool_library(x) is None
             or info.n * (info.itemsize + value_itemsize) < LEND_TEMPORARIES_FROM):
         return None
     nbytes = _gpusort.temporary_bytes(keys, values, **options)

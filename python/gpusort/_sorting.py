@@ -21,10 +21,23 @@ def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options
                           **options)
 
 
+def _sort_into(owner, info, keys, values, value_itemsize, keys_name, options):
+    """Sorts owner (and values) into empty arrays of their library (_arrays.sorted_apart arrays) and
+    returns them: the compiled out-of-place sort, otherwise as _sort_in_place."""
+    keys_out = _arrays.empty_like(keys)
+    values_out = None if values is None else _arrays.empty_like(values)
+    temporary = _arrays.lent_temporaries(owner, info, keys_out, values_out, value_itemsize, options, in_place=False)
+    _gpusort.sort_into(keys, keys_out, values, values_out, keys_name=keys_name, stream=_arrays.stream_of(owner),
+                       temporary=temporary, **options)
+    return keys_out, values_out
+
+
 def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns a sorted copy of x, of the same kind as x (on x's GPU for CUDA arrays)."""
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
+    if _arrays.sorted_apart(x):
+        return _sort_into(x, info, x, None, 0, "x", options)[0]
     result = _arrays.copy(x, info)
     _sort_in_place(x, info, result, None, 0, "x", options)
     return _arrays.like(x, result)
@@ -35,11 +48,13 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     keys keep their input order (indices ascending), in both orders."""
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
-    keys = _arrays.copy(x, info)
     # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
     narrow = _arrays.narrow_indices(x, info)
     order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
-    _sort_in_place(x, info, keys, order, 4 if narrow else 8, "x", options)
+    if _arrays.sorted_apart(x):
+        order = _sort_into(x, info, x, order, 4 if narrow else 8, "x", options)[1]
+    else:
+        _sort_in_place(x, info, _arrays.copy(x, info), order, 4 if narrow else 8, "x", options)
     if narrow:
         order = _arrays.widen_indices(x, info, order)
     return _arrays.like(x, order)
@@ -51,6 +66,8 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(keys, "keys", "keys")
     values_info = _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
+    if _arrays.sorted_apart(keys, values):
+        return _sort_into(keys, info, keys, values, values_info.itemsize, "keys", options)
     sorted_keys = _arrays.copy(keys, info)
     sorted_values = _arrays.copy(values, values_info)
     _sort_in_place(keys, info, sorted_keys, _arrays.as_value_bytes(sorted_values), values_info.itemsize, "keys", options)

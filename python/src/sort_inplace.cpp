@@ -4,6 +4,8 @@
 //                   on the producer's stream (gpusort/native.hpp)
 // The Python layer (python/gpusort/) makes the copies that sort/argsort/sort_pairs return, in the
 // caller's own array library, and passes them here; sort_/sort_pairs_ pass the caller's arrays.
+// For CUDA arrays it passes the input and an empty output instead (sort_into): gpusort's radix reads
+// the input where it lies, which saves the copy's read and write of every key and value.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -94,8 +96,10 @@ std::string cuda_id(const ArrayView& keys, const std::string& device) {
 // lent memory is free again for the caller's later work. temporary: a CUDA byte array on the keys'
 // device lent for the sort's temporaries (the Python layer takes it from the caller's own library's
 // pool), or null for gpusort's pool.
+// Out of place (sort_into): keys_in/values_in are read, the result lands in keys/values.
 void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
-                    const std::string& device, std::uintptr_t stream, const ArrayView* temporary) {
+                    const std::string& device, std::uintptr_t stream, const ArrayView* temporary,
+                    const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr) {
   const std::string id = cuda_id(keys, device);
   const key_type type = key_type_of_view(keys);
   if (temporary && (temporary->memory != memory_kind::cuda || temporary->device_id != keys.device_id))
@@ -103,16 +107,26 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
   nb::gil_scoped_release unlocked;
   SharedContext& shared = shared_context(id);
   std::lock_guard one_sort_at_a_time(shared.busy);
-  const CudaView k{reinterpret_cast<std::uintptr_t>(keys.data)};
-  std::optional<NativeView> v;
-  if (values) v = CudaView{reinterpret_cast<std::uintptr_t>(values->data)};
+  const auto view = [](const ArrayView& a) { return CudaView{reinterpret_cast<std::uintptr_t>(a.data)}; };
+  const CudaView k_out = view(keys), k_in = keys_in ? view(*keys_in) : k_out;
+  std::optional<NativeView> v_out, v_in;
+  if (values) v_out = view(*values), v_in = values_in ? view(*values_in) : view(*values);
   const CudaStream queue{reinterpret_cast<void*>(stream)};
+  const std::size_t value_bytes = values ? values->itemsize : 0;
   if (temporary)
-    sort_native(shared.context, type, k, k, keys.n, v, v, values ? values->itemsize : 0, queue, options,
-                NativeTemporaries{CudaView{reinterpret_cast<std::uintptr_t>(temporary->data)},
-                                  temporary->n * temporary->itemsize});
+    sort_native(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue, options,
+                NativeTemporaries{view(*temporary), temporary->n * temporary->itemsize});
   else
-    sort_native(shared.context, type, k, k, keys.n, v, v, values ? values->itemsize : 0, queue, options);
+    sort_native(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue, options);
+}
+
+// `out` can receive `in` (CUDA, same device, length, element size and dtype for keys).
+void check_output(const ArrayView& in, const ArrayView& out, const char* in_name, const char* out_name, bool keys) {
+  check_writable(out, out_name);
+  if (in.memory != memory_kind::cuda || out.memory != memory_kind::cuda || in.device_id != out.device_id)
+    raise(PyExc_ValueError, std::string("sort_into: ") + in_name + " and " + out_name + " must be CUDA arrays on one device");
+  if (in.n != out.n || in.itemsize != out.itemsize || (keys && in.dtype != out.dtype))
+    raise(PyExc_ValueError, std::string("sort_into: ") + out_name + " must have " + in_name + "'s length and dtype");
 }
 
 // The bytes of temporary storage sort_inplace would take for these CUDA arrays, or None where the
@@ -171,6 +185,33 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
   }
 }
 
+void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in_obj, nb::handle values_obj,
+               bool descending, bool stable, const std::optional<std::string>& algorithm,
+               const std::optional<std::string>& device, const std::optional<std::string>& comparator,
+               const std::string& keys_name, std::uintptr_t stream, nb::handle temporary_obj) {
+  const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
+  const ArrayView keys = obtain_keys(keys_obj, "keys_out");
+  check_output(keys_in, keys, keys_name.c_str(), "keys_out", true);
+  if (values_in_obj.is_none() != values_obj.is_none())
+    raise(PyExc_ValueError, "sort_into: give values and values_out together, or neither");
+  std::optional<ArrayView> values_in, values;
+  if (!values_obj.is_none()) {
+    values_in = obtain_values(values_in_obj, "values");
+    values = obtain_values(values_obj, "values_out");
+    check_output(*values_in, *values, "values", "values_out", false);
+    check_pair(keys, *values);
+    check_pair(keys_in, *values_in);
+  }
+  std::optional<ArrayView> temporary;
+  if (!temporary_obj.is_none()) {
+    temporary = obtain_values(temporary_obj, "temporary");
+    check_writable(*temporary, "temporary");
+  }
+  sort_cuda_view(keys, values ? &*values : nullptr, options_from(descending, stable, algorithm, comparator),
+                 device.value_or(""), stream, temporary ? &*temporary : nullptr, &keys_in,
+                 values_in ? &*values_in : nullptr);
+}
+
 }  // namespace
 
 void bind_sort(nb::module_& m) {
@@ -192,6 +233,13 @@ void bind_sort(nb::module_& m) {
         "arrays, `stream` is the CUstream (as an int; 0 = the legacy default stream) the sort is "
         "ordered on, and `temporary` a CUDA array on the same device lent for the sort's temporaries "
         "(at least temporary_bytes(...) bytes; None: gpusort's own pool).");
+  m.def("sort_into", &sort_into, "keys"_a, "keys_out"_a, "values"_a.none() = nb::none(),
+        "values_out"_a.none() = nb::none(), nb::kw_only(), "descending"_a = false, "stable"_a = true,
+        "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(), "comparator"_a.none() = nb::none(),
+        "keys_name"_a = "keys", "stream"_a = 0, "temporary"_a.none() = nb::none(),
+        "CUDA arrays only: sorts `keys` into `keys_out` (and permutes `values` into `values_out` alike), "
+        "leaving the inputs unchanged; as sort_inplace otherwise. The outputs must be writable arrays of "
+        "the inputs' length and dtype on the same device, apart from them.");
   m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(),

@@ -91,3 +91,13 @@ def test_a_temporary_loan_is_for_cuda_arrays_only():
     with pytest.raises(ValueError, match="temporary is for CUDA arrays"):
         gpusort._gpusort.sort_inplace(x, temporary=np.empty(4096, dtype=np.uint8))
     assert x.tolist() == [3, 1, 2]
+
+
+def test_sort_into_is_for_cuda_arrays_only():
+    """The compiled out-of-place sort (which sort/argsort/sort_pairs use for PyTorch and CuPy CUDA
+    arrays) refuses host arrays, which the out-of-place functions copy and sort in place instead."""
+    x = np.array([3, 1, 2], dtype=np.uint32)
+    out = np.zeros(3, dtype=np.uint32)
+    with pytest.raises(ValueError, match="must be CUDA arrays"):
+        gpusort._gpusort.sort_into(x, out)
+    assert x.tolist() == [3, 1, 2] and out.tolist() == [0, 0, 0]

@@ -83,9 +83,17 @@ const Algorithm* find(const std::string& name) {
   return nullptr;
 }
 
+void copy_input_to_output(SortJob& job) {
+  if (job.keys_in) job.device.copy(*job.keys_in, 0, job.keys, 0, job.n * key_size(job.type));
+  if (job.values_in) job.device.copy(*job.values_in, 0, *job.values, 0, job.n * job.value_bytes);
+  job.keys_in = job.values_in = nullptr;
+}
+
 RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
   events.start = job.device.record();
+  const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in && (!job.values || job.values_in);
+  if (!reads_apart) copy_input_to_output(job);
   if (job.n > 1) algorithm.sort(job);
   events.stop = job.device.record();
   return events;

@@ -1,7 +1,7 @@
 #pragma once
 // What every algorithm driver receives, and the table of algorithms.
 // A driver sorts job.n keys (and values) held in device buffers, leaving the result in the same
-// buffers. Its device temporaries come from job.temp(), requested before its first launch that
+// buffers; an out-of-place sort's input lies apart (keys_in, values_in) and is only read. Its device temporaries come from job.temp(), requested before its first launch that
 // writes the keys (so a failure leaves them unchanged); Algorithm::temp_bytes reports their sum.
 // It never touches host memory.
 #include <cstdint>
@@ -30,6 +30,12 @@ struct SortJob {
   // A run-time order registered by the caller (runtime/kernel_sources.hpp: register_record_order
   // for record sorts), or empty: then options.comparator, when set, is registered and used.
   std::string registered_order = {};
+  // Out of place: the input, apart from keys/values, never written (nullptr: keys/values hold the
+  // input). run() copies it into keys/values before the driver is called, unless the driver reads it
+  // itself (Algorithm::reads_input_apart, and keys and values both apart): radix's first pass reads
+  // it, which saves that copy's read and write of every key and value.
+  rt::Buffer* keys_in = nullptr;
+  rt::Buffer* values_in = nullptr;
 
   bool descending() const { return options.order == order::descending; }
   // -D definitions that specialise kernels/keys.h for this job.
@@ -126,6 +132,9 @@ struct Algorithm {
   // Checks the variant names in local_variant / merge_variant (and how they combine with the other
   // options), throwing Error(invalid_argument) that names the field; nullptr: no variants.
   void (*check_variants)(const SortOptions&) = nullptr;
+  // The driver reads an out-of-place sort's input where it lies (SortJob::keys_in, values_in);
+  // false: run() copies it into the output first.
+  bool reads_input_apart = false;
 };
 
 // All algorithms, in the order `gpusort algorithms` lists them.
@@ -138,9 +147,13 @@ struct RunEvents {
   std::unique_ptr<rt::Event> start, stop;
 };
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
-// (nothing between them when job.n <= 1, which is sorted already). The device may still be working
-// when it returns; stop->wait() waits for the sort.
+// (nothing between them but the input's copy when job.n <= 1, which is sorted already). The device
+// may still be working when it returns; stop->wait() waits for the sort.
 RunEvents run(const Algorithm& algorithm, SortJob& job);
+// An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the
+// job made in place: run() does this for drivers that do not read the input apart, and drivers that
+// do, for their paths that sort in place.
+void copy_input_to_output(SortJob& job);
 
 // Shared helpers for drivers.
 std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferred);

@@ -19,7 +19,12 @@
 //      warp votes on NVIDIA GPUs, in local-memory rounds elsewhere; decoupled look-back with a
 //      fallback instead of a forward-progress assumption; scatter);
 //    - elsewhere (CPUs; GPUs from 2^30 keys): radix_passes.cl, count + scan + stable scatter.
-// 4. After an odd number of passes the result is in the temporary: copy it back.
+// 4. When the last pass wrote the temporary, copy the result back.
+// Out of place (SortJob::keys_in): the histogram and the first pass read the input where it lies, and
+// the passes ping-pong so that the last one writes the output: no copy of the input. Where the
+// passes run turns out different from the number planned at the first pass (onesweep's read-back
+// after it), the result is copied back from the temporary as in place. The one-launch paths copy the
+// input into the output first.
 // See docs/algorithms/radix.md.
 #include <atomic>
 #include <cstdio>
@@ -88,11 +93,33 @@ rt::Program& program_for(const SortJob& job, const RadixPolicy& p, RadixPath pat
   return job.device.program(radix_program_file(path), to_defines(masks, path, packed_in, packed_out));
 }
 
-// Ping-pong buffers: pass i reads side i & 1 and writes the other.
+// Ping-pong buffers: pass i reads side i & 1 and writes the other, except that an out-of-place
+// sort's first pass reads the input (keys_in, values_in) instead.
 struct Sides {
   rt::Buffer* keys[2];
   rt::Buffer* values[2];
+  rt::Buffer* keys_in = nullptr;
+  rt::Buffer* values_in = nullptr;
+  rt::Buffer& keys_from(std::size_t pass) const { return pass == 0 && keys_in ? *keys_in : *keys[pass & 1]; }
+  rt::Buffer& values_from(std::size_t pass) const { return pass == 0 && values_in ? *values_in : *values[pass & 1]; }
+  rt::Buffer& keys_to(std::size_t pass) const { return *keys[(pass + 1) & 1]; }
+  rt::Buffer& values_to(std::size_t pass) const { return *values[(pass + 1) & 1]; }
 };
+
+// The sides for `planned` passes: in place, the caller's buffers first; out of place, ordered so that
+// the last planned pass writes the caller's output (an odd count: the first pass writes it).
+Sides sides_for(SortJob& job, rt::Buffer* tmp_keys, rt::Buffer* tmp_values, std::size_t planned) {
+  rt::Buffer* out_keys = &job.keys;
+  rt::Buffer* out_values = &job.values_or_keys();
+  rt::Buffer* other_values = tmp_values ? tmp_values : tmp_keys;
+  Sides s{{out_keys, tmp_keys}, {out_values, other_values}};
+  if (job.keys_in) {
+    s.keys_in = job.keys_in;
+    s.values_in = job.values_in ? job.values_in : job.keys_in;  // no values: never read
+    if (planned & 1) s = {{tmp_keys, out_keys}, {other_values, out_values}, s.keys_in, s.values_in};
+  }
+  return s;
+}
 
 // A portion of the onesweep path: keys [first, first + n) of the input, and its offsets block.
 struct Portion {
@@ -189,11 +216,11 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
       const std::uint64_t tiles = ceil_div(part.n, os.tile());
       if (tiles > cleared)  // a longer launch after a shorter one: the rows the shorter did not clear
         dev.fill_bytes(*st[j & 1], 0, cleared * kRadix * 4, (tiles - cleared) * kRadix * 4);
-      rt::BufferPtr keys_in = part.first ? view_from(dev, *s.keys[i & 1], part.first, ks) : nullptr;
-      rt::BufferPtr values_in = part.first ? view_from(dev, *s.values[i & 1], part.first, vs) : nullptr;
+      rt::BufferPtr keys_in = part.first ? view_from(dev, s.keys_from(i), part.first, ks) : nullptr;
+      rt::BufferPtr values_in = part.first ? view_from(dev, s.values_from(i), part.first, vs) : nullptr;
       dev.launch(pass_prog.kernel("radix_onesweep"), {tiles, os.group, local_bytes, os.overlap_passes},
-                 {keys_in ? *keys_in : *s.keys[i & 1], values_in ? *values_in : *s.values[i & 1], *s.keys[(i + 1) & 1],
-                  *s.values[(i + 1) & 1], part.n, job.flip_arg(), passes[i] * kRadixBits,
+                 {keys_in ? *keys_in : s.keys_from(i), values_in ? *values_in : s.values_from(i), s.keys_to(i),
+                  s.values_to(i), part.n, job.flip_arg(), passes[i] * kRadixBits,
                   os.portion ? *bases[&part - parts.data()] : hist, *st[j & 1], *st[(j + 1) & 1], counters,
                   static_cast<std::uint32_t>(j)});
       cleared = tiles;  // this launch cleared as many rows of the next buffer
@@ -222,7 +249,7 @@ void portable_onesweep_passes(SortJob& job, const RadixPolicy& p, rt::Program& p
   rt::Buffer* st[2] = {&status, status2 ? status2 : &status};
   for (std::size_t i = 0; i < passes.size(); ++i) {
     job.device.launch(prog.kernel("radix_onesweep_portable"), {tiles, p.portable.group},
-                      {*s.keys[i & 1], *s.values[i & 1], *s.keys[(i + 1) & 1], *s.values[(i + 1) & 1], job.n,
+                      {s.keys_from(i), s.values_from(i), s.keys_to(i), s.values_to(i), job.n,
                        job.flip_arg(), passes[i] * kRadixBits, hist, *st[i & 1], *st[(i + 1) & 1], counters,
                        static_cast<std::uint32_t>(i)});
     timer.mark("onesweep pass " + std::to_string(passes[i]));
@@ -237,14 +264,13 @@ void portable_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
   rt::BufferPtr counts = job.temp(l.counts);
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const std::uint32_t shift = passes[i] * kRadixBits;
-    rt::Buffer& src = *s.keys[i & 1];
-    rt::Buffer& dst = *s.keys[(i + 1) & 1];
+    rt::Buffer& src = s.keys_from(i);
     dev.launch(prog.kernel("radix_count"), {pp.spans.groups, pp.group},
                {src, job.n, job.flip_arg(), shift, pp.spans.span, counts});
     dev.launch(prog.kernel("radix_scan"), {1, pp.group}, {counts, std::uint64_t(kRadix) * pp.spans.groups});
-    dev.launch(
-        prog.kernel("radix_scatter"), {pp.spans.groups, pp.group},
-        {src, *s.values[i & 1], dst, *s.values[(i + 1) & 1], job.n, job.flip_arg(), shift, pp.spans.span, counts});
+    dev.launch(prog.kernel("radix_scatter"), {pp.spans.groups, pp.group},
+               {src, s.values_from(i), s.keys_to(i), s.values_to(i), job.n, job.flip_arg(), shift, pp.spans.span,
+                counts});
     timer.mark("pass " + std::to_string(passes[i]) + " (count+scan+scatter)");
   }
 }
@@ -255,6 +281,7 @@ void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
   const RadixPolicy p = policy_for(job);
   rt::Device& dev = job.device;
+  if (p.path == RadixPath::single_tile || p.path == RadixPath::single_group) copy_input_to_output(job);
   if (p.path == RadixPath::single_tile) {  // one launch, in place, no temporaries
     const SingleTilePolicy& st = p.single_tile;
     rt::Program& prog = program_for(job, p, p.path);
@@ -292,14 +319,15 @@ void radix_sort(SortJob& job) {
   PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
   // 1. all histograms (radix_histogram.h's kernel in the portable programs, the lane histogram in the
-  //    onesweep program)
+  //    onesweep program), of the input where it lies
+  rt::Buffer& input = job.keys_in ? *job.keys_in : job.keys;
   dev.fill_bytes(*meta, 0, 0, l.meta);
   if (l.counters) dev.fill_bytes(*counters, 0, 0, l.counters);
   if (l.status) dev.fill_bytes(*status, 0, 0, l.status);
   if (onesweep) {
     const RadixSpans& hs = p.onesweep.hist_spans;
     dev.launch(prog.kernel("radix_histogram_lanes"), {hs.groups, p.onesweep.hist_group, onesweep_hist_local_bytes(p)},
-               {job.keys, job.n, job.flip_arg(), hs.span, hist});
+               {input, job.n, job.flip_arg(), hs.span, hist});
     if (p.onesweep.portion) {  // portion 0's offsets (the later ones come from the passes)
       const std::uint64_t blocks = p.onesweep.portions(job.n) + 1;
       rt::BufferPtr bases = dev.sub_buffer(*meta, l.bases_offset, blocks * l.block_stride);
@@ -308,19 +336,22 @@ void radix_sort(SortJob& job) {
     }
   } else {
     dev.launch(prog.kernel("radix_histogram"), {p.portable.spans.groups, p.portable.group},
-               {job.keys, job.n, job.flip_arg(), p.portable.spans.span, hist});
+               {input, job.n, job.flip_arg(), p.portable.spans.span, hist});
   }
   timer.mark("histogram");
 
   // 2. passes that change anything
   const PassPlan plan = plan_passes(job, p, *hist);
-  if (plan.passes.empty()) return;
+  if (plan.passes.empty()) {  // every digit is constant: sorted already
+    copy_input_to_output(job);
+    return;
+  }
   // (after the first pass is launched, when the plan says so: that read lands in the next phases)
   timer.mark(plan.decide_after_first ? "plan (histogram read once pass 0 is queued)" : "histogram read + skip");
 
-  // 3. the passes
-  const Sides sides{{&job.keys, tmp_keys.get()},
-                    {&job.values_or_keys(), tmp_values ? tmp_values.get() : tmp_keys.get()}};
+  // 3. the passes (onesweep may decide the rest after the first: planned as every pass)
+  const std::size_t planned = plan.decide_after_first ? p.passes : plan.passes.size();
+  const Sides sides = sides_for(job, tmp_keys.get(), tmp_values.get(), planned);
   std::size_t ran = plan.passes.size();
   if (onesweep)
     ran = onesweep_passes(job, p, l, prog, plan, *hist, *meta, *counters, *status, status2.get(), sides, timer);
@@ -329,8 +360,8 @@ void radix_sort(SortJob& job) {
   else
     portable_passes(job, p, l, prog, plan.passes, sides, timer);
 
-  // 4. odd number of passes: the result is in the temporaries
-  if (ran & 1) {
+  // 4. the last pass wrote the temporaries: the result goes back to the caller's buffers
+  if (sides.keys[ran & 1] != &job.keys) {
     dev.copy(*tmp_keys, 0, job.keys, 0, l.keys);
     if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, l.values);
     timer.mark("copy back");

@@ -66,7 +66,7 @@ bool ranges_meet(std::size_t a, std::size_t a_bytes, std::size_t b, std::size_t 
 }
 
 // True when in and out are the same elements (an in-place sort); Error when they overlap
-// otherwise, since the input is copied to the output before sorting. Views are compared where
+// otherwise, since the output is written while the input is still to be read. Views are compared where
 // they start in their root allocation (Device::native_origin: an OpenCL sub-buffer's parent).
 bool same_elements(rt::Device& device, const NativeView& in, const NativeView& out, std::size_t bytes,
                    const char* what) {
@@ -150,14 +150,15 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   state->device = device;
   device->wait_for_native(queue);
   try {
-    // Out of place: the input is copied and never written; the copy is then sorted in place.
-    if (!keys.in_place) device->copy(*keys.in, 0, *keys.out, 0, key_bytes);
-    if (value_bytes && !values.in_place) device->copy(*values.in, 0, *values.out, 0, n * value_bytes);
     const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
     // Temporaries come from the caller's storage, or from the device's pool and go back to it when
     // the driver returns, while the sort may still run: that is safe because every user of the pool
     // enqueues on this same in-order queue (runtime/buffer_pool.hpp).
     algo::SortJob job{*device, type, n, value_bytes, *keys.out, values.out.get(), options, temp.get()};
+    // Out of place: the input is only read, by the sort itself (radix) or by a copy into the output
+    // that is then sorted in place (algo::run).
+    if (!keys.in_place) job.keys_in = keys.in.get();
+    if (value_bytes && !values.in_place) job.values_in = values.in.get();
     state->start = algo::run(algorithm, job).start;
     state->compiled = rt::program_cache_stats().compiled - compiled_before;
   } catch (...) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
@@ -146,6 +147,54 @@ TEST(NativeCuda, PairsOutOfPlace) {
   const auto sk = read_after<std::uint32_t>(kout.p, n, c.stream);
   const auto sv = read_after<std::uint64_t>(vout.p, n, c.stream);
   EXPECT_TRUE(pairs_sorted_like_reference(keys, sk, sv, order::ascending, true)) << "seed=" << seed;
+}
+
+// Radix out of place reads the input where it lies (its histogram and first pass), and its passes
+// ping-pong so that the last one writes the output. Above 2^22 keys the onesweep path plans every
+// pass before it knows which digits vary (it reads the histogram while the first pass runs), so
+// keys with constant digits end in the temporary and are copied back; with every digit varying no
+// copy runs (checked in the verbose phases). The output starts poisoned.
+template <class K, class V>
+void check_radix_out_of_place(std::size_t n, std::uint64_t mask) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  auto keys = make_keys<K>(n, dist::uniform, seed);
+  if constexpr (std::is_integral_v<K>)
+    for (K& k : keys) k = static_cast<K>(static_cast<std::uint64_t>(k) & mask);
+  const auto values = index_values<V>(n);
+  DeviceMem kin(n * sizeof(K)), kout(n * sizeof(K)), vin(n * sizeof(V)), vout(n * sizeof(V));
+  enqueue_input(kin.p, n * sizeof(K), keys, c.stream);
+  enqueue_input(kout.p, n * sizeof(K), std::vector<K>{}, c.stream);
+  enqueue_input(vin.p, n * sizeof(V), values, c.stream);
+  enqueue_input(vout.p, n * sizeof(V), std::vector<V>{}, c.stream);
+  auto v = [](const DeviceMem& m) { return CudaView{static_cast<std::uintptr_t>(m.p)}; };
+  testing::internal::CaptureStderr();
+  sort_pairs_native<K, V>(*c.gpusort, v(kin), v(kout), v(vin), v(vout), n, CudaStream{c.stream},
+                          {.stable = true, .algorithm = "radix", .verbose = true});
+  const std::string phases = testing::internal::GetCapturedStderr();
+  const std::string what = "n=" + std::to_string(n) + " mask=" + std::to_string(mask) + " seed=" + std::to_string(seed);
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<K>(kout.p, n, c.stream), read_after<V>(vout.p, n, c.stream),
+                                          order::ascending, true))
+      << what;
+  EXPECT_EQ(0, std::memcmp(read_after<K>(kin.p, n, c.stream).data(), keys.data(), n * sizeof(K)))
+      << "keys_in was modified: " << what;
+  EXPECT_EQ(0, std::memcmp(read_after<V>(vin.p, n, c.stream).data(), values.data(), n * sizeof(V)))
+      << "values_in was modified: " << what;
+  if (mask == ~std::uint64_t(0) && n > 100000)
+    EXPECT_EQ(phases.find("copy back"), std::string::npos) << what << "\n" << phases;
+}
+
+TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
+  SKIP_WITHOUT_CUDA();
+  const std::size_t big = (std::size_t(1) << 22) + 3;  // onesweep, planned before the read-back (packed pairs)
+  for (std::uint64_t mask : {0x0ull, 0xFFull, 0xFF00FFull, 0xFFFFFF00ull, ~0ull}) {
+    check_radix_out_of_place<std::uint32_t, std::uint32_t>(big, mask);
+    check_radix_out_of_place<std::uint32_t, std::uint32_t>(300007, mask);  // every pass planned from the histogram
+  }
+  check_radix_out_of_place<std::uint64_t, std::uint64_t>(big, ~0ull);
+  check_radix_out_of_place<std::uint64_t, std::uint64_t>(big, 0xFF0000FF0000FFull);
+  check_radix_out_of_place<float, std::uint32_t>(big, ~0ull);
+  check_radix_out_of_place<std::uint32_t, std::uint32_t>(3000, ~0ull);  // one launch: copied first
 }
 
 TEST(NativeCuda, HostMemoryAndMisalignmentAreRefused) {

@@ -179,6 +179,52 @@ TEST(NativeOpenCL, Pairs) {
   check_pairs_native<std::uint64_t, std::uint8_t>(255, align, true);
 }
 
+// Radix out of place reads the input where it lies and plans its ping-pong so that the last pass
+// writes the output: its pass count (digits that vary) decides which buffer the first pass writes.
+// Keys masked to 0, 1, 2 and 4 varying bytes give 0 to 4 passes; the output starts poisoned; keys and
+// values both apart (the radix reads them), and keys apart with values in place (copied first).
+template <class K, class V>
+void check_radix_out_of_place(std::size_t n, std::uint64_t mask, bool values_apart) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  auto keys = make_keys<K>(n, dist::uniform, seed);
+  for (K& k : keys) k = static_cast<K>(static_cast<std::uint64_t>(k) & mask);
+  const auto values = index_values<V>(n);
+  Mem kin{c.buffer(n * sizeof(K))}, kout{c.buffer(n * sizeof(K))};
+  Mem vin{c.buffer(n * sizeof(V))}, vout{values_apart ? c.buffer(n * sizeof(V)) : nullptr};
+  enqueue_input(c.queue, kin.m, 0, n * sizeof(K), keys);
+  enqueue_input(c.queue, kout.m, 0, n * sizeof(K), std::vector<K>{});  // 0xA5 poison
+  enqueue_input(c.queue, vin.m, 0, n * sizeof(V), values);
+  if (values_apart) enqueue_input(c.queue, vout.m, 0, n * sizeof(V), std::vector<V>{});
+  cl_mem vo = values_apart ? vout.m : vin.m;
+  testing::internal::CaptureStderr();  // the phases (verbose): no copy back where the radix reads the input
+  sort_pairs_native<K, V>(*c.gpusort, OpenCLView{kin.m}, OpenCLView{kout.m}, OpenCLView{vin.m}, OpenCLView{vo}, n,
+                          OpenCLQueue{c.queue}, {.stable = true, .algorithm = "radix", .verbose = true});
+  const std::string phases = testing::internal::GetCapturedStderr();
+  const std::string what = "n=" + std::to_string(n) + " mask=" + std::to_string(mask) +
+                           (values_apart ? " values apart" : " values in place") + " seed=" + std::to_string(seed);
+  if (values_apart) EXPECT_EQ(phases.find("copy back"), std::string::npos) << what << "\n" << phases;
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<K>(c.queue, kout.m, 0, n), read_after<V>(c.queue, vo, 0, n),
+                                          order::ascending, true))
+      << what;
+  EXPECT_EQ(0, std::memcmp(read_after<K>(c.queue, kin.m, 0, n).data(), keys.data(), n * sizeof(K)))
+      << "keys_in was modified: " << what;
+  if (values_apart)
+    EXPECT_EQ(0, std::memcmp(read_after<V>(c.queue, vin.m, 0, n).data(), values.data(), n * sizeof(V)))
+        << "values_in was modified: " << what;
+}
+
+TEST(NativeOpenCL, RadixOutOfPlaceReadsTheInputWhereItLies) {
+  SKIP_WITHOUT_OPENCL();
+  for (std::uint64_t mask : {0x0ull, 0xFFull, 0xFF00FFull, 0xFFFFFFFFull}) {
+    check_radix_out_of_place<std::uint32_t, std::uint32_t>(20011, mask, true);
+    check_radix_out_of_place<std::uint32_t, std::uint32_t>(20011, mask, false);
+  }
+  check_radix_out_of_place<std::uint64_t, std::uint64_t>(9001, 0xFF0000FF0000FFull, true);  // 3 passes of 8
+  check_radix_out_of_place<std::uint32_t, std::uint32_t>(1000, 0xFFFFFFFFull, true);        // one work-group
+  check_radix_out_of_place<std::uint32_t, std::uint32_t>(1, 0xFFFFFFFFull, true);
+}
+
 // The caller's temporary storage (NativeTemporaries): exactly the size gpusort asks for, at an
 // aligned offset of a buffer whose other bytes must stay as they were; too little, or overlapping
 // the keys, is refused before the keys are touched.

@@ -117,11 +117,11 @@ struct NativeTemporaries {
 // n values of value_bytes each (both set with value_bytes != 0, or neither with 0). The views and
 // the queue must all be of the Context's backend.
 //  - in == out (same pointer, or same cl_mem and offset): sorted in place.
-//  - otherwise keys_in (and values_in) are only read, never modified. Radix reads the input where
-//    it lies (its first pass writes the output or a temporary, as CUB's DeviceRadixSort does) when
-//    keys and values are both out of place; otherwise the input is first copied to the output on
-//    the device and the output sorted in place (one extra device copy). The copy counts in the
-//    sort's device time (SortReport::sort_ms).
+//  - otherwise keys_in (and values_in) are only read, never modified. Radix reads the keys where
+//    they lie (its first pass writes the output or a temporary, as CUB's DeviceRadixSort does),
+//    with the values out of place or in place; other algorithms, radix's one-launch sorts of small
+//    n, and radix with values in place and an odd number of passes first copy the input to the
+//    output on the device and sort the output in place (one extra device copy). Any such copy counts in the sort's device time (SortReport::sort_ms).
 // Errors (Error) are thrown before anything is enqueued when the arguments are wrong; a device
 // error while enqueueing still leaves the caller's queue ordered after what was enqueued.
 Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,

@@ -21,11 +21,12 @@ def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options
                           **options)
 
 
-def _sort_into(owner, info, keys, values, value_itemsize, keys_name, options):
-    """Sorts owner (and values) into empty arrays of their library (_arrays.sorted_apart arrays) and
-    returns them: the compiled out-of-place sort, otherwise as _sort_in_place."""
+def _sort_into(owner, info, keys, values, value_itemsize, keys_name, options, values_in_place=False):
+    """Sorts keys into an empty array of their library (_arrays.sorted_apart arrays), and values into
+    another one or in place, and returns (keys_out, values_out): the compiled out-of-place sort,
+    otherwise as _sort_in_place. argsort sorts its fresh indices in place: one array less to make."""
     keys_out = _arrays.empty_like(keys)
-    values_out = None if values is None else _arrays.empty_like(values)
+    values_out = values if values is None or values_in_place else _arrays.empty_like(values)
     temporary = _arrays.lent_temporaries(owner, info, keys_out, values_out, value_itemsize, options, in_place=False)
     _gpusort.sort_into(keys, keys_out, values, values_out, keys_name=keys_name, stream=_arrays.stream_of(owner),
                        temporary=temporary, **options)
@@ -52,7 +53,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     narrow = _arrays.narrow_indices(x, info)
     order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
     if _arrays.sorted_apart(x):
-        order = _sort_into(x, info, x, order, 4 if narrow else 8, "x", options)[1]
+        _sort_into(x, info, x, order, 4 if narrow else 8, "x", options, values_in_place=True)
     else:
         _sort_in_place(x, info, _arrays.copy(x, info), order, 4 if narrow else 8, "x", options)
     if narrow:

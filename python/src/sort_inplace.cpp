@@ -197,7 +197,8 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
   std::optional<ArrayView> values_in, values;
   if (!values_obj.is_none()) {
     values_in = obtain_values(values_in_obj, "values");
-    values = obtain_values(values_obj, "values_out");
+    // values sorted in place (argsort's fresh indices): one import of the array, not two
+    values = values_obj.is(values_in_obj) ? *values_in : obtain_values(values_obj, "values_out");
     check_output(*values_in, *values, "values", "values_out", false);
     check_pair(keys, *values);
     check_pair(keys_in, *values_in);
@@ -237,9 +238,10 @@ void bind_sort(nb::module_& m) {
         "values_out"_a.none() = nb::none(), nb::kw_only(), "descending"_a = false, "stable"_a = true,
         "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(), "comparator"_a.none() = nb::none(),
         "keys_name"_a = "keys", "stream"_a = 0, "temporary"_a.none() = nb::none(),
-        "CUDA arrays only: sorts `keys` into `keys_out` (and permutes `values` into `values_out` alike), "
-        "leaving the inputs unchanged; as sort_inplace otherwise. The outputs must be writable arrays of "
-        "the inputs' length and dtype on the same device, apart from them.");
+        "CUDA arrays only: sorts `keys` into `keys_out` (and permutes `values` into `values_out` alike; "
+        "`values_out` may be `values` itself, permuted in place), leaving the inputs unchanged; as "
+        "sort_inplace otherwise. The outputs must be writable arrays of the inputs' length and dtype on "
+        "the same device, apart from them.");
   m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(),

@@ -92,7 +92,7 @@ void copy_input_to_output(SortJob& job) {
 RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
   events.start = job.device.record();
-  const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in && (!job.values || job.values_in);
+  const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;
   if (!reads_apart) copy_input_to_output(job);
   if (job.n > 1) algorithm.sort(job);
   events.stop = job.device.record();

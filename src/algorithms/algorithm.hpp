@@ -32,8 +32,8 @@ struct SortJob {
   std::string registered_order = {};
   // Out of place: the input, apart from keys/values, never written (nullptr: keys/values hold the
   // input). run() copies it into keys/values before the driver is called, unless the driver reads it
-  // itself (Algorithm::reads_input_apart, and keys and values both apart): radix's first pass reads
-  // it, which saves that copy's read and write of every key and value.
+  // itself (Algorithm::reads_input_apart, with the keys apart; the values apart or in place): radix's
+  // first pass reads it, which saves that copy's read and write of every key (and value).
   rt::Buffer* keys_in = nullptr;
   rt::Buffer* values_in = nullptr;
 
@@ -132,8 +132,8 @@ struct Algorithm {
   // Checks the variant names in local_variant / merge_variant (and how they combine with the other
   // options), throwing Error(invalid_argument) that names the field; nullptr: no variants.
   void (*check_variants)(const SortOptions&) = nullptr;
-  // The driver reads an out-of-place sort's input where it lies (SortJob::keys_in, values_in);
-  // false: run() copies it into the output first.
+  // The driver reads an out-of-place sort's input where it lies (SortJob::keys_in apart, values_in
+  // apart or in place); false: run() copies it into the output first.
   bool reads_input_apart = false;
 };
 

@@ -21,7 +21,8 @@
 //    - elsewhere (CPUs; GPUs from 2^30 keys): radix_passes.cl, count + scan + stable scatter.
 // 4. When the last pass wrote the temporary, copy the result back.
 // Out of place (SortJob::keys_in): the histogram and the first pass read the input where it lies, and
-// the passes ping-pong so that the last one writes the output: no copy of the input. Where the
+// the passes ping-pong so that the last one writes the output: no copy of the input (values sorted in
+// place beside keys apart: the same for an even number of passes; an odd one copies the keys in). Where the
 // passes run turns out different from the number planned at the first pass (onesweep's read-back
 // after it), the result is copied back from the temporary as in place. The one-launch paths copy the
 // input into the output first.
@@ -115,7 +116,9 @@ Sides sides_for(SortJob& job, rt::Buffer* tmp_keys, rt::Buffer* tmp_values, std:
   Sides s{{out_keys, tmp_keys}, {out_values, other_values}};
   if (job.keys_in) {
     s.keys_in = job.keys_in;
-    s.values_in = job.values_in ? job.values_in : job.keys_in;  // no values: never read
+    // values in place (the planned count is even then): the first pass reads them from their side 0;
+    // no values: never read
+    s.values_in = job.values_in ? job.values_in : job.values ? nullptr : job.keys_in;
     if (planned & 1) s = {{tmp_keys, out_keys}, {other_values, out_values}, s.keys_in, s.values_in};
   }
   return s;
@@ -351,6 +354,9 @@ void radix_sort(SortJob& job) {
 
   // 3. the passes (onesweep may decide the rest after the first: planned as every pass)
   const std::size_t planned = plan.decide_after_first ? p.passes : plan.passes.size();
+  // keys apart with values in place and an odd count: the first pass would write the values over
+  // themselves, so the keys are copied in and sorted in place (the histogram read them already)
+  if (job.keys_in && job.values && !job.values_in && (planned & 1)) copy_input_to_output(job);
   const Sides sides = sides_for(job, tmp_keys.get(), tmp_values.get(), planned);
   std::size_t ran = plan.passes.size();
   if (onesweep)

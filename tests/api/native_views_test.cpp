@@ -182,7 +182,8 @@ TEST(NativeOpenCL, Pairs) {
 // Radix out of place reads the input where it lies and plans its ping-pong so that the last pass
 // writes the output: its pass count (digits that vary) decides which buffer the first pass writes.
 // Keys masked to 0, 1, 2 and 4 varying bytes give 0 to 4 passes; the output starts poisoned; keys and
-// values both apart (the radix reads them), and keys apart with values in place (copied first).
+// values both apart, and keys apart with values in place (an odd number of passes copies the keys in
+// first).
 template <class K, class V>
 void check_radix_out_of_place(std::size_t n, std::uint64_t mask, bool values_apart) {
   auto& c = caller();
@@ -203,7 +204,10 @@ void check_radix_out_of_place(std::size_t n, std::uint64_t mask, bool values_apa
   const std::string phases = testing::internal::GetCapturedStderr();
   const std::string what = "n=" + std::to_string(n) + " mask=" + std::to_string(mask) +
                            (values_apart ? " values apart" : " values in place") + " seed=" + std::to_string(seed);
-  if (values_apart) EXPECT_EQ(phases.find("copy back"), std::string::npos) << what << "\n" << phases;
+  // values in place with an odd number of passes: the keys are copied in, sorted in place, copied back
+  int passes = 0;
+  for (int byte = 0; byte < 8; ++byte) passes += (mask >> (8 * byte) & 0xFF) != 0;
+  if (values_apart || passes % 2 == 0) EXPECT_EQ(phases.find("copy back"), std::string::npos) << what << "\n" << phases;
   EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<K>(c.queue, kout.m, 0, n), read_after<V>(c.queue, vo, 0, n),
                                           order::ascending, true))
       << what;

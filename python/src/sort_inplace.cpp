@@ -91,14 +91,17 @@ std::string cuda_id(const ArrayView& keys, const std::string& device) {
 }
 
 // Device memory is sorted where it is, on the array's own GPU, after the work already queued on
-// `stream` (the producer's current stream) and before the work queued there later; the call
-// returns when the sort is done (it waits on the sort's own event, not on the device), so the
-// lent memory is free again for the caller's later work. temporary: a CUDA byte array on the keys'
-// device lent for the sort's temporaries (the Python layer takes it from the caller's own library's
-// pool), or null for gpusort's pool.
+// `stream` (the producer's current stream) and before the work queued there later. wait: the call
+// returns when the sort is done (it waits on the sort's own event, not on the device); else once
+// it is enqueued, as CuPy's and PyTorch's calls do: the arrays and a lent temporary may then go
+// back to their library's pool at once, because those pools are stream-ordered (a block freed on
+// `stream` serves later work on `stream`, which runs after the sort). temporary: a CUDA byte array
+// on the keys' device lent for the sort's temporaries (the Python layer takes it from the caller's
+// own library's pool), or null for gpusort's pool (whose buffers serve only later work on
+// gpusort's own in-order queue).
 // Out of place (sort_into): keys_in/values_in are read, the result lands in keys/values.
 void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
-                    const std::string& device, std::uintptr_t stream, const ArrayView* temporary,
+                    const std::string& device, std::uintptr_t stream, const ArrayView* temporary, bool wait,
                     const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr) {
   const std::string id = cuda_id(keys, device);
   const key_type type = key_type_of_view(keys);
@@ -113,11 +116,13 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
   if (values) v_out = view(*values), v_in = values_in ? view(*values_in) : view(*values);
   const CudaStream queue{reinterpret_cast<void*>(stream)};
   const std::size_t value_bytes = values ? values->itemsize : 0;
-  if (temporary)
-    sort_native(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue, options,
-                NativeTemporaries{view(*temporary), temporary->n * temporary->itemsize});
-  else
-    sort_native(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue, options);
+  std::optional<NativeTemporaries> lent;
+  if (temporary) lent = NativeTemporaries{view(*temporary), temporary->n * temporary->itemsize};
+  Completion done = lent ? sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes,
+                                             queue, options, *lent)
+                         : sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes,
+                                             queue, options);
+  if (wait) done.wait();
 }
 
 // `out` can receive `in` (CUDA, same device, length, element size and dtype for keys).
@@ -156,7 +161,7 @@ std::optional<std::size_t> temporary_bytes(nb::handle keys_obj, nb::handle value
 void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
                   const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
                   const std::optional<std::string>& comparator, const std::string& keys_name,
-                  std::uintptr_t stream, nb::handle temporary_obj) {
+                  std::uintptr_t stream, nb::handle temporary_obj, bool wait) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   check_writable(keys, keys_name.c_str());
   std::optional<ArrayView> values;
@@ -179,7 +184,7 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
         check_writable(*temporary, "temporary");
       }
       sort_cuda_view(keys, values ? &*values : nullptr, options, device.value_or(""), stream,
-                     temporary ? &*temporary : nullptr);
+                     temporary ? &*temporary : nullptr, wait);
       return;
     }
   }
@@ -188,7 +193,7 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
 void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in_obj, nb::handle values_obj,
                bool descending, bool stable, const std::optional<std::string>& algorithm,
                const std::optional<std::string>& device, const std::optional<std::string>& comparator,
-               const std::string& keys_name, std::uintptr_t stream, nb::handle temporary_obj) {
+               const std::string& keys_name, std::uintptr_t stream, nb::handle temporary_obj, bool wait) {
   const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
   const ArrayView keys = obtain_keys(keys_obj, "keys_out");
   check_output(keys_in, keys, keys_name.c_str(), "keys_out", true);
@@ -209,7 +214,7 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
     check_writable(*temporary, "temporary");
   }
   sort_cuda_view(keys, values ? &*values : nullptr, options_from(descending, stable, algorithm, comparator),
-                 device.value_or(""), stream, temporary ? &*temporary : nullptr, &keys_in,
+                 device.value_or(""), stream, temporary ? &*temporary : nullptr, wait, &keys_in,
                  values_in ? &*values_in : nullptr);
 }
 
@@ -229,15 +234,16 @@ void bind_sort(nb::module_& m) {
   m.def("sort_inplace", &sort_inplace, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "stream"_a = 0,
-        "temporary"_a.none() = nb::none(),
+        "temporary"_a.none() = nb::none(), "wait"_a = true,
         "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile. For CUDA "
         "arrays, `stream` is the CUstream (as an int; 0 = the legacy default stream) the sort is "
         "ordered on, and `temporary` a CUDA array on the same device lent for the sort's temporaries "
-        "(at least temporary_bytes(...) bytes; None: gpusort's own pool).");
+        "(at least temporary_bytes(...) bytes; None: gpusort's own pool); `wait`: return once the sort is done "
+        "on the device (else once it is enqueued on `stream`).");
   m.def("sort_into", &sort_into, "keys"_a, "keys_out"_a, "values"_a.none() = nb::none(),
         "values_out"_a.none() = nb::none(), nb::kw_only(), "descending"_a = false, "stable"_a = true,
         "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(), "comparator"_a.none() = nb::none(),
-        "keys_name"_a = "keys", "stream"_a = 0, "temporary"_a.none() = nb::none(),
+        "keys_name"_a = "keys", "stream"_a = 0, "temporary"_a.none() = nb::none(), "wait"_a = true,
         "CUDA arrays only: sorts `keys` into `keys_out` (and permutes `values` into `values_out` alike; "
         "`values_out` may be `values` itself, permuted in place), leaving the inputs unchanged; as "
         "sort_inplace otherwise. The outputs must be writable arrays of the inputs' length and dtype on "

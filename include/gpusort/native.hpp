@@ -122,6 +122,8 @@ struct NativeTemporaries {
 //    with the values out of place or in place; other algorithms, radix's one-launch sorts of small
 //    n, and radix with values in place and an odd number of passes first copy the input to the
 //    output on the device and sort the output in place (one extra device copy). Any such copy counts in the sort's device time (SortReport::sort_ms).
+// Keys and values must not overlap (an output meeting the other array's input or output is
+// refused; the two inputs may share memory).
 // Errors (Error) are thrown before anything is enqueued when the arguments are wrong; a device
 // error while enqueueing still leaves the caller's queue ordered after what was enqueued.
 Completion sort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,

@@ -99,6 +99,21 @@ Operands wrap_pair(rt::Device& device, const NativeView& in, const NativeView& o
   return ops;
 }
 
+// Keys and values apart: each array's output meets neither the other's output nor the other's input
+// (the sort writes an output while an input is still to be read; inputs may share memory, being
+// only read). Checked before anything is enqueued.
+void check_keys_apart_from_values(rt::Device& device, const NativeView& keys_in, const NativeView& keys_out,
+                                  std::size_t key_bytes, const NativeView& values_in, const NativeView& values_out,
+                                  std::size_t value_bytes) {
+  const auto meet = [&](const NativeView& a, std::size_t a_bytes, const NativeView& b, std::size_t b_bytes) {
+    const auto x = device.native_origin(a), y = device.native_origin(b);
+    return x.first == y.first && ranges_meet(x.second, a_bytes, y.second, b_bytes);
+  };
+  if (meet(keys_out, key_bytes, values_out, value_bytes) || meet(keys_out, key_bytes, values_in, value_bytes) ||
+      meet(values_out, value_bytes, keys_in, key_bytes))
+    throw Error(errc::invalid_argument, "keys and values overlap: an output meets the other array's input or output");
+}
+
 // The caller's temporary storage as a device buffer, after the checks NativeTemporaries promises.
 rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t n,
                                std::size_t value_bytes, const SortOptions& options, const NativeTemporaries& t,
@@ -137,8 +152,10 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   const std::size_t key_bytes = n * key_size(type);
   const Operands keys = wrap_pair(*device, keys_in, keys_out, key_bytes, key_size(type), "keys");
   Operands values;
-  if (value_bytes)
+  if (value_bytes) {
     values = wrap_pair(*device, *values_in, *values_out, n * value_bytes, value_bytes, "values");
+    check_keys_apart_from_values(*device, keys_in, keys_out, key_bytes, *values_in, *values_out, n * value_bytes);
+  }
   rt::BufferPtr temp;
   if (temporaries) {
     std::vector<std::pair<const NativeView*, std::size_t>> operands{{&keys_in, key_bytes}, {&keys_out, key_bytes}};

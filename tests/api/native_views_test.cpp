@@ -358,6 +358,24 @@ TEST(NativeOpenCL, OverlappingInAndOutAreRefused) {
   EXPECT_THROW(sort_native<std::uint32_t>(*c.gpusort, OpenCLView{m.m, 0}, OpenCLView{m.m, align}, 8 * align,
                                           OpenCLQueue{c.queue}),
                Error);
+  // keys and values in one buffer: an output that meets the other array's input or output
+  Mem big{c.buffer(128 * align)};
+  const std::size_t n = 4 * align;  // arrays of n * 4 = 16 * align bytes, 32 * align apart
+  const OpenCLView k0{big.m, 0}, k1{big.m, 32 * align}, v0{big.m, 64 * align}, v1{big.m, 96 * align};
+  const auto refused = [&](OpenCLView ki, OpenCLView ko, OpenCLView vi, OpenCLView vo, const char* what) {
+    try {
+      sort_pairs_native<std::uint32_t, std::uint32_t>(*c.gpusort, ki, ko, vi, vo, n, OpenCLQueue{c.queue});
+      ADD_FAILURE() << "not refused: " << what;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::invalid_argument) << what;
+      EXPECT_NE(std::string(e.what()).find("keys and values overlap"), std::string::npos) << e.what();
+    }
+  };
+  refused(k0, k0, OpenCLView{big.m, align}, OpenCLView{big.m, align}, "values in place over keys in place");
+  refused(k0, k1, v0, OpenCLView{big.m, 2 * align}, "values out over keys in");
+  refused(k0, OpenCLView{big.m, 65 * align}, v0, v1, "keys out over values in");
+  refused(k0, k1, v0, OpenCLView{big.m, 40 * align}, "values out over keys out");
+  sort_pairs_native<std::uint32_t, std::uint32_t>(*c.gpusort, k0, k1, k0, v1, n, OpenCLQueue{c.queue});  // inputs shared
 }
 
 TEST(NativeOpenCL, CudaHandlesAreRefused) {

@@ -120,8 +120,11 @@ struct NativeTemporaries {
 //  - otherwise keys_in (and values_in) are only read, never modified. Radix reads the keys where
 //    they lie (its first pass writes the output or a temporary, as CUB's DeviceRadixSort does),
 //    with the values out of place or in place; other algorithms, radix's one-launch sorts of small
-//    n, and radix with values in place and an odd number of passes first copy the input to the
-//    output on the device and sort the output in place (one extra device copy). Any such copy counts in the sort's device time (SortReport::sort_ms).
+//    n, radix with values in place and an odd number of passes, and keys whose every digit is
+//    constant first copy the input to the output on the device (and sort the output in place).
+//    Radix above 2^22 keys may also copy its result back from a temporary where digits it planned
+//    to sort by turn out constant. Any such copy counts in the sort's device time
+//    (SortReport::sort_ms).
 // Keys and values must not overlap (an output meeting the other array's input or output is
 // refused; the two inputs may share memory).
 // Errors (Error) are thrown before anything is enqueued when the arguments are wrong; a device

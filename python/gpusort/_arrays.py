@@ -1,15 +1,17 @@
-"""Copies and index arrays in the caller's own array library.
+"""The arrays a sort returns, and argsort's indices, made in the caller's own array library.
 
-The compiled module only sorts arrays in place, wherever they live. The out-of-place functions need
-a copy of the caller's array, and argsort an arange, made by whoever owns that memory: numpy for
-host arrays. A host array of another library (a PyTorch CPU tensor, say) is copied through numpy
-and handed back as its own kind through that library's from_dlpack.
+The compiled module sorts arrays in place (sort_inplace), and CUDA arrays also from an input into an
+output (sort_into). The out-of-place functions need a result array, and argsort an arange, made by
+whoever owns that memory: numpy for host arrays (a copy, sorted in place). A host array of another
+library (a PyTorch CPU tensor, say) is copied through numpy and handed back as its own kind through
+that library's from_dlpack.
 
 Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are sorted on their own device, so no
 data leaves the GPU, into an empty array of their own library (empty_like; sorted_apart says when),
 or into a copy of it (torch's clone, cupy's copy) for other producers, on the producer's current
-stream: the sort runs after the work already queued there and before the work queued later. Large sorts of PyTorch and CuPy arrays also take their temporary memory from that
-library's pool (lent_temporaries), and argsort of large ones sorts int32 indices (narrow_indices).
+stream: the sort runs after the work already queued there and before the work queued later. Large
+sorts of PyTorch and CuPy arrays also take their temporary memory from that library's pool
+(lent_temporaries), and argsort of large ones sorts int32 indices (narrow_indices).
 """
 import sys
 
@@ -54,8 +56,10 @@ def pool_library(x):
 def sorted_apart(*arrays):
     """Whether the out-of-place functions sort these arrays (keys, and values if any) into empty
     arrays of their library (sort_into: gpusort's radix reads the input where it lies, so the copy
-    of the input is saved) instead of into copies: CUDA arrays of PyTorch or CuPy."""
-    return all(pool_library(a) is not None and _on_cuda(a) for a in arrays)
+    of the input is saved) instead of into copies: CUDA arrays of PyTorch or CuPy, all of one library
+    (the outputs are then made on the stream the sort is ordered on)."""
+    libraries = {pool_library(a) for a in arrays}
+    return len(libraries) == 1 and None not in libraries and all(_on_cuda(a) for a in arrays)
 
 
 def _on_cuda(x):

@@ -9,15 +9,24 @@ the default ($GPUSORT_DEVICE, else the best device). `comparator`: a run-time or
 None for the natural order; it sorts with the merge algorithm unless `algorithm` names another
 comparison sort (SortOptions::comparator). The first sort on a device opens it (and may
 compile kernels, cached on disk); later ones reuse it. The GIL is released while sorting.
-Calls on CUDA arrays return once the sort is enqueued on the array's current stream, as CuPy's and
-PyTorch's do: work queued there later (and the host through that library) sees the sorted result.
+Calls on PyTorch and CuPy CUDA arrays return once the sort is enqueued on the array's current
+stream, as those libraries' own calls do: work queued there later (and the host through that
+library) sees the sorted result, and an input made on another stream needs the care those
+libraries ask for there (PyTorch's record_stream); calls on other producers' CUDA arrays return
+once the sort is done. A device error of a sort that was only enqueued surfaces in a later call.
 """
 from . import _arrays, _gpusort
 
-# CUDA arrays: the call returns once the sort is enqueued (False), or once it is done on the device
-# (True: one more round trip to the device per call). Both are safe for the arrays and the lent
-# temporaries: PyTorch's and CuPy's pools are stream-ordered (python/src/sort_inplace.cpp).
+# PyTorch and CuPy CUDA arrays: the call returns once the sort is enqueued (False), or once it is
+# done on the device (True: one more round trip to the device per call). Returning early is safe for
+# the arrays the call makes and the temporaries it borrows, all made on the stream the sort is
+# ordered on: PyTorch's and CuPy's pools are stream-ordered (python/src/sort_inplace.cpp). Other
+# producers' arrays always wait: their pools' ordering is not known.
 WAIT_FOR_DEVICE = False
+
+
+def _wait(owner):
+    return WAIT_FOR_DEVICE or _arrays.pool_library(owner) is None
 
 
 def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options):
@@ -25,7 +34,7 @@ def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options
     library where the sort is large (_arrays.lent_temporaries)."""
     temporary = _arrays.lent_temporaries(owner, info, keys, values, value_itemsize, options)
     _gpusort.sort_inplace(keys, values, keys_name=keys_name, stream=_arrays.stream_of(owner), temporary=temporary,
-                          wait=WAIT_FOR_DEVICE, **options)
+                          wait=_wait(owner), **options)
 
 
 def _sort_into(owner, info, keys, values, value_itemsize, keys_name, options, values_in_place=False):
@@ -36,7 +45,7 @@ def _sort_into(owner, info, keys, values, value_itemsize, keys_name, options, va
     values_out = values if values is None or values_in_place else _arrays.empty_like(values)
     temporary = _arrays.lent_temporaries(owner, info, keys_out, values_out, value_itemsize, options, in_place=False)
     _gpusort.sort_into(keys, keys_out, values, values_out, keys_name=keys_name, stream=_arrays.stream_of(owner),
-                       temporary=temporary, wait=WAIT_FOR_DEVICE, **options)
+                       temporary=temporary, wait=_wait(owner), **options)
     return keys_out, values_out
 
 

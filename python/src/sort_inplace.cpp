@@ -1,11 +1,13 @@
 // Step two of every sort: sort the arrays obtain_keys/obtain_values found, where they live.
 //   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back)
-//   CUDA memory  -> gpusort::sort_native on the array's own device, in place, no copies, ordered
-//                   on the producer's stream (gpusort/native.hpp)
-// The Python layer (python/gpusort/) makes the copies that sort/argsort/sort_pairs return, in the
-// caller's own array library, and passes them here; sort_/sort_pairs_ pass the caller's arrays.
-// For CUDA arrays it passes the input and an empty output instead (sort_into): gpusort's radix reads
-// the input where it lies, which saves the copy's read and write of every key and value.
+//   CUDA memory  -> gpusort::sort_native on the array's own device, ordered on the producer's
+//                   stream, no copies to the host (gpusort/native.hpp): in place (sort_inplace), or
+//                   from an input into an output (sort_into)
+// The Python layer (python/gpusort/) makes the arrays that sort/argsort/sort_pairs return, in the
+// caller's own array library: for host arrays and other producers' CUDA arrays a copy it passes to
+// sort_inplace; for PyTorch and CuPy CUDA arrays empty outputs it passes to sort_into with the input
+// (gpusort's radix reads the input where it lies, which saves the copy's read and write of every key
+// and value). sort_/sort_pairs_ pass the caller's arrays to sort_inplace.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -125,13 +127,18 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
   if (wait) done.wait();
 }
 
-// `out` can receive `in` (CUDA, same device, length, element size and dtype for keys).
-void check_output(const ArrayView& in, const ArrayView& out, const char* in_name, const char* out_name, bool keys) {
-  check_writable(out, out_name);
-  if (in.memory != memory_kind::cuda || out.memory != memory_kind::cuda || in.device_id != out.device_id)
-    raise(PyExc_ValueError, std::string("sort_into: ") + in_name + " and " + out_name + " must be CUDA arrays on one device");
+// `out` has `in`'s shape: length, element size, and dtype for keys.
+void check_same_shape(const ArrayView& in, const ArrayView& out, const char* in_name, const char* out_name, bool keys) {
   if (in.n != out.n || in.itemsize != out.itemsize || (keys && in.dtype != out.dtype))
     raise(PyExc_ValueError, std::string("sort_into: ") + out_name + " must have " + in_name + "'s length and dtype");
+}
+
+// `out` can be written with `in`'s elements on the device: writable, both CUDA arrays of one device.
+void check_cuda_output(const ArrayView& in, const ArrayView& out, const char* in_name, const char* out_name) {
+  check_writable(out, out_name);
+  if (in.memory != memory_kind::cuda || out.memory != memory_kind::cuda || in.device_id != out.device_id)
+    raise(PyExc_ValueError,
+          std::string("sort_into: ") + in_name + " and " + out_name + " must be CUDA arrays on one device");
 }
 
 // The bytes of temporary storage sort_inplace would take for these CUDA arrays, or None where the
@@ -194,17 +201,21 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
                bool descending, bool stable, const std::optional<std::string>& algorithm,
                const std::optional<std::string>& device, const std::optional<std::string>& comparator,
                const std::string& keys_name, std::uintptr_t stream, nb::handle temporary_obj, bool wait) {
-  const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
-  const ArrayView keys = obtain_keys(keys_obj, "keys_out");
-  check_output(keys_in, keys, keys_name.c_str(), "keys_out", true);
   if (values_in_obj.is_none() != values_obj.is_none())
     raise(PyExc_ValueError, "sort_into: give values and values_out together, or neither");
+  const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
+  const ArrayView keys = obtain_keys(keys_obj, "keys_out");
+  check_same_shape(keys_in, keys, keys_name.c_str(), "keys_out", true);
   std::optional<ArrayView> values_in, values;
   if (!values_obj.is_none()) {
     values_in = obtain_values(values_in_obj, "values");
     // values sorted in place (argsort's fresh indices): one import of the array, not two
     values = values_obj.is(values_in_obj) ? *values_in : obtain_values(values_obj, "values_out");
-    check_output(*values_in, *values, "values", "values_out", false);
+    check_same_shape(*values_in, *values, "values", "values_out", false);
+  }
+  check_cuda_output(keys_in, keys, keys_name.c_str(), "keys_out");
+  if (values) {
+    check_cuda_output(*values_in, *values, "values", "values_out");
     check_pair(keys, *values);
     check_pair(keys_in, *values_in);
   }

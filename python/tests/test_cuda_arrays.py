@@ -127,7 +127,7 @@ def test_device_sorts_with_lent_temporaries(library, monkeypatch):
 
 
 @pytest.mark.parametrize("library", ["cupy", "torch"])
-def test_device_out_of_place_sorts_leave_the_input_alone(library):
+def test_device_out_of_place_sorts_leave_the_input_alone(library, monkeypatch):
     """sort, argsort and sort_pairs of PyTorch and CuPy arrays sort into new arrays (the radix reads
     the input where it lies): every input stays as it was, on a stream of the caller's own, and the
     results match the reference, for keys whose constant digits leave fewer passes than planned."""
@@ -135,6 +135,14 @@ def test_device_out_of_place_sorts_leave_the_input_alone(library):
         need_cupy()
     else:
         need_torch_cuda()
+    into = []
+    real = gpusort._gpusort.sort_into
+
+    def spy(*args, **kwargs):
+        into.append(kwargs.get("wait"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gpusort._gpusort, "sort_into", spy)
     n = (1 << 22) + 5  # the onesweep path that plans its passes before reading the histogram
     for mask in (0xFFFFFFFF, 0x00FF00FF, 0xFF):
         x = host_keys("uint32", n, mask) & np.uint32(mask)
@@ -163,6 +171,7 @@ def test_device_out_of_place_sorts_leave_the_input_alone(library):
         np.testing.assert_array_equal(got[3], values[order])
         np.testing.assert_array_equal(got[4], x)
         np.testing.assert_array_equal(got[5], values)
+    assert into == [False] * 9  # every call took sort_into and returned once enqueued
 
 
 def test_cupy_in_place_is_zero_copy_and_stream_ordered():

@@ -95,9 +95,18 @@ def test_a_temporary_loan_is_for_cuda_arrays_only():
 
 def test_sort_into_is_for_cuda_arrays_only():
     """The compiled out-of-place sort (which sort/argsort/sort_pairs use for PyTorch and CuPy CUDA
-    arrays) refuses host arrays, which the out-of-place functions copy and sort in place instead."""
+    arrays) refuses host arrays, which the out-of-place functions copy and sort in place instead,
+    and outputs that cannot take the input; nothing is touched."""
     x = np.array([3, 1, 2], dtype=np.uint32)
     out = np.zeros(3, dtype=np.uint32)
     with pytest.raises(ValueError, match="must be CUDA arrays"):
         gpusort._gpusort.sort_into(x, out)
+    with pytest.raises(ValueError, match="length and dtype"):
+        gpusort._gpusort.sort_into(x, np.zeros(4, dtype=np.uint32))
+    with pytest.raises(ValueError, match="length and dtype"):
+        gpusort._gpusort.sort_into(x, np.zeros(3, dtype=np.int32))
+    with pytest.raises(ValueError, match="length and dtype"):
+        gpusort._gpusort.sort_into(x, out, np.arange(3, dtype=np.int64), np.zeros(3, dtype=np.int32))
+    with pytest.raises(ValueError, match="together"):
+        gpusort._gpusort.sort_into(x, out, np.arange(3, dtype=np.int64))
     assert x.tolist() == [3, 1, 2] and out.tolist() == [0, 0, 0]

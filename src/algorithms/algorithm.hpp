@@ -1,9 +1,11 @@
 #pragma once
 // What every algorithm driver receives, and the table of algorithms.
 // A driver sorts job.n keys (and values) held in device buffers, leaving the result in the same
-// buffers; an out-of-place sort's input lies apart (keys_in, values_in) and is only read. Its device temporaries come from job.temp(), requested before its first launch that
-// writes the keys (so a failure leaves them unchanged); Algorithm::temp_bytes reports their sum.
-// It never touches host memory.
+// buffers; an out-of-place sort's input lies apart (keys_in, values_in) and is only read. Its device
+// temporaries come from job.temp(), requested before its first launch that writes the keys (so a
+// failure leaves them unchanged; out of place, radix may have copied the input into the output
+// already, and the input is never written); Algorithm::temp_bytes reports their sum. It never
+// touches host memory.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -82,7 +82,8 @@ bool same_elements(rt::Device& device, const NativeView& in, const NativeView& o
   return false;
 }
 
-// The device buffers of one in/out pair: out sorts in place after `in` was copied into it.
+// The device buffers of one in/out pair (the same buffer in place; out of place, the job reads `in`
+// and writes `out`: algo::run copies `in` into `out` first unless the algorithm reads it apart).
 struct Operands {
   rt::BufferPtr in, out;
   bool in_place = true;

@@ -180,8 +180,10 @@ void check_radix_out_of_place(std::size_t n, std::uint64_t mask) {
       << "keys_in was modified: " << what;
   EXPECT_EQ(0, std::memcmp(read_after<V>(vin.p, n, c.stream).data(), values.data(), n * sizeof(V)))
       << "values_in was modified: " << what;
-  if (mask == ~std::uint64_t(0) && n > 100000)
+  if (mask == ~std::uint64_t(0) && n > 100000) {
     EXPECT_EQ(phases.find("copy back"), std::string::npos) << what << "\n" << phases;
+    EXPECT_NE(phases.find("onesweep pass"), std::string::npos) << "no phases printed: " << what;
+  }
 }
 
 TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {

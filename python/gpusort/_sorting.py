@@ -37,15 +37,16 @@ def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options
                           wait=_wait(owner), **options)
 
 
-def _sort_into(owner, info, keys, values, value_itemsize, keys_name, options, values_in_place=False):
+def _sort_into(keys, info, values, value_itemsize, keys_name, options, values_in_place=False):
     """Sorts keys into an empty array of their library (_arrays.sorted_apart arrays), and values into
-    another one or in place, and returns (keys_out, values_out): the compiled out-of-place sort,
-    otherwise as _sort_in_place. argsort sorts its fresh indices in place: one array less to make."""
+    another one or in place, and returns (keys_out, values_out): the compiled out-of-place sort on
+    keys' current stream, otherwise as _sort_in_place. argsort sorts its fresh indices in place: one
+    array less to make."""
     keys_out = _arrays.empty_like(keys)
     values_out = values if values is None or values_in_place else _arrays.empty_like(values)
-    temporary = _arrays.lent_temporaries(owner, info, keys_out, values_out, value_itemsize, options, in_place=False)
-    _gpusort.sort_into(keys, keys_out, values, values_out, keys_name=keys_name, stream=_arrays.stream_of(owner),
-                       temporary=temporary, wait=_wait(owner), **options)
+    temporary = _arrays.lent_temporaries(keys, info, keys_out, values_out, value_itemsize, options, in_place=False)
+    _gpusort.sort_into(keys, keys_out, values, values_out, keys_name=keys_name, stream=_arrays.stream_of(keys),
+                       temporary=temporary, wait=_wait(keys), **options)
     return keys_out, values_out
 
 
@@ -54,7 +55,7 @@ def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, co
     options = dict(descending=descending, stable=stable, algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
     if _arrays.sorted_apart(x):
-        return _sort_into(x, info, x, None, 0, "x", options)[0]
+        return _sort_into(x, info, None, 0, "x", options)[0]
     result = _arrays.copy(x, info)
     _sort_in_place(x, info, result, None, 0, "x", options)
     return _arrays.like(x, result)
@@ -69,7 +70,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     narrow = _arrays.narrow_indices(x, info)
     order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
     if _arrays.sorted_apart(x):
-        _sort_into(x, info, x, order, 4 if narrow else 8, "x", options, values_in_place=True)
+        _sort_into(x, info, order, 4 if narrow else 8, "x", options, values_in_place=True)
     else:
         _sort_in_place(x, info, _arrays.copy(x, info), order, 4 if narrow else 8, "x", options)
     if narrow:
@@ -84,7 +85,7 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
     info = _arrays.inspect(keys, "keys", "keys")
     values_info = _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
     if _arrays.sorted_apart(keys, values):
-        return _sort_into(keys, info, keys, values, values_info.itemsize, "keys", options)
+        return _sort_into(keys, info, values, values_info.itemsize, "keys", options)
     sorted_keys = _arrays.copy(keys, info)
     sorted_values = _arrays.copy(values, values_info)
     _sort_in_place(keys, info, sorted_keys, _arrays.as_value_bytes(sorted_values), values_info.itemsize, "keys", options)

@@ -116,9 +116,8 @@ Sides sides_for(SortJob& job, rt::Buffer* tmp_keys, rt::Buffer* tmp_values, std:
   Sides s{{out_keys, tmp_keys}, {out_values, other_values}};
   if (job.keys_in) {
     s.keys_in = job.keys_in;
-    // values in place (the planned count is even then): the first pass reads them from their side 0;
-    // no values: never read
-    s.values_in = job.values_in ? job.values_in : job.values ? nullptr : job.keys_in;
+    // values in place (the planned count is even then): the first pass reads them from their side 0
+    s.values_in = job.values_in;
     if (planned & 1) s = {{tmp_keys, out_keys}, {other_values, out_values}, s.keys_in, s.values_in};
   }
   return s;

@@ -65,6 +65,14 @@ bool ranges_meet(std::size_t a, std::size_t a_bytes, std::size_t b, std::size_t 
   return b >= a ? b - a < a_bytes : a - b < b_bytes;
 }
 
+// Whether two views of the caller's memory share a byte, compared where they start in their root
+// allocation (Device::native_origin: an OpenCL sub-buffer's parent).
+bool views_meet(rt::Device& device, const NativeView& a, std::size_t a_bytes, const NativeView& b,
+                std::size_t b_bytes) {
+  const auto x = device.native_origin(a), y = device.native_origin(b);
+  return x.first == y.first && ranges_meet(x.second, a_bytes, y.second, b_bytes);
+}
+
 // True when in and out are the same elements (an in-place sort); Error when they overlap
 // otherwise, since the output is written while the input is still to be read. Views are compared where
 // they start in their root allocation (Device::native_origin: an OpenCL sub-buffer's parent).
@@ -72,10 +80,8 @@ bool same_elements(rt::Device& device, const NativeView& in, const NativeView& o
                    const char* what) {
   if (in.index() != out.index())
     throw Error(errc::invalid_argument, std::string(what) + ": input and output views are of different backends");
-  const auto a = device.native_origin(in), b = device.native_origin(out);
-  if (a == b) return true;
-  const bool overlap = a.first == b.first && ranges_meet(a.second, bytes, b.second, bytes);
-  if (overlap)
+  if (device.native_origin(in) == device.native_origin(out)) return true;
+  if (views_meet(device, in, bytes, out, bytes))
     throw Error(errc::invalid_argument, std::string(what) +
                                             ": input and output overlap without being the same (give the same view "
                                             "for an in-place sort)");
@@ -106,12 +112,9 @@ Operands wrap_pair(rt::Device& device, const NativeView& in, const NativeView& o
 void check_keys_apart_from_values(rt::Device& device, const NativeView& keys_in, const NativeView& keys_out,
                                   std::size_t key_bytes, const NativeView& values_in, const NativeView& values_out,
                                   std::size_t value_bytes) {
-  const auto meet = [&](const NativeView& a, std::size_t a_bytes, const NativeView& b, std::size_t b_bytes) {
-    const auto x = device.native_origin(a), y = device.native_origin(b);
-    return x.first == y.first && ranges_meet(x.second, a_bytes, y.second, b_bytes);
-  };
-  if (meet(keys_out, key_bytes, values_out, value_bytes) || meet(keys_out, key_bytes, values_in, value_bytes) ||
-      meet(values_out, value_bytes, keys_in, key_bytes))
+  if (views_meet(device, keys_out, key_bytes, values_out, value_bytes) ||
+      views_meet(device, keys_out, key_bytes, values_in, value_bytes) ||
+      views_meet(device, values_out, value_bytes, keys_in, key_bytes))
     throw Error(errc::invalid_argument, "keys and values overlap: an output meets the other array's input or output");
 }
 
@@ -130,12 +133,9 @@ rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algori
   for (const auto& [view, bytes] : operands)
     if (view->index() != t.view.index())
       throw Error(errc::invalid_argument, "temporary storage: a view of another backend than the keys'");
-  const auto at = device.native_origin(t.view);
-  for (const auto& [view, bytes] : operands) {
-    const auto o = device.native_origin(*view);
-    if (o.first == at.first && ranges_meet(at.second, t.bytes, o.second, bytes))
+  for (const auto& [view, bytes] : operands)
+    if (views_meet(device, t.view, t.bytes, *view, bytes))
       throw Error(errc::invalid_argument, "temporary storage overlaps the keys or values");
-  }
   return device.wrap(t.view, t.bytes);
 }
 

@@ -1,10 +1,10 @@
 // Fixed-size records sorted by fields on the device (src/api/records_device.cpp): the record
-// index that travels as the value of every pass's sort, every pass's keys made from the records in
-// one sequential read, each pass's keys put in the current order, and the final gather of the
-// records by the sorted index. Records are byte arrays of any size (1 to 1024 bytes) at any
-// alignment, so fields are read a byte at a time (reading them as aligned words where the record
-// size allows measured no faster: docs/lab/records-on-the-device.md); keys and gathered words are
-// written whole.
+// index that travels as the value of every pass's sort (made by positions.cl), every pass's keys
+// made from the records in one sequential read, each pass's keys put in the current order, and the
+// final gather of the records by the sorted index. Records are byte arrays of any size (1 to 1024
+// bytes) at any alignment, so fields are read a byte at a time (reading them as aligned words where
+// the record size allows measured no faster: docs/lab/records-on-the-device.md); keys and gathered
+// words are written whole.
 // NVRTC-CHECK-DEFINES: RECORD_INDEX_BYTES=8
 #include "record_fields.h"
 
@@ -16,11 +16,6 @@ typedef u64 index_t;
 #else
 typedef u32 index_t;
 #endif
-
-KERNEL records_iota(GLOBAL index_t* index, u64 n) {
-  const u64 i = GLOBAL_ID();
-  if (i < n) index[i] = (index_t)i;
-}
 
 // A pass's key of one record at `field` (its first byte): a plain field is `field_bytes` bytes
 // stored little-endian; a packed piece of a bytesK field is its field_bytes bytes read as a

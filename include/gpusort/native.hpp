@@ -35,6 +35,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "gpusort/argsort.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/key_type.hpp"
@@ -150,6 +151,25 @@ SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, c
                        std::size_t n, const std::optional<NativeView>& values_in,
                        const std::optional<NativeView>& values_out, std::size_t value_bytes, const NativeQueue& queue,
                        const SortOptions& options, const NativeTemporaries& temporaries);
+
+// argsort of device memory: `indices` (n elements of index_bytes, 4 or 8) receives the positions
+// 0..n-1 permuted as the sort permutes the keys, keys_in[indices[0]] <= keys_in[indices[1]] <= ...
+// (stable unless the options say otherwise), and keys_out the sorted keys (keys_out == keys_in sorts
+// the keys in place; otherwise keys_in is only read). The positions are made on the device, after
+// the caller's queue's earlier work: the caller fills nothing. As sort_native otherwise, with the
+// indices as values sorted in place (an arange of the caller's own, sorted by sort_native, gives the
+// same result at one fill more). 4-byte indices need n <= 2^32. On an error before anything is
+// enqueued, nothing is written.
+Completion argsort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                                std::size_t n, const NativeView& indices, std::size_t index_bytes,
+                                const NativeQueue& queue, const SortOptions& options = argsort_options());
+SortReport argsort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                          std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
+                          const SortOptions& options = argsort_options());
+Completion argsort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                                std::size_t n, const NativeView& indices, std::size_t index_bytes,
+                                const NativeQueue& queue, const SortOptions& options,
+                                const NativeTemporaries& temporaries);
 
 // Typed forms. View and Queue are CudaView/CudaStream or OpenCLView/OpenCLQueue.
 template <sortable_key K, class View, class Queue>

@@ -1,8 +1,9 @@
 """The arrays a sort returns, and argsort's indices, made in the caller's own array library.
 
 The compiled module sorts arrays in place (sort_inplace), and CUDA arrays also from an input into an
-output (sort_into). The out-of-place functions need a result array, and argsort an arange, made by
-whoever owns that memory: numpy for host arrays (a copy, sorted in place). A host array of another
+output (sort_into, and argsort_into, which makes the indices it sorts on the device). The
+out-of-place functions need a result array, and argsort indices, made by whoever owns that memory:
+numpy for host arrays (a copy sorted in place, and an arange). A host array of another
 library (a PyTorch CPU tensor, say) is copied through numpy and handed back as its own kind through
 that library's from_dlpack.
 
@@ -11,7 +12,8 @@ data leaves the GPU, into an empty array of their own library (empty_like; sorte
 or into a copy of it (torch's clone, cupy's copy) for other producers, on the producer's current
 stream: the sort runs after the work already queued there and before the work queued later. Large
 sorts of PyTorch and CuPy arrays also take their temporary memory from that library's pool
-(lent_temporaries), and argsort of large ones sorts int32 indices (narrow_indices).
+(lent_temporaries), and argsort of large ones sorts int32 indices (narrow_indices). Other producers'
+CUDA arrays get their argsort's arange from their own library (device_indices).
 """
 import sys
 
@@ -25,8 +27,18 @@ def inspect(x, name, role):
     return _gpusort.inspect(x, name, role)
 
 
+# The module of each array type seen, and "torch"/"cupy"/None for pool_library: looked up once per
+# type (several times per call otherwise, a few microseconds of a small sort's call).
+_LIBRARY_OF_TYPE = {}
+_POOL_OF_TYPE = {}
+
+
 def _library(x):
-    return sys.modules.get(type(x).__module__.partition(".")[0])
+    kind = type(x)
+    library = _LIBRARY_OF_TYPE.get(kind)
+    if library is None:
+        library = _LIBRARY_OF_TYPE[kind] = sys.modules.get(kind.__module__.partition(".")[0])
+    return library
 
 
 def is_device(info):
@@ -49,8 +61,13 @@ def stream_of(x):
 def pool_library(x):
     """"torch" or "cupy" for arrays of those libraries (whose pools and index dtypes gpusort uses),
     else None."""
-    name = getattr(_library(x), "__name__", "")
-    return name if name in ("torch", "cupy") else None
+    kind = type(x)
+    try:
+        return _POOL_OF_TYPE[kind]
+    except KeyError:
+        name = getattr(_library(x), "__name__", "")
+        pool = _POOL_OF_TYPE[kind] = name if name in ("torch", "cupy") else None
+        return pool
 
 
 def sorted_apart(*arrays):
@@ -68,13 +85,22 @@ def _on_cuda(x):
     return True  # a cupy array
 
 
-def empty_like(x):
-    """An uninitialised array of x's library, dtype, length and device (x: a sorted_apart array)."""
+def empty_like(x, dtype=None):
+    """An uninitialised array of x's library, length and device, of x's dtype or `dtype` (x: a
+    sorted_apart array). cupy.empty, not cupy.empty_like: the same array for a 1-D contiguous x at
+    fewer microseconds (no layout to work out)."""
     library = _library(x)
     if pool_library(x) == "torch":
-        return library.empty_like(x)
+        return library.empty_like(x, dtype=dtype)
     with x.device:
-        return library.empty_like(x)
+        return library.empty(x.shape, dtype=x.dtype if dtype is None else dtype)
+
+
+def empty_indices(x, narrow):
+    """Uninitialised int64 indices (int32 where narrow) of x's length on x's device, for argsort_into
+    to fill (x: a sorted_apart array)."""
+    library = _library(x)
+    return empty_like(x, library.int32 if narrow else library.int64)
 
 
 def copy(x, info):

@@ -2,12 +2,14 @@
 //   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back)
 //   CUDA memory  -> gpusort::sort_native on the array's own device, ordered on the producer's
 //                   stream, no copies to the host (gpusort/native.hpp): in place (sort_inplace), or
-//                   from an input into an output (sort_into)
+//                   from an input into an output (sort_into); argsort_into (argsort_native) makes
+//                   the indices it sorts on the device
 // The Python layer (python/gpusort/) makes the arrays that sort/argsort/sort_pairs return, in the
 // caller's own array library: for host arrays and other producers' CUDA arrays a copy it passes to
 // sort_inplace; for PyTorch and CuPy CUDA arrays empty outputs it passes to sort_into with the input
 // (gpusort's radix reads the input where it lies, which saves the copy's read and write of every key
-// and value). sort_/sort_pairs_ pass the caller's arrays to sort_inplace.
+// and value), and argsort passes uninitialised indices to argsort_into. sort_/sort_pairs_ pass the
+// caller's arrays to sort_inplace.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -102,9 +104,10 @@ std::string cuda_id(const ArrayView& keys, const std::string& device) {
 // own library's pool), or null for gpusort's pool (whose buffers serve only later work on
 // gpusort's own in-order queue).
 // Out of place (sort_into): keys_in/values_in are read, the result lands in keys/values.
+// positions (argsort_into): values are the indices, in place, filled with 0..n-1 on the device first.
 void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
                     const std::string& device, std::uintptr_t stream, const ArrayView* temporary, bool wait,
-                    const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr) {
+                    const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr, bool positions = false) {
   const std::string id = cuda_id(keys, device);
   const key_type type = key_type_of_view(keys);
   if (temporary && (temporary->memory != memory_kind::cuda || temporary->device_id != keys.device_id))
@@ -120,10 +123,15 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
   const std::size_t value_bytes = values ? values->itemsize : 0;
   std::optional<NativeTemporaries> lent;
   if (temporary) lent = NativeTemporaries{view(*temporary), temporary->n * temporary->itemsize};
-  Completion done = lent ? sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes,
-                                             queue, options, *lent)
-                         : sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes,
-                                             queue, options);
+  Completion done;
+  if (positions)
+    done = lent ? argsort_native_async(shared.context, type, k_in, k_out, keys.n, *v_out, value_bytes, queue, options,
+                                       *lent)
+                : argsort_native_async(shared.context, type, k_in, k_out, keys.n, *v_out, value_bytes, queue, options);
+  else
+    done = lent ? sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue,
+                                    options, *lent)
+                : sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue, options);
   if (wait) done.wait();
 }
 
@@ -229,6 +237,33 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
                  values_in ? &*values_in : nullptr);
 }
 
+// argsort of a CUDA array: `indices` (a CUDA array of 4- or 8-byte integers, keys' length, apart
+// from the keys) receives the permutation that sorts `keys`, made on the device (no arange of the
+// caller's), and keys_out the sorted keys (it may be keys itself: sorted in place).
+void argsort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle indices_obj, bool descending, bool stable,
+                  const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
+                  const std::optional<std::string>& comparator, const std::string& keys_name, std::uintptr_t stream,
+                  nb::handle temporary_obj, bool wait) {
+  const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
+  const bool in_place = keys_obj.is(keys_in_obj);
+  const ArrayView keys = in_place ? keys_in : obtain_keys(keys_obj, "keys_out");
+  const ArrayView indices = obtain_values(indices_obj, "indices");
+  check_same_shape(keys_in, keys, keys_name.c_str(), "keys_out", true);
+  if (indices.n != keys_in.n || (indices.itemsize != 4 && indices.itemsize != 8))
+    raise(PyExc_ValueError, "argsort_into: indices must be 4- or 8-byte integers of " + keys_name + "'s length");
+  check_cuda_output(keys_in, keys, keys_name.c_str(), "keys_out");
+  check_cuda_output(keys_in, indices, keys_name.c_str(), "indices");
+  check_pair(keys, indices);
+  check_pair(keys_in, indices);
+  std::optional<ArrayView> temporary;
+  if (!temporary_obj.is_none()) {
+    temporary = obtain_values(temporary_obj, "temporary");
+    check_writable(*temporary, "temporary");
+  }
+  sort_cuda_view(keys, &indices, options_from(descending, stable, algorithm, comparator), device.value_or(""), stream,
+                 temporary ? &*temporary : nullptr, wait, in_place ? nullptr : &keys_in, nullptr, true);
+}
+
 }  // namespace
 
 void bind_sort(nb::module_& m) {
@@ -259,6 +294,14 @@ void bind_sort(nb::module_& m) {
         "`values_out` may be `values` itself, permuted in place), leaving the inputs unchanged; as "
         "sort_inplace otherwise. The outputs must be writable arrays of the inputs' length and dtype on "
         "the same device, apart from them.");
+  m.def("argsort_into", &argsort_into, "keys"_a, "keys_out"_a, "indices"_a, nb::kw_only(), "descending"_a = false,
+        "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
+        "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "stream"_a = 0,
+        "temporary"_a.none() = nb::none(), "wait"_a = true,
+        "CUDA arrays only: writes the permutation that sorts `keys` into `indices` (4- or 8-byte integers "
+        "of the keys' length; the positions are made on the device, nothing need be filled) and the sorted "
+        "keys into `keys_out` (`keys` itself: sorted in place; else `keys` is left unchanged); as sort_into "
+        "otherwise.");
   m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(),

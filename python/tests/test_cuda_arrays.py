@@ -136,13 +136,18 @@ def test_device_out_of_place_sorts_leave_the_input_alone(library, monkeypatch):
     else:
         need_torch_cuda()
     into = []
-    real = gpusort._gpusort.sort_into
 
-    def spy(*args, **kwargs):
-        into.append(kwargs.get("wait"))
-        return real(*args, **kwargs)
+    def spying_on(name):
+        real = getattr(gpusort._gpusort, name)
 
-    monkeypatch.setattr(gpusort._gpusort, "sort_into", spy)
+        def spy(*args, **kwargs):
+            into.append((name, kwargs.get("wait")))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(gpusort._gpusort, name, spy)
+
+    spying_on("sort_into")
+    spying_on("argsort_into")
     n = (1 << 22) + 5  # the onesweep path that plans its passes before reading the histogram
     for mask in (0xFFFFFFFF, 0x00FF00FF, 0xFF):
         x = host_keys("uint32", n, mask) & np.uint32(mask)
@@ -171,7 +176,43 @@ def test_device_out_of_place_sorts_leave_the_input_alone(library, monkeypatch):
         np.testing.assert_array_equal(got[3], values[order])
         np.testing.assert_array_equal(got[4], x)
         np.testing.assert_array_equal(got[5], values)
-    assert into == [False] * 9  # every call took sort_into and returned once enqueued
+    # every call sorted into new arrays and returned once enqueued
+    assert into == [("sort_into", False), ("argsort_into", False), ("sort_into", False)] * 3
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_argsort_into_makes_the_positions(library):
+    """argsort_into fills indices the caller did not initialise (poisoned here) with the sorting
+    permutation, for the one-launch sorts and the passes, both index widths, keys apart or in place;
+    wrong indices are refused before anything is written."""
+    if library == "cupy":
+        need_cupy()
+        dev, host, full = cupy.asarray, cupy.asnumpy, lambda n, dt: cupy.full(n, -7, dtype=dt)
+        dtypes = (cupy.int32, cupy.int64)
+    else:
+        need_torch_cuda()
+        dev, host = (lambda a: torch.from_numpy(a).cuda()), (lambda a: a.cpu().numpy())
+        full = lambda n, dt: torch.full((n,), -7, dtype=dt, device="cuda")
+        dtypes = (torch.int32, torch.int64)
+    for n in (1, 1000, 300007):
+        x = host_keys("uint32", n, 9) & np.uint32(0xFFF)  # runs of equal keys
+        order = reference_order(x, False)
+        for dtype in dtypes:
+            d = dev(x)
+            keys_out, idx = dev(np.zeros_like(x)), full(n, dtype)
+            gpusort._gpusort.argsort_into(d, keys_out, idx)
+            np.testing.assert_array_equal(host(idx), order)
+            np.testing.assert_array_equal(host(keys_out), x[order])
+            np.testing.assert_array_equal(host(d), x)
+            idx = full(n, dtype)
+            gpusort._gpusort.argsort_into(d, d, idx)  # keys sorted in place
+            np.testing.assert_array_equal(host(idx), order)
+            np.testing.assert_array_equal(host(d), x[order])
+    d = dev(x)
+    for bad in (full(n - 1, dtypes[1]), dev(np.zeros(n, dtype=np.int16)), np.zeros(n, dtype=np.int64)):
+        with pytest.raises(ValueError):
+            gpusort._gpusort.argsort_into(d, dev(np.zeros_like(x)), bad)
+    np.testing.assert_array_equal(host(d), x)
 
 
 def test_cupy_in_place_is_zero_copy_and_stream_ordered():

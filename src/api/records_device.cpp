@@ -4,6 +4,7 @@
 #include <atomic>
 #include <string>
 
+#include "algorithms/positions.hpp"
 #include "api/device_run.hpp"
 #include "api/host_transfer.hpp"
 #include "api/option_checks.hpp"
@@ -90,9 +91,6 @@ class RecordKernels {
                                                "RECORD_PASS_WORDS=" + std::to_string(kPassTableWords)})),
         group_(algo::default_group_size(device, kPreferredGroupSize)) {}
 
-  void iota(rt::Buffer& index, std::uint64_t n) {
-    device_.launch(program_.kernel("records_iota"), items(n), {index, n});
-  }
   // Every pass's keys in record order, into `keys` at the byte positions `at`.
   void make_keys(rt::Buffer& records, std::uint64_t n, std::size_t rb, const std::vector<RecordPass>& passes,
                  const std::vector<std::uint64_t>& at, rt::Buffer& keys) {
@@ -228,7 +226,7 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
   rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
   rt::BufferPtr keys = passes.size() > 1 ? pool.get(ordered_keys_bytes(n, passes)) : nullptr;
   kernels.make_keys(in, n, rb, passes, at, *all_keys);  // first: its table's write waits for the queue
-  kernels.iota(*index, n);
+  algo::fill_positions(device, *index, n, ib);
   timer.mark("keys of every pass");
   for (std::size_t p = 0; p < passes.size(); ++p) {
     if (p > 0) {

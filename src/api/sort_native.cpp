@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/positions.hpp"
 #include "api/device_run.hpp"
 #include "api/option_checks.hpp"
 #include "gpusort/native.hpp"
@@ -139,10 +140,11 @@ rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algori
   return device.wrap(t.view, t.bytes);
 }
 
+// positions (argsort): the values, in place, are first filled with 0..n-1 on the device.
 Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out, std::size_t n,
                    const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
                    std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options,
-                   const NativeTemporaries* temporaries) {
+                   const NativeTemporaries* temporaries, bool positions = false) {
   validate(n, values_in, values_out, value_bytes);
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
   // Options and views are checked before anything is enqueued, so a bad request touches nothing.
@@ -169,6 +171,9 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   device->wait_for_native(queue);
   try {
     const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+    // the positions' fill counts in sort_ms: the sort's device time starts before it
+    std::unique_ptr<rt::Event> fill_start = positions ? device->record() : nullptr;
+    if (positions) algo::fill_positions(*device, *values.out, n, value_bytes);
     // Temporaries come from the caller's storage, or from the device's pool and go back to it when
     // the driver returns, while the sort may still run: that is safe because every user of the pool
     // enqueues on this same in-order queue (runtime/buffer_pool.hpp).
@@ -178,6 +183,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     if (!keys.in_place) job.keys_in = keys.in.get();
     if (value_bytes && !values.in_place) job.values_in = values.in.get();
     state->start = algo::run(algorithm, job).start;
+    if (fill_start) state->start = std::move(fill_start);
     state->compiled = rt::program_cache_stats().compiled - compiled_before;
   } catch (...) {
     // Whatever was enqueued still touches the caller's memory: keep the caller's queue after it.
@@ -204,6 +210,17 @@ SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& opt
     std::fprintf(stderr, "gpusort: %s on %s, caller's memory and queue: %.3f ms device time\n",
                  report.algorithm.c_str(), report.device.c_str(), report.sort_ms);
   return report;
+}
+
+// argsort's checks, then the sort of the keys with the indices as values sorted in place.
+Completion enqueue_argsort(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                           std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
+                           const SortOptions& options, const NativeTemporaries* temporaries) {
+  if (index_bytes != 4 && index_bytes != 8)
+    throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
+  if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
+    throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
+  return enqueue(ctx, type, keys_in, keys_out, n, indices, indices, index_bytes, queue, options, temporaries, true);
 }
 
 }  // namespace
@@ -238,6 +255,27 @@ SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, c
                          enqueue(ctx, type, keys_in, keys_out, n, values_in, values_out, value_bytes, queue, options,
                                  &temporaries),
                          options);
+}
+
+
+Completion argsort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                                std::size_t n, const NativeView& indices, std::size_t index_bytes,
+                                const NativeQueue& queue, const SortOptions& options) {
+  return enqueue_argsort(ctx, type, keys_in, keys_out, n, indices, index_bytes, queue, options, nullptr);
+}
+
+Completion argsort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                                std::size_t n, const NativeView& indices, std::size_t index_bytes,
+                                const NativeQueue& queue, const SortOptions& options,
+                                const NativeTemporaries& temporaries) {
+  return enqueue_argsort(ctx, type, keys_in, keys_out, n, indices, index_bytes, queue, options, &temporaries);
+}
+
+SortReport argsort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                          std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
+                          const SortOptions& options) {
+  return wait_and_report(
+      ctx, enqueue_argsort(ctx, type, keys_in, keys_out, n, indices, index_bytes, queue, options, nullptr), options);
 }
 
 }  // namespace gpusort

@@ -5,6 +5,7 @@
 // runs them on a GPU.
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -197,6 +198,45 @@ TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
   check_radix_out_of_place<std::uint64_t, std::uint64_t>(big, 0xFF0000FF0000FFull);
   check_radix_out_of_place<float, std::uint32_t>(big, ~0ull);
   check_radix_out_of_place<std::uint32_t, std::uint32_t>(3000, ~0ull);  // one launch: copied first
+}
+
+// argsort_native on the caller's stream: the indices start poisoned (the positions are made on the
+// device), for the single-tile sorts, the passes, and the onesweep path planned before its read-back.
+template <class K, class I>
+void check_argsort_native(std::size_t n, order o, bool keys_in_place) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<K>(n, dist::few_unique, seed);
+  DeviceMem kin(n * sizeof(K)), kout(n * sizeof(K)), idx(n * sizeof(I));
+  enqueue_input(kin.p, n * sizeof(K), keys, c.stream);
+  enqueue_input(kout.p, n * sizeof(K), std::vector<K>{}, c.stream);
+  enqueue_input(idx.p, n * sizeof(I), std::vector<I>{}, c.stream);
+  const CUdeviceptr ko = keys_in_place ? kin.p : kout.p;
+  SortOptions options = argsort_options();
+  options.order = o;
+  auto v = [](CUdeviceptr p) { return CudaView{static_cast<std::uintptr_t>(p)}; };
+  argsort_native_async(*c.gpusort, key_type_of<K>::value, v(kin.p), v(ko), n, v(idx.p), sizeof(I), CudaStream{c.stream},
+                       options);
+  std::vector<I> ref(n);
+  std::iota(ref.begin(), ref.end(), I{0});
+  std::stable_sort(ref.begin(), ref.end(), [&](I a, I b) { return key_less<K>{o}(keys[a], keys[b]); });
+  const std::string what = "n=" + std::to_string(n) + (keys_in_place ? " keys in place" : " keys apart") +
+                           " seed=" + std::to_string(seed);
+  EXPECT_EQ(read_after<I>(idx.p, n, c.stream), ref) << what;
+  EXPECT_TRUE(keys_sorted_like_reference(keys, read_after<K>(ko, n, c.stream), o, true)) << what;
+  if (!keys_in_place)
+    EXPECT_EQ(0, std::memcmp(read_after<K>(kin.p, n, c.stream).data(), keys.data(), n * sizeof(K)))
+        << "keys_in was modified: " << what;
+}
+
+TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {
+  SKIP_WITHOUT_CUDA();
+  for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(300007), (std::size_t(1) << 22) + 3}) {
+    check_argsort_native<std::uint32_t, std::uint32_t>(n, order::ascending, false);
+    check_argsort_native<std::uint32_t, std::uint64_t>(n, order::ascending, true);
+  }
+  check_argsort_native<float, std::uint64_t>(123457, order::descending, false);
+  check_argsort_native<std::uint64_t, std::uint32_t>(77777, order::ascending, false);
 }
 
 TEST(NativeCuda, HostMemoryAndMisalignmentAreRefused) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <thread>
@@ -228,6 +229,55 @@ TEST(NativeOpenCL, RadixOutOfPlaceReadsTheInputWhereItLies) {
   check_radix_out_of_place<std::uint64_t, std::uint64_t>(9001, 0xFF0000FF0000FFull, true);  // 3 passes of 8
   check_radix_out_of_place<std::uint32_t, std::uint32_t>(1000, 0xFFFFFFFFull, true);        // one work-group
   check_radix_out_of_place<std::uint32_t, std::uint32_t>(1, 0xFFFFFFFFull, true);
+}
+
+// argsort_native: the indices start poisoned (the positions are made on the device), the keys are
+// read where they lie or sorted in place, and the result is the stable reference's permutation.
+template <class K, class I>
+void check_argsort_native(std::size_t n, dist d, order o, bool keys_in_place, const char* algorithm = "auto") {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<K>(n, d, seed);
+  Mem kin{c.buffer(n * sizeof(K))}, kout{keys_in_place ? nullptr : c.buffer(n * sizeof(K))}, idx{c.buffer(n * sizeof(I))};
+  enqueue_input(c.queue, kin.m, 0, n * sizeof(K), keys);
+  if (!keys_in_place) enqueue_input(c.queue, kout.m, 0, n * sizeof(K), std::vector<K>{});
+  enqueue_input(c.queue, idx.m, 0, n * sizeof(I), std::vector<I>{});  // 0xA5 poison
+  cl_mem ko = keys_in_place ? kin.m : kout.m;
+  SortOptions options = argsort_options();
+  options.order = o;
+  options.algorithm = algorithm;
+  argsort_native(*c.gpusort, key_type_of<K>::value, OpenCLView{kin.m}, OpenCLView{ko}, n, OpenCLView{idx.m}, sizeof(I),
+                 OpenCLQueue{c.queue}, options);
+  std::vector<I> ref(n);
+  std::iota(ref.begin(), ref.end(), I{0});
+  std::stable_sort(ref.begin(), ref.end(), [&](I a, I b) { return key_less<K>{o}(keys[a], keys[b]); });
+  const std::string what = "n=" + std::to_string(n) + " dist=" + dist_name(d) + " algorithm=" + algorithm +
+                           (keys_in_place ? " keys in place" : " keys apart") + " seed=" + std::to_string(seed);
+  EXPECT_EQ(read_after<I>(c.queue, idx.m, 0, n), ref) << what;
+  EXPECT_TRUE(keys_sorted_like_reference(keys, read_after<K>(c.queue, ko, 0, n), o, true)) << what;
+  if (!keys_in_place)
+    EXPECT_EQ(0, std::memcmp(read_after<K>(c.queue, kin.m, 0, n).data(), keys.data(), n * sizeof(K)))
+        << "keys_in was modified: " << what;
+}
+
+TEST(NativeOpenCL, ArgsortMakesThePositionsOnTheDevice) {
+  SKIP_WITHOUT_OPENCL();
+  for (std::size_t n : {1, 2, 1000, 20011}) {
+    check_argsort_native<std::uint32_t, std::uint32_t>(n, dist::few_unique, order::ascending, false);
+    check_argsort_native<std::uint32_t, std::uint64_t>(n, dist::few_unique, order::ascending, true);
+  }
+  check_argsort_native<float, std::uint64_t>(9001, dist::specials, order::descending, false);
+  check_argsort_native<std::int64_t, std::uint32_t>(5003, dist::sorted, order::descending, false, "merge");
+  // a bad index width is refused before anything is written
+  auto& c = caller();
+  Mem k{c.buffer(16)}, idx{c.buffer(16)};
+  enqueue_input(c.queue, idx.m, 0, 16, std::vector<std::uint16_t>{});
+  EXPECT_THROW(argsort_native(*c.gpusort, key_type::u32, OpenCLView{k.m}, OpenCLView{k.m}, 4, OpenCLView{idx.m}, 2,
+                              OpenCLQueue{c.queue}),
+               Error);
+  for (std::uint16_t v : read_after<std::uint16_t>(c.queue, idx.m, 0, 8)) EXPECT_EQ(v, 0xA5A5);
+  argsort_native(*c.gpusort, key_type::u32, OpenCLView{k.m}, OpenCLView{k.m}, 0, OpenCLView{idx.m}, 8,
+                 OpenCLQueue{c.queue});  // n == 0: nothing to do
 }
 
 // The caller's temporary storage (NativeTemporaries): exactly the size gpusort asks for, at an

@@ -1,0 +1,20 @@
+// 0, 1, ..., n-1 into an index array of POSITION_BYTES-byte elements: the values argsort sorts
+// beside the keys (src/api/sort_native.cpp, argsort_native) and the records' index
+// (src/api/records_device.cpp). Made on the device, on the sort's own queue, so a caller's argsort
+// costs no separate fill of its own (PyTorch's or CuPy's arange) before the sort.
+// NVRTC-CHECK-DEFINES: POSITION_BYTES=8
+#include "prelude.h"
+
+#ifndef POSITION_BYTES
+#define POSITION_BYTES 4
+#endif
+#if POSITION_BYTES == 8
+typedef u64 position_t;
+#else
+typedef u32 position_t;
+#endif
+
+KERNEL fill_positions(GLOBAL position_t* out, u64 n) {
+  const u64 i = GLOBAL_ID();
+  if (i < n) out[i] = (position_t)i;
+}

@@ -1,0 +1,14 @@
+#pragma once
+// 0, 1, ..., n-1 written on the device (kernels/positions.cl): argsort's values before the sort
+// (src/api/sort_native.cpp) and the records' index (src/api/records_device.cpp).
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/device.hpp"
+
+namespace gpusort::algo {
+
+// `out` holds n elements of `position_bytes` (4 or 8) bytes; enqueued on the device's default queue.
+void fill_positions(rt::Device& device, rt::Buffer& out, std::uint64_t n, std::size_t position_bytes);
+
+}  // namespace gpusort::algo

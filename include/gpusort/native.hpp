@@ -159,7 +159,8 @@ SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, c
 // the caller's queue's earlier work: the caller fills nothing. As sort_native otherwise, with the
 // indices as values sorted in place (an arange of the caller's own, sorted by sort_native, gives the
 // same result at one fill more). 4-byte indices need n <= 2^32. On an error before anything is
-// enqueued, nothing is written.
+// enqueued, nothing is written. Caller temporaries (the overloads with NativeTemporaries) need at
+// least temporary_storage_bytes(ctx, type, n, index_bytes, options) with the same options.
 Completion argsort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
                                 std::size_t n, const NativeView& indices, std::size_t index_bytes,
                                 const NativeQueue& queue, const SortOptions& options = argsort_options());
@@ -170,6 +171,9 @@ Completion argsort_native_async(Context& ctx, key_type type, const NativeView& k
                                 std::size_t n, const NativeView& indices, std::size_t index_bytes,
                                 const NativeQueue& queue, const SortOptions& options,
                                 const NativeTemporaries& temporaries);
+SortReport argsort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                          std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
+                          const SortOptions& options, const NativeTemporaries& temporaries);
 
 // Typed forms. View and Queue are CudaView/CudaStream or OpenCLView/OpenCLQueue.
 template <sortable_key K, class View, class Queue>

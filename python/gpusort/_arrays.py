@@ -35,10 +35,11 @@ _POOL_OF_TYPE = {}
 
 def _library(x):
     kind = type(x)
-    library = _LIBRARY_OF_TYPE.get(kind)
-    if library is None:
+    try:
+        return _LIBRARY_OF_TYPE[kind]
+    except KeyError:
         library = _LIBRARY_OF_TYPE[kind] = sys.modules.get(kind.__module__.partition(".")[0])
-    return library
+        return library
 
 
 def is_device(info):
@@ -48,13 +49,12 @@ def is_device(info):
 def stream_of(x):
     """The producer's current CUDA stream for x's device, as an int (0: the legacy default stream,
     also for host arrays, where it is not used). Asks x's library only: no DLPack import."""
-    library = _library(x)
-    name = getattr(library, "__name__", "")
-    if name == "torch" and x.is_cuda:
-        return int(library.cuda.current_stream(x.device).cuda_stream)
-    if name == "cupy":
+    pool = pool_library(x)
+    if pool == "torch" and x.is_cuda:
+        return int(_library(x).cuda.current_stream(x.device).cuda_stream)
+    if pool == "cupy":
         with x.device:
-            return int(library.cuda.get_current_stream().ptr)
+            return int(_library(x).cuda.get_current_stream().ptr)
     return 0  # numpy, or another producer: the legacy default stream orders with every blocking stream
 
 
@@ -107,8 +107,7 @@ def copy(x, info):
     """A writable copy of x where x lives: numpy for host arrays, x's own library on its device."""
     if not is_device(info):
         return host_copy(x)
-    library = _library(x)
-    if getattr(library, "__name__", "") == "torch":
+    if pool_library(x) == "torch":
         return x.clone()
     return x.copy()  # cupy and other array-API libraries
 
@@ -143,7 +142,8 @@ def device_indices(x, info, narrow=False):
 
 
 def widen_indices(x, info, order):
-    """Device indices made narrow by device_indices, as int64 (x's library, x's device and stream)."""
+    """Narrow (int32) device indices, made by device_indices or filled by argsort_into, as int64 (x's
+    library, x's device and stream)."""
     library = _library(x)
     if pool_library(x) == "torch":
         return order.to(library.int64)
@@ -215,6 +215,6 @@ def like(x, result):
     if hasattr(x, "__array_namespace__"):
         library = x.__array_namespace__()
     else:
-        library = sys.modules.get(type(x).__module__.partition(".")[0])
+        library = _library(x)
     from_dlpack = getattr(library, "from_dlpack", None)
     return from_dlpack(result) if from_dlpack is not None else result

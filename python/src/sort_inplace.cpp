@@ -135,18 +135,20 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
   if (wait) done.wait();
 }
 
-// `out` has `in`'s shape: length, element size, and dtype for keys.
-void check_same_shape(const ArrayView& in, const ArrayView& out, const char* in_name, const char* out_name, bool keys) {
+// `out` has `in`'s shape: length, element size, and dtype for keys. `call` names the function in the
+// message (sort_into, argsort_into).
+void check_same_shape(const char* call, const ArrayView& in, const ArrayView& out, const char* in_name,
+                      const char* out_name, bool keys) {
   if (in.n != out.n || in.itemsize != out.itemsize || (keys && in.dtype != out.dtype))
-    raise(PyExc_ValueError, std::string("sort_into: ") + out_name + " must have " + in_name + "'s length and dtype");
+    raise(PyExc_ValueError, std::string(call) + ": " + out_name + " must have " + in_name + "'s length and dtype");
 }
 
 // `out` can be written with `in`'s elements on the device: writable, both CUDA arrays of one device.
-void check_cuda_output(const ArrayView& in, const ArrayView& out, const char* in_name, const char* out_name) {
+void check_cuda_output(const char* call, const ArrayView& in, const ArrayView& out, const char* in_name,
+                       const char* out_name) {
   check_writable(out, out_name);
   if (in.memory != memory_kind::cuda || out.memory != memory_kind::cuda || in.device_id != out.device_id)
-    raise(PyExc_ValueError,
-          std::string("sort_into: ") + in_name + " and " + out_name + " must be CUDA arrays on one device");
+    raise(PyExc_ValueError, std::string(call) + ": " + in_name + " and " + out_name + " must be CUDA arrays on one device");
 }
 
 // The bytes of temporary storage sort_inplace would take for these CUDA arrays, or None where the
@@ -213,17 +215,17 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
     raise(PyExc_ValueError, "sort_into: give values and values_out together, or neither");
   const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
   const ArrayView keys = obtain_keys(keys_obj, "keys_out");
-  check_same_shape(keys_in, keys, keys_name.c_str(), "keys_out", true);
+  check_same_shape("sort_into", keys_in, keys, keys_name.c_str(), "keys_out", true);
   std::optional<ArrayView> values_in, values;
   if (!values_obj.is_none()) {
     values_in = obtain_values(values_in_obj, "values");
-    // values sorted in place (argsort's fresh indices): one import of the array, not two
+    // values sorted in place (values_out is values): one import of the array, not two
     values = values_obj.is(values_in_obj) ? *values_in : obtain_values(values_obj, "values_out");
-    check_same_shape(*values_in, *values, "values", "values_out", false);
+    check_same_shape("sort_into", *values_in, *values, "values", "values_out", false);
   }
-  check_cuda_output(keys_in, keys, keys_name.c_str(), "keys_out");
+  check_cuda_output("sort_into", keys_in, keys, keys_name.c_str(), "keys_out");
   if (values) {
-    check_cuda_output(*values_in, *values, "values", "values_out");
+    check_cuda_output("sort_into", *values_in, *values, "values", "values_out");
     check_pair(keys, *values);
     check_pair(keys_in, *values_in);
   }
@@ -248,11 +250,17 @@ void argsort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle indice
   const bool in_place = keys_obj.is(keys_in_obj);
   const ArrayView keys = in_place ? keys_in : obtain_keys(keys_obj, "keys_out");
   const ArrayView indices = obtain_values(indices_obj, "indices");
-  check_same_shape(keys_in, keys, keys_name.c_str(), "keys_out", true);
-  if (indices.n != keys_in.n || (indices.itemsize != 4 && indices.itemsize != 8))
-    raise(PyExc_ValueError, "argsort_into: indices must be 4- or 8-byte integers of " + keys_name + "'s length");
-  check_cuda_output(keys_in, keys, keys_name.c_str(), "keys_out");
-  check_cuda_output(keys_in, indices, keys_name.c_str(), "indices");
+  check_same_shape("argsort_into", keys_in, keys, keys_name.c_str(), "keys_out", true);
+  // integers (a float array would get integer bit patterns), and a signed 4-byte index must hold
+  // n - 1 (the C++ sort writes unsigned positions)
+  const bool integers = indices.dtype.rfind("int", 0) == 0 || indices.dtype.rfind("uint", 0) == 0;
+  if (indices.n != keys_in.n || (indices.itemsize != 4 && indices.itemsize != 8) || !integers)
+    raise(PyExc_ValueError, "argsort_into: indices must be 4- or 8-byte integers of " + keys_name + "'s length, not " +
+                                std::to_string(indices.n) + " of " + indices.dtype);
+  if (indices.dtype == "int32" && indices.n > (std::size_t(1) << 31))
+    raise(PyExc_ValueError, "argsort_into: " + std::to_string(indices.n) + " keys need int64 (or uint32) indices");
+  check_cuda_output("argsort_into", keys_in, keys, keys_name.c_str(), "keys_out");
+  check_cuda_output("argsort_into", keys_in, indices, keys_name.c_str(), "indices");
   check_pair(keys, indices);
   check_pair(keys_in, indices);
   std::optional<ArrayView> temporary;

@@ -209,7 +209,8 @@ def test_argsort_into_makes_the_positions(library):
             np.testing.assert_array_equal(host(idx), order)
             np.testing.assert_array_equal(host(d), x[order])
     d = dev(x)
-    for bad in (full(n - 1, dtypes[1]), dev(np.zeros(n, dtype=np.int16)), np.zeros(n, dtype=np.int64)):
+    for bad in (full(n - 1, dtypes[1]), dev(np.zeros(n, dtype=np.int16)), dev(np.zeros(n, dtype=np.float32)),
+                np.zeros(n, dtype=np.int64)):
         with pytest.raises(ValueError):
             gpusort._gpusort.argsort_into(d, dev(np.zeros_like(x)), bad)
     np.testing.assert_array_equal(host(d), x)

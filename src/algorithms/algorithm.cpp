@@ -1,5 +1,6 @@
 #include "algorithms/algorithm.hpp"
 
+#include "algorithms/positions.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/kernel_sources.hpp"
 
@@ -92,6 +93,10 @@ void copy_input_to_output(SortJob& job) {
 RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
   events.start = job.device.record();
+  if (job.values_are_positions) {
+    if (!job.values || job.values_in) throw Error(errc::invalid_argument, "argsort: the positions are filled into values sorted in place");
+    fill_positions(job.device, *job.values, job.n, job.value_bytes);
+  }
   const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;
   if (!reads_apart) copy_input_to_output(job);
   if (job.n > 1) algorithm.sort(job);

@@ -38,6 +38,9 @@ struct SortJob {
   // first pass reads it, which saves that copy's read and write of every key (and value).
   rt::Buffer* keys_in = nullptr;
   rt::Buffer* values_in = nullptr;
+  // argsort: run() fills the values (in place, 4 or 8 bytes) with 0..n-1 before the sort, after the
+  // start event (algorithms/positions.hpp), so the caller fills nothing.
+  bool values_are_positions = false;
 
   bool descending() const { return options.order == order::descending; }
   // -D definitions that specialise kernels/keys.h for this job.
@@ -149,7 +152,8 @@ struct RunEvents {
   std::unique_ptr<rt::Event> start, stop;
 };
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
-// (nothing between them but the input's copy when job.n <= 1, which is sorted already). The device
+// (nothing between them but the positions' fill of an argsort and the input's copy when
+// job.n <= 1, which is sorted already). The device
 // may still be working when it returns; stop->wait() waits for the sort.
 RunEvents run(const Algorithm& algorithm, SortJob& job);
 // An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the

@@ -8,6 +8,8 @@
 #include <numeric>
 #include <vector>
 
+#include "api/option_checks.hpp"
+
 namespace gpusort {
 namespace {
 
@@ -22,10 +24,7 @@ std::vector<I> iota_indices(std::size_t n) {
 
 SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
                         std::size_t index_bytes, const SortOptions& options) {
-  if (index_bytes != 4 && index_bytes != 8)
-    throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
-  if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
-    throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
+  detail::check_argsort_indices(n, index_bytes);
   if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
   // Staged copies: the caller's keys are never written, and its indices only once all succeeded.
   std::vector<unsigned char> staged_keys;

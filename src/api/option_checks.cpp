@@ -103,4 +103,11 @@ void check_no_host_options(const SortOptions& options) {
                 "need no host threads (got " + std::to_string(options.host_threads) + ")");
 }
 
+void check_argsort_indices(std::size_t n, std::size_t index_bytes) {
+  if (index_bytes != 4 && index_bytes != 8)
+    throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
+  if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
+    throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
+}
+
 }  // namespace gpusort::detail

@@ -35,4 +35,7 @@ void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes
 // device_memory_limit has nothing to limit and host_threads nothing to copy: both must be 0.
 void check_no_host_options(const SortOptions& options);
 
+// argsort's indices (argsort_host, argsort_native): 4 or 8 bytes wide, and 8 where n keys need it.
+void check_argsort_indices(std::size_t n, std::size_t index_bytes);
+
 }  // namespace gpusort::detail

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
-#include "algorithms/positions.hpp"
 #include "api/device_run.hpp"
 #include "api/option_checks.hpp"
 #include "gpusort/native.hpp"
@@ -171,9 +170,6 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   device->wait_for_native(queue);
   try {
     const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-    // the positions' fill counts in sort_ms: the sort's device time starts before it
-    std::unique_ptr<rt::Event> fill_start = positions ? device->record() : nullptr;
-    if (positions) algo::fill_positions(*device, *values.out, n, value_bytes);
     // Temporaries come from the caller's storage, or from the device's pool and go back to it when
     // the driver returns, while the sort may still run: that is safe because every user of the pool
     // enqueues on this same in-order queue (runtime/buffer_pool.hpp).
@@ -182,8 +178,8 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     // that is then sorted in place (algo::run).
     if (!keys.in_place) job.keys_in = keys.in.get();
     if (value_bytes && !values.in_place) job.values_in = values.in.get();
+    job.values_are_positions = positions;  // run() fills them after its start event: in sort_ms
     state->start = algo::run(algorithm, job).start;
-    if (fill_start) state->start = std::move(fill_start);
     state->compiled = rt::program_cache_stats().compiled - compiled_before;
   } catch (...) {
     // Whatever was enqueued still touches the caller's memory: keep the caller's queue after it.
@@ -216,10 +212,7 @@ SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& opt
 Completion enqueue_argsort(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
                            std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
                            const SortOptions& options, const NativeTemporaries* temporaries) {
-  if (index_bytes != 4 && index_bytes != 8)
-    throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
-  if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
-    throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
+  detail::check_argsort_indices(n, index_bytes);
   return enqueue(ctx, type, keys_in, keys_out, n, indices, indices, index_bytes, queue, options, temporaries, true);
 }
 
@@ -276,6 +269,14 @@ SortReport argsort_native(Context& ctx, key_type type, const NativeView& keys_in
                           const SortOptions& options) {
   return wait_and_report(
       ctx, enqueue_argsort(ctx, type, keys_in, keys_out, n, indices, index_bytes, queue, options, nullptr), options);
+}
+
+SortReport argsort_native(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
+                          std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
+                          const SortOptions& options, const NativeTemporaries& temporaries) {
+  return wait_and_report(
+      ctx, enqueue_argsort(ctx, type, keys_in, keys_out, n, indices, index_bytes, queue, options, &temporaries),
+      options);
 }
 
 }  // namespace gpusort

@@ -246,8 +246,9 @@ void check_argsort_native(std::size_t n, dist d, order o, bool keys_in_place, co
   SortOptions options = argsort_options();
   options.order = o;
   options.algorithm = algorithm;
-  argsort_native(*c.gpusort, key_type_of<K>::value, OpenCLView{kin.m}, OpenCLView{ko}, n, OpenCLView{idx.m}, sizeof(I),
-                 OpenCLQueue{c.queue}, options);
+  const SortReport report = argsort_native(*c.gpusort, key_type_of<K>::value, OpenCLView{kin.m}, OpenCLView{ko}, n,
+                                           OpenCLView{idx.m}, sizeof(I), OpenCLQueue{c.queue}, options);
+  EXPECT_GT(report.sort_ms, 0.0);
   std::vector<I> ref(n);
   std::iota(ref.begin(), ref.end(), I{0});
   std::stable_sort(ref.begin(), ref.end(), [&](I a, I b) { return key_less<K>{o}(keys[a], keys[b]); });
@@ -268,14 +269,43 @@ TEST(NativeOpenCL, ArgsortMakesThePositionsOnTheDevice) {
   }
   check_argsort_native<float, std::uint64_t>(9001, dist::specials, order::descending, false);
   check_argsort_native<std::int64_t, std::uint32_t>(5003, dist::sorted, order::descending, false, "merge");
-  // a bad index width is refused before anything is written
   auto& c = caller();
-  Mem k{c.buffer(16)}, idx{c.buffer(16)};
-  enqueue_input(c.queue, idx.m, 0, 16, std::vector<std::uint16_t>{});
-  EXPECT_THROW(argsort_native(*c.gpusort, key_type::u32, OpenCLView{k.m}, OpenCLView{k.m}, 4, OpenCLView{idx.m}, 2,
-                              OpenCLQueue{c.queue}),
-               Error);
-  for (std::uint16_t v : read_after<std::uint16_t>(c.queue, idx.m, 0, 8)) EXPECT_EQ(v, 0xA5A5);
+  // the caller's temporaries: as much as temporary_storage_bytes asks for with the index width
+  {
+    const std::size_t n = 30011;
+    const auto keys = make_keys<std::uint32_t>(n, dist::few_unique, fresh_seed());
+    const std::size_t need = temporary_storage_bytes(*c.gpusort, key_type::u32, n, 8, argsort_options());
+    Mem k{c.buffer(n * 4)}, idx{c.buffer(n * 8)}, temp{c.buffer(need)};
+    enqueue_input(c.queue, k.m, 0, n * 4, keys);
+    argsort_native(*c.gpusort, key_type::u32, OpenCLView{k.m}, OpenCLView{k.m}, n, OpenCLView{idx.m}, 8,
+                   OpenCLQueue{c.queue}, argsort_options(), NativeTemporaries{OpenCLView{temp.m}, need});
+    std::vector<std::uint64_t> ref(n);
+    std::iota(ref.begin(), ref.end(), std::uint64_t{0});
+    std::stable_sort(ref.begin(), ref.end(), [&](std::uint64_t a, std::uint64_t b) { return keys[a] < keys[b]; });
+    EXPECT_EQ(read_after<std::uint64_t>(c.queue, idx.m, 0, n), ref) << "with the caller's temporaries";
+  }
+  // refused before anything is written: a bad index width, 4-byte indices for more than 2^32 keys,
+  // indices that meet the keys
+  Mem k{c.buffer(64)}, idx{c.buffer(64)};
+  const std::vector<std::uint32_t> fives(16, 5);  // alive until the non-blocking write is read back below
+  enqueue_input(c.queue, k.m, 0, 64, fives);
+  enqueue_input(c.queue, idx.m, 0, 64, std::vector<std::uint16_t>{});
+  const auto refused = [&](std::size_t n, cl_mem keys_out, std::size_t keys_out_offset, std::size_t index_bytes,
+                           const char* why) {
+    try {
+      argsort_native(*c.gpusort, key_type::u32, OpenCLView{k.m}, OpenCLView{keys_out, keys_out_offset}, n,
+                     OpenCLView{idx.m}, index_bytes, OpenCLQueue{c.queue});
+      ADD_FAILURE() << "not refused: " << why;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused(4, k.m, 0, 2, "indices must be 4 or 8 bytes wide");
+  refused((std::size_t(1) << 32) + 1, k.m, 0, 4, "need 64-bit indices");
+  refused(16, idx.m, 0, 4, "keys and values overlap");
+  for (std::uint16_t v : read_after<std::uint16_t>(c.queue, idx.m, 0, 32)) EXPECT_EQ(v, 0xA5A5);
+  for (std::uint32_t v : read_after<std::uint32_t>(c.queue, k.m, 0, 16)) EXPECT_EQ(v, 5u);
   argsort_native(*c.gpusort, key_type::u32, OpenCLView{k.m}, OpenCLView{k.m}, 0, OpenCLView{idx.m}, 8,
                  OpenCLQueue{c.queue});  // n == 0: nothing to do
 }

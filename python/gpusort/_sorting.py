@@ -37,15 +37,19 @@ def _sort_in_place(owner, info, keys, values, value_itemsize, keys_name, options
                           wait=_wait(owner), **options)
 
 
-def _sort_into(keys, info, values, value_itemsize, keys_name, options):
+def _sort_into(keys, info, values, value_itemsize, keys_name, options, positions=False):
     """Sorts keys into an empty array of their library (_arrays.sorted_apart arrays), and values into
     another one, and returns (keys_out, values_out): the compiled out-of-place sort on keys' current
-    stream, otherwise as _sort_in_place."""
+    stream, otherwise as _sort_in_place. positions (argsort): values are uninitialised indices that
+    the sort fills with the sorting permutation in place (argsort_into)."""
     keys_out = _arrays.empty_like(keys)
-    values_out = None if values is None else _arrays.empty_like(values)
+    values_out = values if positions or values is None else _arrays.empty_like(values)
     temporary = _arrays.lent_temporaries(keys, info, keys_out, values_out, value_itemsize, options, in_place=False)
-    _gpusort.sort_into(keys, keys_out, values, values_out, keys_name=keys_name, stream=_arrays.stream_of(keys),
-                       temporary=temporary, wait=_wait(keys), **options)
+    call = dict(keys_name=keys_name, stream=_arrays.stream_of(keys), temporary=temporary, wait=_wait(keys), **options)
+    if positions:
+        _gpusort.argsort_into(keys, keys_out, values, **call)
+    else:
+        _gpusort.sort_into(keys, keys_out, values, values_out, **call)
     return keys_out, values_out
 
 
@@ -69,11 +73,8 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     narrow = _arrays.narrow_indices(x, info)
     if _arrays.sorted_apart(x):
         # the positions are made by the sort itself, on the device: no arange of x's library
-        order = _arrays.empty_indices(x, narrow)
-        keys_out = _arrays.empty_like(x)
-        temporary = _arrays.lent_temporaries(x, info, keys_out, order, 4 if narrow else 8, options, in_place=False)
-        _gpusort.argsort_into(x, keys_out, order, keys_name="x", stream=_arrays.stream_of(x), temporary=temporary,
-                              wait=_wait(x), **options)
+        order = _sort_into(x, info, _arrays.empty_indices(x, narrow), 4 if narrow else 8, "x", options,
+                           positions=True)[1]
     else:
         order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
         _sort_in_place(x, info, _arrays.copy(x, info), order, 4 if narrow else 8, "x", options)

@@ -6,6 +6,6 @@ namespace gpusort::python {
 
 void bind_errors(nanobind::module_& m);  // exception types and the gpusort::Error translator
 void bind_info(nanobind::module_& m);    // devices(), algorithms(), __version__
-void bind_sort(nanobind::module_& m);    // inspect(), sort_inplace(), sort_into()
+void bind_sort(nanobind::module_& m);    // inspect(), sort_inplace(), sort_into(), argsort_into(), temporary_bytes()
 
 }  // namespace gpusort::python

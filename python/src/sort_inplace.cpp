@@ -123,15 +123,14 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
   const std::size_t value_bytes = values ? values->itemsize : 0;
   std::optional<NativeTemporaries> lent;
   if (temporary) lent = NativeTemporaries{view(*temporary), temporary->n * temporary->itemsize};
-  Completion done;
-  if (positions)
-    done = lent ? argsort_native_async(shared.context, type, k_in, k_out, keys.n, *v_out, value_bytes, queue, options,
-                                       *lent)
-                : argsort_native_async(shared.context, type, k_in, k_out, keys.n, *v_out, value_bytes, queue, options);
-  else
-    done = lent ? sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue,
-                                    options, *lent)
-                : sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue, options);
+  // the same call with or without the lent temporaries (no argument: gpusort's pool)
+  const auto enqueue = [&](const auto&... lent_args) {
+    return positions ? argsort_native_async(shared.context, type, k_in, k_out, keys.n, *v_out, value_bytes, queue,
+                                            options, lent_args...)
+                     : sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue,
+                                         options, lent_args...);
+  };
+  Completion done = lent ? enqueue(*lent) : enqueue();
   if (wait) done.wait();
 }
 

@@ -94,7 +94,8 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
   events.start = job.device.record();
   if (job.values_are_positions) {
-    if (!job.values || job.values_in) throw Error(errc::invalid_argument, "argsort: the positions are filled into values sorted in place");
+    if (!job.values || job.values_in)
+      throw Error(errc::invalid_argument, "argsort: the positions are filled into values sorted in place");
     fill_positions(job.device, *job.values, job.n, job.value_bytes);
   }
   const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;

@@ -153,8 +153,8 @@ struct RunEvents {
 };
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
 // (nothing between them but the positions' fill of an argsort and the input's copy when
-// job.n <= 1, which is sorted already). The device
-// may still be working when it returns; stop->wait() waits for the sort.
+// job.n <= 1, which is sorted already). The device may still be working when it returns;
+// stop->wait() waits for the sort.
 RunEvents run(const Algorithm& algorithm, SortJob& job);
 // An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the
 // job made in place: run() does this for drivers that do not read the input apart, and drivers that

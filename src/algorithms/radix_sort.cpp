@@ -20,12 +20,12 @@
 //      fallback instead of a forward-progress assumption; scatter);
 //    - elsewhere (CPUs; GPUs from 2^30 keys): radix_passes.cl, count + scan + stable scatter.
 // 4. When the last pass wrote the temporary, copy the result back.
-// Out of place (SortJob::keys_in): the histogram and the first pass read the input where it lies, and
-// the passes ping-pong so that the last one writes the output: no copy of the input (values sorted in
-// place beside keys apart: the same for an even number of passes; an odd one copies the keys in). Where the
-// passes run turns out different from the number planned at the first pass (onesweep's read-back
-// after it), the result is copied back from the temporary as in place. The one-launch paths copy the
-// input into the output first.
+// Out of place (SortJob::keys_in): the histogram and the first pass read the input where it lies,
+// and the passes ping-pong so that the last one writes the output: no copy of the input (values
+// sorted in place beside keys apart: the same for an even number of passes; an odd one copies the
+// keys in). Where the passes run turns out different from the number planned at the first pass
+// (onesweep's read-back after it), the result is copied back from the temporary as in place. The
+// one-launch paths copy the input into the output first.
 // See docs/algorithms/radix.md.
 #include <atomic>
 #include <cstdio>

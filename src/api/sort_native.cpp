@@ -250,7 +250,6 @@ SortReport sort_native(Context& ctx, key_type type, const NativeView& keys_in, c
                          options);
 }
 
-
 Completion argsort_native_async(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
                                 std::size_t n, const NativeView& indices, std::size_t index_bytes,
                                 const NativeQueue& queue, const SortOptions& options) {

@@ -19,5 +19,18 @@
 #define RADIX_FLOAT_FLAG 0
 #endif
 
+// Both kernels read the input where it lies (keys_in, values_in: the output buffers themselves in
+// place, another pair out of place, so an out-of-place sort costs no copy launch) and write keys and
+// values. positions != 0 (argsort; 4- or 8-byte values sorted in place): each value is its key's
+// input position, made here instead of read, so an argsort costs no fill launch either.
+DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positions) {
+#if VALUE_BYTES == 4 || VALUE_BYTES == 8
+  return positions ? (value_t)i : values_in[i];
+#else
+  (void)positions;  // the host makes positions of 4 or 8 bytes only
+  return values_in[i];
+#endif
+}
+
 #include "radix_single_tile.h"
 #include "radix_small_bitonic.h"

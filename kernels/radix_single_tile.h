@@ -97,7 +97,8 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 }
 
 template <u32 TPB, u32 SINGLE_ITEMS>
-DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
+DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
+                                      value_t* values, u32 n, okey_t flip, u32 positions) {
   // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
   // 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte keys, 1 for 8-byte keys without
   // the padding, 32 and 16 with it. 16-byte aligned areas (TILE % 1024 == 0)
@@ -114,9 +115,9 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
     const u32 g = stripe + i * 32u + lane;
     if (g < n) {
-      k[i] = keys[g];
+      k[i] = keys_in[g];
 #if HAS_VALUES
-      v[i] = values[g];
+      v[i] = radix_input_value(values_in, g, positions);
 #endif
     }
   }
@@ -163,11 +164,12 @@ DEVICE_FN void radix_single_tile_body(u8* smem, key_t* keys, value_t* values, u3
 // per tile; more threads hide more latency in the one block). A thread holds its items' keys and
 // values in registers: shapes are left out beyond 32 (512 threads) or 16 (1024 threads) registers of
 // them (radix_policy.cpp, kSingleTileShapes, applies the same rule).
-#define GS_SINGLE_TILE_KERNEL(TPB, IT)                                                                     \
-  KERNEL __launch_bounds__(TPB) radix_single_tile_##TPB##_##IT(key_t* keys, value_t* values, u32 n,         \
-                                                               okey_t flip GS_DYNAMIC_LOCAL) {              \
-    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                    \
-    radix_single_tile_body<TPB, IT>(smem, keys, values, n, flip);                                          \
+#define GS_SINGLE_TILE_KERNEL(TPB, IT)                                                                   \
+  KERNEL __launch_bounds__(TPB)                                                                          \
+      radix_single_tile_##TPB##_##IT(const key_t* keys_in, const value_t* values_in, key_t* keys,        \
+                                     value_t* values, u32 n, okey_t flip, u32 positions GS_DYNAMIC_LOCAL) { \
+    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                  \
+    radix_single_tile_body<TPB, IT>(smem, keys_in, values_in, keys, values, n, flip, positions);         \
   }
 #define SINGLE_KV_REGS ((KEY_BITS / 8 + 3) / 4 + (VALUE_BYTES + 3) / 4)
 GS_SINGLE_TILE_KERNEL(256, 4)

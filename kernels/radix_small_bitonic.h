@@ -88,14 +88,15 @@ DEVICE_FN void small_bitonic_steps(bitonic_t (&v)[4], bitonic_t* smem, u32 t) {
 }
 
 template <u32 LOG_N>
-DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values, u32 n, okey_t flip) {
+DEVICE_FN void small_bitonic_body(bitonic_t* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
+                                  value_t* values, u32 n, okey_t flip, u32 positions) {
   const u32 t = threadIdx.x;
   key_t k[4];
 #pragma unroll
-  for (u32 r = 0; r < 4; ++r) k[r] = 4u * t + r < n ? keys[4u * t + r] : (key_t)0;
+  for (u32 r = 0; r < 4; ++r) k[r] = 4u * t + r < n ? keys_in[4u * t + r] : (key_t)0;
   bitonic_t v[4];
 #if !HAS_VALUES
-  (void)values;  // keys alone: the host passes the keys again
+  (void)values_in, (void)values, (void)positions;  // keys alone: the host passes the keys again
 #endif
 #if HAS_VALUES
 #pragma unroll
@@ -104,15 +105,15 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
     v[r] = p < n ? (bitonic_t)ordered_key(k[r], flip) << 32 | p : BITONIC_PAD;
   }
   small_bitonic_steps<LOG_N, 1, 0, 0>(v, smem, t);
-  // every output position's pair from its input position; all read before any is written
+  // every output position's pair from its input position; all read before any is written (in place)
   key_t ko[4];
   value_t vo[4];
 #pragma unroll
   for (u32 r = 0; r < 4; ++r) {
     if (4u * t + r < n) {
       const u32 from = (u32)v[r];
-      ko[r] = keys[from];
-      vo[r] = values[from];
+      ko[r] = keys_in[from];
+      vo[r] = radix_input_value(values_in, from, positions);
     }
   }
   __syncthreads();
@@ -153,9 +154,9 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
     for (u32 r = 0; r < 4; ++r)
       if (4u * t + r < n) {
         const u32 from = radix_spread_input_position(v[r], flip, ROOM);
-        k[r] = from != RADIX_NOT_SPREAD ? keys[from] : radix_spread_float_key(v[r], flip, ROOM);
+        k[r] = from != RADIX_NOT_SPREAD ? keys_in[from] : radix_spread_float_key(v[r], flip, ROOM);
       }
-    __syncthreads();  // -0s and NaNs were read from their input positions
+    __syncthreads();  // -0s and NaNs were read from their input positions (in place: before any write)
   }
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
@@ -174,9 +175,10 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, key_t* keys, value_t* values,
 // of 2 N elements for N >= 256 (below it no step leaves a warp): host, single_tile_local_bytes
 #define GS_SMALL_BITONIC_KERNEL(LOG_N)                                                                   \
   KERNEL __launch_bounds__(1u << (LOG_N - 2))                                                            \
-      radix_small_bitonic_##LOG_N(key_t* keys, value_t* values, u32 n, okey_t flip GS_DYNAMIC_LOCAL) { \
+      radix_small_bitonic_##LOG_N(const key_t* keys_in, const value_t* values_in, key_t* keys,           \
+                                  value_t* values, u32 n, okey_t flip, u32 positions GS_DYNAMIC_LOCAL) { \
     GS_DECLARE_DYNAMIC_LOCAL(bitonic_t, smem);                                                           \
-    small_bitonic_body<LOG_N>(smem, keys, values, n, flip);                                              \
+    small_bitonic_body<LOG_N>(smem, keys_in, values_in, keys, values, n, flip, positions);               \
   }
 GS_SMALL_BITONIC_KERNEL(7)
 GS_SMALL_BITONIC_KERNEL(8)

@@ -96,7 +96,10 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
   if (job.values_are_positions) {
     if (!job.values || job.values_in)
       throw Error(errc::invalid_argument, "argsort: the positions are filled into values sorted in place");
-    fill_positions(job.device, *job.values, job.n, job.value_bytes);
+    if (!algorithm.makes_positions || job.n <= 1) {
+      fill_positions(job.device, *job.values, job.n, job.value_bytes);
+      job.values_are_positions = false;
+    }
   }
   const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;
   if (!reads_apart) copy_input_to_output(job);

@@ -38,8 +38,9 @@ struct SortJob {
   // first pass reads it, which saves that copy's read and write of every key (and value).
   rt::Buffer* keys_in = nullptr;
   rt::Buffer* values_in = nullptr;
-  // argsort: run() fills the values (in place, 4 or 8 bytes) with 0..n-1 before the sort, after the
-  // start event (algorithms/positions.hpp), so the caller fills nothing.
+  // argsort: the values (in place, 4 or 8 bytes) are still to be made 0..n-1, so the caller fills
+  // nothing. run() fills them after the start event (algorithms/positions.hpp) unless the driver
+  // makes them itself (Algorithm::makes_positions); whoever makes them clears the flag.
   bool values_are_positions = false;
 
   bool descending() const { return options.order == order::descending; }
@@ -140,6 +141,9 @@ struct Algorithm {
   // The driver reads an out-of-place sort's input where it lies (SortJob::keys_in apart, values_in
   // apart or in place); false: run() copies it into the output first.
   bool reads_input_apart = false;
+  // The driver makes an argsort's positions (SortJob::values_are_positions) where it can do so inside
+  // its sort (radix's one-launch path: no fill launch); false: run() fills them first.
+  bool makes_positions = false;
 };
 
 // All algorithms, in the order `gpusort algorithms` lists them.
@@ -152,8 +156,8 @@ struct RunEvents {
   std::unique_ptr<rt::Event> start, stop;
 };
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
-// (nothing between them but the positions' fill of an argsort and the input's copy when
-// job.n <= 1, which is sorted already). The device may still be working when it returns;
+// (nothing between them but the positions' fill of an argsort, where the driver does not make them,
+// and the input's copy when job.n <= 1, which is sorted already). The device may still be working when it returns;
 // stop->wait() waits for the sort.
 RunEvents run(const Algorithm& algorithm, SortJob& job);
 // An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the

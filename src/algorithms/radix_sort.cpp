@@ -4,7 +4,7 @@
 // moves as its original bits: NaN payloads and the sign of zero survive. Stable by construction
 // (every pass is a stable counting scatter).
 //
-// 0. Small n: one launch, in place (CUDA: up to 4096 keys, or pairs with keys of up to 32 bits, the
+// 0. Small n: one launch (CUDA: up to 4096 keys, or pairs with keys of up to 32 bits, the
 //    bitonic network radix_small_bitonic; else radix_single_tile; elsewhere radix_single_group.cpp).
 // 1. radix_histogram(_lanes): every pass's digit histogram at once (one read of the keys).
 // 2. Read the histogram back; a pass whose digit is the same for all keys is skipped (narrow or
@@ -25,7 +25,8 @@
 // sorted in place beside keys apart: the same for an even number of passes; an odd one copies the
 // keys in). Where the passes run turns out different from the number planned at the first pass
 // (onesweep's read-back after it), the result is copied back from the temporary as in place. The
-// one-launch paths copy the input into the output first.
+// CUDA one-launch path reads the input where it lies too (and makes an argsort's positions itself,
+// SortJob::values_are_positions); the single work group copies the input into the output first.
 // See docs/algorithms/radix.md.
 #include <atomic>
 #include <cstdio>
@@ -36,6 +37,7 @@
 #include <utility>
 
 #include "algorithms/drivers.hpp"
+#include "algorithms/positions.hpp"
 #include "algorithms/radix_policy.hpp"
 #include "runtime/phase_timer.hpp"
 
@@ -283,17 +285,26 @@ void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
   const RadixPolicy p = policy_for(job);
   rt::Device& dev = job.device;
-  if (p.path == RadixPath::single_tile || p.path == RadixPath::single_group) copy_input_to_output(job);
-  if (p.path == RadixPath::single_tile) {  // one launch, in place, no temporaries
+  if (p.path == RadixPath::single_tile) {  // one launch: reads the input where it lies, no temporaries
     const SingleTilePolicy& st = p.single_tile;
     rt::Program& prog = program_for(job, p, p.path);
     const std::string kernel = st.bitonic_log2 ? "radix_small_bitonic_" + std::to_string(st.bitonic_log2)
                                                : "radix_single_tile_" + std::to_string(st.threads) + "_" +
                                                      std::to_string(st.items);
+    rt::Buffer& keys_in = job.keys_in ? *job.keys_in : job.keys;
+    rt::Buffer& values_in = job.values_in ? *job.values_in : job.values_or_keys();  // in place, or unread
+    const std::uint32_t positions = job.values_are_positions ? 1 : 0;  // the kernel makes them
+    job.values_are_positions = false;
     dev.launch(prog.kernel(kernel), {1, st.threads, single_tile_local_bytes(st, key_size(job.type), job.value_bytes)},
-               {job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg()});
+               {keys_in, values_in, job.keys, job.values_or_keys(), static_cast<std::uint32_t>(job.n), job.flip_arg(),
+                positions});
     return;
   }
+  if (job.values_are_positions) {  // argsort on the other paths: the positions first
+    fill_positions(dev, *job.values, job.n, job.value_bytes);
+    job.values_are_positions = false;
+  }
+  if (p.path == RadixPath::single_group) copy_input_to_output(job);
   if (p.path == RadixPath::single_group) {
     radix_single_group_sort(job);
     return;

@@ -178,8 +178,10 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     // that is then sorted in place (algo::run).
     if (!keys.in_place) job.keys_in = keys.in.get();
     if (value_bytes && !values.in_place) job.values_in = values.in.get();
-    job.values_are_positions = positions;  // run() fills them after its start event: in sort_ms
-    state->start = algo::run(algorithm, job).start;
+    job.values_are_positions = positions;  // made after run()'s start event (by run or the driver): in sort_ms
+    algo::RunEvents events = algo::run(algorithm, job);
+    state->start = std::move(events.start);
+    state->done = std::move(events.stop);  // the caller's queue waits on it: no event more per call
     state->compiled = rt::program_cache_stats().compiled - compiled_before;
   } catch (...) {
     // Whatever was enqueued still touches the caller's memory: keep the caller's queue after it.
@@ -189,7 +191,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     }
     throw;
   }
-  state->done = device->signal_native(queue);
+  state->done = device->signal_native(queue, std::move(state->done));
   return Completion(std::move(state), algorithm.name);
 }
 

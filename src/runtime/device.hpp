@@ -158,9 +158,12 @@ class Device {
   // far, without blocking the host. Throws Error(invalid_argument) for a queue of another backend
   // or context.
   virtual void wait_for_native(const NativeQueue& native, Queue* q = nullptr) = 0;
-  // Records an event on q after everything enqueued there so far and makes the caller's queue
-  // wait for it (later work there runs after it); returns the event, for the host to wait on.
-  virtual std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q = nullptr) = 0;
+  // Makes the caller's queue wait (later work there runs after it) for `done`, an event of this
+  // device recorded on q after the work to wait for (a sort's stop event: no event more per call),
+  // or, when null, for an event recorded on q after everything enqueued there so far; returns the
+  // event, for the host to wait on.
+  virtual std::unique_ptr<Event> signal_native(const NativeQueue& native, std::unique_ptr<Event> done = nullptr,
+                                               Queue* q = nullptr) = 0;
 
   // ---- raw CUDA handles, for libraries that take them (NCCL) ----
   // The device address of a buffer, the CUstream of a queue (default queue if null), and f run

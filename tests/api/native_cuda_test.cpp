@@ -87,10 +87,11 @@ std::vector<T> read_after(CUdeviceptr p, std::size_t n, CUstream s) {
 }
 
 template <class K>
-void check_keys(std::size_t n, bool in_place, bool async, CUstream s, order o = order::ascending) {
+void check_keys(std::size_t n, bool in_place, bool async, CUstream s, order o = order::ascending,
+                dist d = dist::uniform) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
-  const auto input = make_keys<K>(n, dist::uniform, seed);
+  const auto input = make_keys<K>(n, d, seed);
   DeviceMem in(n * sizeof(K));
   std::optional<DeviceMem> out;
   if (!in_place) out.emplace(n * sizeof(K));
@@ -104,7 +105,7 @@ void check_keys(std::size_t n, bool in_place, bool async, CUstream s, order o = 
   else
     sort_native<K>(*c.gpusort, vin, vout, n, CudaStream{s}, {.order = o});
   const auto sorted = read_after<K>(out_ptr, n, s);
-  EXPECT_TRUE(keys_sorted_like_reference(input, sorted, o, false))
+  EXPECT_TRUE(keys_sorted_like_reference(input, sorted, o, true))  // radix is the default: stable, bit for bit
       << "n=" << n << (in_place ? " in place" : " out of place") << (async ? " async" : "") << " seed=" << seed;
   if (!in_place) {
     const auto kept = read_after<K>(in.p, n, s);
@@ -156,10 +157,10 @@ TEST(NativeCuda, PairsOutOfPlace) {
 // keys with constant digits end in the temporary and are copied back; with every digit varying no
 // copy runs (checked in the verbose phases). The output starts poisoned.
 template <class K, class V>
-void check_radix_out_of_place(std::size_t n, std::uint64_t mask) {
+void check_radix_out_of_place(std::size_t n, std::uint64_t mask, dist d = dist::uniform) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
-  auto keys = make_keys<K>(n, dist::uniform, seed);
+  auto keys = make_keys<K>(n, d, seed);
   if constexpr (std::is_integral_v<K>)
     for (K& k : keys) k = static_cast<K>(static_cast<std::uint64_t>(k) & mask);
   const auto values = index_values<V>(n);
@@ -197,7 +198,26 @@ TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
   check_radix_out_of_place<std::uint64_t, std::uint64_t>(big, ~0ull);
   check_radix_out_of_place<std::uint64_t, std::uint64_t>(big, 0xFF0000FF0000FFull);
   check_radix_out_of_place<float, std::uint32_t>(big, ~0ull);
-  check_radix_out_of_place<std::uint32_t, std::uint32_t>(3000, ~0ull);  // one launch: copied first
+}
+
+// The one-launch sorts (the bitonic network up to 4096 keys, or pairs with keys of up to 32 bits;
+// the single tile beyond, and for 64-bit keys with values) read the input where it lies and write
+// the output, which starts poisoned: keys alone, pairs, argsort's positions made in the kernel, and
+// float keys with -0 and NaN (the network gathers those from their input positions).
+TEST(NativeCuda, OneLaunchSortsReadTheInputWhereItLies) {
+  SKIP_WITHOUT_CUDA();
+  auto s = caller().stream;
+  for (std::size_t n : {2, 129, 1000, 4096, 5000, 8192}) check_keys<std::uint32_t>(n, false, false, s);
+  for (std::size_t n : {1000, 4096, 6000})
+    check_keys<float>(n, false, false, s, n == 4096 ? order::descending : order::ascending, dist::specials);
+  check_keys<std::uint64_t>(2048, false, false, s);
+  check_keys<double>(3000, false, false, s, order::ascending, dist::specials);
+  check_keys<std::uint16_t>(16384, false, true, s);
+  for (std::size_t n : {1000, 4096}) check_radix_out_of_place<std::uint32_t, std::uint32_t>(n, ~0ull);
+  check_radix_out_of_place<std::uint32_t, std::uint64_t>(3000, ~0ull, dist::few_unique);
+  check_radix_out_of_place<float, std::uint32_t>(3000, ~0ull, dist::specials);
+  check_radix_out_of_place<std::uint64_t, std::uint64_t>(1000, ~0ull);
+  check_radix_out_of_place<std::uint64_t, std::uint32_t>(6000, ~0ull, dist::few_unique);
 }
 
 // argsort_native on the caller's stream: the indices start poisoned (the positions are made on the
@@ -237,6 +257,14 @@ TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {
   }
   check_argsort_native<float, std::uint64_t>(123457, order::descending, false);
   check_argsort_native<std::uint64_t, std::uint32_t>(77777, order::ascending, false);
+  // made by the one-launch kernels: the network (4-byte keys) and the single tile (64-bit keys,
+  // and 4-byte keys beyond the network)
+  for (std::size_t n : {std::size_t(2), std::size_t(4096), std::size_t(6000)}) {
+    check_argsort_native<float, std::uint32_t>(n, order::descending, false);
+    check_argsort_native<std::int32_t, std::uint64_t>(n, order::ascending, true);
+    check_argsort_native<std::uint64_t, std::uint64_t>(n, order::ascending, false);
+    check_argsort_native<double, std::uint32_t>(n, order::descending, true);
+  }
 }
 
 TEST(NativeCuda, HostMemoryAndMisalignmentAreRefused) {

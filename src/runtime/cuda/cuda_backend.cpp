@@ -605,12 +605,14 @@ class CudaDevice final : public Device {
     });
   }
 
-  std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q) override {
+  std::unique_ptr<Event> signal_native(const NativeQueue& native, std::unique_ptr<Event> done, Queue* q) override {
     CUstream theirs = caller_stream(native);
     CudaQueue& ours = queue(q);
-    auto done = std::make_unique<CudaEvent>(ctx_, ours.stream());
+    if (!done) done = std::make_unique<CudaEvent>(ctx_, ours.stream());
+    auto* event = dynamic_cast<CudaEvent*>(done.get());
+    if (!event) throw Error(errc::invalid_argument, "CUDA: signal_native with an event of another backend");
     Current cur(*ctx_);
-    check(api_.cuStreamWaitEvent(theirs, done->get(), 0), [&] {
+    check(api_.cuStreamWaitEvent(theirs, event->get(), 0), [&] {
       return "ordering the caller's stream after the sort (cuStreamWaitEvent; the stream must belong to the primary "
              "context of " + desc_.id + ")";
     });

@@ -140,6 +140,7 @@ class ClEvent final : public Event {
     if (e_) clReleaseEvent(e_);
   }
   void wait() override { cl_check(clWaitForEvents(1, &e_), "clWaitForEvents"); }
+  cl_event get() const { return e_; }
   double elapsed_ms_since(Event& start) override {
     auto& s = static_cast<ClEvent&>(start);
     s.wait();
@@ -462,15 +463,20 @@ class ClDevice final : public Device {
     cl_check(err, "ordering gpusort's queue after the caller's (clFlush / clEnqueueBarrierWithWaitList)");
   }
 
-  std::unique_ptr<Event> signal_native(const NativeQueue& native, Queue* q) override {
+  std::unique_ptr<Event> signal_native(const NativeQueue& native, std::unique_ptr<Event> done, Queue* q) override {
     cl_command_queue theirs = caller_queue(native);
-    cl_event done = nullptr;
-    cl_check(clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &done), "clEnqueueMarkerWithWaitList");
-    auto event = std::make_unique<ClEvent>(done);
+    if (!done) {
+      cl_event marker = nullptr;
+      cl_check(clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+      done = std::make_unique<ClEvent>(marker);
+    }
+    auto* event = dynamic_cast<ClEvent*>(done.get());
+    if (!event) throw Error(errc::invalid_argument, "OpenCL: signal_native with an event of another backend");
+    cl_event e = event->get();
     cl_check(clFlush(queue(q)), "clFlush");
-    cl_check(clEnqueueBarrierWithWaitList(theirs, 1, &done, nullptr),
+    cl_check(clEnqueueBarrierWithWaitList(theirs, 1, &e, nullptr),
              "clEnqueueBarrierWithWaitList (ordering the caller's queue after the sort)");
-    return event;
+    return done;
   }
 
  private:

@@ -273,6 +273,11 @@ int main(int argc, char** argv) {
     rc = a.type == "u32" ? run<std::uint32_t>(a) : run<std::uint64_t>(a);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpusort-dist-bench: %s\n", e.what());
+    // The other ranks may wait in a collective this rank never reaches (NCCL's set-up, the sort's
+    // exchange): end them all rather than leave them hanging.
+    int ranks = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    if (ranks > 1) MPI_Abort(MPI_COMM_WORLD, 2);
     rc = 2;
   }
   int worst = 0;

@@ -120,9 +120,10 @@ struct NativeTemporaries {
 //  - in == out (same pointer, or same cl_mem and offset): sorted in place.
 //  - otherwise keys_in (and values_in) are only read, never modified. Radix reads the keys where
 //    they lie (its first pass writes the output or a temporary, as CUB's DeviceRadixSort does),
-//    with the values out of place or in place; other algorithms, radix's one-launch sorts of small
-//    n, radix with values in place and an odd number of passes, and keys whose every digit is
-//    constant first copy the input to the output on the device (and sort the output in place).
+//    with the values out of place or in place, and so do its one-launch sorts of small n on CUDA;
+//    other algorithms, radix's single work-group sort (small n on other devices), radix with values
+//    in place and an odd number of passes, and keys whose every digit is constant first copy the
+//    input to the output on the device (and sort the output in place).
 //    Radix above 2^22 keys may also copy its result back from a temporary where digits it planned
 //    to sort by turn out constant. Any such copy counts in the sort's device time
 //    (SortReport::sort_ms).

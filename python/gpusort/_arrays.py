@@ -185,9 +185,9 @@ def host_copy(x):
     return np.array(x, copy=True)  # the buffer protocol (array.array, memoryview)
 
 
-def indices(n):
-    """0, 1, ..., n-1 as int64: the values argsort sorts along with the keys."""
-    return np.arange(n, dtype=np.int64)
+def empty_host_indices(n):
+    """Uninitialised int64 host indices for argsort_host_into, which writes every one."""
+    return np.empty(n, dtype=np.int64)
 
 
 # Values are moved as opaque bytes: every numpy dtype of a supported size travels as a plain dtype

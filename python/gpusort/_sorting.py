@@ -75,8 +75,12 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
         # the positions are made by the sort itself, on the device: no arange of x's library
         order = _sort_into(x, info, _arrays.empty_indices(x, narrow), 4 if narrow else 8, "x", options,
                            positions=True)[1]
+    elif not _arrays.is_device(info):
+        # host keys: read where they lie, the indices made on the device where both fit it
+        order = _arrays.empty_host_indices(info.n)
+        _gpusort.argsort_host_into(x, order, keys_name="x", **options)
     else:
-        order = _arrays.device_indices(x, info, narrow) if _arrays.is_device(info) else _arrays.indices(info.n)
+        order = _arrays.device_indices(x, info, narrow)
         _sort_in_place(x, info, _arrays.copy(x, info), order, 4 if narrow else 8, "x", options)
     if narrow:
         order = _arrays.widen_indices(x, info, order)

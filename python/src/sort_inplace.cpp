@@ -22,6 +22,7 @@
 #include "bindings.hpp"
 #include "contexts.hpp"
 #include "errors.hpp"
+#include "gpusort/argsort.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
 #include "gpusort/sort.hpp"
@@ -238,6 +239,40 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
                  values_in ? &*values_in : nullptr);
 }
 
+// An argsort's indices: integers (a float array would get integer bit patterns) of 4 or 8 bytes,
+// the keys' length, and a signed 4-byte index must hold n - 1 (the C++ sort writes unsigned
+// positions). `call` names the function in the message.
+void check_indices(const char* call, const ArrayView& keys, const ArrayView& indices, const std::string& keys_name) {
+  const bool integers = indices.dtype.rfind("int", 0) == 0 || indices.dtype.rfind("uint", 0) == 0;
+  if (indices.n != keys.n || (indices.itemsize != 4 && indices.itemsize != 8) || !integers)
+    raise(PyExc_ValueError, std::string(call) + ": indices must be 4- or 8-byte integers of " + keys_name +
+                                "'s length, not " + std::to_string(indices.n) + " of " + indices.dtype);
+  if (indices.dtype == "int32" && indices.n > (std::size_t(1) << 31))
+    raise(PyExc_ValueError, std::string(call) + ": " + std::to_string(indices.n) + " keys need int64 (or uint32) indices");
+}
+
+// argsort of a host array: `indices` (a writable host array, see check_indices) receives the
+// permutation; the keys are only read, where they lie. Where keys and indices fit the device, the
+// indices are made there and only they come back (gpusort::argsort_host): no arange, no copy of the
+// keys, half the bytes over the link for u32 keys with int64 indices.
+void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descending, bool stable,
+                       const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
+                       const std::optional<std::string>& comparator, const std::string& keys_name) {
+  const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
+  const ArrayView indices = obtain_values(indices_obj, "indices");
+  check_writable(indices, "indices");
+  check_indices("argsort_host_into", keys, indices, keys_name);
+  if (keys.memory != memory_kind::host || indices.memory != memory_kind::host)
+    raise(PyExc_ValueError, "argsort_host_into: " + keys_name + " and indices must be host arrays");
+  check_pair(keys, indices);
+  const SortOptions options = options_from(descending, stable, algorithm, comparator);
+  const key_type type = key_type_of_view(keys);
+  nb::gil_scoped_release unlocked;  // the views keep the arrays alive
+  SharedContext& shared = shared_context(device.value_or(""));
+  std::lock_guard one_sort_at_a_time(shared.busy);
+  argsort_host(shared.context, type, keys.data, keys.n, indices.data, indices.itemsize, options);
+}
+
 // argsort of a CUDA array: `indices` (a CUDA array of 4- or 8-byte integers, keys' length, apart
 // from the keys) receives the permutation that sorts `keys`, made on the device (no arange of the
 // caller's), and keys_out the sorted keys (it may be keys itself: sorted in place).
@@ -250,14 +285,7 @@ void argsort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle indice
   const ArrayView keys = in_place ? keys_in : obtain_keys(keys_obj, "keys_out");
   const ArrayView indices = obtain_values(indices_obj, "indices");
   check_same_shape("argsort_into", keys_in, keys, keys_name.c_str(), "keys_out", true);
-  // integers (a float array would get integer bit patterns), and a signed 4-byte index must hold
-  // n - 1 (the C++ sort writes unsigned positions)
-  const bool integers = indices.dtype.rfind("int", 0) == 0 || indices.dtype.rfind("uint", 0) == 0;
-  if (indices.n != keys_in.n || (indices.itemsize != 4 && indices.itemsize != 8) || !integers)
-    raise(PyExc_ValueError, "argsort_into: indices must be 4- or 8-byte integers of " + keys_name + "'s length, not " +
-                                std::to_string(indices.n) + " of " + indices.dtype);
-  if (indices.dtype == "int32" && indices.n > (std::size_t(1) << 31))
-    raise(PyExc_ValueError, "argsort_into: " + std::to_string(indices.n) + " keys need int64 (or uint32) indices");
+  check_indices("argsort_into", keys_in, indices, keys_name);
   check_cuda_output("argsort_into", keys_in, keys, keys_name.c_str(), "keys_out");
   check_cuda_output("argsort_into", keys_in, indices, keys_name.c_str(), "indices");
   check_pair(keys, indices);
@@ -309,6 +337,11 @@ void bind_sort(nb::module_& m) {
         "of the keys' length; the positions are made on the device, nothing need be filled) and the sorted "
         "keys into `keys_out` (`keys` itself: sorted in place; else `keys` is left unchanged); as sort_into "
         "otherwise.");
+  m.def("argsort_host_into", &argsort_host_into, "keys"_a, "indices"_a, nb::kw_only(), "descending"_a = false,
+        "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
+        "comparator"_a.none() = nb::none(), "keys_name"_a = "keys",
+        "Host arrays only: writes the permutation that sorts `keys` into `indices` (4- or 8-byte integers "
+        "of the keys' length), made on the device where keys and indices fit it; the keys are only read.");
   m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(),

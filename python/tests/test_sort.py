@@ -40,6 +40,29 @@ def test_argsort_distributions(dtype, distribution, descending):
         np.testing.assert_array_equal(order, np.argsort(x, kind="stable"))
 
 
+def test_argsort_host_into_reads_the_keys_where_they_lie():
+    """argsort of host keys writes every index itself (they start poisoned, 4 or 8 bytes), reads the
+    keys without copying them (a read-only array is fine, and stays as it was), and refuses indices
+    it cannot fill before it touches them."""
+    x = make_keys(np.int16, 3001, "few-unique")
+    x.setflags(write=False)
+    before = x.copy()
+    for index_dtype in [np.int64, np.uint32, np.int32]:
+        order = np.full(x.size, 77, dtype=index_dtype)
+        gpusort._gpusort.argsort_host_into(x, order, descending=True)
+        np.testing.assert_array_equal(order, stable_order(x, True))
+    np.testing.assert_array_equal(x, before)
+    for bad, why in [(np.zeros(x.size, np.float64), "integers"), (np.zeros(x.size, np.int16), "integers"),
+                     (np.zeros(x.size - 1, np.int64), "length")]:
+        with pytest.raises(ValueError, match=why):
+            gpusort._gpusort.argsort_host_into(x, bad)
+        assert not bad.any()
+    frozen = np.zeros(x.size, np.int64)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError):
+        gpusort._gpusort.argsort_host_into(x, frozen)
+
+
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
 def test_float_specials(dtype, descending):

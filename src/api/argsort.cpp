@@ -1,14 +1,17 @@
-// argsort of host keys: the indices 0..n-1 are made on the host and sorted as the values of a
-// copy of the keys, through sort_host (which chunks and merges data larger than the device).
-// Making them on the host costs one pass over n indices; they travel to the device with the keys
-// either way, so a device-side iota would save host time only, not transfers.
+// argsort of host keys. Where keys and indices fit the device in one step, the keys go up as they
+// lie, the indices are made on the device by the sort (SortJob::values_are_positions) and only the
+// indices come back (api/host_sort.hpp, argsort_host_in_one_step). Larger data goes through
+// sort_host's chunks and merges: the indices 0..n-1 are then made on the host and sorted as the
+// values of a copy of the keys (each chunk's positions would need an offset the device fill lacks).
 #include "gpusort/argsort.hpp"
 
 #include <cstring>
 #include <numeric>
 #include <vector>
 
+#include "api/host_sort.hpp"
 #include "api/option_checks.hpp"
+#include "runtime/device.hpp"
 
 namespace gpusort {
 namespace {
@@ -26,6 +29,14 @@ SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size
                         std::size_t index_bytes, const SortOptions& options) {
   detail::check_argsort_indices(n, index_bytes);
   if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
+  {
+    rt::Device& device = ctx.runtime_device();
+    // Options are checked before any transfer, as sort_host does.
+    const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
+    detail::check_device_memory_limit(options, key_size(type), index_bytes);
+    if (auto report = detail::argsort_host_in_one_step(device, algorithm, type, keys, n, indices, index_bytes, options))
+      return *report;
+  }
   // Staged copies: the caller's keys are never written, and its indices only once all succeeded.
   std::vector<unsigned char> staged_keys;
   try {

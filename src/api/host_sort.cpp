@@ -4,6 +4,17 @@
 #include "api/sort_pipeline.hpp"
 
 namespace gpusort::detail {
+namespace {
+
+SortReport with_times(SortReport report, const StepTimes& times) {
+  report.upload_ms = times.upload_ms;
+  report.sort_ms = times.sort_ms;
+  report.download_ms = times.download_ms;
+  report.programs_compiled = times.compiled;
+  return report;
+}
+
+}  // namespace
 
 SortReport sort_host_with(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
                           std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options) {
@@ -26,11 +37,24 @@ SortReport sort_host_with(rt::Device& device, const algo::Algorithm& algorithm, 
   const SortStep step{{{keys, values, n}}, keys, values};
   const StepTimes times =
       run_sort_steps(device, algorithm, type, value_bytes, options, std::span(&step, 1), n, options.host_threads);
-  report.upload_ms = times.upload_ms;
-  report.sort_ms = times.sort_ms;
-  report.download_ms = times.download_ms;
-  report.programs_compiled = times.compiled;
-  return report;
+  return with_times(std::move(report), times);
+}
+
+std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const algo::Algorithm& algorithm, key_type type,
+                                                   const void* keys, std::size_t n, void* indices,
+                                                   std::size_t index_bytes, const SortOptions& options) {
+  if (!fits_in_one_piece(n, key_size(type), index_bytes, device_budget(device.description(), options),
+                         max_buffer_bytes(device.description())))
+    return std::nullopt;
+  SortReport report;
+  report.device = device.description().id;
+  report.algorithm = algorithm.name;
+  if (n == 0) return report;
+  SortStep step{{{keys, nullptr, n}}, nullptr, indices};
+  step.values_are_positions = true;
+  const StepTimes times =
+      run_sort_steps(device, algorithm, type, index_bytes, options, std::span(&step, 1), n, options.host_threads);
+  return with_times(std::move(report), times);
 }
 
 }  // namespace gpusort::detail

@@ -30,7 +30,7 @@ void upload_step(rt::Device& device, const SortStep& step, BufferSet& set, std::
   for (const HostRange& r : step.in) {
     if (r.count == 0) continue;
     pieces.push_back({r.keys, set.keys.get(), at * kb, r.count * kb, r.read_keys});
-    if (vb) pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb, r.read_values});
+    if (vb && !step.values_are_positions) pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb, r.read_values});
     at += r.count;
   }
   upload(device, pieces, threads);
@@ -40,7 +40,8 @@ void download_step(rt::Device& device, const SortStep& step, const BufferSet& se
                    unsigned threads, std::atomic<bool>* writing) {
   if (writing) writing->store(true);
   const std::size_t n = step.count();
-  std::vector<DownloadPiece> pieces{{step.keys_out, set.keys.get(), 0, n * kb, step.write_keys}};
+  std::vector<DownloadPiece> pieces;
+  if (step.keys_out || step.write_keys) pieces.push_back({step.keys_out, set.keys.get(), 0, n * kb, step.write_keys});
   if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb, step.write_values});
   download(device, pieces, threads);
 }
@@ -125,7 +126,8 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
       // The sort itself; the threads are joined (jthread) before an error here leaves the block.
       const std::size_t n = steps[i].count();
       algo::SortJob job{device, type, n, vb, *set.keys, set.values.get(), options, temp.get()};
-      if (n > 1) {
+      job.values_are_positions = steps[i].values_are_positions;
+      if (n > 1 || job.values_are_positions) {  // (run() makes a lone position too)
         const algo::RunEvents events = algo::run(algorithm, job);
         events.stop->wait();
         times.sort_ms += events.stop->elapsed_ms_since(*events.start);

@@ -34,10 +34,14 @@ struct HostRange {
 
 struct SortStep {
   std::vector<HostRange> in;  // sorted as one array, in this order (a stable sort keeps it)
-  void* keys_out;             // in's total count of elements each
+  void* keys_out;             // in's total count of elements each; nullptr (and no write_keys): not downloaded
   void* values_out;
   const WritePiece* write_keys = nullptr;  // instead of keys_out / values_out, when given
   const WritePiece* write_values = nullptr;
+  // argsort: the values are the step's positions 0..count-1 (4 or 8 bytes), made on the device
+  // (SortJob::values_are_positions) instead of uploaded; in's values are not read. The positions
+  // are the step's own, so this serves a sort of one step.
+  bool values_are_positions = false;
   std::size_t count() const;
 };
 

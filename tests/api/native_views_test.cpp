@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "api/out_of_core.hpp"
 #include "gpusort/argsort.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
@@ -476,18 +477,33 @@ TEST(NativeOpenCL, CudaHandlesAreRefused) {
 
 // ---- argsort (host spans) -----------------------------------------------------------------------
 
+// The indices start poisoned and the keys must stay as they were. chunks: 1 for the one-step path
+// (keys up as they lie, indices made on the device, only they back), more for the partition sort of
+// data beyond a device memory limit (host-made indices).
 template <class K, class I>
-void check_argsort(std::size_t n, dist d, order o) {
+void check_argsort(std::size_t n, dist d, order o, const std::string& algorithm = "", std::size_t chunks = 1) {
   const std::uint64_t seed = fresh_seed();
   const auto keys = make_keys<K>(n, d, seed);
+  const auto before = keys;
   std::vector<I> idx(n, I(-1));
   SortOptions options = argsort_options();
   options.order = o;
-  argsort(test_context(), keys, idx, options);
+  options.algorithm = algorithm;
+  if (chunks > 1) options.device_memory_limit = detail::pipeline_bytes(n / chunks + 1, sizeof(K), sizeof(I));
+  const SortReport report = argsort(test_context(), keys, idx, options);
   std::vector<I> ref(n);
   std::iota(ref.begin(), ref.end(), I{0});
   std::stable_sort(ref.begin(), ref.end(), [&](I a, I b) { return key_less<K>{o}(keys[a], keys[b]); });
-  EXPECT_EQ(idx, ref) << "n=" << n << " dist=" << dist_name(d) << " seed=" << seed;
+  const std::string what = "n=" + std::to_string(n) + " dist=" + dist_name(d) + " algorithm=" + algorithm +
+                           " seed=" + std::to_string(seed);
+  EXPECT_EQ(idx, ref) << what;
+  EXPECT_EQ(0, std::memcmp(keys.data(), before.data(), n * sizeof(K))) << "the keys changed: " << what;
+  if (n > 1) {
+    if (chunks > 1)
+      EXPECT_GT(report.chunks, 1u) << what;
+    else
+      EXPECT_EQ(report.chunks, 1u) << what;
+  }
 }
 
 TEST(Argsort, MatchesAStableReference) {
@@ -496,6 +512,17 @@ TEST(Argsort, MatchesAStableReference) {
   check_argsort<std::int64_t, std::uint32_t>(9999, dist::few_unique, order::descending);
   check_argsort<std::uint8_t, std::uint64_t>(5000, dist::uniform, order::ascending);
   check_argsort<double, std::uint32_t>(3001, dist::sorted, order::descending);
+}
+
+// One step where the data fits (radix makes the positions in its kernels or fills them; merge by
+// algo::run's fill), the partition sort beyond a device memory limit: the same stable order.
+TEST(Argsort, OneStepAndPartitionedAgree) {
+  for (const char* algorithm : {"radix", "merge"}) {
+    check_argsort<std::uint32_t, std::uint64_t>(70001, dist::few_unique, order::ascending, algorithm);
+    check_argsort<float, std::uint32_t>(70001, dist::specials, order::descending, algorithm);
+    check_argsort<std::uint32_t, std::uint64_t>(70001, dist::few_unique, order::ascending, algorithm, 4);
+    check_argsort<float, std::uint32_t>(70001, dist::specials, order::descending, algorithm, 4);
+  }
 }
 
 TEST(Argsort, LeavesTheKeysAloneAndChecksLengths) {

@@ -27,7 +27,11 @@ inline SortOptions argsort_options() {
 }
 
 // Type-erased form: n keys of `type` at keys (read only); indices receives n indices of
-// index_bytes (4 or 8) each. On any error, indices are unchanged.
+// index_bytes (4 or 8) each. Where keys and indices fit the device in one piece, the keys are
+// uploaded from where they lie, the indices made on the device and only they copied back; larger
+// data is sorted in chunks with indices made on the host. On any error before the indices are
+// copied back they are unchanged (a device lost during that copy can leave them part written, as
+// sort_host's arrays).
 SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
                         std::size_t index_bytes, const SortOptions& options = argsort_options());
 

@@ -3,9 +3,10 @@
 The compiled module sorts arrays in place (sort_inplace), and CUDA arrays also from an input into an
 output (sort_into, and argsort_into, which makes the indices it sorts on the device). The
 out-of-place functions need a result array, and argsort indices, made by whoever owns that memory:
-numpy for host arrays (a copy sorted in place, and an arange). A host array of another
-library (a PyTorch CPU tensor, say) is copied through numpy and handed back as its own kind through
-that library's from_dlpack.
+numpy for host arrays (a copy sorted in place; argsort's indices are an empty int64 array that
+argsort_host_into fills, reading the keys where they lie). A host array of another library (a
+PyTorch CPU tensor, say) is copied through numpy (argsort: read through DLPack) and the result
+handed back as its own kind through that library's from_dlpack.
 
 Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are sorted on their own device, so no
 data leaves the GPU, into an empty array of their own library (empty_like; sorted_apart says when),

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -268,18 +269,24 @@ int run(const Args& a) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rc = 0;
+  std::optional<Args> a;
   try {
-    const Args a = parse(argc, argv);
-    rc = a.type == "u32" ? run<std::uint32_t>(a) : run<std::uint64_t>(a);
+    a = parse(argc, argv);  // a usage error: every rank sees the same one and exits with 2 below
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpusort-dist-bench: %s\n", e.what());
-    // The other ranks may wait in a collective this rank never reaches (NCCL's set-up, the sort's
-    // exchange): end them all rather than leave them hanging.
-    int ranks = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    if (ranks > 1) MPI_Abort(MPI_COMM_WORLD, 2);
     rc = 2;
   }
+  if (a) try {
+      rc = a->type == "u32" ? run<std::uint32_t>(*a) : run<std::uint64_t>(*a);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpusort-dist-bench: %s\n", e.what());
+      // The other ranks may wait in a collective this rank never reaches (NCCL's set-up, the sort's
+      // exchange): end them all rather than leave them hanging.
+      int ranks = 1;
+      MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+      if (ranks > 1) MPI_Abort(MPI_COMM_WORLD, 2);
+      rc = 2;
+    }
   int worst = 0;
   MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   rt::Kernel* kernel = nullptr;
   const double kernel_lookup = timed([&] { kernel = &program->kernel(name); });
   const rt::Launch launch{1, p.single_tile.threads, algo::single_tile_local_bytes(p.single_tile, 4, 0)};
-  auto bare_launch = [&] { dev.launch(*kernel, launch, {*keys, *keys, static_cast<std::uint32_t>(n), std::uint32_t(0)}); };
+  auto bare_launch = [&] { dev.launch(*kernel, launch, {*keys, *keys, *keys, *keys, static_cast<std::uint32_t>(n), std::uint32_t(0), std::uint32_t(0)}); };
   const double launch_us = timed(bare_launch);
   const double record = timed([&] { (void)dev.record(); });
   std::printf("%llu u32 keys on %s, %s: host us per call: driver %.2f | policy %.2f, -D list %.2f, program lookup %.2f, "

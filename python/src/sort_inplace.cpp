@@ -105,7 +105,8 @@ std::string cuda_id(const ArrayView& keys, const std::string& device) {
 // own library's pool), or null for gpusort's pool (whose buffers serve only later work on
 // gpusort's own in-order queue).
 // Out of place (sort_into): keys_in/values_in are read, the result lands in keys/values.
-// positions (argsort_into): values are the indices, in place, filled with 0..n-1 on the device first.
+// positions (argsort_into): values are the indices, in place, made 0..n-1 on the device by the sort
+// (a fill first, or the CUDA one-launch kernels as they read the keys).
 void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
                     const std::string& device, std::uintptr_t stream, const ArrayView* temporary, bool wait,
                     const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr, bool positions = false) {

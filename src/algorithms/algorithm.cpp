@@ -1,5 +1,8 @@
 #include "algorithms/algorithm.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "algorithms/positions.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/kernel_sources.hpp"
@@ -96,6 +99,8 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
   if (job.values_are_positions) {
     if (!job.values || job.values_in)
       throw Error(errc::invalid_argument, "argsort: the positions are filled into values sorted in place");
+    if (job.value_bytes != 4 && job.value_bytes != 8)
+      throw Error(errc::invalid_argument, "argsort: positions are 4 or 8 bytes, not " + std::to_string(job.value_bytes));
     if (!algorithm.makes_positions || job.n <= 1) {
       fill_positions(job.device, *job.values, job.n, job.value_bytes);
       job.values_are_positions = false;
@@ -104,6 +109,8 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
   const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;
   if (!reads_apart) copy_input_to_output(job);
   if (job.n > 1) algorithm.sort(job);
+  if (job.values_are_positions)
+    throw std::logic_error("algorithm " + algorithm.name + " left an argsort's positions unmade");
   events.stop = job.device.record();
   return events;
 }

@@ -157,7 +157,8 @@ struct RunEvents {
 };
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
 // (nothing between them but the positions' fill of an argsort, where the driver does not make them,
-// and the input's copy when job.n <= 1, which is sorted already). The device may still be working when it returns;
+// and the copy of an out-of-place input into the output, unless the driver reads it apart). Throws
+// std::logic_error if the driver left an argsort's positions unmade (a driver bug). The device may still be working when it returns;
 // stop->wait() waits for the sort.
 RunEvents run(const Algorithm& algorithm, SortJob& job);
 // An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the

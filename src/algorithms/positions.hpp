@@ -1,6 +1,7 @@
 #pragma once
 // 0, 1, ..., n-1 written on the device (kernels/positions.cl): argsort's values before the sort
-// (src/api/sort_native.cpp) and the records' index (src/api/records_device.cpp).
+// (algo::run, or radix_sort on its paths other than the CUDA one-launch kernels, which make them
+// themselves) and the records' index (src/api/records_device.cpp).
 #include <cstddef>
 #include <cstdint>
 

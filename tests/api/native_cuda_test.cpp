@@ -200,10 +200,33 @@ TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
   check_radix_out_of_place<float, std::uint32_t>(big, ~0ull);
 }
 
-// The one-launch sorts (the bitonic network up to 4096 keys, or pairs with keys of up to 32 bits;
-// the single tile beyond, and for 64-bit keys with values) read the input where it lies and write
-// the output, which starts poisoned: keys alone, pairs, argsort's positions made in the kernel, and
-// float keys with -0 and NaN (the network gathers those from their input positions).
+// Keys apart, values sorted in place beside them: the values are read and written in one buffer
+// while the keys are read from theirs (the output keys start poisoned).
+template <class K, class V>
+void check_values_in_place_keys_apart(std::size_t n) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<K>(n, dist::few_unique, seed);
+  const auto values = index_values<V>(n);
+  DeviceMem kin(n * sizeof(K)), kout(n * sizeof(K)), vals(n * sizeof(V));
+  enqueue_input(kin.p, n * sizeof(K), keys, c.stream);
+  enqueue_input(kout.p, n * sizeof(K), std::vector<K>{}, c.stream);
+  enqueue_input(vals.p, n * sizeof(V), values, c.stream);
+  auto v = [](const DeviceMem& m) { return CudaView{static_cast<std::uintptr_t>(m.p)}; };
+  sort_pairs_native<K, V>(*c.gpusort, v(kin), v(kout), v(vals), v(vals), n, CudaStream{c.stream},
+                          {.stable = true, .algorithm = "radix"});
+  EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<K>(kout.p, n, c.stream), read_after<V>(vals.p, n, c.stream),
+                                          order::ascending, true))
+      << "n=" << n << " seed=" << seed;
+  EXPECT_EQ(0, std::memcmp(read_after<K>(kin.p, n, c.stream).data(), keys.data(), n * sizeof(K)))
+      << "keys_in was modified: n=" << n;
+}
+
+// The one-launch sorts (the bitonic network up to 4096 keys alone, or up to 512 pairs with keys of
+// up to 32 bits; the single tile beyond, and for 64-bit keys with values) read the input where it
+// lies and write the output, which starts poisoned: keys alone, pairs (values apart, and in place
+// beside keys apart), argsort's positions made in the kernel, and float keys with -0 and NaN (the
+// network gathers those from their input positions).
 TEST(NativeCuda, OneLaunchSortsReadTheInputWhereItLies) {
   SKIP_WITHOUT_CUDA();
   auto s = caller().stream;
@@ -218,6 +241,11 @@ TEST(NativeCuda, OneLaunchSortsReadTheInputWhereItLies) {
   check_radix_out_of_place<float, std::uint32_t>(3000, ~0ull, dist::specials);
   check_radix_out_of_place<std::uint64_t, std::uint64_t>(1000, ~0ull);
   check_radix_out_of_place<std::uint64_t, std::uint32_t>(6000, ~0ull, dist::few_unique);
+  // pairs through the network (up to 512)
+  check_radix_out_of_place<std::uint32_t, std::uint32_t>(300, ~0ull);
+  check_radix_out_of_place<float, std::uint64_t>(512, ~0ull, dist::specials);
+  check_radix_out_of_place<std::int16_t, std::uint8_t>(200, ~0ull, dist::few_unique);
+  for (std::size_t n : {300, 3000}) check_values_in_place_keys_apart<std::uint32_t, std::uint32_t>(n);
 }
 
 // argsort_native on the caller's stream: the indices start poisoned (the positions are made on the
@@ -257,9 +285,9 @@ TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {
   }
   check_argsort_native<float, std::uint64_t>(123457, order::descending, false);
   check_argsort_native<std::uint64_t, std::uint32_t>(77777, order::ascending, false);
-  // made by the one-launch kernels: the network (4-byte keys) and the single tile (64-bit keys,
-  // and 4-byte keys beyond the network)
-  for (std::size_t n : {std::size_t(2), std::size_t(4096), std::size_t(6000)}) {
+  // made by the one-launch kernels: the network (4-byte keys up to 512) and the single tile (64-bit
+  // keys, and 4-byte keys beyond the network)
+  for (std::size_t n : {std::size_t(2), std::size_t(300), std::size_t(512), std::size_t(4096), std::size_t(6000)}) {
     check_argsort_native<float, std::uint32_t>(n, order::descending, false);
     check_argsort_native<std::int32_t, std::uint64_t>(n, order::ascending, true);
     check_argsort_native<std::uint64_t, std::uint64_t>(n, order::ascending, false);

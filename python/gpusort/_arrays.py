@@ -5,7 +5,8 @@ output (sort_into, and argsort_into, which makes the indices it sorts on the dev
 out-of-place functions need a result array, and argsort indices, made by whoever owns that memory:
 numpy for host arrays (a copy sorted in place; argsort's indices are an empty int64 array that
 argsort_host_into fills, reading the keys where they lie). A host array of another library (a
-PyTorch CPU tensor, say) is copied through numpy (argsort: read through DLPack) and the result
+PyTorch CPU tensor, say) is copied through numpy (argsort: read where it lies, through DLPack or
+the buffer protocol) and the result
 handed back as its own kind through that library's from_dlpack.
 
 Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are sorted on their own device, so no
@@ -183,7 +184,7 @@ def host_copy(x):
         return x.copy()
     if hasattr(x, "__dlpack__"):
         return np.from_dlpack(x).copy()
-    return np.array(x, copy=True)  # the buffer protocol (array.array, memoryview)
+    return np.array(memoryview(x), copy=True)  # the buffer protocol (array.array, memoryview, bytes)
 
 
 def empty_host_indices(n):

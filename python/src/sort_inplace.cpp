@@ -1,12 +1,13 @@
 // Step two of every sort: sort the arrays obtain_keys/obtain_values found, where they live.
-//   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back)
+//   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back);
+//                   argsort_host_into -> gpusort::argsort_host (the keys only read)
 //   CUDA memory  -> gpusort::sort_native on the array's own device, ordered on the producer's
 //                   stream, no copies to the host (gpusort/native.hpp): in place (sort_inplace), or
 //                   from an input into an output (sort_into); argsort_into (argsort_native) makes
 //                   the indices it sorts on the device
 // The Python layer (python/gpusort/) makes the arrays that sort/argsort/sort_pairs return, in the
 // caller's own array library: for host arrays and other producers' CUDA arrays a copy it passes to
-// sort_inplace; for PyTorch and CuPy CUDA arrays empty outputs it passes to sort_into with the input
+// sort_inplace (host argsort: empty indices it passes to argsort_host_into); for PyTorch and CuPy CUDA arrays empty outputs it passes to sort_into with the input
 // (gpusort's radix reads the input where it lies, which saves the copy's read and write of every key
 // and value), and argsort passes uninitialised indices to argsort_into. sort_/sort_pairs_ pass the
 // caller's arrays to sort_inplace.

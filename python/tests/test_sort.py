@@ -63,6 +63,16 @@ def test_argsort_host_into_reads_the_keys_where_they_lie():
         gpusort._gpusort.argsort_host_into(x, frozen)
 
 
+def test_buffer_protocol_hosts_sort_and_argsort():
+    """Host arrays that are not numpy (array.array, memoryview, bytes) sort and argsort alike."""
+    import array
+    values = [5, 3, 9, 3, 0, 250, 7]
+    for x in [array.array("I", values), memoryview(array.array("i", values)), bytes(values)]:
+        expect = np.argsort(np.asarray(memoryview(x)), kind="stable")
+        np.testing.assert_array_equal(gpusort.argsort(x), expect)
+        np.testing.assert_array_equal(np.asarray(gpusort.sort(x)), np.sort(np.asarray(memoryview(x))))
+
+
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
 def test_float_specials(dtype, descending):

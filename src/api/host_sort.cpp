@@ -1,5 +1,7 @@
 #include "api/host_sort.hpp"
 
+#include <cstring>
+
 #include "api/out_of_core.hpp"
 #include "api/sort_pipeline.hpp"
 
@@ -49,7 +51,10 @@ std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const alg
   SortReport report;
   report.device = device.description().id;
   report.algorithm = algorithm.name;
-  if (n == 0) return report;
+  if (n <= 1) {  // a lone key's index is 0: nothing to do on the device
+    if (n == 1) std::memset(indices, 0, index_bytes);
+    return report;
+  }
   SortStep step{{{keys, nullptr, n}}, nullptr, indices};
   step.values_are_positions = true;
   const StepTimes times =

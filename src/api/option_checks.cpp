@@ -106,6 +106,7 @@ void check_no_host_options(const SortOptions& options) {
 void check_argsort_indices(std::size_t n, std::size_t index_bytes) {
   if (index_bytes != 4 && index_bytes != 8)
     throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
+  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "argsort: n is too large");
   if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
     throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
 }

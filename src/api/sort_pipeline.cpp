@@ -4,6 +4,7 @@
 #include <chrono>
 #include <exception>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "api/device_run.hpp"
@@ -41,7 +42,8 @@ void download_step(rt::Device& device, const SortStep& step, const BufferSet& se
   if (writing) writing->store(true);
   const std::size_t n = step.count();
   std::vector<DownloadPiece> pieces;
-  if (step.keys_out || step.write_keys) pieces.push_back({step.keys_out, set.keys.get(), 0, n * kb, step.write_keys});
+  // an argsort's step brings back its indices only (keys_out null); every other step its keys
+  if (!step.values_are_positions || step.keys_out || step.write_keys) pieces.push_back({step.keys_out, set.keys.get(), 0, n * kb, step.write_keys});
   if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb, step.write_values});
   download(device, pieces, threads);
 }
@@ -62,6 +64,10 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
   if (steps.empty()) return times;
   const std::size_t kb = key_size(type);
   const bool pipelined = steps.size() > 1;
+  if (pipelined)
+    for (const SortStep& st : steps)
+      if (st.values_are_positions)  // each step's positions would start at 0
+        throw std::logic_error("run_sort_steps: positions made on the device serve a sort of one step");
   threads = transfer_threads(threads, pipelined);  // one direction at a time, or both at once
   const std::size_t sets_count = pipelined ? 3 : 1;
   const std::size_t cap = static_cast<std::size_t>(capacity);

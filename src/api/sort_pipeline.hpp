@@ -34,7 +34,8 @@ struct HostRange {
 
 struct SortStep {
   std::vector<HostRange> in;  // sorted as one array, in this order (a stable sort keeps it)
-  void* keys_out;             // in's total count of elements each; nullptr (and no write_keys): not downloaded
+  void* keys_out;             // in's total count of elements each (with values_are_positions it may be
+                              // null, and no write_keys: the keys are not downloaded)
   void* values_out;
   const WritePiece* write_keys = nullptr;  // instead of keys_out / values_out, when given
   const WritePiece* write_values = nullptr;

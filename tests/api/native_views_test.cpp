@@ -525,6 +525,31 @@ TEST(Argsort, OneStepAndPartitionedAgree) {
   }
 }
 
+// The request is checked before anything goes to the device: a refused argsort leaves the indices
+// as they were. Algorithms that run partly on the host take the one-step path too (algo::run fills
+// their positions on the device).
+TEST(Argsort, RefusalsTouchNothingAndEveryAlgorithmGetsItsPositions) {
+  const auto keys = make_keys<std::uint32_t>(3001, dist::few_unique, fresh_seed());
+  std::vector<std::uint64_t> idx(keys.size(), 7);
+  auto refused = [&](const std::string& algorithm, std::uint64_t limit, const char* why) {
+    SortOptions o = argsort_options();
+    o.algorithm = algorithm;
+    o.device_memory_limit = limit;
+    try {
+      argsort(test_context(), keys, idx, o);
+      ADD_FAILURE() << "not refused: " << why;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::invalid_argument) << why << ": " << e.what();
+    }
+    EXPECT_TRUE(std::all_of(idx.begin(), idx.end(), [](std::uint64_t i) { return i == 7; })) << why;
+  };
+  refused("bitonic", 0, "a stable bitonic sort");
+  refused("no-such-sort", 0, "an unknown algorithm");
+  refused("", 1024, "a device budget below the pipeline's least");
+  for (const char* algorithm : {"hybrid", "section-merge"})
+    check_argsort<std::uint32_t, std::uint64_t>(3001, dist::few_unique, order::descending, algorithm);
+}
+
 TEST(Argsort, LeavesTheKeysAloneAndChecksLengths) {
   std::vector<std::int32_t> keys = {3, -1, 3, 0};
   const auto before = keys;

@@ -31,7 +31,8 @@ void upload_step(rt::Device& device, const SortStep& step, BufferSet& set, std::
   for (const HostRange& r : step.in) {
     if (r.count == 0) continue;
     pieces.push_back({r.keys, set.keys.get(), at * kb, r.count * kb, r.read_keys});
-    if (vb && !step.values_are_positions) pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb, r.read_values});
+    if (vb && !step.values_are_positions)
+      pieces.push_back({r.values, set.values.get(), at * vb, r.count * vb, r.read_values});
     at += r.count;
   }
   upload(device, pieces, threads);
@@ -43,7 +44,8 @@ void download_step(rt::Device& device, const SortStep& step, const BufferSet& se
   const std::size_t n = step.count();
   std::vector<DownloadPiece> pieces;
   // an argsort's step brings back its indices only (keys_out null); every other step its keys
-  if (!step.values_are_positions || step.keys_out || step.write_keys) pieces.push_back({step.keys_out, set.keys.get(), 0, n * kb, step.write_keys});
+  if (!step.values_are_positions || step.keys_out || step.write_keys)
+    pieces.push_back({step.keys_out, set.keys.get(), 0, n * kb, step.write_keys});
   if (vb) pieces.push_back({step.values_out, set.values.get(), 0, n * vb, step.write_values});
   download(device, pieces, threads);
 }

@@ -1,7 +1,8 @@
 // 0, 1, ..., n-1 into an index array of POSITION_BYTES-byte elements: the values argsort sorts
 // beside the keys (algo::run and radix_sort, src/algorithms/positions.cpp; the CUDA one-launch radix
-// kernels make them themselves) and the records' index (src/api/records_device.cpp). Made on the device, on the sort's own queue, so a caller's argsort
-// costs no separate fill of its own (PyTorch's or CuPy's arange) before the sort.
+// kernels make them themselves) and the records' index (src/api/records_device.cpp). Made on the
+// device, on the sort's own queue, so a caller's argsort costs no separate fill of its own
+// (PyTorch's or CuPy's arange) before the sort.
 // NVRTC-CHECK-DEFINES: POSITION_BYTES=8
 #include "prelude.h"
 

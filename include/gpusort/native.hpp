@@ -122,9 +122,9 @@ struct NativeTemporaries {
 //    they lie (its first pass writes the output or a temporary, as CUB's DeviceRadixSort does),
 //    with the values out of place or in place, and so do its one-launch sorts of small n on CUDA;
 //    other algorithms, radix's single work-group sort (small n on other devices, and on CUDA when
-//    work_group_size or items_per_thread is set), radix with values
-//    in place and an odd number of passes, and keys whose every digit is constant first copy the
-//    input to the output on the device (and sort the output in place).
+//    work_group_size or items_per_thread is set), radix with values in place and an odd number of
+//    passes, and keys whose every digit is constant first copy the input to the output on the
+//    device (and sort the output in place).
 //    Radix above 2^22 keys may also copy its result back from a temporary where digits it planned
 //    to sort by turn out constant. Any such copy counts in the sort's device time
 //    (SortReport::sort_ms).

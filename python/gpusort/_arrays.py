@@ -6,8 +6,7 @@ out-of-place functions need a result array, and argsort indices, made by whoever
 numpy for host arrays (a copy sorted in place; argsort's indices are an empty int64 array that
 argsort_host_into fills, reading the keys where they lie). A host array of another library (a
 PyTorch CPU tensor, say) is copied through numpy (argsort: read where it lies, through DLPack or
-the buffer protocol) and the result
-handed back as its own kind through that library's from_dlpack.
+the buffer protocol) and the result handed back as its own kind through that library's from_dlpack.
 
 Device arrays (PyTorch and CuPy CUDA arrays, through DLPack) are sorted on their own device, so no
 data leaves the GPU, into an empty array of their own library (empty_like; sorted_apart says when),

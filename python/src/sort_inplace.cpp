@@ -7,7 +7,8 @@
 //                   the indices it sorts on the device
 // The Python layer (python/gpusort/) makes the arrays that sort/argsort/sort_pairs return, in the
 // caller's own array library: for host arrays and other producers' CUDA arrays a copy it passes to
-// sort_inplace (host argsort: empty indices it passes to argsort_host_into); for PyTorch and CuPy CUDA arrays empty outputs it passes to sort_into with the input
+// sort_inplace (host argsort: empty indices it passes to argsort_host_into); for PyTorch and CuPy
+// CUDA arrays empty outputs it passes to sort_into with the input
 // (gpusort's radix reads the input where it lies, which saves the copy's read and write of every key
 // and value), and argsort passes uninitialised indices to argsort_into. sort_/sort_pairs_ pass the
 // caller's arrays to sort_inplace.
@@ -76,16 +77,23 @@ SortOptions options_from(bool descending, bool stable, const std::optional<std::
   return options;
 }
 
-void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
-                    const std::string& device) {
-  const key_type type = key_type_of_view(keys);
-  // Other Python threads run meanwhile; the views keep the arrays alive (released after the GIL
-  // is back, when they go out of scope in the caller).
+// A sort of host memory on the shared Context of `device`: the GIL released, so other Python
+// threads run meanwhile (the caller's views keep the arrays alive; they are released after the GIL
+// is back, when they go out of scope in the caller), one sort at a time per context.
+template <class Sort>
+void on_host_context(const std::string& device, Sort&& sort) {
   nb::gil_scoped_release unlocked;
   SharedContext& shared = shared_context(device);
   std::lock_guard one_sort_at_a_time(shared.busy);
-  sort_host(shared.context, type, keys.data, keys.n, values ? values->data : nullptr, values ? values->itemsize : 0,
-            options);
+  sort(shared.context);
+}
+
+void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
+                    const std::string& device) {
+  const key_type type = key_type_of_view(keys);
+  on_host_context(device, [&](Context& ctx) {
+    sort_host(ctx, type, keys.data, keys.n, values ? values->data : nullptr, values ? values->itemsize : 0, options);
+  });
 }
 
 // The keys' device id, checked against an explicit device= argument.
@@ -269,10 +277,9 @@ void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descend
   check_pair(keys, indices);
   const SortOptions options = options_from(descending, stable, algorithm, comparator);
   const key_type type = key_type_of_view(keys);
-  nb::gil_scoped_release unlocked;  // the views keep the arrays alive
-  SharedContext& shared = shared_context(device.value_or(""));
-  std::lock_guard one_sort_at_a_time(shared.busy);
-  argsort_host(shared.context, type, keys.data, keys.n, indices.data, indices.itemsize, options);
+  on_host_context(device.value_or(""), [&](Context& ctx) {
+    argsort_host(ctx, type, keys.data, keys.n, indices.data, indices.itemsize, options);
+  });
 }
 
 // argsort of a CUDA array: `indices` (a CUDA array of 4- or 8-byte integers, keys' length, apart

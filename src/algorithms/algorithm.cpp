@@ -93,6 +93,11 @@ void copy_input_to_output(SortJob& job) {
   job.keys_in = job.values_in = nullptr;
 }
 
+void fill_job_positions(SortJob& job) {
+  fill_positions(job.device, *job.values, job.n, job.value_bytes);
+  job.values_are_positions = false;
+}
+
 RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
   events.start = job.device.record();
@@ -101,10 +106,7 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
       throw Error(errc::invalid_argument, "argsort: the positions are filled into values sorted in place");
     if (job.value_bytes != 4 && job.value_bytes != 8)
       throw Error(errc::invalid_argument, "argsort: positions are 4 or 8 bytes, not " + std::to_string(job.value_bytes));
-    if (!algorithm.makes_positions || job.n <= 1) {
-      fill_positions(job.device, *job.values, job.n, job.value_bytes);
-      job.values_are_positions = false;
-    }
+    if (!algorithm.makes_positions || job.n <= 1) fill_job_positions(job);
   }
   const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;
   if (!reads_apart) copy_input_to_output(job);

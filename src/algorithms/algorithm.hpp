@@ -158,13 +158,18 @@ struct RunEvents {
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
 // (nothing between them but the positions' fill of an argsort, where the driver does not make them,
 // and the copy of an out-of-place input into the output, unless the driver reads it apart). Throws
-// std::logic_error if the driver left an argsort's positions unmade (a driver bug). The device may still be working when it returns;
-// stop->wait() waits for the sort.
+// std::logic_error if the driver left an argsort's positions unmade (a driver bug). The device may
+// still be working when it returns; stop->wait() waits for the sort.
 RunEvents run(const Algorithm& algorithm, SortJob& job);
 // An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the
 // job made in place: run() does this for drivers that do not read the input apart, and drivers that
 // do, for their paths that sort in place.
 void copy_input_to_output(SortJob& job);
+
+// An argsort's positions (SortJob::values_are_positions) filled into job.values, and the flag
+// cleared: run() does this for drivers that do not make them, and drivers that do, for their paths
+// that cannot.
+void fill_job_positions(SortJob& job);
 
 // Shared helpers for drivers.
 std::uint32_t default_group_size(const rt::Device& device, std::uint32_t preferred);

@@ -37,7 +37,6 @@
 #include <utility>
 
 #include "algorithms/drivers.hpp"
-#include "algorithms/positions.hpp"
 #include "algorithms/radix_policy.hpp"
 #include "runtime/phase_timer.hpp"
 
@@ -300,12 +299,9 @@ void radix_sort(SortJob& job) {
                 positions});
     return;
   }
-  if (job.values_are_positions) {  // argsort on the other paths: the positions first
-    fill_positions(dev, *job.values, job.n, job.value_bytes);
-    job.values_are_positions = false;
-  }
-  if (p.path == RadixPath::single_group) copy_input_to_output(job);
+  if (job.values_are_positions) fill_job_positions(job);  // argsort on the other paths: the positions first
   if (p.path == RadixPath::single_group) {
+    copy_input_to_output(job);
     radix_single_group_sort(job);
     return;
   }

@@ -29,14 +29,12 @@ SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size
                         std::size_t index_bytes, const SortOptions& options) {
   detail::check_argsort_indices(n, index_bytes);
   if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
-  {
-    rt::Device& device = ctx.runtime_device();
-    // Options are checked before any transfer, as sort_host does.
-    const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-    detail::check_device_memory_limit(options, key_size(type), index_bytes);
-    if (auto report = detail::argsort_host_in_one_step(device, algorithm, type, keys, n, indices, index_bytes, options))
-      return *report;
-  }
+  rt::Device& device = ctx.runtime_device();
+  // Options are checked before any transfer, as sort_host does.
+  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
+  detail::check_device_memory_limit(options, key_size(type), index_bytes);
+  if (auto report = detail::argsort_host_in_one_step(device, algorithm, type, keys, n, indices, index_bytes, options))
+    return *report;
   // Staged copies: the caller's keys are never written, and its indices only once all succeeded.
   std::vector<unsigned char> staged_keys;
   try {
@@ -47,7 +45,8 @@ SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size
   }
   if (n) std::memcpy(staged_keys.data(), keys, staged_keys.size());
   auto sort_with = [&](auto staged_indices) {
-    SortReport report = sort_host(ctx, type, staged_keys.data(), n, staged_indices.data(), index_bytes, options);
+    SortReport report = detail::sort_host_with(device, algorithm, type, staged_keys.data(), n, staged_indices.data(),
+                                               index_bytes, options);
     if (n) std::memcpy(indices, staged_indices.data(), n * index_bytes);
     return report;
   };

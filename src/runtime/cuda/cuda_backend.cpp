@@ -607,8 +607,7 @@ class CudaDevice final : public Device {
 
   std::unique_ptr<Event> signal_native(const NativeQueue& native, std::unique_ptr<Event> done, Queue* q) override {
     CUstream theirs = caller_stream(native);
-    CudaQueue& ours = queue(q);
-    if (!done) done = std::make_unique<CudaEvent>(ctx_, ours.stream());
+    if (!done) done = record(q);
     auto* event = dynamic_cast<CudaEvent*>(done.get());
     if (!event) throw Error(errc::invalid_argument, "CUDA: signal_native with an event of another backend");
     Current cur(*ctx_);

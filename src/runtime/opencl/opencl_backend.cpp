@@ -465,11 +465,7 @@ class ClDevice final : public Device {
 
   std::unique_ptr<Event> signal_native(const NativeQueue& native, std::unique_ptr<Event> done, Queue* q) override {
     cl_command_queue theirs = caller_queue(native);
-    if (!done) {
-      cl_event marker = nullptr;
-      cl_check(clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
-      done = std::make_unique<ClEvent>(marker);
-    }
+    if (!done) done = record(q);
     auto* event = dynamic_cast<ClEvent*>(done.get());
     if (!event) throw Error(errc::invalid_argument, "OpenCL: signal_native with an event of another backend");
     cl_event e = event->get();

@@ -129,7 +129,8 @@ sweep:
   --algorithms a,b,...        default: every algorithm and auto; merge:comparator is merge with
                               the comparator "return a < b;" (the cost of a run-time order)
   --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, u64/u32, f64/u64
-  --dists d,...               uniform,entropy,sorted,reverse,few-unique,all-equal (default all)
+  --dists d,...               uniform,entropy,sorted,reverse,few-unique,all-equal (default all; quick
+                              uniform,sorted,few-unique)
   --std-max-log2 N            largest n for std::sort / std::stable_sort (default 22; quick 16; 0: none)
   --host-max-log2 N           largest n for host algorithms (batcher-*; default 20; quick 14; 0: none)
   --max-run-ms MS             skip sizes whose projected sort time exceeds MS (default 2000; quick 300)
@@ -138,7 +139,8 @@ tables:
   --table-log2 N              keys per table cell (default 2^24 on a GPU, 2^20 on a CPU; quick 2^16)
   --wg a,b,...                work-group sizes (default: powers of two from 1 to the device limit)
 common:
-  --repeats R                 timed repeats per cell, median reported (default 5; quick 3)
+  --repeats R                 timed repeats per cell, median reported (default 5; quick 3; at most 3
+                              above 2^25 keys)
   --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
   --pool-temporaries          sorts take their temporaries from the device's pool, not from caller
                               storage allocated outside the timing; the default off CUDA (NVIDIA's

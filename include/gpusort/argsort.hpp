@@ -40,7 +40,7 @@ concept argsort_index = std::is_same_v<I, std::uint32_t> || std::is_same_v<I, st
 
 // keys: any contiguous range of a key type (std::vector, std::span, array); indices: a contiguous
 // range of std::uint32_t or std::uint64_t of the same length. indices[i] is the position in keys
-// of the i-th key in sorted order. 32-bit indices need n < 2^32.
+// of the i-th key in sorted order. 32-bit indices need n <= 2^32.
 template <std::ranges::contiguous_range Keys, std::ranges::contiguous_range Indices>
   requires sortable_key<std::ranges::range_value_t<Keys>> && argsort_index<std::ranges::range_value_t<Indices>>
 SortReport argsort(Context& ctx, const Keys& keys, Indices&& indices, const SortOptions& options = argsort_options()) {

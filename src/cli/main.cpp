@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
                    "separated by commas sort on all of them (chunks, then buckets cut at exact ranks)");
   sort->add_option("--values", s.values, "Values file carried along with the keys (same element count)");
   sort->add_option("--values-type", s.values_type,
-                   "Value type: any key type name (its size is the value width) or bytes16 (16 opaque bytes); "
+                   "Value type: any key type name (its size is the value width) or bytesK (K opaque bytes, K = 1, 2, "
+                   "4, 8, 16); "
                    "optional for .npy values");
   sort->add_option("--values-out", s.values_out, "Where the permuted values go");
   sort->add_option("--wg", s.work_group_size,

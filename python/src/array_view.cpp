@@ -55,17 +55,73 @@ std::string describe_unreadable(nb::handle obj) {
   return "an object of type " + text_of(nb::handle(Py_TYPE(obj.ptr())));
 }
 
+// numpy.ndarray's type, looked up once (null where numpy cannot be imported). Leaked on purpose:
+// it must outlive every call, and the interpreter's teardown runs after static destructors would.
+PyTypeObject* numpy_array_type() {
+  static PyTypeObject* type = []() -> PyTypeObject* {
+    try {
+      nb::object ndarray = nb::module_::import_("numpy").attr("ndarray");
+      return reinterpret_cast<PyTypeObject*>(ndarray.release().ptr());
+    } catch (const nb::python_error&) {
+      return nullptr;
+    }
+  }();
+  return type;
+}
+
+// What import_array hands to nanobind, checked first where obj is not a plain numpy array (the
+// common case pays one type comparison):
+//  - a numpy subclass with a mask (numpy.ma) is refused: its data alone would be sorted and its
+//    mask left where it was;
+//  - a buffer-protocol object without __dlpack__ (ctypes arrays, array.array, bytes) goes through a
+//    memoryview: ctypes exports its buffer without strides, which nanobind's import reads (a crash);
+//    a memoryview always has them. The view holds the object, and the import holds the view.
+nb::object importable(nb::handle obj, const char* name) {
+  PyTypeObject* ndarray = numpy_array_type();
+  if (ndarray && Py_IS_TYPE(obj.ptr(), ndarray)) return nb::borrow(obj);
+  if (ndarray && PyObject_TypeCheck(obj.ptr(), ndarray)) {
+    if (nb::hasattr(obj, "mask") && nb::hasattr(obj, "filled"))
+      raise(PyExc_TypeError, std::string(name) + ": gpusort does not sort masked arrays (the mask would stay in "
+                                 "place); pass " + name + ".compressed(), or " + name + ".filled(value)");
+    return nb::borrow(obj);
+  }
+  if (PyObject_CheckBuffer(obj.ptr()) && !nb::hasattr(obj, "__dlpack__")) {
+    PyObject* view = PyMemoryView_FromObject(obj.ptr());
+    if (!view) throw nb::python_error();
+    return nb::steal(view);
+  }
+  return nb::borrow(obj);
+}
+
+// A 1-D numpy array whose stride is not a whole number of elements (a field of packed records, say)
+// cannot be imported at all: say so as the layout error it is, not as an unknown dtype.
+void raise_if_misaligned_stride(nb::handle obj, const char* name) {
+  PyTypeObject* ndarray = numpy_array_type();
+  if (!ndarray || !PyObject_TypeCheck(obj.ptr(), ndarray)) return;
+  const nb::tuple strides = nb::borrow<nb::tuple>(obj.attr("strides"));
+  const std::size_t itemsize = nb::cast<std::size_t>(obj.attr("itemsize"));
+  if (strides.size() != 1 || itemsize == 0) return;
+  const long long stride = nb::cast<long long>(strides[0]);
+  if (stride % static_cast<long long>(itemsize) != 0)
+    raise(PyExc_ValueError, std::string(name) + ": the array is not contiguous (a stride of " + std::to_string(stride) +
+                                " bytes, not a whole number of " + std::to_string(itemsize) +
+                                "-byte elements); pass np.ascontiguousarray(" + name + ")");
+}
+
 // Imports without copying. Writable first; a read-only array is imported again as read-only so
 // that the caller learns it is read-only rather than of an unknown kind. `supported` names what
 // gpusort accepts, for the message.
-ArrayView import_array(nb::handle obj, const char* name, const char* supported) {
+ArrayView import_array(nb::handle given, const char* name, const char* supported) {
   ArrayView v;
+  const nb::object obj = importable(given, name);
   if (!nb::try_cast(obj, v.array, /*convert=*/false)) {
     nb::ndarray<nb::ro> readonly;
-    if (!nb::try_cast(obj, readonly, /*convert=*/false))
+    if (!nb::try_cast(obj, readonly, /*convert=*/false)) {
+      raise_if_misaligned_stride(obj, name);
       raise(PyExc_TypeError, std::string(name) + ": gpusort cannot read " + describe_unreadable(obj) +
                                  "; it takes 1-D numpy arrays (or objects with __dlpack__) of " + supported +
                                  ", in native byte order");
+    }
     v.array = nb::ndarray<>(readonly);  // the same import; never written through (checked by the caller)
     v.writable = false;
   }

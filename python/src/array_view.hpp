@@ -1,7 +1,9 @@
 #pragma once
 // Step one of every sort: obtain (pointer, element type, n, where the memory lives) from a Python
 // object, without copying. numpy arrays arrive through the buffer protocol or DLPack, other
-// libraries' arrays (PyTorch, CuPy, JAX) through DLPack; nanobind's ndarray does the import.
+// libraries' arrays (PyTorch, CuPy, JAX) through DLPack, other buffer-protocol objects (array.array,
+// bytes, ctypes arrays) through a memoryview; nanobind's ndarray does the import. numpy masked
+// arrays are refused.
 // Anything gpusort cannot sort in place raises TypeError (the dtype) or ValueError (the shape, the
 // layout, read-only memory), naming what is supported.
 #include <nanobind/nanobind.h>

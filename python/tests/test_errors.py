@@ -38,6 +38,37 @@ def test_not_contiguous(view):
         gpusort.sort_pairs(np.arange(5, dtype=np.int32), x)
 
 
+def test_stride_of_part_of_an_element_is_a_layout_error():
+    """A field of packed records: a stride that is no whole number of elements (5 bytes for int32)."""
+    records = np.zeros(4, np.dtype([("a", "<i4"), ("b", "u1")]))
+    records["a"] = [3, 1, 2, 0]
+    with pytest.raises(ValueError, match=r"stride of 5 bytes.*np\.ascontiguousarray\(x\)"):
+        gpusort.sort(records["a"])
+    with pytest.raises(ValueError, match=r"np\.ascontiguousarray\(values\)"):
+        gpusort.sort_pairs(np.arange(4, dtype=np.int32), records["a"])
+    np.testing.assert_array_equal(records["a"], [3, 1, 2, 0])
+
+
+@pytest.mark.parametrize("function", [gpusort.sort, gpusort.argsort, gpusort.sort_])
+def test_masked_arrays_are_refused(function):
+    """numpy.ma arrays: sorting their data alone would leave the mask where it was."""
+    x = np.ma.array([3, 1, 2], mask=[0, 1, 0])
+    with pytest.raises(TypeError, match=r"masked arrays.*x\.compressed\(\)"):
+        function(x)
+    np.testing.assert_array_equal(x.data, [3, 1, 2])
+    np.testing.assert_array_equal(x.mask, [False, True, False])
+
+
+def test_masked_values_are_refused():
+    values = np.ma.array([30, 10, 20], mask=[1, 0, 0])
+    for function in (gpusort.sort_pairs, gpusort.sort_pairs_):
+        keys = np.array([3, 1, 2])
+        with pytest.raises(TypeError, match="masked arrays"):
+            function(keys, values)
+        np.testing.assert_array_equal(keys, [3, 1, 2])
+    np.testing.assert_array_equal(values.data, [30, 10, 20])
+
+
 def test_values_of_unsupported_size():
     keys = np.arange(3, dtype=np.uint8)
     with pytest.raises(TypeError, match="1, 2, 4, 8 or 16 bytes"):

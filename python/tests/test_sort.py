@@ -73,6 +73,31 @@ def test_buffer_protocol_hosts_sort_and_argsort():
         np.testing.assert_array_equal(np.asarray(gpusort.sort(x)), np.sort(np.asarray(memoryview(x))))
 
 
+@pytest.mark.parametrize("ctype", ["c_int32", "c_uint8", "c_double", "c_uint64"])
+def test_ctypes_arrays_sort_argsort_and_sort_in_place(ctype):
+    """ctypes arrays export their buffer without strides; they go through a memoryview."""
+    import ctypes
+    values = [5, 3, 9, 3, 0, 250, 7]
+    kind = getattr(ctypes, ctype) * len(values)
+    expect = np.asarray(memoryview(kind(*values)))
+    np.testing.assert_array_equal(gpusort.argsort(kind(*values)), np.argsort(expect, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(gpusort.sort(kind(*values))), np.sort(expect))
+    x = kind(*values)
+    assert gpusort.sort_(x) is x
+    np.testing.assert_array_equal(np.asarray(memoryview(x)), np.sort(expect))
+    keys, order = kind(*values), np.arange(len(values), dtype=np.int64)
+    gpusort.sort_pairs_(keys, order)
+    np.testing.assert_array_equal(order, np.argsort(expect, kind="stable"))
+
+
+def test_order_flags_take_any_truth_value():
+    """numpy's booleans and integers, as numpy's own flags do."""
+    x = np.array([3, 1, 2, 1], dtype=np.int16)
+    np.testing.assert_array_equal(gpusort.sort(x, descending=np.True_), [3, 2, 1, 1])
+    np.testing.assert_array_equal(gpusort.argsort(x, descending=1, stable=np.True_), [0, 2, 1, 3])
+    np.testing.assert_array_equal(gpusort.sort_pairs(x, x, descending=np.False_)[1], [1, 1, 2, 3])
+
+
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
 def test_float_specials(dtype, descending):

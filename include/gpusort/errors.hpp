@@ -1,6 +1,8 @@
 #pragma once
 // Every failure gpusort reports is a gpusort::Error carrying a category and a message that says
-// what went wrong and why. The caller's data is never modified when one is thrown.
+// what went wrong and why. An error before the results are written back leaves the caller's data
+// unchanged; one during the copy back (a device lost) can leave host arrays partly overwritten, as
+// each entry point says (sort_host, argsort_host; out-of-core sorts then restore every element).
 #include <stdexcept>
 #include <string>
 

@@ -27,6 +27,7 @@ std::vector<I> iota_indices(std::size_t n) {
 
 SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
                         std::size_t index_bytes, const SortOptions& options) {
+  detail::check_key_type(type);
   detail::check_argsort_indices(n, index_bytes);
   if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
   rt::Device& device = ctx.runtime_device();

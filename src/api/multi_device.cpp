@@ -13,6 +13,7 @@ namespace gpusort {
 
 SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, void* keys, std::size_t n, void* values,
                            std::size_t value_bytes, const SortOptions& options) {
+  detail::check_key_type(type);
   if (contexts.empty()) throw Error(errc::invalid_argument, "sort on several devices: no context given");
   for (Context* c : contexts)
     if (!c) throw Error(errc::invalid_argument, "sort on several devices: a context is null");

@@ -44,6 +44,12 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 
 }  // namespace
 
+void check_key_type(key_type type) {
+  if (static_cast<unsigned>(type) > static_cast<unsigned>(key_type::f64))
+    throw Error(errc::invalid_argument, "key type " + std::to_string(static_cast<int>(type)) +
+                                            " is none of the ten key types (u8 ... f64)");
+}
+
 const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {
   const algo::Algorithm& algorithm = algo::choose(device, options, n);
   algo::check_size(algorithm, n);

@@ -8,9 +8,14 @@
 
 #include "algorithms/algorithm.hpp"
 #include "gpusort/device.hpp"
+#include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
 
 namespace gpusort::detail {
+
+// A key_type of the type-erased entry points is one of its ten enumerators (a cast integer may be
+// anything): errc::invalid_argument otherwise.
+void check_key_type(key_type type);
 
 // The one choice of a request of n elements: the algorithm that serves it (algo::choose), checked
 // against its size limit (algo::check_size) and then its options (check_options).

@@ -18,7 +18,7 @@ void validate(key_type type, std::uint64_t n, const void* values, std::size_t va
   if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))
     throw Error(errc::invalid_argument, "values and value size must be given together");
   if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
-  (void)type;
+  detail::check_key_type(type);
 }
 
 }  // namespace
@@ -110,6 +110,7 @@ SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::siz
 
 std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,
                                     const SortOptions& options) {
+  detail::check_key_type(type);
   if (value_bytes != 0 && !is_supported_value_size(value_bytes))
     throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
   if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");

@@ -144,6 +144,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
                    const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
                    std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options,
                    const NativeTemporaries* temporaries, bool positions = false) {
+  detail::check_key_type(type);
   validate(n, values_in, values_out, value_bytes);
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
   // Options and views are checked before anything is enqueued, so a bad request touches nothing.

@@ -9,6 +9,7 @@
 
 #include "api/device_run.hpp"
 #include "api/host_transfer.hpp"
+#include "api/out_of_core.hpp"
 #include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
@@ -58,6 +59,20 @@ std::size_t SortStep::count() const {
   return n;
 }
 
+std::uint64_t shared_temporary_bytes(rt::Device& device, const algo::Algorithm& algorithm, key_type type,
+                                     std::size_t value_bytes, const SortOptions& options,
+                                     std::span<const SortStep> steps) {
+  if (!algorithm.temp_bytes) return 0;
+  std::set<std::size_t> counts;
+  for (const SortStep& st : steps) counts.insert(st.count());
+  std::uint64_t need = 0;
+  for (std::size_t c : counts)
+    if (c > 1) need = std::max(need, needed_temp_bytes(algorithm, device, type, c, value_bytes, options));
+  // The planner keeps each array's buffer within the largest allocation, but an algorithm's
+  // temporaries in one piece can be about twice that (radix: a keys and a values area).
+  return need <= max_buffer_bytes(device.description()) ? need : 0;
+}
+
 StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t vb,
                          const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
                          unsigned threads, const std::function<void(std::size_t)>& on_done,
@@ -82,14 +97,8 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
       s.keys = device.alloc(cap * kb);
       if (vb) s.values = device.alloc(cap * vb);
     }
-    if (algorithm.temp_bytes) {
-      std::set<std::size_t> counts;
-      for (const SortStep& st : steps) counts.insert(st.count());
-      std::uint64_t need = 0;
-      for (std::size_t c : counts)
-        if (c > 1) need = std::max(need, needed_temp_bytes(algorithm, device, type, c, vb, options));
-      if (need) temp = device.alloc(static_cast<std::size_t>(need));
-    }
+    if (const std::uint64_t need = shared_temporary_bytes(device, algorithm, type, vb, options, steps))
+      temp = device.alloc(static_cast<std::size_t>(need));
   } else {
     const std::size_t n = steps[0].count();
     sets[0].keys = device.temp_pool().get(std::max<std::size_t>(1, n * kb));

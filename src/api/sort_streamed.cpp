@@ -35,6 +35,7 @@ bool fits_streamed(Context& ctx, key_type type, std::size_t n, std::size_t value
 
 SortReport sort_streamed(Context& ctx, key_type type, std::size_t n, const StreamedArrays& arrays,
                          const SortOptions& options) {
+  detail::check_key_type(type);
   check_arrays(n, arrays);
   rt::Device& device = ctx.runtime_device();
   // Every check before the first read, so a bad request costs nothing.

@@ -1,6 +1,8 @@
 // Names, sizes and classification of key types.
 #include "gpusort/key_type.hpp"
 
+#include <iterator>
+
 namespace gpusort {
 
 std::size_t key_size(key_type t) noexcept {
@@ -15,7 +17,8 @@ std::size_t key_size(key_type t) noexcept {
 
 std::string_view key_type_name(key_type t) noexcept {
   static constexpr std::string_view names[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"};
-  return names[static_cast<int>(t)];
+  const auto i = static_cast<unsigned>(t);
+  return i < std::size(names) ? names[i] : std::string_view("invalid");
 }
 
 std::optional<key_type> parse_key_type(std::string_view name) {

@@ -2,7 +2,9 @@
 // (DeviceDescription::max_buffer_bytes), sorting in chunks when the data would need a larger one,
 // even with plenty of memory. The tests lower the limit through the planner's test seam instead of
 // sorting gigabytes.
+#include "algorithms/algorithm.hpp"
 #include "api/out_of_core.hpp"
+#include "api/sort_pipeline.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -72,6 +74,39 @@ TEST(MaxBuffer, PairsSortInChunksThatFitTheWiderField) {
                                     {.order = order::descending, .stable = true, .algorithm = "merge"});
   EXPECT_GE(rep.chunks, (input.size() * 4 + kLimit - 1) / kLimit);
   EXPECT_TRUE(pairs_sorted_like_reference(input, keys, values, order::descending, true)) << "seed=" << seed;
+}
+
+// Several steps share one temporary storage; an algorithm's temporaries in one piece can be about
+// twice the largest array buffer the planner allowed (radix pairs: a keys and a values area), so
+// beyond the limit the steps take theirs from the pool instead (each buffer within the limit).
+TEST(MaxBuffer, SharedTemporariesOfSeveralStepsStayWithinTheLimit) {
+  rt::Device& device = test_context().runtime_device();
+  for (const char* name : {"radix", "merge"}) {
+    const algo::Algorithm* algorithm = algo::find(name);
+    ASSERT_NE(algorithm, nullptr) << name;
+    const auto plan = detail::plan_chunks(300001, 4, 4, std::uint64_t(1) << 40, kLimit);
+    ASSERT_GE(plan.count, 2u);
+    const std::size_t m = static_cast<std::size_t>(plan.chunk);
+    const std::vector<detail::SortStep> steps(2, detail::SortStep{{{nullptr, nullptr, m}}, nullptr, nullptr});
+    const SortOptions options{.stable = true, .algorithm = name};
+    // Unlimited, the shared storage is larger than the limit: the case this test is about.
+    const std::uint64_t unlimited = detail::shared_temporary_bytes(device, *algorithm, key_type::u32, 4, options, steps);
+    EXPECT_GT(unlimited, kLimit) << name;
+    MaxBufferOverride limit(kLimit);
+    EXPECT_EQ(detail::shared_temporary_bytes(device, *algorithm, key_type::u32, 4, options, steps), 0u) << name;
+  }
+}
+
+TEST(MaxBuffer, PairsThroughSharedTemporariesBeyondTheLimitSort) {
+  MaxBufferOverride limit(kLimit);
+  const std::uint64_t seed = fresh_seed();
+  const auto input = make_keys<std::uint32_t>(300001, dist::uniform, seed);
+  auto keys = input;
+  auto values = index_values<std::uint32_t>(keys.size());
+  const SortReport rep = sort_pairs(test_context(), std::span<std::uint32_t>(keys), std::span<std::uint32_t>(values),
+                                    {.stable = true, .algorithm = "radix"});
+  EXPECT_GE(rep.chunks, 2u);
+  EXPECT_TRUE(pairs_sorted_like_reference(input, keys, values, order::ascending, true)) << "seed=" << seed;
 }
 
 TEST(MaxBuffer, TooSmallForTheSmallestChunkIsOutOfMemory) {

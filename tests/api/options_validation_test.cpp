@@ -89,6 +89,34 @@ void expect_rejected(const SortOptions& options, const std::vector<std::string>&
 
 // ---- ranges ----------------------------------------------------------------------------------
 
+// The type-erased entry points take a key_type that a cast integer may have made: each refuses one
+// outside the ten enumerators before touching anything (it once reached kernel compilation and
+// failed there with build_error).
+TEST(OptionRanges, KeyTypeOutsideTheEnumerators) {
+  const auto bad = static_cast<key_type>(10);
+  EXPECT_EQ(key_type_name(bad), "invalid");
+  std::vector<std::uint32_t> keys{3, 1, 2}, values{0, 1, 2};
+  std::vector<std::uint64_t> indices(3, 99);
+  const std::vector<std::string> parts{"key type 10"};
+  expect_rejected_by("sort_host", [&] { sort_host(test_context(), bad, keys.data(), keys.size(), nullptr, 0, {}); },
+                     parts);
+  expect_rejected_by("sort_host pairs",
+                     [&] { sort_host(test_context(), bad, keys.data(), keys.size(), values.data(), 4, {}); }, parts);
+  expect_rejected_by("argsort_host",
+                     [&] { argsort_host(test_context(), bad, keys.data(), keys.size(), indices.data(), 8, {}); }, parts);
+  expect_rejected_by("temporary_storage_bytes", [&] { temporary_storage_bytes(test_context(), bad, 3, 0, {}); },
+                     parts);
+  DeviceBuffer buffer(test_context(), keys.size() * 4);
+  expect_rejected_by("sort_device", [&] { sort_device(test_context(), bad, buffer, keys.size(), nullptr, 0, {}); },
+                     parts);
+  std::vector<Context> contexts = two_contexts();
+  Context* both[] = {&contexts[0], &contexts[1]};
+  expect_rejected_by("sort_host_multi",
+                     [&] { sort_host_multi(both, bad, keys.data(), keys.size(), nullptr, 0, {}); }, parts);
+  EXPECT_EQ(keys, (std::vector<std::uint32_t>{3, 1, 2}));
+  EXPECT_EQ(indices, std::vector<std::uint64_t>(3, 99));
+}
+
 TEST(OptionRanges, ItemsPerThreadOfMinusOne) {
   for (const char* algorithm : {"section-merge", "hybrid", "radix", "merge", "rank"})
     expect_rejected({.algorithm = algorithm, .items_per_thread = kMinusOne},

@@ -15,6 +15,10 @@ library) sees the sorted result, and an input made on another stream needs the c
 libraries ask for there (PyTorch's record_stream); calls on other producers' CUDA arrays return
 once the sort is done. A device error of a sort that was only enqueued surfaces in a later call.
 """
+import operator
+
+import numpy as np
+
 from . import _arrays, _gpusort
 
 # PyTorch and CuPy CUDA arrays: the call returns once the sort is enqueued (False), or once it is
@@ -23,6 +27,18 @@ from . import _arrays, _gpusort
 # ordered on: PyTorch's and CuPy's pools are stream-ordered (python/src/sort_inplace.cpp). Other
 # producers' arrays always wait: their pools' ordering is not known.
 WAIT_FOR_DEVICE = False
+
+
+def _flag(value, name):
+    """An order flag as numpy takes one: bool, numpy.bool_ or an integer (a string or None is refused)."""
+    if value is True or value is False:
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    try:
+        return bool(operator.index(value))
+    except TypeError:
+        raise TypeError(f"{name} must be a bool, not {type(value).__name__}") from None
 
 
 def _wait(owner):
@@ -56,7 +72,7 @@ def _sort_into(keys, info, values, value_itemsize, keys_name, options, positions
 def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns a sorted copy of x, of the same kind as x (on x's GPU for CUDA arrays); a numpy array
     for buffer-protocol objects that are no array of a library (array.array, bytes, ctypes)."""
-    options = dict(descending=bool(descending), stable=bool(stable), algorithm=algorithm, device=device, comparator=comparator)
+    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
     if _arrays.sorted_apart(x):
         return _sort_into(x, info, None, 0, "x", options)[0]
@@ -68,7 +84,7 @@ def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, co
 def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns the int64 indices that sort x: x[argsort(x)] == sort(x). Stable by default: equal
     keys keep their input order (indices ascending), in both orders."""
-    options = dict(descending=bool(descending), stable=bool(stable), algorithm=algorithm, device=device, comparator=comparator)
+    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(x, "x", "keys")
     # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
     narrow = _arrays.narrow_indices(x, info)
@@ -91,7 +107,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
 def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns (sorted copy of keys, copy of values permuted alike). values: a 1-D array of the
     same length with elements of 1, 2, 4, 8 or 16 bytes (any dtype: they are moved as bytes)."""
-    options = dict(descending=bool(descending), stable=bool(stable), algorithm=algorithm, device=device, comparator=comparator)
+    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
     info = _arrays.inspect(keys, "keys", "keys")
     values_info = _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
     if _arrays.sorted_apart(keys, values):
@@ -105,7 +121,7 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
 def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
-    options = dict(descending=bool(descending), stable=bool(stable), algorithm=algorithm, device=device, comparator=comparator)
+    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
     # in place, the compiled sort inspects x itself: here only arrays a pool could lend for
     info = _arrays.inspect(x, "x", "keys") if _arrays.pool_library(x) else None
     _sort_in_place(x, info, x, None, 0, "x", options)
@@ -114,7 +130,7 @@ def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, c
 
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
-    options = dict(descending=bool(descending), stable=bool(stable), algorithm=algorithm, device=device, comparator=comparator)
+    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
     plain_values = _arrays.as_value_bytes(values)
     info, value_itemsize = None, 0  # as in sort_: inspected only where a pool could lend
     if _arrays.pool_library(keys):

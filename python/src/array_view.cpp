@@ -118,7 +118,7 @@ ArrayView import_array(nb::handle given, const char* name, const char* supported
     nb::ndarray<nb::ro> readonly;
     if (!nb::try_cast(obj, readonly, /*convert=*/false)) {
       raise_if_misaligned_stride(obj, name);
-      raise(PyExc_TypeError, std::string(name) + ": gpusort cannot read " + describe_unreadable(obj) +
+      raise(PyExc_TypeError, std::string(name) + ": gpusort cannot read " + describe_unreadable(given) +
                                  "; it takes 1-D numpy arrays (or objects with __dlpack__) of " + supported +
                                  ", in native byte order");
     }

@@ -22,6 +22,13 @@ def test_not_an_array():
         gpusort.sort([3, 1, 2])
 
 
+def test_unreadable_buffers_are_named_as_given():
+    """A buffer-protocol object goes through a memoryview; a refusal names the caller's type."""
+    import array
+    with pytest.raises(TypeError, match="array.array"):
+        gpusort.sort(array.array("u", "abc"))
+
+
 @pytest.mark.parametrize("x", [np.zeros((2, 3), np.uint32), np.uint32(7), np.zeros((1, 4), np.float32)],
                          ids=["2-D", "0-D", "1x4"])
 def test_not_one_dimensional(x):

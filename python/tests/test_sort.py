@@ -96,6 +96,9 @@ def test_order_flags_take_any_truth_value():
     np.testing.assert_array_equal(gpusort.sort(x, descending=np.True_), [3, 2, 1, 1])
     np.testing.assert_array_equal(gpusort.argsort(x, descending=1, stable=np.True_), [0, 2, 1, 3])
     np.testing.assert_array_equal(gpusort.sort_pairs(x, x, descending=np.False_)[1], [1, 1, 2, 3])
+    for flag in ("no", None, 1.0):
+        with pytest.raises(TypeError, match="descending must be a bool"):
+            gpusort.sort(x, descending=flag)
 
 
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])

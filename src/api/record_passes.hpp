@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "api/option_checks.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/records.hpp"
 
@@ -40,6 +41,7 @@ inline void check_record_order(std::size_t record_bytes, std::span<const RecordF
   if (!comparator && fields.empty())
     throw Error(errc::invalid_argument, "records need at least one key field or a comparator (SortOptions::comparator)");
   for (const RecordField& f : fields) {
+    if (!f.bytes) check_key_type(f.type);
     const std::size_t size = f.bytes ? f.bytes : key_size(f.type);
     if (f.offset >= record_bytes || size > record_bytes - f.offset)
       throw Error(errc::invalid_argument, "a key field of " + std::to_string(size) + " bytes at offset " +

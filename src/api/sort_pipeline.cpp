@@ -10,6 +10,7 @@
 #include "api/device_run.hpp"
 #include "api/host_transfer.hpp"
 #include "api/out_of_core.hpp"
+#include "gpusort/errors.hpp"
 #include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
@@ -68,9 +69,15 @@ std::uint64_t shared_temporary_bytes(rt::Device& device, const algo::Algorithm& 
   std::uint64_t need = 0;
   for (std::size_t c : counts)
     if (c > 1) need = std::max(need, needed_temp_bytes(algorithm, device, type, c, value_bytes, options));
-  // The planner keeps each array's buffer within the largest allocation, but an algorithm's
-  // temporaries in one piece can be about twice that (radix: a keys and a values area).
-  return need <= max_buffer_bytes(device.description()) ? need : 0;
+  // An algorithm's temporaries in one piece can be about twice an array's buffer (radix: a keys and
+  // a values area); the planner's chunks keep them within the largest allocation (out_of_core.cpp,
+  // max_step_elements). Refused here before any copy rather than failing at the allocation.
+  if (const std::uint64_t limit = max_buffer_bytes(device.description()); need > limit)
+    throw Error(errc::out_of_memory, algorithm.name + "'s temporaries for steps of " +
+                                         std::to_string(*counts.rbegin()) + " elements need " + std::to_string(need) +
+                                         " bytes in one buffer; the device allocates at most " +
+                                         std::to_string(limit) + " (sort in smaller chunks)");
+  return need;
 }
 
 StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t vb,

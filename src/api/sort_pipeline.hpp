@@ -56,18 +56,16 @@ struct StepTimes {
 };
 
 // The one temporary storage a run of several steps allocates and shares between them: the most
-// any step needs, or 0 where the algorithm needs none or that much would not fit the device's
-// largest allocation (max_buffer_bytes); the steps then take their temporaries from the pool,
-// each buffer within it.
+// any step needs (0: the algorithm needs none). Error(out_of_memory) where that would not fit the
+// device's largest allocation (max_buffer_bytes; the planner's chunks keep it within).
 std::uint64_t shared_temporary_bytes(rt::Device& device, const algo::Algorithm& algorithm, key_type type,
                                      std::size_t value_bytes, const SortOptions& options,
                                      std::span<const SortStep> steps);
 
 // Runs the steps in order on `device`; every step holds at most `capacity` elements. Device
 // buffers: one set from the temporary pool for a single step; otherwise three sets allocated for
-// the call and, where `algorithm` reports its needs (temp_bytes) and they fit one allocation, one
-// temporary storage for all steps (shared_temporary_bytes: no allocation or free between steps,
-// which would stall the copies). A step's output is
+// the call and, where `algorithm` reports its needs (temp_bytes), one temporary storage for all
+// steps (shared_temporary_bytes: no allocation or free between steps, which would stall the copies). A step's output is
 // written only after its sort has succeeded; on an error the remaining steps do not run and every
 // copy in flight is waited for before this throws. threads: host threads per transfer direction
 // (0: automatic). on_done(i), if given, runs on the calling thread once step i's output is

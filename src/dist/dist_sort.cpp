@@ -50,6 +50,7 @@ std::vector<std::uint64_t> cuts_of(Communicator& comm, key_type type, const void
 
 DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys, std::size_t n, void* values,
                      std::size_t value_bytes, const SortOptions& options) {
+  gpusort::detail::check_key_type(type);  // every rank passes the same type, so all refuse before any collective
   const auto t_all = clock_type::now();
   const int p = comm.size(), me = comm.rank();
   const std::size_t kb = key_size(type), vb = value_bytes;

@@ -139,6 +139,7 @@ TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t v
 DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type,
                             DeviceBuffer& keys, std::size_t n, DeviceBuffer* values, std::size_t value_bytes,
                             const SortOptions& options, DeviceBuffer* temporary_storage) {
+  gpusort::detail::check_key_type(type);  // every rank passes the same type, so all refuse before any collective
   const auto t_all = clock_type::now();
   const int p = comm.size(), me = comm.rank();
   const std::size_t kb = key_size(type), vb = value_bytes;
@@ -252,6 +253,7 @@ std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm) { return std
 
 std::size_t sort_device_temporary_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes, int ranks,
                                         const SortOptions& options) {
+  gpusort::detail::check_key_type(type);
   if (ranks < 1) throw Error(errc::invalid_argument, "dist::sort_device_temporary_bytes: ranks must be at least 1");
   return std::size_t(temp_layout(ctx, type, n, value_bytes, ranks, options, false).total());
 }

@@ -76,28 +76,36 @@ TEST(MaxBuffer, PairsSortInChunksThatFitTheWiderField) {
   EXPECT_TRUE(pairs_sorted_like_reference(input, keys, values, order::descending, true)) << "seed=" << seed;
 }
 
-// Several steps share one temporary storage; an algorithm's temporaries in one piece can be about
-// twice the largest array buffer the planner allowed (radix pairs: a keys and a values area), so
-// beyond the limit the steps take theirs from the pool instead (each buffer within the limit).
+// Several steps share one temporary storage, and an algorithm's temporaries in one piece can be
+// about twice an array's buffer (radix pairs: a keys and a values area): the planner's chunks keep
+// that within the limit too, and steps larger than that are refused before any copy.
 TEST(MaxBuffer, SharedTemporariesOfSeveralStepsStayWithinTheLimit) {
   rt::Device& device = test_context().runtime_device();
   for (const char* name : {"radix", "merge"}) {
     const algo::Algorithm* algorithm = algo::find(name);
     ASSERT_NE(algorithm, nullptr) << name;
+    const SortOptions options{.stable = true, .algorithm = name};
+    auto steps_of = [](std::uint64_t m) {
+      return std::vector<detail::SortStep>(2, detail::SortStep{{{nullptr, nullptr, static_cast<std::size_t>(m)}}, nullptr, nullptr});
+    };
+    MaxBufferOverride limit(kLimit);
     const auto plan = detail::plan_chunks(300001, 4, 4, std::uint64_t(1) << 40, kLimit);
     ASSERT_GE(plan.count, 2u);
-    const std::size_t m = static_cast<std::size_t>(plan.chunk);
-    const std::vector<detail::SortStep> steps(2, detail::SortStep{{{nullptr, nullptr, m}}, nullptr, nullptr});
-    const SortOptions options{.stable = true, .algorithm = name};
-    // Unlimited, the shared storage is larger than the limit: the case this test is about.
-    const std::uint64_t unlimited = detail::shared_temporary_bytes(device, *algorithm, key_type::u32, 4, options, steps);
-    EXPECT_GT(unlimited, kLimit) << name;
-    MaxBufferOverride limit(kLimit);
-    EXPECT_EQ(detail::shared_temporary_bytes(device, *algorithm, key_type::u32, 4, options, steps), 0u) << name;
+    const std::uint64_t need = detail::shared_temporary_bytes(device, *algorithm, key_type::u32, 4, options, steps_of(plan.chunk));
+    EXPECT_GT(need, 0u) << name;
+    EXPECT_LE(need, kLimit) << name;
+    // Chunks as large as the array buffers alone would allow (kLimit / 4 u32 elements): refused.
+    try {
+      detail::shared_temporary_bytes(device, *algorithm, key_type::u32, 4, options, steps_of(kLimit / 4));
+      ADD_FAILURE() << name << ": expected out_of_memory";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), errc::out_of_memory) << e.what();
+      EXPECT_NE(std::string(e.what()).find("in one buffer"), std::string::npos) << e.what();
+    }
   }
 }
 
-TEST(MaxBuffer, PairsThroughSharedTemporariesBeyondTheLimitSort) {
+TEST(MaxBuffer, RadixPairsSortInChunksThatFit) {
   MaxBufferOverride limit(kLimit);
   const std::uint64_t seed = fresh_seed();
   const auto input = make_keys<std::uint32_t>(300001, dist::uniform, seed);

@@ -113,6 +113,12 @@ TEST(OptionRanges, KeyTypeOutsideTheEnumerators) {
   Context* both[] = {&contexts[0], &contexts[1]};
   expect_rejected_by("sort_host_multi",
                      [&] { sort_host_multi(both, bad, keys.data(), keys.size(), nullptr, 0, {}); }, parts);
+  std::vector<std::uint32_t> records{3, 1, 2};
+  const RecordField field{.offset = 0, .type = bad};
+  expect_rejected_by("sort_records",
+                     [&] { sort_records(test_context(), records.data(), records.size(), 4, std::span(&field, 1)); },
+                     parts);
+  EXPECT_EQ(records, (std::vector<std::uint32_t>{3, 1, 2}));
   EXPECT_EQ(keys, (std::vector<std::uint32_t>{3, 1, 2}));
   EXPECT_EQ(indices, std::vector<std::uint64_t>(3, 99));
 }

@@ -63,17 +63,24 @@ TEST(MaxBuffer, KeysSortInChunksThatFit) {
   EXPECT_TRUE(keys_sorted_like_reference(input, out, order::ascending, true)) << "seed=" << seed;
 }
 
-TEST(MaxBuffer, PairsSortInChunksThatFitTheWiderField) {
-  // u8 keys with u32 values: the values' buffers are the largest.
+// Pairs of K keys and u32 values, sorted under the lowered limit in as many chunks as the values'
+// buffers need at least, checked against a stable reference.
+template <class K>
+void expect_pairs_sort_in_chunks(std::size_t n, order o, const char* algorithm) {
   MaxBufferOverride limit(kLimit);
   const std::uint64_t seed = fresh_seed();
-  const auto input = make_keys<std::uint8_t>(200003, dist::uniform, seed);
+  const auto input = make_keys<K>(n, dist::uniform, seed);
   auto keys = input;
   auto values = index_values<std::uint32_t>(keys.size());
-  const SortReport rep = sort_pairs(test_context(), std::span<std::uint8_t>(keys), std::span<std::uint32_t>(values),
-                                    {.order = order::descending, .stable = true, .algorithm = "merge"});
-  EXPECT_GE(rep.chunks, (input.size() * 4 + kLimit - 1) / kLimit);
-  EXPECT_TRUE(pairs_sorted_like_reference(input, keys, values, order::descending, true)) << "seed=" << seed;
+  const SortReport rep = sort_pairs(test_context(), std::span<K>(keys), std::span<std::uint32_t>(values),
+                                    {.order = o, .stable = true, .algorithm = algorithm});
+  EXPECT_GE(rep.chunks, (input.size() * 4 + kLimit - 1) / kLimit) << algorithm;
+  EXPECT_TRUE(pairs_sorted_like_reference(input, keys, values, o, true)) << algorithm << " seed=" << seed;
+}
+
+TEST(MaxBuffer, PairsSortInChunksThatFitTheWiderField) {
+  // u8 keys with u32 values: the values' buffers are the largest.
+  expect_pairs_sort_in_chunks<std::uint8_t>(200003, order::descending, "merge");
 }
 
 // Several steps share one temporary storage, and an algorithm's temporaries in one piece can be
@@ -106,15 +113,8 @@ TEST(MaxBuffer, SharedTemporariesOfSeveralStepsStayWithinTheLimit) {
 }
 
 TEST(MaxBuffer, RadixPairsSortInChunksThatFit) {
-  MaxBufferOverride limit(kLimit);
-  const std::uint64_t seed = fresh_seed();
-  const auto input = make_keys<std::uint32_t>(300001, dist::uniform, seed);
-  auto keys = input;
-  auto values = index_values<std::uint32_t>(keys.size());
-  const SortReport rep = sort_pairs(test_context(), std::span<std::uint32_t>(keys), std::span<std::uint32_t>(values),
-                                    {.stable = true, .algorithm = "radix"});
-  EXPECT_GE(rep.chunks, 2u);
-  EXPECT_TRUE(pairs_sorted_like_reference(input, keys, values, order::ascending, true)) << "seed=" << seed;
+  // the chunks the shared temporaries allow (SharedTemporariesOfSeveralStepsStayWithinTheLimit)
+  expect_pairs_sort_in_chunks<std::uint32_t>(300001, order::ascending, "radix");
 }
 
 TEST(MaxBuffer, TooSmallForTheSmallestChunkIsOutOfMemory) {

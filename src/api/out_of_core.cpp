@@ -96,11 +96,13 @@ std::uint64_t max_step_elements(std::size_t kb, std::size_t vb, std::uint64_t bu
                 "device memory budget of " + std::to_string(budget) + " bytes is too small: sorting in chunks needs at least " +
                     std::to_string(pipeline_bytes(kMinChunk, kb, vb)) + " bytes (chunks of " +
                     std::to_string(kMinChunk) + " elements); raise SortOptions::device_memory_limit");
-  if (largest_buffer_bytes(kMinChunk, kb, vb) > max_buffer || clamp64(temp_estimate(kMinChunk, kb, vb)) > max_buffer)
+  // A chunk's largest buffer: an array's, or the temporaries the steps share (one buffer).
+  const std::uint64_t smallest_need =
+      std::max(largest_buffer_bytes(kMinChunk, kb, vb), clamp64(temp_estimate(kMinChunk, kb, vb)));
+  if (smallest_need > max_buffer)
     throw Error(errc::out_of_memory, "the device allocates at most " + std::to_string(max_buffer) +
                                          " bytes in one buffer, less than a chunk of " + std::to_string(kMinChunk) +
-                                         " elements needs (" + std::to_string(largest_buffer_bytes(kMinChunk, kb, vb)) +
-                                         " bytes)");
+                                         " elements needs (" + std::to_string(smallest_need) + " bytes)");
   // Largest chunk that fits (every size grows with m). The steps share one temporary storage
   // (sort_pipeline.hpp, shared_temporary_bytes): it must fit one allocation as well.
   auto fits = [&](std::uint64_t m) {

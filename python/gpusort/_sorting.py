@@ -41,6 +41,12 @@ def _flag(value, name):
         raise TypeError(f"{name} must be a bool, not {type(value).__name__}") from None
 
 
+def _options(descending, stable, algorithm, device, comparator):
+    """The keyword arguments every compiled sort takes."""
+    return dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm,
+                device=device, comparator=comparator)
+
+
 def _wait(owner):
     return WAIT_FOR_DEVICE or _arrays.pool_library(owner) is None
 
@@ -72,7 +78,7 @@ def _sort_into(keys, info, values, value_itemsize, keys_name, options, positions
 def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns a sorted copy of x, of the same kind as x (on x's GPU for CUDA arrays); a numpy array
     for buffer-protocol objects that are no array of a library (array.array, bytes, ctypes)."""
-    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
+    options = _options(descending, stable, algorithm, device, comparator)
     info = _arrays.inspect(x, "x", "keys")
     if _arrays.sorted_apart(x):
         return _sort_into(x, info, None, 0, "x", options)[0]
@@ -84,7 +90,7 @@ def sort(x, /, *, descending=False, stable=True, algorithm=None, device=None, co
 def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns the int64 indices that sort x: x[argsort(x)] == sort(x). Stable by default: equal
     keys keep their input order (indices ascending), in both orders."""
-    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
+    options = _options(descending, stable, algorithm, device, comparator)
     info = _arrays.inspect(x, "x", "keys")
     # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
     narrow = _arrays.narrow_indices(x, info)
@@ -107,7 +113,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
 def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Returns (sorted copy of keys, copy of values permuted alike). values: a 1-D array of the
     same length with elements of 1, 2, 4, 8 or 16 bytes (any dtype: they are moved as bytes)."""
-    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
+    options = _options(descending, stable, algorithm, device, comparator)
     info = _arrays.inspect(keys, "keys", "keys")
     values_info = _arrays.inspect(_arrays.as_value_bytes(values), "values", "values")
     if _arrays.sorted_apart(keys, values):
@@ -121,7 +127,7 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
 def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
     error x is unchanged."""
-    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
+    options = _options(descending, stable, algorithm, device, comparator)
     # in place, the compiled sort inspects x itself: here only arrays a pool could lend for
     info = _arrays.inspect(x, "x", "keys") if _arrays.pool_library(x) else None
     _sort_in_place(x, info, x, None, 0, "x", options)
@@ -130,7 +136,7 @@ def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, c
 
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
-    options = dict(descending=_flag(descending, "descending"), stable=_flag(stable, "stable"), algorithm=algorithm, device=device, comparator=comparator)
+    options = _options(descending, stable, algorithm, device, comparator)
     plain_values = _arrays.as_value_bytes(values)
     info, value_itemsize = None, 0  # as in sort_: inspected only where a pool could lend
     if _arrays.pool_library(keys):

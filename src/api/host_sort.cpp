@@ -1,22 +1,12 @@
 #include "api/host_sort.hpp"
 
 #include <cstring>
+#include <utility>
 
 #include "api/out_of_core.hpp"
 #include "api/sort_pipeline.hpp"
 
 namespace gpusort::detail {
-namespace {
-
-SortReport with_times(SortReport report, const StepTimes& times) {
-  report.upload_ms = times.upload_ms;
-  report.sort_ms = times.sort_ms;
-  report.download_ms = times.download_ms;
-  report.programs_compiled = times.compiled;
-  return report;
-}
-
-}  // namespace
 
 SortReport sort_host_with(rt::Device& device, const algo::Algorithm& algorithm, key_type type, void* keys,
                           std::size_t n, void* values, std::size_t value_bytes, const SortOptions& options) {
@@ -39,7 +29,7 @@ SortReport sort_host_with(rt::Device& device, const algo::Algorithm& algorithm, 
   const SortStep step{{{keys, values, n}}, keys, values};
   const StepTimes times =
       run_sort_steps(device, algorithm, type, value_bytes, options, std::span(&step, 1), n, options.host_threads);
-  return with_times(std::move(report), times);
+  return with_step_times(std::move(report), times);
 }
 
 std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const algo::Algorithm& algorithm, key_type type,
@@ -59,7 +49,7 @@ std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const alg
   step.values_are_positions = true;
   const StepTimes times =
       run_sort_steps(device, algorithm, type, index_bytes, options, std::span(&step, 1), n, options.host_threads);
-  return with_times(std::move(report), times);
+  return with_step_times(std::move(report), times);
 }
 
 }  // namespace gpusort::detail

@@ -60,6 +60,14 @@ std::size_t SortStep::count() const {
   return n;
 }
 
+SortReport with_step_times(SortReport report, const StepTimes& times) {
+  report.upload_ms = times.upload_ms;
+  report.sort_ms = times.sort_ms;
+  report.download_ms = times.download_ms;
+  report.programs_compiled = times.compiled;
+  return report;
+}
+
 std::uint64_t shared_temporary_bytes(rt::Device& device, const algo::Algorithm& algorithm, key_type type,
                                      std::size_t value_bytes, const SortOptions& options,
                                      std::span<const SortStep> steps) {

@@ -16,6 +16,7 @@
 #include "algorithms/algorithm.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
+#include "gpusort/sort.hpp"
 #include "gpusort/streamed.hpp"
 #include "runtime/device.hpp"
 
@@ -54,6 +55,9 @@ struct StepTimes {
   double download_ms = 0;
   std::uint64_t compiled = 0;
 };
+
+// `report` with the steps' phase times and compiled programs filled in.
+SortReport with_step_times(SortReport report, const StepTimes& times);
 
 // The one temporary storage a run of several steps allocates and shares between them: the most
 // any step needs (0: the algorithm needs none). Error(out_of_memory) where that would not fit the

@@ -3,6 +3,8 @@
 // functions in the pinned slots themselves.
 #include "gpusort/streamed.hpp"
 
+#include <utility>
+
 #include "api/option_checks.hpp"
 #include "api/out_of_core.hpp"
 #include "api/sort_pipeline.hpp"
@@ -54,11 +56,7 @@ SortReport sort_streamed(Context& ctx, key_type type, std::size_t n, const Strea
   detail::SortStep step{{range}, nullptr, nullptr, &arrays.write_keys, pairs ? &arrays.write_values : nullptr};
   const detail::StepTimes times = detail::run_sort_steps(device, algorithm, type, arrays.value_bytes, options,
                                                          std::span(&step, 1), n, options.host_threads);
-  report.upload_ms = times.upload_ms;
-  report.sort_ms = times.sort_ms;
-  report.download_ms = times.download_ms;
-  report.programs_compiled = times.compiled;
-  return report;
+  return detail::with_step_times(std::move(report), times);
 }
 
 }  // namespace gpusort

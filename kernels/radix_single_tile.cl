@@ -19,18 +19,32 @@
 #define RADIX_FLOAT_FLAG 0
 #endif
 
-// Both kernels read the input where it lies (keys_in, values_in: the output buffers themselves in
-// place, another pair out of place, so an out-of-place sort costs no copy launch) and write keys and
-// values. positions != 0 (argsort; 4- or 8-byte values sorted in place): each value is its key's
-// input position, made here instead of read, so an argsort costs no fill launch either.
-DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positions) {
-#if VALUE_BYTES == 4 || VALUE_BYTES == 8
-  return positions ? (value_t)i : values_in[i];
-#else
-  (void)positions;  // the host makes positions of 4 or 8 bytes only
-  return values_in[i];
-#endif
-}
-
 #include "radix_single_tile.h"
 #include "radix_small_bitonic.h"
+
+// radix_single_tile_<threads>_<items>: the host takes the smallest tile that holds n (the work is
+// per tile; more threads hide more latency in the one block). A thread holds its items' keys and
+// values in registers: shapes are left out beyond 32 (512 threads) or 16 (1024 threads) registers of
+// them (radix_policy.cpp, kSingleTileShapes, applies the same rule).
+#define GS_SINGLE_TILE_KERNEL(TPB, IT)                                                                   \
+  KERNEL __launch_bounds__(TPB)                                                                          \
+      radix_single_tile_##TPB##_##IT(const key_t* keys_in, const value_t* values_in, key_t* keys,        \
+                                     value_t* values, u32 n, okey_t flip, u32 positions GS_DYNAMIC_LOCAL) { \
+    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                  \
+    radix_single_tile_body<TPB, IT, KEY_BITS>(smem, keys_in, values_in, keys, values, n, flip, positions); \
+  }
+#define SINGLE_KV_REGS ((KEY_BITS / 8 + 3) / 4 + (VALUE_BYTES + 3) / 4)
+GS_SINGLE_TILE_KERNEL(256, 4)
+#if 4 * SINGLE_KV_REGS <= 32
+GS_SINGLE_TILE_KERNEL(512, 4)
+#endif
+#if 8 * SINGLE_KV_REGS <= 32
+GS_SINGLE_TILE_KERNEL(512, 8)
+#endif
+#if 8 * SINGLE_KV_REGS <= 16
+GS_SINGLE_TILE_KERNEL(1024, 8)
+#endif
+#if 16 * SINGLE_KV_REGS <= 16
+GS_SINGLE_TILE_KERNEL(1024, 16)
+#endif
+#undef GS_SINGLE_TILE_KERNEL

@@ -23,9 +23,25 @@
 // Dynamic local memory (host: single_tile_local_bytes, radix_policy.cpp): TILE + TILE / 32 key slots,
 // as many value slots, threads / 32 x RADIX u32 counters.
 
-// The passes over the images in k (and values in v); CANON: digits of the canonical image of each
-// float key's plain image (blocks with -0 or NaN).
-template <u32 TPB, u32 SINGLE_ITEMS, bool CANON>
+// Both one-block sorts read the input where it lies (keys_in, values_in: the output buffers themselves in
+// place, another pair out of place, so an out-of-place sort costs no copy launch) and write keys and
+// values. positions != 0 (argsort; 4- or 8-byte values sorted in place): each value is its key's
+// input position, made here instead of read, so an argsort costs no fill launch either.
+DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positions) {
+#if VALUE_BYTES == 4 || VALUE_BYTES == 8
+  return positions ? (value_t)i : values_in[i];
+#else
+  (void)positions;  // the host makes positions of 4 or 8 bytes only
+  return values_in[i];
+#endif
+}
+
+// The passes over the images in k (and values in v) that sort by bits [0, END_BITS) (KEY_BITS but in
+// radix_segments.cl, whose segments share their higher bits); CANON: digits of the canonical image of
+// each float key's plain image (blocks with -0 or NaN). Padding items are ranked like keys: skipping
+// the rows wholly past n (warp-uniform tests in the item loops) made the segments' sorts slower
+// (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70 ms; docs/lab/radix-tuning.md, twenty-ninth round).
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON>
 DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values,
                                   u32 (*warp_off)[RADIX], u32* scan_sums, u32 n, okey_t flip) {
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
@@ -46,7 +62,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
   // CANON: the pass's digits, found once by the count and kept for the ranking (radix_keep_digit);
   // plain images take theirs again (a shift and a mask)
   u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
-  for (u32 shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
+  for (u32 shift = 0; shift < END_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
@@ -96,7 +112,8 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 #undef SINGLE_IMAGE
 }
 
-template <u32 TPB, u32 SINGLE_ITEMS>
+// Sorts keys [0, n) (n <= TPB x SINGLE_ITEMS) by bits [0, END_BITS) of their images.
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS>
 DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
                                       value_t* values, u32 n, okey_t flip, u32 positions) {
   // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
@@ -136,16 +153,16 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     k[i] = stripe + i * 32u + lane < n ? (key_t)radix_plain_float_key(k[i], flip) : (key_t)KEY_ALL_ONES;
   if (plain)
-    single_tile_passes<TPB, SINGLE_ITEMS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
   else
-    single_tile_passes<TPB, SINGLE_ITEMS, true>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, true>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
 #else
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     k[i] = stripe + i * 32u + lane < n ? (key_t)ordered_key(k[i], flip) : (key_t)KEY_ALL_ONES;
-  single_tile_passes<TPB, SINGLE_ITEMS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+  single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_integer_key((okey_t)k[i], flip);
 #endif
@@ -160,31 +177,5 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
     }
   }
 }
-// radix_single_tile_<threads>_<items>: the host takes the smallest tile that holds n (the work is
-// per tile; more threads hide more latency in the one block). A thread holds its items' keys and
-// values in registers: shapes are left out beyond 32 (512 threads) or 16 (1024 threads) registers of
-// them (radix_policy.cpp, kSingleTileShapes, applies the same rule).
-#define GS_SINGLE_TILE_KERNEL(TPB, IT)                                                                   \
-  KERNEL __launch_bounds__(TPB)                                                                          \
-      radix_single_tile_##TPB##_##IT(const key_t* keys_in, const value_t* values_in, key_t* keys,        \
-                                     value_t* values, u32 n, okey_t flip, u32 positions GS_DYNAMIC_LOCAL) { \
-    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                  \
-    radix_single_tile_body<TPB, IT>(smem, keys_in, values_in, keys, values, n, flip, positions);         \
-  }
-#define SINGLE_KV_REGS ((KEY_BITS / 8 + 3) / 4 + (VALUE_BYTES + 3) / 4)
-GS_SINGLE_TILE_KERNEL(256, 4)
-#if 4 * SINGLE_KV_REGS <= 32
-GS_SINGLE_TILE_KERNEL(512, 4)
-#endif
-#if 8 * SINGLE_KV_REGS <= 32
-GS_SINGLE_TILE_KERNEL(512, 8)
-#endif
-#if 8 * SINGLE_KV_REGS <= 16
-GS_SINGLE_TILE_KERNEL(1024, 8)
-#endif
-#if 16 * SINGLE_KV_REGS <= 16
-GS_SINGLE_TILE_KERNEL(1024, 16)
-#endif
-#undef GS_SINGLE_TILE_KERNEL
 
 #endif  // GPUSORT_RADIX_SINGLE_TILE_H

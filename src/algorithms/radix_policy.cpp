@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <type_traits>
 
 #include "algorithms/algorithm.hpp"
@@ -231,6 +232,56 @@ std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::u
 
 RadixPolicyOverride g_override;
 
+// The segments' tile shapes (kernels/radix_segments.cl instantiates each), smallest first: the first
+// that holds a segment of n / 2^16 keys with room for uniform keys' spread (Poisson: 6 standard
+// deviations and 64 keys more) and fits the device. by_default: false where only the override takes
+// the shape (512 x 18, from about 2^28.1 keys: not measured).
+struct SegmentShapeRow {
+  std::uint32_t threads, items;
+  bool by_default;
+};
+constexpr SegmentShapeRow kSegmentShapes[] = {{256, 6, true}, {256, 10, true}, {256, 18, true}, {512, 18, false}};
+// Integer keys of these widths with values of these widths take the segments by default from n_from
+// (while a measured shape holds them). H200, 2026-11-28, median ms, segments / ordinary passes
+// (docs/lab/radix-tuning.md, twenty-ninth round; the last A/B of the defaults against segments=0,
+// two processes each, CUB's best form beside):
+//   - u32 2^28 4.34-4.35 / 4.47 (CUB 5.42); first A/B 2^26 1.46-1.48 / 1.19, 2^24 0.97 / 0.36;
+//   - u32/u32 2^27 3.28-3.30 / 3.49-3.52 (CUB 3.72), 2^28 6.05-6.08 / 6.96-6.97 (CUB 7.41); first
+//     A/B 2^26 1.86-1.90 / 1.81-1.82;
+//   - u64 2^26 3.11-3.12 / 3.15-3.16 (CUB 4.19), 2^27 5.18-5.20 / 6.24-6.26, 2^28 9.30-9.34 / 12.26;
+//     first A/B 2^24 2.35 / 0.88;
+//   - u64/u64 2^26 4.22-4.24 / 5.97-5.99 (CUB 6.25), 2^27 7.22-7.24 / 11.83-11.84, 2^28 13.71-13.73 /
+//     23.37-23.38, but 2^25 3.23-3.25 / 3.09-3.11.
+// f32 keys (random finite bit patterns) were level at 2^28 (4.78-4.83 / 4.76-4.78) and slower at
+// 2^24-2^26: float keys keep the ordinary passes. Other value widths were not measured.
+struct SegmentsFromRow {
+  std::size_t key_bytes, value_bytes;
+  std::uint64_t n_from;
+};
+constexpr SegmentsFromRow kSegmentsFrom[] = {
+    {4, 0, 1ull << 28}, {4, 4, 1ull << 27}, {8, 0, 1ull << 26}, {8, 8, 1ull << 26}};
+bool segments_rule(key_type type, std::size_t vb, std::uint64_t n) {
+  if (is_float(type)) return false;
+  for (const SegmentsFromRow& r : kSegmentsFrom)
+    if (key_size(type) == r.key_bytes && vb == r.value_bytes) return n >= r.n_from;
+  return false;
+}
+SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
+                              const OnesweepPolicy& os, const RadixPolicyOverride& o) {
+  const std::size_t ks = key_size(type);
+  const bool by_rule = !o.segments.has_value();
+  if (!o.segments.value_or(segments_rule(type, vb, n)) || ks < 4 || os.portion != 0 || n > kOnesweepMaxN) return {};
+  const double mean = double(n) / double(std::uint64_t(1) << kSegmentBits);
+  const double want = mean + 6 * std::sqrt(mean) + 64;
+  for (const SegmentShapeRow& r : kSegmentShapes) {
+    const SingleTilePolicy tile{r.threads, r.items};
+    if (double(tile.tile()) >= want && (r.by_default || !by_rule) && r.threads <= desc.max_work_group_size &&
+        single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes)
+      return {r.threads, r.items};
+  }
+  return {};
+}
+
 SingleTilePolicy choose_single_tile(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
                                     const SortOptions& options, const RadixPolicyOverride& o) {
   if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
@@ -402,6 +453,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     }
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
+    else if (name == "segments") set(o.segments, 1);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
@@ -545,6 +597,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
     p.onesweep.hist_spans = plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
                                        std::max<std::uint64_t>(hist_blocks, ceil_div(n, max_span)));
     if (cuda) p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
+    if (cuda && p.single_tile.threads == 0) p.segments = choose_segments(desc, type, vb, n, p.onesweep, o);
   } else {
     p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);
     p.portable_onesweep.spin_limit = o.spin_limit.value_or(p.portable_onesweep.spin_limit);
@@ -571,6 +624,8 @@ const char* radix_program_file(RadixPath path) {
       return "radix_onesweep_portable.cl";
     case RadixPath::single_tile:
       return "radix_single_tile.cl";
+    case RadixPath::segments:
+      return "radix_segments.cl";
     default:
       return "radix_onesweep.cl";
   }
@@ -590,7 +645,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
   if (path == RadixPath::single_group) {
     add("GROUP_SIZE", p.single_group.group);
     add("RADIX_BITS", p.single_group.bits);
-  } else if (path == RadixPath::single_tile) {  // the shapes are kernels of the one program
+  } else if (path == RadixPath::single_tile || path == RadixPath::segments) {  // shapes: kernels of the one program
     add("RADIX_BITS", kRadixBits);
     add("RADIX_FLOAT_FLAG", p.onesweep.float_flag);
     add("RADIX_MATCH_IMMEDIATE", p.onesweep.match_immediate);
@@ -631,7 +686,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
 
 std::uint64_t RadixTempLayout::total() const {
   std::uint64_t t = 0;
-  for (std::uint64_t bytes : {keys, values, meta, counters, status, status2, counts})
+  for (std::uint64_t bytes : {keys, values, meta, counters, status, status2, counts, segments})
     if (bytes != 0) t += temp_request_bytes(bytes);
   return t;
 }
@@ -653,6 +708,7 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
     l.status_bytes = ceil_div(os.portion ? std::min(p.n, os.portion) : p.n, os.tile()) * kRadix * 4;
     l.meta = l.status_offset + l.status_bytes;
     l.status2 = p.passes > 1 || portions > 1 ? l.status_bytes : 0;  // requested when more than one launch runs
+    l.segments = p.segments.threads ? kSegmentWords * 4 : 0;
   } else if (p.path == RadixPath::portable_onesweep || p.path == RadixPath::onesweep) {  // buffers of their own
     const std::uint64_t tile = p.path == RadixPath::onesweep ? p.onesweep.tile() : p.portable.tile();
     l.meta = l.hist;

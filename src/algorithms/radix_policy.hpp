@@ -112,7 +112,25 @@ struct PortableGpuShape {
 };
 inline constexpr PortableGpuShape kPortableGpu{256, 8};
 
-enum class RadixPath { single_tile, single_group, onesweep, portable_onesweep, portable };
+// CUDA, large n (kernels/radix_segments.cl): the onesweep passes sort by the top 16 bits only (two
+// passes), then radix_segment_tiles_<threads>_<items> sorts each of the 65536 segments of keys that
+// share them by the rest, one block per segment in shared memory. Keys of 32 or 64 bits, n <=
+// kOnesweepMaxN; the driver takes the ordinary passes instead where the histogram's top digits are
+// skewed or a segment outgrows the tile. threads == 0: not taken.
+struct SegmentPolicy {
+  std::uint32_t threads = 0, items = 0;
+  std::uint64_t tile() const { return std::uint64_t(threads) * items; }
+};
+constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^16 segments
+// The segments are taken only where no digit of the top two has more keys than this share of an even
+// spread (n / 256), in per cent: skewed top digits make large segments (entropy-reduced keys, small
+// integers), which the ordinary passes sort without the read-backs. Uniform keys at 2^28 stay within
+// about 0.5%.
+constexpr std::uint64_t kSegmentTopSkewPercent = 125;
+// The radix_segments.cl kernels' u32 words: the largest segment's size, then the segments' starts and n.
+constexpr std::uint64_t kSegmentWords = 1 + (std::uint64_t(1) << kSegmentBits) + 1;
+// segments: a program of their own (radix_segments.cl), not a path a sort takes on its own
+enum class RadixPath { single_tile, single_group, onesweep, portable_onesweep, portable, segments };
 
 struct RadixPolicy {
   RadixPath path = RadixPath::portable;
@@ -123,6 +141,7 @@ struct RadixPolicy {
   SingleTilePolicy single_tile;
   SingleGroupPolicy single_group;  // filled whenever the device has the path (the tests call it directly)
   OnesweepPolicy onesweep;         // filled on NVIDIA GPUs (the single tile's program takes its defines)
+  SegmentPolicy segments;          // CUDA onesweep path: the low digits per segment
   PortablePolicy portable;
   PortableOnesweepPolicy portable_onesweep;  // filled on devices without the CUDA onesweep path
 };
@@ -144,6 +163,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> hist_blocks_per_sm; // onesweep histogram: blocks per SM (more where the u16 counters ask)
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
+  std::optional<bool> segments;                    // onesweep, CUDA: the low digits per segment (radix_segments.cl)
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
   std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
@@ -221,6 +241,7 @@ struct RadixTempLayout {
   // portable onesweep and onesweep under OpenCL: the pass counters and the first status words,
   // buffers of their own (views ran 25-55x slower on NVIDIA's OpenCL: views_at_full_speed)
   std::uint64_t counters = 0, status = 0;
+  std::uint64_t segments = 0;   // CUDA segments: kSegmentWords u32 words
   std::uint64_t total() const;  // what radix_temp_bytes reports: every request at most once
 };
 RadixTempLayout radix_temp_layout(const RadixPolicy& p);
@@ -240,7 +261,8 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 // ptxas failures show up without a GPU).
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
                                                                      std::size_t value_bytes, std::uint64_t n);
-// The define set the single-tile path builds radix_single_tile.cl with (the same test compiles it).
+// The define set the single-tile path builds radix_single_tile.cl with, and the segments'
+// radix_segments.cl (the same test compiles them).
 std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
 
 }  // namespace gpusort::algo

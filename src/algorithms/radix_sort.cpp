@@ -70,7 +70,8 @@ std::string immediate_failure_key(const SortJob& job, const std::vector<std::str
 rt::Program& program_for(const SortJob& job, const RadixPolicy& p, RadixPath path, bool packed_in = false,
                          bool packed_out = false) {
   const auto defines = to_defines(p, path, packed_in, packed_out);
-  if ((path != RadixPath::onesweep && path != RadixPath::single_tile) || !p.onesweep.match_immediate)
+  if ((path != RadixPath::onesweep && path != RadixPath::single_tile && path != RadixPath::segments) ||
+      !p.onesweep.match_immediate)
     return job.device.program(radix_program_file(path), defines);
   bool failed_before = false;
   if (g_any_immediate_failed.load(std::memory_order_acquire)) {
@@ -242,6 +243,62 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
   return passes.size();
 }
 
+// CUDA segments (RadixPolicy::segments), once the histogram is done: reads it, and where its top
+// two digits are no more skewed than kSegmentTopSkewPercent of an even spread, the onesweep passes
+// sort by those two digits into the caller's buffers, radix_segment_starts finds the 2^16 segments
+// of keys that share them, and the largest one's size is read back. If it fits the tile,
+// radix_segment_tiles sorts every segment in place by its remaining bits. If not (digits that are
+// even one by one but not together), the ordinary passes sort the caller's buffers in place: a stable
+// sort of keys already moved by stable passes is still the stable sort of the input. Returns false,
+// having launched nothing, where the histogram says no: the caller runs the ordinary passes.
+bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog, rt::Buffer& hist,
+                   rt::Buffer& meta, rt::Buffer& counters, rt::Buffer& status, rt::Buffer* status2, rt::Buffer& seg,
+                   rt::Buffer* tmp_keys, rt::Buffer* tmp_values, PhaseTimer& timer) {
+  rt::Device& dev = job.device;
+  std::vector<std::uint64_t> h(std::size_t(p.passes) * kRadix);
+  dev.read(hist, 0, h.data(), h.size() * 8);
+  for (std::uint32_t pass : {p.passes - 2, p.passes - 1})
+    for (std::uint32_t d = 0; d < kRadix; ++d)
+      if (h[std::size_t(pass) * kRadix + d] * kRadix * 100 > job.n * kSegmentTopSkewPercent) return false;
+  timer.mark("histogram read (segments)");
+  onesweep_passes(job, p, l, prog, PassPlan{{p.passes - 2, p.passes - 1}}, hist, meta, counters, status, status2,
+                  sides_for(job, tmp_keys, tmp_values, 2), timer);
+  rt::Program& segments = program_for(job, p, RadixPath::segments);
+  dev.fill_bytes(seg, 0, 0, 4);
+  dev.launch(segments.kernel("radix_segment_starts"), {kRadix, kRadix},
+             {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg(), hist, seg});
+  std::uint32_t largest = 0;
+  dev.read(seg, 0, &largest, 4);
+  timer.mark("segment starts (largest " + std::to_string(largest) + ")");
+  const SegmentPolicy& sp = p.segments;
+  if (largest <= sp.tile()) {
+    const std::string kernel = "radix_segment_tiles_" + std::to_string(sp.threads) + "_" + std::to_string(sp.items);
+    dev.launch(segments.kernel(kernel),
+               {std::uint64_t(1) << kSegmentBits, sp.threads,
+                single_tile_local_bytes({sp.threads, sp.items}, key_size(job.type), job.value_bytes)},
+               {job.keys, job.values_or_keys(), seg, job.flip_arg()});
+    timer.mark("segment tiles");
+    return true;
+  }
+  // the ordinary passes, in place, with fresh tile counters and status words
+  dev.fill_bytes(counters, 0, 0, counters.bytes());
+  dev.fill_bytes(status, 0, 0, status.bytes());
+  PassPlan all;
+  for (std::uint32_t pass = 0; pass < p.passes; ++pass) {
+    bool trivial = false;
+    for (std::uint32_t d = 0; d < kRadix; ++d) trivial = trivial || h[std::size_t(pass) * kRadix + d] == job.n;
+    if (!trivial) all.passes.push_back(pass);
+  }
+  const Sides in_place{{&job.keys, tmp_keys}, {&job.values_or_keys(), tmp_values ? tmp_values : tmp_keys}};
+  const std::size_t ran = onesweep_passes(job, p, l, prog, all, hist, meta, counters, status, status2, in_place, timer);
+  if (ran & 1) {
+    dev.copy(*tmp_keys, 0, job.keys, 0, l.keys);
+    if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, l.values);
+  }
+  timer.mark("segments outgrew the tile: ordinary passes");
+  return true;
+}
+
 // Other GPUs: per pass one radix_onesweep_portable launch over tiles of the portable shape. The
 // status words ping-pong between two buffers as on CUDA (each launch clears the next one's rows; all
 // launches have the same tiles); the first buffer and the counters were zeroed by the caller.
@@ -323,6 +380,7 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr status = l.status ? job.temp(l.status) : views ? dev.sub_buffer(*meta, l.status_offset, l.status_bytes)
                                                                : nullptr;
   rt::BufferPtr status2 = l.status && l.status2 ? job.temp(l.status2) : nullptr;
+  rt::BufferPtr seg = l.segments ? job.temp(l.segments) : nullptr;
   rt::Program& prog = program_for(job, p, p.path);
 
   PhaseTimer timer{dev, job.options.verbose, "radix"};
@@ -348,6 +406,11 @@ void radix_sort(SortJob& job) {
                {input, job.n, job.flip_arg(), p.portable.spans.span, hist});
   }
   timer.mark("histogram");
+  if (seg && segments_sort(job, p, l, prog, *hist, *meta, *counters, *status, status2.get(), *seg, tmp_keys.get(),
+                           tmp_values.get(), timer)) {
+    timer.print();
+    return;
+  }
 
   // 2. passes that change anything
   const PassPlan plan = plan_passes(job, p, *hist);

@@ -98,5 +98,24 @@ TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
     }
 }
 
+// The segments' program (radix_segments.cl: keys of 32 or 64 bits), with the single tile's defines,
+// all its shapes, for every value width.
+TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  const std::string source = rt::assemble_kernel_source("radix_segments.cl");
+  int built = 0;
+  for (key_type type : all_key_types) {
+    if (key_size(type) < 4) continue;
+    for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
+      const auto defines = algo::radix_single_tile_program_defines(type, value_bytes);
+      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+          << key_type_name(type) << " keys, " << value_bytes << "-byte values";
+      ++built;
+    }
+  }
+  EXPECT_EQ(built, 36);
+}
+
 }  // namespace
 }  // namespace gpusort

@@ -263,6 +263,37 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1000, items).onesweep.items, 64u);
 }
 
+// CUDA segments (kSegmentsFrom, kSegmentShapes): integer keys of 4 or 8 bytes alone or with values of
+// their own width, from the rows' n, in the smallest measured shape that holds a segment; never for
+// floats, other widths, other backends or portions; the override takes any width of 32 bits or more
+// and the unmeasured 512 x 18 shape. The layout asks for the segments' words.
+TEST(RadixPolicy, CudaSegments) {
+  const auto dev = cuda_device();
+  const auto tile = [&](key_type t, std::size_t vb, std::uint64_t n, RadixPolicyOverride o = {}) {
+    return choose_radix_policy(dev, t, vb, n, {}, o).segments.tile();
+  };
+  EXPECT_EQ(tile(key_type::u32, 0, 1ull << 28), 4608u);
+  EXPECT_EQ(tile(key_type::i32, 0, 1ull << 28), 4608u);
+  EXPECT_EQ(tile(key_type::u32, 0, (1ull << 28) - 1), 0u);
+  EXPECT_EQ(tile(key_type::u32, 4, 1ull << 27), 2560u);
+  EXPECT_EQ(tile(key_type::u32, 4, (1ull << 27) - 1), 0u);
+  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 26), 1536u);
+  EXPECT_EQ(tile(key_type::i64, 8, 1ull << 26), 1536u);
+  EXPECT_EQ(tile(key_type::u64, 8, (1ull << 26) - 1), 0u);
+  EXPECT_EQ(tile(key_type::f32, 0, 1ull << 28), 0u);
+  EXPECT_EQ(tile(key_type::f64, 8, 1ull << 28), 0u);
+  EXPECT_EQ(tile(key_type::u32, 8, 1ull << 28), 0u);
+  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 29), 0u);  // only the unmeasured shape holds its segments
+  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 29, {.segments = true}), 9216u);
+  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 30, {.segments = true}), 0u);  // portions
+  EXPECT_EQ(tile(key_type::f32, 4, 100001, {.segments = true}), 1536u);
+  EXPECT_EQ(tile(key_type::u16, 0, 1ull << 28, {.segments = true}), 0u);
+  EXPECT_EQ(tile(key_type::u32, 0, 1ull << 28, {.segments = false}), 0u);
+  EXPECT_EQ(choose(cpu_device(), key_type::u32, 0, 1ull << 28).segments.tile(), 0u);
+  EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 28)).segments, kSegmentWords * 4);
+  EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 27)).segments, 0u);
+}
+
 TEST(RadixPolicy, CpuPaths) {
   const auto dev = cpu_device();
   const RadixPolicy small = choose(dev, key_type::u32, 4, 4096);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <tuple>
 #include <utility>
 
@@ -283,6 +284,57 @@ TEST(Radix, CudaMatchForms) {
       check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 22) + 5}, dist::uniform);
     }
   }
+}
+
+// CUDA segments (override segments=1; kernels/radix_segments.cl): the onesweep passes sort the top 16
+// bits, one block per segment of keys that share them the rest. Which way each sort went is read
+// from the verbose phases: uniform keys take the segments (a few keys each, then about 64);
+// entropy-reduced keys have skewed top digits (the ordinary passes, decided from the histogram);
+// keys whose top two digits are even one by one but equal to each other make 256 segments larger
+// than the tile (the ordinary passes after the top ones). Float specials (-0 and +0 share a segment),
+// 64-bit keys (48 bits per segment), pairs and both orders.
+TEST(Radix, CudaSegments) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "CUDA's radix_segments.cl";
+  SortOptions o{.stable = true, .algorithm = kRadix};
+  const algo::ScopedRadixPolicyOverride forced({.segments = true});
+  ASSERT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 100001, o).segments.tile(), 1536u);
+  ASSERT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1u << 28, o).segments.tile(), 4608u);
+  EXPECT_EQ(algo::choose_radix_policy(ctx.device(), key_type::u16, 0, 100001, o).segments.tile(), 0u);
+  const auto phases_of = [&](auto&& run) {
+    o.verbose = true;
+    testing::internal::CaptureStderr();
+    run();
+    o.verbose = false;
+    return testing::internal::GetCapturedStderr();
+  };
+  const auto took = [](const std::string& phases, const char* what) { return phases.find(what) != std::string::npos; };
+  std::string ph = phases_of([&] { check_keys_matrix<std::uint32_t>(o, {100001, (1 << 22) + 3}, {dist::uniform, dist::sorted}); });
+  EXPECT_TRUE(took(ph, "segment tiles")) << ph;
+  EXPECT_FALSE(took(ph, "outgrew")) << ph;
+  ph = phases_of([&] { check_keys_matrix<std::uint32_t>(o, {100001}, {dist::entropy}); });
+  EXPECT_FALSE(took(ph, "segment starts")) << ph;
+  EXPECT_TRUE(took(ph, "onesweep pass 0")) << ph;
+  ph = phases_of([&] {
+    check_keys_matrix<float>(o, {100001}, {dist::uniform, dist::specials});
+    check_keys_matrix<std::int64_t>(o, {70001}, {dist::uniform});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {100001, (1 << 21) + 7}, dist::uniform);
+    check_pairs<std::uint64_t, std::uint64_t>(o, {100001}, dist::uniform);
+    check_pairs<double, std::uint32_t>(o, {100001}, dist::specials);
+  });
+  EXPECT_TRUE(took(ph, "segment tiles")) << ph;
+  // top digits (a, a): even one by one, 256 segments of n / 256 keys together
+  std::vector<std::uint32_t> keys(1 << 20);
+  std::mt19937_64 rng(fresh_seed());
+  for (auto& k : keys) {
+    const auto r = rng();
+    k = std::uint32_t((r & 0xFF) * 0x01010000u | ((r >> 8) & 0xFFFF));
+  }
+  auto ref = keys;
+  std::stable_sort(ref.begin(), ref.end());
+  ph = phases_of([&] { sort(ctx, std::span<std::uint32_t>(keys), o); });
+  EXPECT_EQ(keys, ref);
+  EXPECT_TRUE(took(ph, "outgrew")) << ph;
 }
 
 // 4-byte integer keys alone whose scatter recomputes each key's digit (CUDA's default from 2^24 keys,

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 
+#include "algorithms/radix_policy.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
 #include "runtime/cuda/cuda_api.hpp"
@@ -203,10 +204,10 @@ TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
 // Keys apart, values sorted in place beside them: the values are read and written in one buffer
 // while the keys are read from theirs (the output keys start poisoned).
 template <class K, class V>
-void check_values_in_place_keys_apart(std::size_t n) {
+void check_values_in_place_keys_apart(std::size_t n, dist d = dist::few_unique) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
-  const auto keys = make_keys<K>(n, dist::few_unique, seed);
+  const auto keys = make_keys<K>(n, d, seed);
   const auto values = index_values<V>(n);
   DeviceMem kin(n * sizeof(K)), kout(n * sizeof(K)), vals(n * sizeof(V));
   enqueue_input(kin.p, n * sizeof(K), keys, c.stream);
@@ -251,10 +252,10 @@ TEST(NativeCuda, OneLaunchSortsReadTheInputWhereItLies) {
 // argsort_native on the caller's stream: the indices start poisoned (the positions are made on the
 // device), for the single-tile sorts, the passes, and the onesweep path planned before its read-back.
 template <class K, class I>
-void check_argsort_native(std::size_t n, order o, bool keys_in_place) {
+void check_argsort_native(std::size_t n, order o, bool keys_in_place, dist d = dist::few_unique) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
-  const auto keys = make_keys<K>(n, dist::few_unique, seed);
+  const auto keys = make_keys<K>(n, d, seed);
   DeviceMem kin(n * sizeof(K)), kout(n * sizeof(K)), idx(n * sizeof(I));
   enqueue_input(kin.p, n * sizeof(K), keys, c.stream);
   enqueue_input(kout.p, n * sizeof(K), std::vector<K>{}, c.stream);
@@ -275,6 +276,22 @@ void check_argsort_native(std::size_t n, order o, bool keys_in_place) {
   if (!keys_in_place)
     EXPECT_EQ(0, std::memcmp(read_after<K>(kin.p, n, c.stream).data(), keys.data(), n * sizeof(K)))
         << "keys_in was modified: " << what;
+}
+
+// The radix segments (override segments=1; uniform keys, so the driver takes them): the top passes
+// read the input where it lies and write the output, whose segments are then sorted in place;
+// argsort's positions; values sorted in place beside keys apart.
+TEST(NativeCuda, RadixSegmentsOutOfPlace) {
+  SKIP_WITHOUT_CUDA();
+  const algo::ScopedRadixPolicyOverride forced({.segments = true});
+  for (std::size_t n : {std::size_t(300007), (std::size_t(1) << 22) + 3}) {
+    check_radix_out_of_place<std::uint32_t, std::uint32_t>(n, ~0ull);
+    check_argsort_native<std::uint32_t, std::uint32_t>(n, order::descending, false, dist::uniform);
+    check_values_in_place_keys_apart<std::uint32_t, std::uint32_t>(n, dist::uniform);
+  }
+  check_radix_out_of_place<std::uint64_t, std::uint64_t>(300007, ~0ull);
+  check_radix_out_of_place<float, std::uint32_t>(300007, ~0ull, dist::specials);
+  check_argsort_native<std::uint64_t, std::uint64_t>(300007, order::ascending, true, dist::uniform);
 }
 
 TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {

@@ -1,5 +1,6 @@
 // CUDA radix sort of small inputs in one launch (radix_single_tile_<threads>_<items>; the host's
-// RadixPath::single_tile), built as the program radix_single_tile.cl.
+// RadixPath::single_tile), built as the program radix_single_tile.cl. Its passes also sort each
+// segment of large inputs by the bits below the top 16 (radix_segments.cl).
 #ifndef GPUSORT_RADIX_SINGLE_TILE_H
 #define GPUSORT_RADIX_SINGLE_TILE_H
 #include "radix_common.h"

@@ -10,7 +10,8 @@ None for the natural order; it sorts with the merge algorithm unless `algorithm`
 comparison sort (SortOptions::comparator). The first sort on a device opens it (and may
 compile kernels, cached on disk); later ones reuse it. The GIL is released while sorting.
 Calls on PyTorch and CuPy CUDA arrays return once the sort is enqueued on the array's current
-stream, as those libraries' own calls do: work queued there later (and the host through that
+stream, as those libraries' own calls do (radix sorts of more than 2^22 keys first wait for their
+histogram, and on CUDA from 2^26-2^28 keys for their first two passes): work queued there later (and the host through that
 library) sees the sorted result, and an input made on another stream needs the care those
 libraries ask for there (PyTorch's record_stream); calls on other producers' CUDA arrays return
 once the sort is done. A device error of a sort that was only enqueued surfaces in a later call.

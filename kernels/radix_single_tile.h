@@ -119,7 +119,8 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
                                       value_t* values, u32 n, okey_t flip, u32 positions) {
   // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
   // 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte keys, 1 for 8-byte keys without
-  // the padding, 32 and 16 with it. 16-byte aligned areas (TILE % 1024 == 0)
+  // the padding, 32 and 16 with it. 16-byte aligned areas: TILE % 128 == 0 (every shape here and in
+  // radix_segments.cl), so the slot count is a multiple of 4
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SLOTS = SINGLE_TILE + SINGLE_TILE / 32;
   key_t* stage_keys = (key_t*)smem;
   value_t* stage_values = (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8));

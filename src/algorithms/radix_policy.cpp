@@ -271,7 +271,8 @@ bool segments_rule(key_type type, std::size_t vb, std::uint64_t n) {
   return false;
 }
 SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
-                              const OnesweepPolicy& os, const RadixPolicyOverride& o) {
+                              const SortOptions& options, const OnesweepPolicy& os, const RadixPolicyOverride& o) {
+  if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
   const std::size_t ks = key_size(type);
   const bool by_rule = !o.segments.has_value();
   if (!o.segments.value_or(segments_rule(type, vb, n)) || ks < 4 || os.portion != 0 || n > kOnesweepMaxN) return {};
@@ -281,7 +282,7 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std:
     const SingleTilePolicy tile{r.threads, r.items};
     if (double(tile.tile()) >= want && (r.by_default || !by_rule) && r.threads <= desc.max_work_group_size &&
         single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes)
-      return {r.threads, r.items};
+      return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent)};
   }
   return {};
 }
@@ -458,6 +459,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
     else if (name == "segments") set(o.segments, 1);
+    else if (name == "segment_skew_percent") set(o.segment_skew_percent, kAny);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
@@ -601,7 +603,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
     p.onesweep.hist_spans = plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
                                        std::max<std::uint64_t>(hist_blocks, ceil_div(n, max_span)));
     if (cuda) p.single_tile = choose_single_tile(desc, type, vb, n, options, o);
-    if (cuda && p.single_tile.threads == 0) p.segments = choose_segments(desc, type, vb, n, p.onesweep, o);
+    if (cuda && p.single_tile.threads == 0) p.segments = choose_segments(desc, type, vb, n, options, p.onesweep, o);
   } else {
     p.portable_onesweep.use = n <= kOnesweepMaxN && o.portable_onesweep.value_or(desc.is_gpu);
     p.portable_onesweep.spin_limit = o.spin_limit.value_or(p.portable_onesweep.spin_limit);

@@ -119,6 +119,7 @@ inline constexpr PortableGpuShape kPortableGpu{256, 8};
 // skewed or a segment outgrows the tile. threads == 0: not taken.
 struct SegmentPolicy {
   std::uint32_t threads = 0, items = 0;
+  std::uint64_t skew_percent = 0;  // kSegmentTopSkewPercent (tests and the sanitizer run: the override's)
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };
 constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^16 segments
@@ -164,6 +165,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
   std::optional<bool> segments;                    // onesweep, CUDA: the low digits per segment (radix_segments.cl)
+  std::optional<std::uint64_t> segment_skew_percent;  // ... taken unless a top digit holds more (% of n / 256)
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
   std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)

@@ -248,7 +248,7 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
 }
 
 // CUDA segments (RadixPolicy::segments), once the histogram is done: reads it, and where its top
-// two digits are no more skewed than kSegmentTopSkewPercent of an even spread, the onesweep passes
+// two digits are no more skewed than SegmentPolicy::skew_percent of an even spread, the onesweep passes
 // sort by those two digits into the caller's buffers, radix_segment_starts finds the 2^16 segments
 // of keys that share them, and the largest one's size is read back. If it fits the tile,
 // radix_segment_tiles sorts every segment in place by its remaining bits. If not (digits that are
@@ -263,7 +263,7 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   dev.read(hist, 0, h.data(), h.size() * 8);
   for (std::uint32_t pass : {p.passes - 2, p.passes - 1})
     for (std::uint32_t d = 0; d < kRadix; ++d)
-      if (h[std::size_t(pass) * kRadix + d] * kRadix * 100 > job.n * kSegmentTopSkewPercent) return false;
+      if (h[std::size_t(pass) * kRadix + d] * kRadix * 100 > job.n * p.segments.skew_percent) return false;
   timer.mark("histogram read (segments)");
   onesweep_passes(job, p, l, prog, PassPlan{{p.passes - 2, p.passes - 1}}, hist, meta, counters, status, status2,
                   sides_for(job, tmp_keys, tmp_values, 2), timer);
@@ -383,7 +383,9 @@ void radix_sort(SortJob& job) {
                                       : nullptr;
   rt::BufferPtr status = l.status ? job.temp(l.status) : views ? dev.sub_buffer(*meta, l.status_offset, l.status_bytes)
                                                                : nullptr;
-  rt::BufferPtr status2 = l.status && l.status2 ? job.temp(l.status2) : nullptr;
+  // the second status buffer: up front where the passes would request it more than once (the
+  // segments' fallback runs them twice), so that nothing is requested after the first launch
+  rt::BufferPtr status2 = (l.status || l.segments) && l.status2 ? job.temp(l.status2) : nullptr;
   rt::BufferPtr seg = l.segments ? job.temp(l.segments) : nullptr;
   rt::Program& prog = program_for(job, p, p.path);
 

@@ -290,6 +290,13 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(tile(key_type::u16, 0, 1ull << 28, {.segments = true}), 0u);
   EXPECT_EQ(tile(key_type::u32, 0, 1ull << 28, {.segments = false}), 0u);
   EXPECT_EQ(choose(cpu_device(), key_type::u32, 0, 1ull << 28).segments.tile(), 0u);
+  // a shape the caller asks for is the tiled path's: no segments
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28, {.work_group_size = 128}).segments.tile(), 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28, {.items_per_thread = 8}).segments.tile(), 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.skew_percent, kSegmentTopSkewPercent);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 30011, {}, parse_radix_policy_override("segments=1,segment_skew_percent=1000"))
+                .segments.skew_percent,
+            1000u);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 28)).segments, kSegmentWords * 4);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 27)).segments, 0u);
 }

@@ -292,10 +292,11 @@ TEST(Radix, CudaMatchForms) {
 
 // Float keys whose top digits are even (the generator's uniform floats remap Inf/NaN patterns to
 // +-0, which doubles one top digit's share, so the segments' histogram check turns them down): finite
-// random bit patterns, with a few -0, +0 and NaNs among them (-0 and +0 share a segment; the
-// segment's block holds specials, so it ranks canonical images).
+// random bit patterns, with specials a few -0, +0 and NaNs among them (-0 and +0 share a segment;
+// the segment's block holds specials, so it ranks canonical images), or none (the passes and
+// blocks take the plain sign flips).
 template <class F>
-std::vector<F> even_top_digit_floats(std::size_t n, std::uint64_t seed) {
+std::vector<F> even_top_digit_floats(std::size_t n, std::uint64_t seed, bool specials) {
   using Bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
   std::mt19937_64 rng(seed);
   std::vector<F> keys(n);
@@ -307,7 +308,7 @@ std::vector<F> even_top_digit_floats(std::size_t n, std::uint64_t seed) {
     } while (!std::isfinite(f));
     keys[i] = f;
   }
-  for (std::size_t i = 0; i < 64 && i < n; ++i)
+  for (std::size_t i = 0; specials && i < 64 && i < n; ++i)
     keys[rng() % n] = i % 3 == 0 ? F(-0.0) : i % 3 == 1 ? F(0.0) : std::numeric_limits<F>::quiet_NaN();
   return keys;
 }
@@ -350,14 +351,15 @@ TEST(Radix, CudaSegments) {
     check_pairs<std::uint64_t, std::uint64_t>(o, {300007}, dist::uniform);
   });
   EXPECT_EQ(count(ph, "segment tiles"), 2u + 4u + 2u) << ph;
-  // float keys and float pairs, both orders
+  // float keys and float pairs, both orders, with specials and without
   for (order ord : {order::ascending, order::descending}) {
     SortOptions fo = o;
     fo.order = ord;
     const std::uint64_t seed = fresh_seed();
-    const auto fk = even_top_digit_floats<float>(300007, seed);
+    const bool specials = ord == order::ascending;
+    const auto fk = even_top_digit_floats<float>(300007, seed, specials);
     GuardedHostArray<float> fout(fk);
-    const auto dk = even_top_digit_floats<double>(300007, seed + 1);
+    const auto dk = even_top_digit_floats<double>(300007, seed + 1, !specials);
     GuardedHostArray<double> dkeys(dk);
     GuardedHostArray<std::uint32_t> dvals(index_values<std::uint32_t>(dk.size()));
     ph = phases_of([&] {
@@ -370,18 +372,37 @@ TEST(Radix, CudaSegments) {
     EXPECT_TRUE(pairs_sorted_like_reference(dk, dkeys.contents(), dvals.contents(), ord, true)) << "f64 seed=" << seed + 1;
     EXPECT_TRUE(fout.guards_intact() && dkeys.guards_intact() && dvals.guards_intact());
   }
-  // top digits (a, a): even one by one, 256 segments of n / 256 keys together
-  std::vector<std::uint32_t> keys(1 << 20);
+  // top digits (a, a): even one by one, 256 segments of n / 256 keys together; the ordinary passes
+  // after the top ones: u32 keys (four passes), u32/u32 pairs (values too), and u64 keys whose second
+  // byte is constant (seven passes: the result comes back from the temporary)
   std::mt19937_64 rng(fresh_seed());
+  std::vector<std::uint32_t> keys(1 << 20);
   for (auto& k : keys) {
     const auto r = rng();
     k = std::uint32_t((r & 0xFF) * 0x01010000u | ((r >> 8) & 0xFFFF));
   }
+  std::vector<std::uint64_t> wide(1 << 20);
+  for (auto& k : wide) {
+    const auto r = rng();
+    k = (r >> 56) * 0x0101000000000000ull | (r & 0x0000FFFFFFFF00FFull) | 0x5A00ull;
+  }
   auto ref = keys;
   std::stable_sort(ref.begin(), ref.end());
-  ph = phases_of([&] { sort(ctx, std::span<std::uint32_t>(keys), o); });
+  auto wide_ref = wide;
+  std::stable_sort(wide_ref.begin(), wide_ref.end());
+  const auto pair_keys = keys;
+  GuardedHostArray<std::uint32_t> pk(pair_keys);
+  GuardedHostArray<std::uint32_t> pv(index_values<std::uint32_t>(pair_keys.size()));
+  ph = phases_of([&] {
+    sort(ctx, std::span<std::uint32_t>(keys), o);
+    sort(ctx, std::span<std::uint64_t>(wide), o);
+    sort_pairs(ctx, pk.span(), pv.span(), o);
+  });
   EXPECT_EQ(keys, ref);
-  EXPECT_EQ(count(ph, "outgrew"), 1u) << ph;
+  EXPECT_EQ(wide, wide_ref);
+  EXPECT_TRUE(pairs_sorted_like_reference(pair_keys, pk.contents(), pv.contents(), order::ascending, true));
+  EXPECT_TRUE(pk.guards_intact() && pv.guards_intact());
+  EXPECT_EQ(count(ph, "outgrew"), 3u) << ph;
 }
 
 // 4-byte integer keys alone whose scatter recomputes each key's digit (CUDA's default from 2^24 keys,

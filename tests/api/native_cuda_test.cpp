@@ -156,14 +156,22 @@ TEST(NativeCuda, PairsOutOfPlace) {
 // ping-pong so that the last one writes the output. Above 2^22 keys the onesweep path plans every
 // pass before it knows which digits vary (it reads the histogram while the first pass runs), so
 // keys with constant digits end in the temporary and are copied back; with every digit varying no
-// copy runs (checked in the verbose phases). The output starts poisoned.
+// copy runs (checked in the verbose phases). The output starts poisoned. correlated_top: integer keys
+// whose second-highest byte is set to their highest (two even top digits that make 256 segments
+// together); expect_phase: a phase the verbose output must name.
 template <class K, class V>
-void check_radix_out_of_place(std::size_t n, std::uint64_t mask, dist d = dist::uniform) {
+void check_radix_out_of_place(std::size_t n, std::uint64_t mask, dist d = dist::uniform, bool correlated_top = false,
+                              const char* expect_phase = nullptr) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
   auto keys = make_keys<K>(n, d, seed);
   if constexpr (std::is_integral_v<K>)
-    for (K& k : keys) k = static_cast<K>(static_cast<std::uint64_t>(k) & mask);
+    for (K& k : keys) {
+      std::uint64_t x = static_cast<std::uint64_t>(k) & mask;
+      constexpr unsigned bits = 8 * sizeof(K);
+      if (correlated_top && bits >= 32) x = (x & ~(0xFFull << (bits - 16))) | (((x >> (bits - 8)) & 0xFF) << (bits - 16));
+      k = static_cast<K>(x);
+    }
   const auto values = index_values<V>(n);
   DeviceMem kin(n * sizeof(K)), kout(n * sizeof(K)), vin(n * sizeof(V)), vout(n * sizeof(V));
   enqueue_input(kin.p, n * sizeof(K), keys, c.stream);
@@ -187,6 +195,7 @@ void check_radix_out_of_place(std::size_t n, std::uint64_t mask, dist d = dist::
     EXPECT_EQ(phases.find("copy back"), std::string::npos) << what << "\n" << phases;
     EXPECT_NE(phases.find("onesweep pass"), std::string::npos) << "no phases printed: " << what;
   }
+  if (expect_phase) EXPECT_NE(phases.find(expect_phase), std::string::npos) << what << "\n" << phases;
 }
 
 TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
@@ -204,7 +213,7 @@ TEST(NativeCuda, RadixOutOfPlaceReadsTheInputWhereItLies) {
 // Keys apart, values sorted in place beside them: the values are read and written in one buffer
 // while the keys are read from theirs (the output keys start poisoned).
 template <class K, class V>
-void check_values_in_place_keys_apart(std::size_t n, dist d = dist::few_unique) {
+void check_values_in_place_keys_apart(std::size_t n, dist d = dist::few_unique, const char* expect_phase = nullptr) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
   const auto keys = make_keys<K>(n, d, seed);
@@ -214,8 +223,13 @@ void check_values_in_place_keys_apart(std::size_t n, dist d = dist::few_unique) 
   enqueue_input(kout.p, n * sizeof(K), std::vector<K>{}, c.stream);
   enqueue_input(vals.p, n * sizeof(V), values, c.stream);
   auto v = [](const DeviceMem& m) { return CudaView{static_cast<std::uintptr_t>(m.p)}; };
+  if (expect_phase) testing::internal::CaptureStderr();
   sort_pairs_native<K, V>(*c.gpusort, v(kin), v(kout), v(vals), v(vals), n, CudaStream{c.stream},
-                          {.stable = true, .algorithm = "radix"});
+                          {.stable = true, .algorithm = "radix", .verbose = expect_phase != nullptr});
+  if (expect_phase) {
+    const std::string phases = testing::internal::GetCapturedStderr();
+    EXPECT_NE(phases.find(expect_phase), std::string::npos) << "n=" << n << "\n" << phases;
+  }
   EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<K>(kout.p, n, c.stream), read_after<V>(vals.p, n, c.stream),
                                           order::ascending, true))
       << "n=" << n << " seed=" << seed;
@@ -252,7 +266,8 @@ TEST(NativeCuda, OneLaunchSortsReadTheInputWhereItLies) {
 // argsort_native on the caller's stream: the indices start poisoned (the positions are made on the
 // device), for the single-tile sorts, the passes, and the onesweep path planned before its read-back.
 template <class K, class I>
-void check_argsort_native(std::size_t n, order o, bool keys_in_place, dist d = dist::few_unique) {
+void check_argsort_native(std::size_t n, order o, bool keys_in_place, dist d = dist::few_unique,
+                          const char* expect_phase = nullptr) {
   auto& c = caller();
   const std::uint64_t seed = fresh_seed();
   const auto keys = make_keys<K>(n, d, seed);
@@ -264,8 +279,14 @@ void check_argsort_native(std::size_t n, order o, bool keys_in_place, dist d = d
   SortOptions options = argsort_options();
   options.order = o;
   auto v = [](CUdeviceptr p) { return CudaView{static_cast<std::uintptr_t>(p)}; };
+  options.verbose = expect_phase != nullptr;
+  if (expect_phase) testing::internal::CaptureStderr();
   argsort_native_async(*c.gpusort, key_type_of<K>::value, v(kin.p), v(ko), n, v(idx.p), sizeof(I), CudaStream{c.stream},
                        options);
+  if (expect_phase) {
+    const std::string phases = testing::internal::GetCapturedStderr();
+    EXPECT_NE(phases.find(expect_phase), std::string::npos) << "n=" << n << "\n" << phases;
+  }
   std::vector<I> ref(n);
   std::iota(ref.begin(), ref.end(), I{0});
   std::stable_sort(ref.begin(), ref.end(), [&](I a, I b) { return key_less<K>{o}(keys[a], keys[b]); });
@@ -278,20 +299,26 @@ void check_argsort_native(std::size_t n, order o, bool keys_in_place, dist d = d
         << "keys_in was modified: " << what;
 }
 
-// The radix segments (override segments=1; uniform keys, so the driver takes them): the top passes
-// read the input where it lies and write the output, whose segments are then sorted in place;
-// argsort's positions; values sorted in place beside keys apart.
+// The radix segments (override segments=1; uniform keys, so the driver takes them, checked in the
+// verbose phases): the top passes read the input where it lies and write the output, whose segments
+// are then sorted in place; argsort's positions; values sorted in place beside keys apart. Keys
+// whose top two digits are equal make segments larger than the tile: the ordinary passes then sort
+// the output in place (pairs, out of place).
 TEST(NativeCuda, RadixSegmentsOutOfPlace) {
   SKIP_WITHOUT_CUDA();
   const algo::ScopedRadixPolicyOverride forced({.segments = true});
+  const char* const tiles = "segment tiles";
   for (std::size_t n : {std::size_t(300007), (std::size_t(1) << 22) + 3}) {
-    check_radix_out_of_place<std::uint32_t, std::uint32_t>(n, ~0ull);
-    check_argsort_native<std::uint32_t, std::uint32_t>(n, order::descending, false, dist::uniform);
-    check_values_in_place_keys_apart<std::uint32_t, std::uint32_t>(n, dist::uniform);
+    check_radix_out_of_place<std::uint32_t, std::uint32_t>(n, ~0ull, dist::uniform, false, tiles);
+    check_argsort_native<std::uint32_t, std::uint32_t>(n, order::descending, false, dist::uniform, tiles);
+    check_values_in_place_keys_apart<std::uint32_t, std::uint32_t>(n, dist::uniform, tiles);
   }
-  check_radix_out_of_place<std::uint64_t, std::uint64_t>(300007, ~0ull);
-  check_radix_out_of_place<std::int32_t, std::uint64_t>(300007, ~0ull);
-  check_argsort_native<std::uint64_t, std::uint64_t>(300007, order::ascending, true, dist::uniform);
+  check_radix_out_of_place<std::uint64_t, std::uint64_t>(300007, ~0ull, dist::uniform, false, tiles);
+  check_radix_out_of_place<std::int32_t, std::uint64_t>(300007, ~0ull, dist::uniform, false, tiles);
+  check_argsort_native<std::uint64_t, std::uint64_t>(300007, order::ascending, true, dist::uniform, tiles);
+  const std::size_t big = (std::size_t(1) << 22) + 3;  // segments of about 16384 keys, tiles of 1536
+  check_radix_out_of_place<std::uint32_t, std::uint32_t>(big, ~0ull, dist::uniform, true, "outgrew");
+  check_radix_out_of_place<std::uint64_t, std::uint32_t>(big, ~0ull, dist::uniform, true, "outgrew");
 }
 
 TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {

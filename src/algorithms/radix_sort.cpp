@@ -255,9 +255,10 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
 // even one by one but not together), the ordinary passes sort the caller's buffers in place: a stable
 // sort of keys already moved by stable passes is still the stable sort of the input. Returns false,
 // having launched nothing, where the histogram says no: the caller runs the ordinary passes.
-bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog, rt::Buffer& hist,
-                   rt::Buffer& meta, rt::Buffer& counters, rt::Buffer& status, rt::Buffer* status2, rt::Buffer& seg,
-                   rt::Buffer* tmp_keys, rt::Buffer* tmp_values, PhaseTimer& timer) {
+bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
+                   rt::Program& segments, rt::Buffer& hist, rt::Buffer& meta, rt::Buffer& counters, rt::Buffer& status,
+                   rt::Buffer* status2, rt::Buffer& seg, rt::Buffer* tmp_keys, rt::Buffer* tmp_values,
+                   PhaseTimer& timer) {
   rt::Device& dev = job.device;
   std::vector<std::uint64_t> h(std::size_t(p.passes) * kRadix);
   dev.read(hist, 0, h.data(), h.size() * 8);
@@ -267,7 +268,6 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   timer.mark("histogram read (segments)");
   onesweep_passes(job, p, l, prog, PassPlan{{p.passes - 2, p.passes - 1}}, hist, meta, counters, status, status2,
                   sides_for(job, tmp_keys, tmp_values, 2), timer);
-  rt::Program& segments = program_for(job, p, RadixPath::segments);
   dev.fill_bytes(seg, 0, 0, 4);
   dev.launch(segments.kernel("radix_segment_starts"), {kRadix, kRadix},
              {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg(), hist, seg});
@@ -388,6 +388,8 @@ void radix_sort(SortJob& job) {
   rt::BufferPtr status2 = (l.status || l.segments) && l.status2 ? job.temp(l.status2) : nullptr;
   rt::BufferPtr seg = l.segments ? job.temp(l.segments) : nullptr;
   rt::Program& prog = program_for(job, p, p.path);
+  // built before anything runs, like prog: a failed build then leaves the input untouched
+  rt::Program* segments = seg ? &program_for(job, p, RadixPath::segments) : nullptr;
 
   PhaseTimer timer{dev, job.options.verbose, "radix"};
   timer.mark("start");
@@ -412,8 +414,8 @@ void radix_sort(SortJob& job) {
                {input, job.n, job.flip_arg(), p.portable.spans.span, hist});
   }
   timer.mark("histogram");
-  if (seg && segments_sort(job, p, l, prog, *hist, *meta, *counters, *status, status2.get(), *seg, tmp_keys.get(),
-                           tmp_values.get(), timer)) {
+  if (seg && segments_sort(job, p, l, prog, *segments, *hist, *meta, *counters, *status, status2.get(), *seg,
+                           tmp_keys.get(), tmp_values.get(), timer)) {
     timer.print();
     return;
   }

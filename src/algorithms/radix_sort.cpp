@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -145,20 +146,32 @@ rt::BufferPtr view_from(rt::Device& dev, rt::Buffer& b, std::uint64_t first, std
   return dev.sub_buffer(b, first * bytes_each, b.bytes() - first * bytes_each);
 }
 
-// The passes from `first` on that change anything, read from the histogram (on queue q, else the
-// default queue): one bin == n means every key has that digit.
-std::vector<std::uint32_t> nontrivial_passes(SortJob& job, const RadixPolicy& p, rt::Buffer& hist, std::uint32_t first,
-                                             rt::Queue* q = nullptr) {
+// Every pass's digit counts, [pass][digit], read back from the histogram (on queue q, else the
+// default queue).
+std::vector<std::uint64_t> read_histogram(SortJob& job, const RadixPolicy& p, rt::Buffer& hist,
+                                          rt::Queue* q = nullptr) {
   std::vector<std::uint64_t> h(std::size_t(p.passes) * kRadix);
   job.device.read(hist, 0, h.data(), h.size() * 8, q);
+  return h;
+}
+
+// The passes from `first` on that change anything: one bin == n means every key has that digit.
+std::vector<std::uint32_t> nontrivial_passes(const std::vector<std::uint64_t>& h, std::uint64_t n,
+                                             const RadixPolicy& p, std::uint32_t first) {
   std::vector<std::uint32_t> passes;
   for (std::uint32_t pass = first; pass < p.passes; ++pass) {
     bool trivial = false;
     for (std::uint32_t d = 0; d < kRadix; ++d)
-      if (h[std::size_t(pass) * kRadix + d] == job.n) trivial = true;
+      if (h[std::size_t(pass) * kRadix + d] == n) trivial = true;
     if (!trivial) passes.push_back(pass);
   }
   return passes;
+}
+
+// After an odd number of passes the result is in the temporaries: back to the caller's buffers.
+void copy_back(SortJob& job, const RadixTempLayout& l, rt::Buffer& tmp_keys, rt::Buffer* tmp_values) {
+  job.device.copy(tmp_keys, 0, job.keys, 0, l.keys);
+  if (job.values) job.device.copy(*tmp_values, 0, *job.values, 0, l.values);
 }
 
 // The passes to launch first, and whether the rest are decided after the first one is launched
@@ -178,7 +191,7 @@ PassPlan plan_passes(SortJob& job, const RadixPolicy& p, rt::Buffer& hist) {
     }
     return plan;
   }
-  plan.passes = nontrivial_passes(job, p, hist, 0);
+  plan.passes = nontrivial_passes(read_histogram(job, p, hist), job.n, p, 0);
   return plan;
 }
 
@@ -239,7 +252,8 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
       plan.decide_after_first = false;
       histogram_done->wait();
       const std::unique_ptr<rt::Queue> reader = dev.create_queue();
-      const std::vector<std::uint32_t> rest = nontrivial_passes(job, p, hist, passes[0] + 1, reader.get());
+      const std::vector<std::uint32_t> rest =
+          nontrivial_passes(read_histogram(job, p, hist, reader.get()), job.n, p, passes[0] + 1);
       passes.insert(passes.end(), rest.begin(), rest.end());
       if (packed && passes.size() == 1) passes.push_back(p.passes - 1);  // unpack
     }
@@ -247,8 +261,8 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
   return passes.size();
 }
 
-// CUDA segments (RadixPolicy::segments), once the histogram is done: reads it, and where its top
-// two digits are no more skewed than SegmentPolicy::skew_percent of an even spread, the onesweep passes
+// CUDA segments (RadixPolicy::segments), with the histogram read back (h): where its top two digits
+// are no more skewed than SegmentPolicy::skew_percent of an even spread, the onesweep passes
 // sort by those two digits into the caller's buffers, radix_segment_starts finds the 2^16 segments
 // of keys that share them, and the largest one's size is read back. If it fits the tile,
 // radix_segment_tiles sorts every segment in place by its remaining bits. If not (digits that are
@@ -256,16 +270,13 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
 // sort of keys already moved by stable passes is still the stable sort of the input. Returns false,
 // having launched nothing, where the histogram says no: the caller runs the ordinary passes.
 bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
-                   rt::Program& segments, rt::Buffer& hist, rt::Buffer& meta, rt::Buffer& counters, rt::Buffer& status,
-                   rt::Buffer* status2, rt::Buffer& seg, rt::Buffer* tmp_keys, rt::Buffer* tmp_values,
-                   PhaseTimer& timer) {
+                   rt::Program& segments, const std::vector<std::uint64_t>& h, rt::Buffer& hist, rt::Buffer& meta,
+                   rt::Buffer& counters, rt::Buffer& status, rt::Buffer* status2, rt::Buffer& seg,
+                   rt::Buffer* tmp_keys, rt::Buffer* tmp_values, PhaseTimer& timer) {
   rt::Device& dev = job.device;
-  std::vector<std::uint64_t> h(std::size_t(p.passes) * kRadix);
-  dev.read(hist, 0, h.data(), h.size() * 8);
   for (std::uint32_t pass : {p.passes - 2, p.passes - 1})
     for (std::uint32_t d = 0; d < kRadix; ++d)
       if (h[std::size_t(pass) * kRadix + d] * kRadix * 100 > job.n * p.segments.skew_percent) return false;
-  timer.mark("histogram read (segments)");
   onesweep_passes(job, p, l, prog, PassPlan{{p.passes - 2, p.passes - 1}}, hist, meta, counters, status, status2,
                   sides_for(job, tmp_keys, tmp_values, 2), timer);
   dev.fill_bytes(seg, 0, 0, 4);
@@ -287,18 +298,10 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   // the ordinary passes, in place, with fresh tile counters and status words
   dev.fill_bytes(counters, 0, 0, counters.bytes());
   dev.fill_bytes(status, 0, 0, status.bytes());
-  PassPlan all;
-  for (std::uint32_t pass = 0; pass < p.passes; ++pass) {
-    bool trivial = false;
-    for (std::uint32_t d = 0; d < kRadix; ++d) trivial = trivial || h[std::size_t(pass) * kRadix + d] == job.n;
-    if (!trivial) all.passes.push_back(pass);
-  }
+  const PassPlan all{nontrivial_passes(h, job.n, p, 0)};
   const Sides in_place{{&job.keys, tmp_keys}, {&job.values_or_keys(), tmp_values ? tmp_values : tmp_keys}};
   const std::size_t ran = onesweep_passes(job, p, l, prog, all, hist, meta, counters, status, status2, in_place, timer);
-  if (ran & 1) {
-    dev.copy(*tmp_keys, 0, job.keys, 0, l.keys);
-    if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, l.values);
-  }
+  if (ran & 1) copy_back(job, l, *tmp_keys, tmp_values);
   timer.mark("segments outgrew the tile: ordinary passes");
   return true;
 }
@@ -414,14 +417,20 @@ void radix_sort(SortJob& job) {
                {input, job.n, job.flip_arg(), p.portable.spans.span, hist});
   }
   timer.mark("histogram");
-  if (seg && segments_sort(job, p, l, prog, *segments, *hist, *meta, *counters, *status, status2.get(), *seg,
-                           tmp_keys.get(), tmp_values.get(), timer)) {
-    timer.print();
-    return;
+  // CUDA segments read the histogram here; where they turn the input down, their read plans the passes
+  std::optional<std::vector<std::uint64_t>> counts;
+  if (seg) {
+    counts = read_histogram(job, p, *hist);
+    timer.mark("histogram read (segments)");
+    if (segments_sort(job, p, l, prog, *segments, *counts, *hist, *meta, *counters, *status, status2.get(), *seg,
+                      tmp_keys.get(), tmp_values.get(), timer)) {
+      timer.print();
+      return;
+    }
   }
 
   // 2. passes that change anything
-  const PassPlan plan = plan_passes(job, p, *hist);
+  const PassPlan plan = counts ? PassPlan{nontrivial_passes(*counts, job.n, p, 0)} : plan_passes(job, p, *hist);
   if (plan.passes.empty()) {  // every digit is constant: sorted already
     copy_input_to_output(job);
     return;
@@ -445,8 +454,7 @@ void radix_sort(SortJob& job) {
 
   // 4. the last pass wrote the temporaries: the result goes back to the caller's buffers
   if (sides.keys[ran & 1] != &job.keys) {
-    dev.copy(*tmp_keys, 0, job.keys, 0, l.keys);
-    if (job.values) dev.copy(*tmp_values, 0, *job.values, 0, l.values);
+    copy_back(job, l, *tmp_keys, tmp_values.get());
     timer.mark("copy back");
   }
   // No finish, as in the other drivers: pool temporaries may go back to the pool while the queue still

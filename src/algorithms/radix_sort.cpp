@@ -23,7 +23,7 @@
 // CUDA segments (RadixPolicy::segments, large inputs of 32- and 64-bit integer keys): after 1, the
 // histogram is read; where the top two digits are even, the passes sort by those two only and
 // radix_segments.cl sorts each segment of keys sharing their top 16 bits in shared memory
-// (segments_sort).
+// (segments_sort); elsewhere that read plans the passes of 2 and 3.
 // Out of place (SortJob::keys_in): the histogram and the first pass read the input where it lies,
 // and the passes ping-pong so that the last one writes the output: no copy of the input (values
 // sorted in place beside keys apart: the same for an even number of passes; an odd one copies the

@@ -10,8 +10,10 @@
 //    segment larger than the tile it chose is sorted by the ordinary passes instead;
 //  - radix_segment_tiles_<threads>_<items>: block b sorts segment b in place (keys and values).
 // Specialised like radix_single_tile.cl (keys.h's defines, RADIX_BITS, RADIX_FLOAT_FLAG,
-// RADIX_MATCH_IMMEDIATE).
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 RADIX_FLOAT_FLAG=1
+// RADIX_MATCH_IMMEDIATE) and by RADIX_SEGMENT_RANK (the host's SegmentPolicy::rank_form, how the tiles'
+// passes rank, radix_single_tile.h: 0 count, scan, rank; 1 rank first (RANK_FIRST); 2 rank first with
+// the first pass's ranks from shared atomics where the keys are alone (ATOMIC_FIRST)).
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 RADIX_FLOAT_FLAG=1 RADIX_SEGMENT_RANK=2 RADIX_SEGMENT_MIN_BLOCKS=0
 #include "radix_common.h"
 
 #if !GS_CUDA
@@ -26,6 +28,19 @@
 #endif
 #if RADIX_BITS != 8
 #error "segments are the top two 8-bit digits"
+#endif
+#ifndef RADIX_SEGMENT_RANK
+#error "radix_segments.cl takes RADIX_SEGMENT_RANK from the host"
+#endif
+// RADIX_SEGMENT_MIN_BLOCKS (the host's SegmentPolicy::min_blocks): blocks per SM the tiles' kernels are
+// built for (__launch_bounds__' second argument, a register cap); 0: the compiler's choice.
+#ifndef RADIX_SEGMENT_MIN_BLOCKS
+#error "radix_segments.cl takes RADIX_SEGMENT_MIN_BLOCKS from the host"
+#endif
+#if RADIX_SEGMENT_MIN_BLOCKS
+#define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB, RADIX_SEGMENT_MIN_BLOCKS)
+#else
+#define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB)
 #endif
 // Keys narrower than 32 bits have no kernels here (the host takes the segments for keys of 32 bits or
 // more only; the program still builds, as every kernel file does for the NVRTC check).
@@ -72,19 +87,20 @@ radix_segment_starts(const key_t* RESTRICT keys, u32 n, okey_t flip, const u64* 
 // a shape only when the largest segment fits its tile; a larger one is left alone here, never
 // written past.
 #define GS_SEGMENT_TILE_KERNEL(TPB, IT)                                                                       \
-  KERNEL __launch_bounds__(TPB) radix_segment_tiles_##TPB##_##IT(key_t* keys, value_t* values,                \
+  KERNEL SEGMENT_BOUNDS(TPB) radix_segment_tiles_##TPB##_##IT(key_t* keys, value_t* values,                \
                                                                  const u32* RESTRICT seg,                     \
                                                                  okey_t flip GS_DYNAMIC_LOCAL) {              \
     GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                       \
     const u32 first = seg[1u + blockIdx.x], size = seg[2u + blockIdx.x] - first;                             \
     if (size <= 1u || size > TPB * IT) return;                                                                \
-    radix_single_tile_body<TPB, IT, SEGMENT_LOW_BITS>(smem, keys + first, values + first, keys + first,       \
-                                                      values + first, size, flip, 0u);                        \
+    radix_single_tile_body<TPB, IT, SEGMENT_LOW_BITS, (RADIX_SEGMENT_RANK >= 1), (RADIX_SEGMENT_RANK == 2)>(      \
+        smem, keys + first, values + first, keys + first, values + first, size, flip, 0u);                    \
   }
 // the shapes of radix_policy.cpp's kSegmentShapes
 GS_SEGMENT_TILE_KERNEL(256, 6)
 GS_SEGMENT_TILE_KERNEL(256, 10)
 GS_SEGMENT_TILE_KERNEL(256, 18)
+GS_SEGMENT_TILE_KERNEL(512, 9)
 GS_SEGMENT_TILE_KERNEL(512, 18)
 #undef GS_SEGMENT_TILE_KERNEL
 

@@ -39,10 +39,18 @@ DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positio
 
 // The passes over the images in k (and values in v) that sort by bits [0, END_BITS) (KEY_BITS but in
 // radix_segments.cl, whose segments share their higher bits); CANON: digits of the canonical image of
-// each float key's plain image (blocks with -0 or NaN). Padding items are ranked like keys: skipping
+// each float key's plain image (blocks with -0 or NaN). RANK_FIRST (radix_segments.cl, the host's
+// SegmentPolicy::rank_form 1 and 2): a pass ranks each key among its warp's keys of its digit first (the
+// warp counters start at zero, so they end as the warp's digit counts) and keeps that rank, two to a
+// register, instead of counting the digits with shared atomics and ranking after the scan: one walk
+// over the items with the ballots instead of two walks. ATOMIC_FIRST (with RANK_FIRST; keys alone whose
+// digits are their own bits: integer keys, float keys off CANON): the first pass takes each key's rank
+// from a shared atomic on its warp's counter, one instruction instead of the ballots. That rank orders
+// a warp's keys of one digit arbitrarily, which only the first pass may do: keys of equal low digits
+// are ordered by the later passes, and keys equal in every bit cannot be told apart. Padding items are ranked like keys: skipping
 // the rows wholly past n (warp-uniform tests in the item loops) made the segments' sorts slower
 // (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70 ms; docs/lab/radix-tuning.md, twenty-ninth round).
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON>
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST, bool ATOMIC_FIRST>
 DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values,
                                   u32 (*warp_off)[RADIX], u32* scan_sums, u32 n, okey_t flip) {
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
@@ -63,22 +71,36 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
   // CANON: the pass's digits, found once by the count and kept for the ranking (radix_keep_digit);
   // plain images take theirs again (a shift and a mask)
   u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
+  u32 kept_rank[RANK_FIRST ? (SINGLE_ITEMS + 1) / 2 : 1];  // RANK_FIRST: item i's rank, 16 bits of word i / 2
+  (void)kept_rank;
   for (u32 shift = 0; shift < END_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
+    // ATOMIC_FIRST's pass: the padding stays where it is ([n, tile), where the stable passes put it
+    // too), uncounted, so that no real key of digit RADIX - 1 lands among it
+    const bool atomic_pass = RANK_FIRST && ATOMIC_FIRST && !CANON && !HAS_VALUES && shift == 0;
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
       const u32 d = SINGLE_DIGIT(i);
-      atomicAdd(&my_counts[d], 1u);
       if (CANON) radix_keep_digit(dpk, i, d);
+      if (RANK_FIRST) {  // ranks < the tile (<= 9216): 16 bits each
+        u32 r = 0;
+        if (!atomic_pass)
+          r = radix_rank_full(d, my_counts, lanes_le);
+        else if (stripe + i * 32u + lane < n)
+          r = atomicAdd(&my_counts[d], 1u);
+        kept_rank[i / 2] = i % 2 == 0 ? r : kept_rank[i / 2] | (r << 16);
+      } else {
+        atomicAdd(&my_counts[d], 1u);
+      }
     }
     __syncthreads();
     u32 count = 0;  // thread t < RADIX: digit t's keys in the tile
     if (t < RADIX)
       for (u32 w = 0; w < SWARPS; ++w) count += warp_off[w][t];
-    // all real keys share a digit (digit RADIX - 1 also holds the padding): nothing moves
-    if (__syncthreads_or(t < RADIX && (t == RADIX_MASK ? count == SINGLE_TILE : count == n))) continue;
+    // all real keys share a digit (digit RADIX - 1 also holds the padding but in the atomic pass): nothing moves
+    if (__syncthreads_or(t < RADIX && (t == RADIX_MASK && !atomic_pass ? count == SINGLE_TILE : count == n))) continue;
     // exclusive scan of the digit counts over the block (threads >= RADIX add zeros)
     u32 run = radix_block_exclusive_scan(count, scan_sums);
     if (t < RADIX) {
@@ -91,7 +113,11 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
     __syncthreads();
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-      u32 pos = radix_rank_full(CANON ? radix_kept_digit(dpk, i) : SINGLE_DIGIT(i), my_counts, lanes_le);
+      const u32 d = CANON ? radix_kept_digit(dpk, i) : SINGLE_DIGIT(i);
+      const u32 g = stripe + i * 32u + lane;
+      u32 pos = !RANK_FIRST              ? radix_rank_full(d, my_counts, lanes_le)
+                : atomic_pass && g >= n ? g
+                                        : my_counts[d] + (i % 2 == 0 ? kept_rank[i / 2] & 0xFFFFu : kept_rank[i / 2] >> 16);
       pos += pos >> 5;
       stage_keys[pos] = k[i];
 #if HAS_VALUES
@@ -114,7 +140,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 }
 
 // Sorts keys [0, n) (n <= TPB x SINGLE_ITEMS) by bits [0, END_BITS) of their images.
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS>
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST = false, bool ATOMIC_FIRST = false>
 DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
                                       value_t* values, u32 n, okey_t flip, u32 positions) {
   // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
@@ -155,16 +181,16 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     k[i] = stripe + i * 32u + lane < n ? (key_t)radix_plain_float_key(k[i], flip) : (key_t)KEY_ALL_ONES;
   if (plain)
-    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false, RANK_FIRST, ATOMIC_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
   else
-    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, true>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, true, RANK_FIRST, ATOMIC_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
 #else
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     k[i] = stripe + i * 32u + lane < n ? (key_t)ordered_key(k[i], flip) : (key_t)KEY_ALL_ONES;
-  single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+  single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false, RANK_FIRST, ATOMIC_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_integer_key((okey_t)k[i], flip);
 #endif

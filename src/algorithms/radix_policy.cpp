@@ -240,7 +240,8 @@ struct SegmentShapeRow {
   std::uint32_t threads, items;
   bool by_default;
 };
-constexpr SegmentShapeRow kSegmentShapes[] = {{256, 6, true}, {256, 10, true}, {256, 18, true}, {512, 18, false}};
+constexpr SegmentShapeRow kSegmentShapes[] = {
+    {256, 6, true}, {256, 10, true}, {256, 18, true}, {512, 9, false}, {512, 18, false}};
 // Integer keys of these widths with values of these widths take the segments by default from n_from
 // (while a measured shape holds them). H200, 2026-11-28, median ms, segments / ordinary passes
 // (docs/lab/radix-tuning.md, twenty-ninth round; the last A/B of the defaults against segments=0,
@@ -280,9 +281,12 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std:
   const double want = mean + 6 * std::sqrt(mean) + 64;
   for (const SegmentShapeRow& r : kSegmentShapes) {
     const SingleTilePolicy tile{r.threads, r.items};
-    if (double(tile.tile()) >= want && (r.by_default || !by_rule) && r.threads <= desc.max_work_group_size &&
+    if (o.segment_threads && r.threads != *o.segment_threads) continue;
+    if (double(tile.tile()) >= want && (r.by_default || !by_rule || o.segment_threads) &&
+        r.threads <= desc.max_work_group_size &&
         single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes)
-      return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent)};
+      return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent),
+              o.segment_rank.value_or(kSegmentRankForm), o.segment_min_blocks.value_or(0)};
   }
   return {};
 }
@@ -460,6 +464,12 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "portion") set(o.portion, kAny);
     else if (name == "segments") set(o.segments, 1);
     else if (name == "segment_skew_percent") set(o.segment_skew_percent, kAny);
+    else if (name == "segment_threads") {
+      if (v != 256 && v != 512) throw Error(errc::invalid_argument, "radix policy: segment_threads is 256 or 512");
+      set(o.segment_threads, 512);
+    }
+    else if (name == "segment_rank") set(o.segment_rank, 2);
+    else if (name == "segment_min_blocks") set(o.segment_min_blocks, 32);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
@@ -655,6 +665,10 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_BITS", kRadixBits);
     add("RADIX_FLOAT_FLAG", p.onesweep.float_flag);
     add("RADIX_MATCH_IMMEDIATE", p.onesweep.match_immediate);
+    if (path == RadixPath::segments) {
+      add("RADIX_SEGMENT_RANK", p.segments.rank_form);
+      add("RADIX_SEGMENT_MIN_BLOCKS", p.segments.min_blocks);
+    }
   } else if (path == RadixPath::portable || path == RadixPath::portable_onesweep) {
     add("RADIX_BITS", kRadixBits);
     add("GROUP_SIZE", p.portable.group);
@@ -772,6 +786,14 @@ std::vector<std::string> radix_single_tile_program_defines(key_type type, std::s
   p.type = type, p.value_bytes = value_bytes;
   p.onesweep = choose_onesweep_policy(type, value_bytes, 4096, SortOptions{});
   return to_defines(p, RadixPath::single_tile);
+}
+
+std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes, std::uint32_t rank_form) {
+  RadixPolicy p;
+  p.type = type, p.value_bytes = value_bytes;
+  p.onesweep = choose_onesweep_policy(type, value_bytes, 4096, SortOptions{});
+  p.segments.rank_form = rank_form;
+  return to_defines(p, RadixPath::segments);
 }
 
 }  // namespace gpusort::algo

@@ -120,6 +120,8 @@ inline constexpr PortableGpuShape kPortableGpu{256, 8};
 struct SegmentPolicy {
   std::uint32_t threads = 0, items = 0;
   std::uint64_t skew_percent = 0;  // kSegmentTopSkewPercent (tests and the sanitizer run: the override's)
+  std::uint32_t rank_form = 0;     // the tiles' passes: 0 count first, 1 rank first, 2 and atomics' ranks in the first pass (keys alone)
+  std::uint32_t min_blocks = 0;    // the tiles' kernels' blocks per SM for __launch_bounds__ (0: none)
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };
 constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^16 segments
@@ -128,6 +130,11 @@ constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^1
 // integers), which the ordinary passes sort without the read-backs. Uniform keys at 2^28 stay within
 // about 0.5%.
 constexpr std::uint64_t kSegmentTopSkewPercent = 125;
+// The tiles' passes (SegmentPolicy::rank_form): 0 count with shared atomics, scan, then rank (the
+// single tile's form; radix_policy.cpp's kSegmentsFrom rows were measured with it); 1 rank first, then scan (radix_single_tile.h,
+// RANK_FIRST); 2 as 1 with the first pass's ranks from shared atomics where the keys are alone
+// (ATOMIC_FIRST).
+constexpr std::uint32_t kSegmentRankForm = 0;
 // The radix_segments.cl kernels' u32 words: the largest segment's size, then the segments' starts and n.
 constexpr std::uint64_t kSegmentWords = 1 + (std::uint64_t(1) << kSegmentBits) + 1;
 // segments: a program of their own (radix_segments.cl), not a path a sort takes on its own
@@ -166,6 +173,9 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
   std::optional<bool> segments;                    // onesweep, CUDA: the low digits per segment (radix_segments.cl)
   std::optional<std::uint64_t> segment_skew_percent;  // ... taken unless a top digit holds more (% of n / 256)
+  std::optional<std::uint32_t> segment_threads;    // ... the tile shapes of this many threads only (256 or 512)
+  std::optional<std::uint32_t> segment_rank;       // ... the tiles' passes (SegmentPolicy::rank_form)
+  std::optional<std::uint32_t> segment_min_blocks; // ... the tiles' kernels' blocks per SM (__launch_bounds__)
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
   std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
@@ -264,7 +274,8 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
                                                                      std::size_t value_bytes, std::uint64_t n);
 // The define set the single-tile path builds radix_single_tile.cl with, and the segments'
-// radix_segments.cl (the same test compiles them).
+// radix_segments.cl with either form of their passes (the NVRTC build test compiles them).
 std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
+std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes, std::uint32_t rank_form);
 
 }  // namespace gpusort::algo

@@ -98,8 +98,9 @@ TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
     }
 }
 
-// The segments' program (radix_segments.cl: keys of 32 or 64 bits), with the single tile's defines,
-// all its shapes, for every value width.
+// The segments' program (radix_segments.cl: keys of 32 or 64 bits), all its shapes: the default form
+// of the tiles' passes for every key type and value width, the others (SegmentPolicy::rank_form) for
+// u32, u64 and f32 keys alone and with values of their width (each build takes about 2 s here).
 TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
@@ -108,13 +109,19 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   for (key_type type : all_key_types) {
     if (key_size(type) < 4) continue;
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
-      const auto defines = algo::radix_single_tile_program_defines(type, value_bytes);
-      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
-          << key_type_name(type) << " keys, " << value_bytes << "-byte values";
-      ++built;
+      for (std::uint32_t rank_form : {0u, 1u, 2u}) {
+        if (rank_form != algo::kSegmentRankForm &&
+            ((value_bytes != 0 && value_bytes != key_size(type)) ||
+             (type != key_type::u32 && type != key_type::u64 && type != key_type::f32)))
+          continue;
+        const auto defines = algo::radix_segments_program_defines(type, value_bytes, rank_form);
+        EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+            << key_type_name(type) << " keys, " << value_bytes << "-byte values, rank form " << rank_form;
+        ++built;
+      }
     }
   }
-  EXPECT_EQ(built, 36);
+  EXPECT_EQ(built, 36 + 3 * 2 * 2);  // 3 key types x (alone, own width) x the two other forms
 }
 
 }  // namespace

@@ -297,6 +297,16 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 30011, {}, parse_radix_policy_override("segments=1,segment_skew_percent=1000"))
                 .segments.skew_percent,
             1000u);
+  // the forms: 512-thread tiles and passes that rank first only through the override
+  const RadixPolicy wide = choose_radix_policy(dev, key_type::u32, 0, 1ull << 28, {},
+                                               parse_radix_policy_override("segment_threads=512,segment_rank=2"));
+  EXPECT_EQ(wide.segments.threads, 512u);
+  EXPECT_EQ(wide.segments.tile(), 4608u);
+  EXPECT_EQ(wide.segments.rank_form, 2u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.threads, 256u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.rank_form, kSegmentRankForm);
+  EXPECT_EQ(tile(key_type::u32, 0, (1ull << 28) - 1, {.segment_threads = 512}), 0u);  // the override's threads alone: no segments below the rule
+  EXPECT_THROW(parse_radix_policy_override("segment_threads=128"), Error);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 28)).segments, kSegmentWords * 4);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 27)).segments, 0u);
 }

@@ -405,6 +405,53 @@ TEST(Radix, CudaSegments) {
   EXPECT_EQ(count(ph, "outgrew"), 3u) << ph;
 }
 
+// The segments' other forms (beside CudaSegments' defaults): the tiles' passes that rank before they
+// scan (segment_rank=1), with atomics' ranks in the first pass of keys alone (segment_rank=2) and the
+// 512-thread tiles (segment_threads), on integer keys, pairs of both widths, floats with specials
+// (digits of canonical images), sorted keys and keys whose low 16 bits are all ones (the atomic pass
+// keeps the tiles' padding, the same low bits, apart), both orders; the skew check off.
+TEST(Radix, CudaSegmentsForms) {
+  Context& ctx = test_context();
+  if (ctx.device().backend != "cuda") GTEST_SKIP() << "CUDA's radix_segments.cl";
+  for (const char* form : {"segment_rank=1,segment_threads=256", "segment_rank=2,segment_threads=256",
+                           "segment_rank=0,segment_threads=512", "segment_rank=2,segment_threads=512"}) {
+    SCOPED_TRACE(form);
+    const algo::ScopedRadixPolicyOverride forced(
+        algo::parse_radix_policy_override(std::string("segments=1,segment_skew_percent=100000,") + form));
+    SortOptions o{.stable = true, .algorithm = kRadix, .verbose = true};
+    testing::internal::CaptureStderr();
+    check_keys_matrix<std::uint32_t>(o, {300007}, {dist::uniform, dist::sorted, dist::few_unique});
+    check_keys_matrix<std::int64_t>(o, {300007}, {dist::uniform});
+    check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 21) + 7}, dist::uniform);
+    check_pairs<std::uint64_t, std::uint64_t>(o, {300007}, dist::uniform);
+    const std::uint64_t seed = fresh_seed();
+    const auto fk = even_top_digit_floats<float>(300007, seed, true);
+    GuardedHostArray<float> fout(fk);
+    o.order = order::descending;
+    sort(ctx, fout.span(), o);
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint32_t> ones(300007);
+    for (std::size_t i = 0; i < ones.size(); ++i) ones[i] = std::uint32_t(rng()) | (i % 3 == 0 ? 0xFFFFu : 0u);
+    auto ones_ref = ones;
+    std::stable_sort(ones_ref.begin(), ones_ref.end());
+    o.order = order::ascending;
+    sort(ctx, std::span<std::uint32_t>(ones), o);
+    const std::string ph = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(ones, ones_ref) << "seed=" << seed;
+    EXPECT_TRUE(keys_sorted_like_reference(fk, fout.contents(), order::descending, true)) << "f32 seed=" << seed;
+    EXPECT_TRUE(fout.guards_intact());
+    const auto count = [&](const char* what) {
+      std::size_t c = 0;
+      for (std::size_t at = ph.find(what); at != std::string::npos; at = ph.find(what, at + 1)) ++c;
+      return c;
+    };
+    // 2 orders x (uniform and sorted u32, i64, 2 pair types) + the float and the low-ones sorts; 16
+    // distinct keys make 16 segments too large for any tile (the ordinary passes)
+    EXPECT_EQ(count("segment tiles"), 2u * 5u + 2u) << ph;
+    EXPECT_EQ(count("outgrew"), 2u) << ph;
+  }
+}
+
 // 4-byte integer keys alone whose scatter recomputes each key's digit (CUDA's default from 2^24 keys,
 // kRecomputeKeys4From; forced here at smaller n and under NVIDIA's OpenCL), and the default at 2^24.
 TEST(Radix, GpuRecomputeDigitKeys4) {

@@ -32,13 +32,14 @@
 #ifndef RADIX_SEGMENT_RANK
 #error "radix_segments.cl takes RADIX_SEGMENT_RANK from the host"
 #endif
-// RADIX_SEGMENT_MIN_BLOCKS (the host's SegmentPolicy::min_blocks): blocks per SM the tiles' kernels are
-// built for (__launch_bounds__' second argument, a register cap); 0: the compiler's choice.
+// RADIX_SEGMENT_MIN_BLOCKS (the host's SegmentPolicy::min_blocks): 256-thread blocks per SM the tiles'
+// kernels are built for (__launch_bounds__' second argument, a register cap; 512-thread tiles half as
+// many blocks, the same cap); 0: the compiler's choice.
 #ifndef RADIX_SEGMENT_MIN_BLOCKS
 #error "radix_segments.cl takes RADIX_SEGMENT_MIN_BLOCKS from the host"
 #endif
 #if RADIX_SEGMENT_MIN_BLOCKS
-#define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB, RADIX_SEGMENT_MIN_BLOCKS)
+#define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB, (RADIX_SEGMENT_MIN_BLOCKS * 256 + TPB - 1) / TPB)
 #else
 #define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB)
 #endif

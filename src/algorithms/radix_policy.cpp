@@ -259,17 +259,27 @@ constexpr SegmentShapeRow kSegmentShapes[] = {
 // passes by default; the override takes them (Radix.CudaSegments sorts them). Entropy-reduced keys
 // fail the check too and pay its read-back before the first pass: 2^28 u32 4.55-4.56 / 4.53, u32/u32
 // 6.62-6.63 / 6.61. Other value widths were not measured.
+// Each row also names the tiles' passes (SegmentPolicy::rank_form, min_blocks). 4-byte keys alone:
+// rank first, the first pass ranked by shared atomics, at most 64 registers (4 blocks of 256 per SM):
+// H200, 2026-11-28, 2^28 u32, median ms of two processes each, the tiles' kernel under Nsight Compute
+// beside (docs/lab/radix-tuning.md, thirtieth round): 3.99 against 4.32 (form 0), 4.29-4.34 (form 2
+// at 72 registers), 4.42 (form 1), 4.53-4.63 (512 x 9 tiles, any form); the kernel 1.45 ms against
+// 1.79. For 4-byte pairs every other form was slower (2^28: 6.33-6.75 against 6.00-6.05 ms).
 struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;
+  std::uint32_t rank_form, min_blocks;
 };
 constexpr SegmentsFromRow kSegmentsFrom[] = {
-    {4, 0, 1ull << 28}, {4, 4, 1ull << 27}, {8, 0, 1ull << 26}, {8, 8, 1ull << 26}};
-bool segments_rule(key_type type, std::size_t vb, std::uint64_t n) {
-  if (is_float(type)) return false;
+    {4, 0, 1ull << 28, 2, 4}, {4, 4, 1ull << 27, 0, 0}, {8, 0, 1ull << 26, 0, 0}, {8, 8, 1ull << 26, 0, 0}};
+const SegmentsFromRow* segments_row(key_type type, std::size_t vb) {
   for (const SegmentsFromRow& r : kSegmentsFrom)
-    if (key_size(type) == r.key_bytes && vb == r.value_bytes) return n >= r.n_from;
-  return false;
+    if (key_size(type) == r.key_bytes && vb == r.value_bytes) return &r;
+  return nullptr;
+}
+bool segments_rule(key_type type, std::size_t vb, std::uint64_t n) {
+  const SegmentsFromRow* r = segments_row(type, vb);
+  return !is_float(type) && r && n >= r->n_from;
 }
 SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std::size_t vb, std::uint64_t n,
                               const SortOptions& options, const OnesweepPolicy& os, const RadixPolicyOverride& o) {
@@ -284,9 +294,13 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std:
     if (o.segment_threads && r.threads != *o.segment_threads) continue;
     if (double(tile.tile()) >= want && (r.by_default || !by_rule || o.segment_threads) &&
         r.threads <= desc.max_work_group_size &&
-        single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes)
+        single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes) {
+      // the passes of the row of these widths (float keys too, when the override takes them)
+      const SegmentsFromRow* row = segments_row(type, vb);
       return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent),
-              o.segment_rank.value_or(kSegmentRankForm), o.segment_min_blocks.value_or(0)};
+              o.segment_rank.value_or(row ? row->rank_form : kSegmentRankForm),
+              o.segment_min_blocks.value_or(row ? row->min_blocks : 0)};
+    }
   }
   return {};
 }

@@ -130,8 +130,9 @@ constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^1
 // integers), which the ordinary passes sort without the read-backs. Uniform keys at 2^28 stay within
 // about 0.5%.
 constexpr std::uint64_t kSegmentTopSkewPercent = 125;
-// The tiles' passes (SegmentPolicy::rank_form): 0 count with shared atomics, scan, then rank (the
-// single tile's form; radix_policy.cpp's kSegmentsFrom rows were measured with it); 1 rank first, then scan (radix_single_tile.h,
+// The tiles' passes (SegmentPolicy::rank_form) where radix_policy.cpp's kSegmentsFrom has no row for
+// the widths (each row names its own): 0 count with shared atomics, scan, then rank (the single
+// tile's form); 1 rank first, then scan (radix_single_tile.h,
 // RANK_FIRST); 2 as 1 with the first pass's ranks from shared atomics where the keys are alone
 // (ATOMIC_FIRST).
 constexpr std::uint32_t kSegmentRankForm = 0;

@@ -304,7 +304,13 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(wide.segments.tile(), 4608u);
   EXPECT_EQ(wide.segments.rank_form, 2u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.threads, 256u);
-  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.rank_form, kSegmentRankForm);
+  // the rows' passes: 4-byte keys alone rank first with an atomic first pass in 64 registers
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.rank_form, 2u);
+  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.min_blocks, 4u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28).segments.rank_form, 0u);
+  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28).segments.min_blocks, 0u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 0, 100001, {}, {.segments = true}).segments.rank_form, 2u);
+  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 8, 100001, {}, {.segments = true}).segments.rank_form, kSegmentRankForm);
   EXPECT_EQ(tile(key_type::u32, 0, (1ull << 28) - 1, {.segment_threads = 512}), 0u);  // the override's threads alone: no segments below the rule
   EXPECT_THROW(parse_radix_policy_override("segment_threads=128"), Error);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 28)).segments, kSegmentWords * 4);

@@ -405,15 +405,16 @@ TEST(Radix, CudaSegments) {
   EXPECT_EQ(count(ph, "outgrew"), 3u) << ph;
 }
 
-// The segments' other forms (beside CudaSegments' defaults): the tiles' passes that rank before they
-// scan (segment_rank=1), with atomics' ranks in the first pass of keys alone (segment_rank=2) and the
+// The segments' other forms (beside CudaSegments' defaults, where 4-byte keys alone rank first with
+// an atomic first pass): the tiles' passes that count first (segment_rank=0), rank first with the
+// ballots throughout (1), with atomics' ranks in the first pass of keys alone (2), in 256- and
 // 512-thread tiles (segment_threads), on integer keys, pairs of both widths, floats with specials
 // (digits of canonical images), sorted keys and keys whose low 16 bits are all ones (the atomic pass
 // keeps the tiles' padding, the same low bits, apart), both orders; the skew check off.
 TEST(Radix, CudaSegmentsForms) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "CUDA's radix_segments.cl";
-  for (const char* form : {"segment_rank=1,segment_threads=256", "segment_rank=2,segment_threads=256",
+  for (const char* form : {"segment_rank=1,segment_threads=256", "segment_rank=0,segment_threads=256",
                            "segment_rank=0,segment_threads=512", "segment_rank=2,segment_threads=512"}) {
     SCOPED_TRACE(form);
     const algo::ScopedRadixPolicyOverride forced(

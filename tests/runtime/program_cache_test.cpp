@@ -33,10 +33,14 @@ TEST(ProgramCacheChild, BuildOneProgram) {
   std::ofstream(out) << stats.compiled << " " << stats.loaded << "\n";
 }
 
+// A child runs its one test whole: a parent run as a GoogleTest shard (scripts/device-check) would
+// pass its shard on, and the child's test would fall in another shard and not run.
+constexpr const char* kChildUnsharded = "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX ";
+
 std::pair<int, int> run_child(const std::filesystem::path& cache, const std::filesystem::path& out) {
   std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::string cmd = "GPUSORT_CACHE_DIR='" + cache.string() + "' GPUSORT_CACHE_CHILD_OUT='" + out.string() + "' '" + exe +
-        "' --gtest_filter=ProgramCacheChild.* > /dev/null 2>&1";
+  std::string cmd = std::string(kChildUnsharded) + "GPUSORT_CACHE_DIR='" + cache.string() + "' GPUSORT_CACHE_CHILD_OUT='" +
+                    out.string() + "' '" + exe + "' --gtest_filter=ProgramCacheChild.* > /dev/null 2>&1";
   int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << cmd;
   int compiled = -1, loaded = -1;
@@ -317,7 +321,7 @@ TEST(ProgramCacheDirectory, WarnsOncePerProcess) {
   fs::permissions(cache.dir, fs::perms::all);
   const fs::path err = cache.root / "stderr.txt";
   const std::string exe = fs::read_symlink("/proc/self/exe").string();
-  const std::string cmd = "GPUSORT_CACHE_WARN_CHILD=1 '" + exe +
+  const std::string cmd = std::string(kChildUnsharded) + "GPUSORT_CACHE_WARN_CHILD=1 '" + exe +
                           "' --gtest_filter=ProgramCacheChild.UseUntrustedCache > /dev/null 2> '" + err.string() + "'";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream in(err);

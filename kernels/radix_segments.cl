@@ -105,4 +105,58 @@ GS_SEGMENT_TILE_KERNEL(512, 9)
 GS_SEGMENT_TILE_KERNEL(512, 18)
 #undef GS_SEGMENT_TILE_KERNEL
 
+// Packed pairs (the host's SegmentPolicy::packed; integer keys of 32 bits with 4-byte values): a
+// segment's keys share the top 16 bits of their images (the segment's number), so the passes move one
+// word per pair, the image's low 16 bits above the pair's place in the segment, and the values wait in
+// shared memory. At the end each key is rebuilt from the segment's number and its low bits, and its
+// value read from its place. The passes are the stable ones (the place only travels along), so equal
+// keys keep their input order.
+#if KEY_BITS == 32 && VALUE_BYTES == 4 && KEY_KIND != 2
+template <u32 TPB, u32 IT, bool RANK_FIRST>
+DEVICE_FN void radix_segment_packed_body(u8* smem, key_t* keys, value_t* values, u32 n, u32 segment, okey_t flip) {
+  constexpr u32 TILE = TPB * IT, SLOTS = TILE + TILE / 32;  // the single tile's layout (one pad slot in 32)
+  key_t* stage_keys = (key_t*)smem;
+  value_t* stage_values = (value_t*)(smem + (u64)SLOTS * 4u);
+  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SLOTS * 8u);
+  __shared__ u32 scan_sums[TPB / 32];
+  const u32 lane = threadIdx.x & 31u, stripe = (threadIdx.x >> 5) * 32u * IT;
+  key_t w[IT];
+#pragma unroll
+  for (u32 i = 0; i < IT; ++i) {
+    const u32 g = stripe + i * 32u + lane;
+    if (g < n) {  // places < the tile (<= 9216): 16 bits
+      w[i] = (key_t)((ordered_key(keys[g], flip) << 16) | g);
+      stage_values[g + (g >> 5)] = values[g];
+    } else {
+      w[i] = (key_t)KEY_ALL_ONES;  // padding: digit RADIX - 1 in both passes, after every real key
+    }
+  }
+  single_tile_passes<TPB, IT, 32, false, RANK_FIRST, false, 16, false>(w, (value_t*)0, stage_keys, stage_values, warp_off,
+                                                                      scan_sums, n, flip);
+#pragma unroll
+  for (u32 i = 0; i < IT; ++i) {
+    const u32 g = stripe + i * 32u + lane, place = w[i] & 0xFFFFu;
+    if (g < n) {
+      keys[g] = radix_integer_key((segment << 16) | (w[i] >> 16), flip);
+      values[g] = stage_values[place + (place >> 5)];
+    }
+  }
+}
+#define GS_SEGMENT_PACKED_KERNEL(TPB, IT)                                                                     \
+  KERNEL SEGMENT_BOUNDS(TPB) radix_segment_packed_##TPB##_##IT(key_t* keys, value_t* values,                  \
+                                                               const u32* RESTRICT seg, okey_t flip GS_DYNAMIC_LOCAL) { \
+    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                       \
+    const u32 first = seg[1u + blockIdx.x], size = seg[2u + blockIdx.x] - first;                             \
+    if (size <= 1u || size > TPB * IT) return;                                                                \
+    radix_segment_packed_body<TPB, IT, (RADIX_SEGMENT_RANK >= 1)>(smem, keys + first, values + first, size,  \
+                                                                  blockIdx.x, flip);                         \
+  }
+GS_SEGMENT_PACKED_KERNEL(256, 6)
+GS_SEGMENT_PACKED_KERNEL(256, 10)
+GS_SEGMENT_PACKED_KERNEL(256, 18)
+GS_SEGMENT_PACKED_KERNEL(512, 9)
+GS_SEGMENT_PACKED_KERNEL(512, 18)
+#undef GS_SEGMENT_PACKED_KERNEL
+#endif
+
 #endif  // KEY_BITS >= 32

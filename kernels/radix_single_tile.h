@@ -50,7 +50,10 @@ DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positio
 // are ordered by the later passes, and keys equal in every bit cannot be told apart. Padding items are ranked like keys: skipping
 // the rows wholly past n (warp-uniform tests in the item loops) made the segments' sorts slower
 // (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70 ms; docs/lab/radix-tuning.md, twenty-ninth round).
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST, bool ATOMIC_FIRST>
+// BEGIN_BITS, MOVE_VALUES (radix_segments.cl's packed pairs): the passes sort by bits [BEGIN_BITS,
+// END_BITS) and leave v and stage_values alone.
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST, bool ATOMIC_FIRST,
+          u32 BEGIN_BITS = 0, bool MOVE_VALUES = true>
 DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values,
                                   u32 (*warp_off)[RADIX], u32* scan_sums, u32 n, okey_t flip) {
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
@@ -73,7 +76,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
   u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
   u32 kept_rank[RANK_FIRST ? (SINGLE_ITEMS + 1) / 2 : 1];  // RANK_FIRST: item i's rank, 16 bits of word i / 2
   (void)kept_rank;
-  for (u32 shift = 0; shift < END_BITS; shift += RADIX_BITS) {
+  for (u32 shift = BEGIN_BITS; shift < END_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
@@ -121,7 +124,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
       pos += pos >> 5;
       stage_keys[pos] = k[i];
 #if HAS_VALUES
-      stage_values[pos] = v[i];
+      if (MOVE_VALUES) stage_values[pos] = v[i];
 #endif
     }
     __syncthreads();
@@ -130,7 +133,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
       const u32 slot = stripe + i * 32u + lane + (stripe >> 5) + i;  // position + position / 32
       k[i] = stage_keys[slot];
 #if HAS_VALUES
-      v[i] = stage_values[slot];
+      if (MOVE_VALUES) v[i] = stage_values[slot];
 #endif
     }
     // the next pass stages only after two more barriers: these reads are done by then

@@ -269,9 +269,12 @@ struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;
   std::uint32_t rank_form, min_blocks;
+  bool packed;  // integer keys only (radix_segments.cl's packed pairs)
 };
-constexpr SegmentsFromRow kSegmentsFrom[] = {
-    {4, 0, 1ull << 28, 2, 4}, {4, 4, 1ull << 27, 0, 0}, {8, 0, 1ull << 26, 0, 0}, {8, 8, 1ull << 26, 0, 0}};
+constexpr SegmentsFromRow kSegmentsFrom[] = {{4, 0, 1ull << 28, 2, 4, false},
+                                             {4, 4, 1ull << 27, 0, 0, false},
+                                             {8, 0, 1ull << 26, 0, 0, false},
+                                             {8, 8, 1ull << 26, 0, 0, false}};
 const SegmentsFromRow* segments_row(key_type type, std::size_t vb) {
   for (const SegmentsFromRow& r : kSegmentsFrom)
     if (key_size(type) == r.key_bytes && vb == r.value_bytes) return &r;
@@ -297,9 +300,11 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std:
         single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes) {
       // the passes of the row of these widths (float keys too, when the override takes them)
       const SegmentsFromRow* row = segments_row(type, vb);
+      const bool packable = ks == 4 && vb == 4 && !is_float(type);
       return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent),
               o.segment_rank.value_or(row ? row->rank_form : kSegmentRankForm),
-              o.segment_min_blocks.value_or(row ? row->min_blocks : 0)};
+              o.segment_min_blocks.value_or(row ? row->min_blocks : 0),
+              packable && o.segment_packed.value_or(row && row->packed)};
     }
   }
   return {};
@@ -484,6 +489,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     }
     else if (name == "segment_rank") set(o.segment_rank, 2);
     else if (name == "segment_min_blocks") set(o.segment_min_blocks, 32);
+    else if (name == "segment_packed") set(o.segment_packed, 1);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);

@@ -121,7 +121,8 @@ struct SegmentPolicy {
   std::uint32_t threads = 0, items = 0;
   std::uint64_t skew_percent = 0;  // kSegmentTopSkewPercent (tests and the sanitizer run: the override's)
   std::uint32_t rank_form = 0;     // the tiles' passes: 0 count first, 1 rank first, 2 and atomics' ranks in the first pass (keys alone)
-  std::uint32_t min_blocks = 0;    // the tiles' kernels' blocks per SM for __launch_bounds__ (0: none)
+  std::uint32_t min_blocks = 0;    // the tiles' kernels' 256-thread blocks per SM for __launch_bounds__ (0: none)
+  bool packed = false;             // 4-byte integer keys with 4-byte values: radix_segment_packed_* (one word a pair)
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };
 constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^16 segments
@@ -177,6 +178,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> segment_threads;    // ... the tile shapes of this many threads only (256 or 512)
   std::optional<std::uint32_t> segment_rank;       // ... the tiles' passes (SegmentPolicy::rank_form)
   std::optional<std::uint32_t> segment_min_blocks; // ... the tiles' kernels' blocks per SM (__launch_bounds__)
+  std::optional<bool> segment_packed;              // ... 4-byte integer keys with 4-byte values packed in one word
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
   std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)

@@ -287,12 +287,13 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   timer.mark("segment starts (largest " + std::to_string(largest) + ")");
   const SegmentPolicy& sp = p.segments;
   if (largest <= sp.tile()) {
-    const std::string kernel = "radix_segment_tiles_" + std::to_string(sp.threads) + "_" + std::to_string(sp.items);
+    const std::string kernel = std::string(sp.packed ? "radix_segment_packed_" : "radix_segment_tiles_") +
+                               std::to_string(sp.threads) + "_" + std::to_string(sp.items);
     dev.launch(segments.kernel(kernel),
                {std::uint64_t(1) << kSegmentBits, sp.threads,
                 single_tile_local_bytes({sp.threads, sp.items}, key_size(job.type), job.value_bytes)},
                {job.keys, job.values_or_keys(), seg, job.flip_arg()});
-    timer.mark("segment tiles");
+    timer.mark(sp.packed ? "segment tiles (packed)" : "segment tiles");
     return true;
   }
   // the ordinary passes, in place, with fresh tile counters and status words

@@ -313,6 +313,16 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 8, 100001, {}, {.segments = true}).segments.rank_form, kSegmentRankForm);
   EXPECT_EQ(tile(key_type::u32, 0, (1ull << 28) - 1, {.segment_threads = 512}), 0u);  // the override's threads alone: no segments below the rule
   EXPECT_THROW(parse_radix_policy_override("segment_threads=128"), Error);
+  // packed pairs: 4-byte integer keys with 4-byte values only
+  const auto packed = [&](key_type t, std::size_t vb) {
+    return choose_radix_policy(dev, t, vb, 1ull << 28, {}, {.segments = true, .segment_packed = true}).segments.packed;
+  };
+  EXPECT_TRUE(packed(key_type::u32, 4));
+  EXPECT_TRUE(packed(key_type::i32, 4));
+  EXPECT_FALSE(packed(key_type::f32, 4));
+  EXPECT_FALSE(packed(key_type::u32, 0));
+  EXPECT_FALSE(packed(key_type::u32, 8));
+  EXPECT_FALSE(packed(key_type::u64, 4));
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 28)).segments, kSegmentWords * 4);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 27)).segments, 0u);
 }

@@ -408,14 +408,17 @@ TEST(Radix, CudaSegments) {
 // The segments' other forms (beside CudaSegments' defaults, where 4-byte keys alone rank first with
 // an atomic first pass): the tiles' passes that count first (segment_rank=0), rank first with the
 // ballots throughout (1), with atomics' ranks in the first pass of keys alone (2), in 256- and
-// 512-thread tiles (segment_threads), on integer keys, pairs of both widths, floats with specials
+// 512-thread tiles (segment_threads), and 4-byte integer pairs packed one word a pair (segment_packed),
+// on integer keys, pairs of both widths and i32/f32 pairs, floats with specials
 // (digits of canonical images), sorted keys and keys whose low 16 bits are all ones (the atomic pass
 // keeps the tiles' padding, the same low bits, apart), both orders; the skew check off.
 TEST(Radix, CudaSegmentsForms) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "CUDA's radix_segments.cl";
   for (const char* form : {"segment_rank=1,segment_threads=256", "segment_rank=0,segment_threads=256",
-                           "segment_rank=0,segment_threads=512", "segment_rank=2,segment_threads=512"}) {
+                           "segment_rank=0,segment_threads=512", "segment_rank=2,segment_threads=512",
+                           "segment_packed=1,segment_rank=1,segment_threads=256",
+                           "segment_packed=1,segment_rank=0,segment_threads=512,segment_min_blocks=4"}) {
     SCOPED_TRACE(form);
     const algo::ScopedRadixPolicyOverride forced(
         algo::parse_radix_policy_override(std::string("segments=1,segment_skew_percent=100000,") + form));
@@ -425,6 +428,7 @@ TEST(Radix, CudaSegmentsForms) {
     check_keys_matrix<std::int64_t>(o, {300007}, {dist::uniform});
     check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 21) + 7}, dist::uniform);
     check_pairs<std::uint64_t, std::uint64_t>(o, {300007}, dist::uniform);
+    check_pairs<std::int32_t, float>(o, {300007}, dist::uniform);
     const std::uint64_t seed = fresh_seed();
     const auto fk = even_top_digit_floats<float>(300007, seed, true);
     GuardedHostArray<float> fout(fk);
@@ -446,9 +450,11 @@ TEST(Radix, CudaSegmentsForms) {
       for (std::size_t at = ph.find(what); at != std::string::npos; at = ph.find(what, at + 1)) ++c;
       return c;
     };
-    // 2 orders x (uniform and sorted u32, i64, 2 pair types) + the float and the low-ones sorts; 16
-    // distinct keys make 16 segments too large for any tile (the ordinary passes)
-    EXPECT_EQ(count("segment tiles"), 2u * 5u + 2u) << ph;
+    // 2 orders x (uniform and sorted u32, i64, 3 pair types) + the float and the low-ones sorts; 16
+    // distinct keys make 16 segments too large for any tile (the ordinary passes); packed: the 4-byte
+    // integer pairs
+    EXPECT_EQ(count("segment tiles"), 2u * 6u + 2u) << ph;
+    EXPECT_EQ(count("segment tiles (packed)"), std::string(form).find("packed") != std::string::npos ? 4u : 0u) << ph;
     EXPECT_EQ(count("outgrew"), 2u) << ph;
   }
 }

@@ -235,7 +235,8 @@ RadixPolicyOverride g_override;
 // The segments' tile shapes (kernels/radix_segments.cl instantiates each), smallest first: the first
 // that holds a segment of n / 2^16 keys with room for uniform keys' spread (Poisson: 6 standard
 // deviations and 64 keys more) and fits the device. by_default: false where only the override takes
-// the shape (512 x 18, from about 2^28.1 keys: not measured).
+// the shape (512 x 9: slower than 256 x 18 at 2^28, u32 4.53-4.63 against 4.32 ms, u32/u32 6.34-6.73
+// against 6.00-6.05, lab notes thirtieth round; 512 x 18, from about 2^28.1 keys: not measured).
 struct SegmentShapeRow {
   std::uint32_t threads, items;
   bool by_default;
@@ -264,7 +265,10 @@ constexpr SegmentShapeRow kSegmentShapes[] = {
 // H200, 2026-11-28, 2^28 u32, median ms of two processes each, the tiles' kernel under Nsight Compute
 // beside (docs/lab/radix-tuning.md, thirtieth round): 3.99 against 4.32 (form 0), 4.29-4.34 (form 2
 // at 72 registers), 4.42 (form 1), 4.53-4.63 (512 x 9 tiles, any form); the kernel 1.45 ms against
-// 1.79. For 4-byte pairs every other form was slower (2^28: 6.33-6.75 against 6.00-6.05 ms).
+// 1.79. For 4-byte pairs every other form was slower (2^28: 6.33-6.75 against 6.00-6.05 ms) and
+// packed pairs level (5.93-5.95 against 5.95 ranked first under the cap, 6.08-6.13 counted first). u64
+// keys alone under the cap: 9.15-9.20 against 9.29-9.36 ms at 2^28 but 3.19 against 3.09-3.12 at
+// 2^26; form 2 slower at both (9.71-9.88 at 2^28): their row keeps form 0 uncapped.
 struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;

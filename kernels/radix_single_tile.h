@@ -73,6 +73,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 #define SINGLE_DIGIT(i) ((u32)(SINGLE_IMAGE(i) >> shift) & RADIX_MASK)
   // CANON: the pass's digits, found once by the count and kept for the ranking (radix_keep_digit);
   // plain images take theirs again (a shift and a mask)
+  static_assert(!ATOMIC_FIRST || BEGIN_BITS == 0, "the atomic pass is the first of all the key's bits");
   u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
   u32 kept_rank[RANK_FIRST ? (SINGLE_ITEMS + 1) / 2 : 1];  // RANK_FIRST: item i's rank, 16 bits of word i / 2
   (void)kept_rank;

@@ -265,8 +265,9 @@ constexpr SegmentShapeRow kSegmentShapes[] = {
 // H200, 2026-11-28, 2^28 u32, median ms of two processes each, the tiles' kernel under Nsight Compute
 // beside (docs/lab/radix-tuning.md, thirtieth round): 3.99 against 4.32 (form 0), 4.29-4.34 (form 2
 // at 72 registers), 4.42 (form 1), 4.53-4.63 (512 x 9 tiles, any form); the kernel 1.45 ms against
-// 1.79. For 4-byte pairs every other form was slower (2^28: 6.33-6.75 against 6.00-6.05 ms) and
-// packed pairs level (5.93-5.95 against 5.95 ranked first under the cap, 6.08-6.13 counted first). u64
+// 1.79. For 4-byte pairs every other form was slower (2^28: 6.33-6.73 against 6.00-6.05 ms) and
+// packed pairs level (packed, ranked first under the cap, 5.93-5.95 against the default's 5.95;
+// packed, counted first, 6.08-6.13). u64
 // keys alone under the cap: 9.15-9.20 against 9.29-9.36 ms at 2^28 but 3.19 against 3.09-3.12 at
 // 2^26; form 2 slower at both (9.71-9.88 at 2^28): their row keeps form 0 uncapped.
 struct SegmentsFromRow {
@@ -492,7 +493,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
       set(o.segment_threads, 512);
     }
     else if (name == "segment_rank") set(o.segment_rank, 2);
-    else if (name == "segment_min_blocks") set(o.segment_min_blocks, 32);
+    else if (name == "segment_min_blocks") set(o.segment_min_blocks, 8);  // 8 x 256 threads fill an SM
     else if (name == "segment_packed") set(o.segment_packed, 1);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
@@ -812,11 +813,14 @@ std::vector<std::string> radix_single_tile_program_defines(key_type type, std::s
   return to_defines(p, RadixPath::single_tile);
 }
 
-std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes, std::uint32_t rank_form) {
+std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes,
+                                                        std::optional<std::uint32_t> rank_form) {
   RadixPolicy p;
   p.type = type, p.value_bytes = value_bytes;
   p.onesweep = choose_onesweep_policy(type, value_bytes, 4096, SortOptions{});
-  p.segments.rank_form = rank_form;
+  const SegmentsFromRow* row = segments_row(type, value_bytes);
+  p.segments.rank_form = rank_form.value_or(row ? row->rank_form : kSegmentRankForm);
+  p.segments.min_blocks = row ? row->min_blocks : 0;
   return to_defines(p, RadixPath::segments);
 }
 

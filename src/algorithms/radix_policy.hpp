@@ -277,8 +277,10 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
                                                                      std::size_t value_bytes, std::uint64_t n);
 // The define set the single-tile path builds radix_single_tile.cl with, and the segments'
-// radix_segments.cl with either form of their passes (the NVRTC build test compiles them).
+// radix_segments.cl with the register cap of the widths' kSegmentsFrom row and its form of the passes
+// or another (the NVRTC build test compiles them).
 std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
-std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes, std::uint32_t rank_form);
+std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes,
+                                                        std::optional<std::uint32_t> rank_form = std::nullopt);
 
 }  // namespace gpusort::algo

@@ -303,6 +303,10 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(wide.segments.threads, 512u);
   EXPECT_EQ(wide.segments.tile(), 4608u);
   EXPECT_EQ(wide.segments.rank_form, 2u);
+  EXPECT_TRUE(has(to_defines(wide, RadixPath::segments), "RADIX_SEGMENT_RANK=2"));
+  EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 0, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_MIN_BLOCKS=4"));
+  EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 4, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_RANK=0"));
+  EXPECT_THROW(parse_radix_policy_override("segment_min_blocks=9"), Error);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.threads, 256u);
   // the rows' passes: 4-byte keys alone rank first with an atomic first pass in 64 registers
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.rank_form, 2u);

@@ -114,10 +114,7 @@ GS_SEGMENT_TILE_KERNEL(512, 18)
 #if KEY_BITS == 32 && VALUE_BYTES == 4 && KEY_KIND != 2
 template <u32 TPB, u32 IT, bool RANK_FIRST>
 DEVICE_FN void radix_segment_packed_body(u8* smem, key_t* keys, value_t* values, u32 n, u32 segment, okey_t flip) {
-  constexpr u32 TILE = TPB * IT, SLOTS = TILE + TILE / 32;  // the single tile's layout (one pad slot in 32)
-  key_t* stage_keys = (key_t*)smem;
-  value_t* stage_values = (value_t*)(smem + (u64)SLOTS * 4u);
-  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SLOTS * 8u);
+  const SingleTileLocal local = single_tile_local<TPB * IT>(smem);  // the single tile's areas
   __shared__ u32 scan_sums[TPB / 32];
   const u32 lane = threadIdx.x & 31u, stripe = (threadIdx.x >> 5) * 32u * IT;
   key_t w[IT];
@@ -126,19 +123,19 @@ DEVICE_FN void radix_segment_packed_body(u8* smem, key_t* keys, value_t* values,
     const u32 g = stripe + i * 32u + lane;
     if (g < n) {  // places < the tile (<= 9216): 16 bits
       w[i] = (key_t)((ordered_key(keys[g], flip) << 16) | g);
-      stage_values[g + (g >> 5)] = values[g];
+      local.stage_values[g + (g >> 5)] = values[g];
     } else {
       w[i] = (key_t)KEY_ALL_ONES;  // padding: digit RADIX - 1 in both passes, after every real key
     }
   }
-  single_tile_passes<TPB, IT, 32, false, RANK_FIRST, false, 16, false>(w, (value_t*)0, stage_keys, stage_values, warp_off,
-                                                                      scan_sums, n, flip);
+  single_tile_passes<TPB, IT, 32, false, RANK_FIRST, false, 16, false>(w, (value_t*)0, local.stage_keys, local.stage_values,
+                                                                      local.warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < IT; ++i) {
     const u32 g = stripe + i * 32u + lane, place = w[i] & 0xFFFFu;
     if (g < n) {
       keys[g] = radix_integer_key((segment << 16) | (w[i] >> 16), flip);
-      values[g] = stage_values[place + (place >> 5)];
+      values[g] = local.stage_values[place + (place >> 5)];
     }
   }
 }

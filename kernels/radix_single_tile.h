@@ -37,6 +37,23 @@ DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positio
 #endif
 }
 
+// The dynamic local memory's areas (host: single_tile_local_bytes), for radix_single_tile_body and
+// radix_segments.cl's packed pairs. Staging slots: one of padding per 32 (position p at p + p / 32).
+// Sorted input stages a warp's keys 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte
+// keys, 1 for 8-byte keys without the padding, 32 and 16 with it. 16-byte aligned areas: TILE % 128
+// == 0 (every shape here and in radix_segments.cl), so the slot count is a multiple of 4.
+struct SingleTileLocal {
+  key_t* stage_keys;
+  value_t* stage_values;
+  u32 (*warp_off)[RADIX];
+};
+template <u32 TILE>
+DEVICE_FN SingleTileLocal single_tile_local(u8* smem) {
+  constexpr u32 SLOTS = TILE + TILE / 32;
+  return {(key_t*)smem, (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8)),
+          (u32(*)[RADIX])(smem + (u64)SLOTS * (KEY_BITS / 8 + VALUE_BYTES))};
+}
+
 // The passes over the images in k (and values in v) that sort by bits [0, END_BITS) (KEY_BITS but in
 // radix_segments.cl, whose segments share their higher bits); CANON: digits of the canonical image of
 // each float key's plain image (blocks with -0 or NaN). RANK_FIRST (radix_segments.cl, the host's
@@ -47,9 +64,10 @@ DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positio
 // digits are their own bits: integer keys, float keys off CANON): the first pass takes each key's rank
 // from a shared atomic on its warp's counter, one instruction instead of the ballots. That rank orders
 // a warp's keys of one digit arbitrarily, which only the first pass may do: keys of equal low digits
-// are ordered by the later passes, and keys equal in every bit cannot be told apart. Padding items are ranked like keys: skipping
-// the rows wholly past n (warp-uniform tests in the item loops) made the segments' sorts slower
-// (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70 ms; docs/lab/radix-tuning.md, twenty-ninth round).
+// are ordered by the later passes, and keys equal in every bit cannot be told apart. Padding items
+// are ranked like keys but in that atomic pass: skipping the rows wholly past n (warp-uniform tests
+// in the item loops) made the segments' sorts slower (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70
+// ms; docs/lab/radix-tuning.md, twenty-ninth round).
 // BEGIN_BITS, MOVE_VALUES (radix_segments.cl's packed pairs): the passes sort by bits [BEGIN_BITS,
 // END_BITS) and leave v and stage_values alone.
 template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST, bool ATOMIC_FIRST,
@@ -147,14 +165,10 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST = false, bool ATOMIC_FIRST = false>
 DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
                                       value_t* values, u32 n, okey_t flip, u32 positions) {
-  // staging slots: one of padding per 32 (position p at p + p / 32). Sorted input stages a warp's keys
-  // 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte keys, 1 for 8-byte keys without
-  // the padding, 32 and 16 with it. 16-byte aligned areas: TILE % 128 == 0 (every shape here and in
-  // radix_segments.cl), so the slot count is a multiple of 4
-  constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SLOTS = SINGLE_TILE + SINGLE_TILE / 32;
-  key_t* stage_keys = (key_t*)smem;
-  value_t* stage_values = (value_t*)(smem + (u64)SLOTS * (KEY_BITS / 8));
-  u32(*warp_off)[RADIX] = (u32(*)[RADIX])(smem + (u64)SLOTS * (KEY_BITS / 8 + VALUE_BYTES));
+  const SingleTileLocal local = single_tile_local<TPB * SINGLE_ITEMS>(smem);
+  key_t* stage_keys = local.stage_keys;
+  value_t* stage_values = local.stage_values;
+  u32(*warp_off)[RADIX] = local.warp_off;
   __shared__ u32 scan_sums[TPB / 32];
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major

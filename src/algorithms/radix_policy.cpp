@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "algorithms/algorithm.hpp"
 #include "gpusort/errors.hpp"
@@ -267,9 +268,9 @@ constexpr SegmentShapeRow kSegmentShapes[] = {
 // at 72 registers), 4.42 (form 1), 4.53-4.63 (512 x 9 tiles, any form); the kernel 1.45 ms against
 // 1.79. For 4-byte pairs every other form was slower (2^28: 6.33-6.73 against 6.00-6.05 ms) and
 // packed pairs level (packed, ranked first under the cap, 5.93-5.95 against the default's 5.95;
-// packed, counted first, 6.08-6.13). u64
-// keys alone under the cap: 9.15-9.20 against 9.29-9.36 ms at 2^28 but 3.19 against 3.09-3.12 at
-// 2^26; form 2 slower at both (9.71-9.88 at 2^28): their row keeps form 0 uncapped.
+// packed, counted first, 6.08-6.13). u64 keys alone under the cap: 9.15-9.20 against 9.29-9.36 ms at
+// 2^28 but 3.19 against 3.09-3.12 at 2^26; form 2 slower at both (9.71-9.88 at 2^28): their row keeps
+// form 0 uncapped.
 struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;
@@ -284,6 +285,12 @@ const SegmentsFromRow* segments_row(key_type type, std::size_t vb) {
   for (const SegmentsFromRow& r : kSegmentsFrom)
     if (key_size(type) == r.key_bytes && vb == r.value_bytes) return &r;
   return nullptr;
+}
+// The tiles' passes of the widths' row (kSegmentRankForm, no cap, where there is none): the form and
+// the register cap, as {rank_form, min_blocks}.
+std::pair<std::uint32_t, std::uint32_t> segments_row_passes(key_type type, std::size_t vb) {
+  const SegmentsFromRow* row = segments_row(type, vb);
+  return row ? std::pair{row->rank_form, row->min_blocks} : std::pair{kSegmentRankForm, 0u};
 }
 bool segments_rule(key_type type, std::size_t vb, std::uint64_t n) {
   const SegmentsFromRow* r = segments_row(type, vb);
@@ -305,10 +312,10 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std:
         single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes) {
       // the passes of the row of these widths (float keys too, when the override takes them)
       const SegmentsFromRow* row = segments_row(type, vb);
+      const auto [rank_form, min_blocks] = segments_row_passes(type, vb);
       const bool packable = ks == 4 && vb == 4 && !is_float(type);
       return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent),
-              o.segment_rank.value_or(row ? row->rank_form : kSegmentRankForm),
-              o.segment_min_blocks.value_or(row ? row->min_blocks : 0),
+              o.segment_rank.value_or(rank_form), o.segment_min_blocks.value_or(min_blocks),
               packable && o.segment_packed.value_or(row && row->packed)};
     }
   }
@@ -818,9 +825,9 @@ std::vector<std::string> radix_segments_program_defines(key_type type, std::size
   RadixPolicy p;
   p.type = type, p.value_bytes = value_bytes;
   p.onesweep = choose_onesweep_policy(type, value_bytes, 4096, SortOptions{});
-  const SegmentsFromRow* row = segments_row(type, value_bytes);
-  p.segments.rank_form = rank_form.value_or(row ? row->rank_form : kSegmentRankForm);
-  p.segments.min_blocks = row ? row->min_blocks : 0;
+  const auto [row_form, min_blocks] = segments_row_passes(type, value_bytes);
+  p.segments.rank_form = rank_form.value_or(row_form);
+  p.segments.min_blocks = min_blocks;
   return to_defines(p, RadixPath::segments);
 }
 

@@ -30,6 +30,9 @@
 // portion k + 1's (its offsets plus the portion's digit totals, known after its look-back; the keys
 // a portion holds change from pass to pass, so the totals come from the pass itself).
 // ONESWEEP_PORTIONS is 0 or the distance in words between consecutive portions' blocks.
+// Packed pairs (radix_packed_pairs.h): ONESWEEP_PACKED_IN 1 reads them, ONESWEEP_PACKED_OUT 1 writes
+// them; ONESWEEP_PACKED_OUT 2 writes them interleaved instead (radix_interleaved_pairs.h), for the
+// segments (radix_segments.cl) after the last pass.
 // Every switch comes from the host (src/algorithms/radix_policy.cpp, to_defines). CUDA only: the
 // look-back snapshot and packed pairs (cp.async), portions, the single tile. The OpenCL build takes
 // its register cap from the host as a build option (GS_MAX_REGISTERS), not from __launch_bounds__.

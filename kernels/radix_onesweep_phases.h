@@ -7,6 +7,7 @@
 #include "radix_common.h"
 #include "radix_float_flip.h"
 #include "radix_packed_pairs.h"
+#include "radix_interleaved_pairs.h"
 #include "radix_warp_rank.h"
 #include "radix_block_scan.h"
 #include "radix_lookback.h"
@@ -222,7 +223,16 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, LOCAL key_t* s
 #endif
   BARRIER();
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-#if ONESWEEP_PACKED_OUT
+#if ONESWEEP_PACKED_OUT == 2  // the segments' last pass: interleaved pairs (radix_interleaved_pairs.h)
+  if (valid == TILE) {
+#pragma unroll 4
+    for (u32 s = t; s < TILE; s += GROUP_SIZE)
+      radix_interleaved_store((u32*)keys_out, (u32*)values_out, n, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+  } else {
+    for (u32 s = t; s < valid; s += GROUP_SIZE)
+      radix_interleaved_store((u32*)keys_out, (u32*)values_out, n, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+  }
+#elif ONESWEEP_PACKED_OUT
   const u64 half = n / 2u;
   if (valid == TILE) {
 #pragma unroll 4

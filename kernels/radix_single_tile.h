@@ -161,10 +161,14 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 #undef SINGLE_IMAGE
 }
 
-// Sorts keys [0, n) (n <= TPB x SINGLE_ITEMS) by bits [0, END_BITS) of their images.
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST = false, bool ATOMIC_FIRST = false>
-DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
-                                      value_t* values, u32 n, okey_t flip, u32 positions) {
+// Sorts the keys [0, n) in k (and their values in v; n <= TPB x SINGLE_ITEMS) by bits [0, END_BITS)
+// of their images and writes them to keys (and values). k and v hold the input warp-striped: item i
+// of lane l in warp w is key w x 32 x SINGLE_ITEMS + i x 32 + l (the items past n unset). Keys [0,
+// lead) are padding the caller placed before the input, whose images sort first (radix_segments.cl's
+// interleaved pairs): they are not written.
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST, bool ATOMIC_FIRST>
+DEVICE_FN void radix_single_tile_sort_loaded(u8* smem, key_t* k, value_t* v, key_t* keys, value_t* values, u32 n,
+                                             okey_t flip, u32 lead = 0) {
   const SingleTileLocal local = single_tile_local<TPB * SINGLE_ITEMS>(smem);
   key_t* stage_keys = local.stage_keys;
   value_t* stage_values = local.stage_values;
@@ -172,18 +176,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
   __shared__ u32 scan_sums[TPB / 32];
   const u32 t = threadIdx.x, lane = t & 31u, warp = t >> 5;
   const u32 stripe = warp * 32u * SINGLE_ITEMS;  // this warp's input positions, item-major
-  key_t k[SINGLE_ITEMS];
-  value_t v[SINGLE_ITEMS];  // unused without values
-#pragma unroll
-  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
-    const u32 g = stripe + i * 32u + lane;
-    if (g < n) {
-      k[i] = keys_in[g];
-#if HAS_VALUES
-      v[i] = radix_input_value(values_in, g, positions);
-#endif
-    }
-  }
+  (void)values;
   // the keys' images, the passes, the keys back
 #if KEY_KIND == 2
 #if RADIX_FLOAT_FLAG
@@ -215,13 +208,34 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
     const u32 g = stripe + i * 32u + lane;
-    if (g < n) {
+    if (g >= lead && g < n) {
       keys[g] = k[i];
 #if HAS_VALUES
       values[g] = v[i];
 #endif
     }
   }
+}
+
+// Sorts keys [0, n) (n <= TPB x SINGLE_ITEMS) by bits [0, END_BITS) of their images.
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST = false, bool ATOMIC_FIRST = false>
+DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
+                                      value_t* values, u32 n, okey_t flip, u32 positions) {
+  const u32 lane = threadIdx.x & 31u, stripe = (threadIdx.x >> 5) * 32u * SINGLE_ITEMS;
+  key_t k[SINGLE_ITEMS];
+  value_t v[SINGLE_ITEMS];  // unused without values
+  (void)values_in, (void)positions;
+#pragma unroll
+  for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
+    const u32 g = stripe + i * 32u + lane;
+    if (g < n) {
+      k[i] = keys_in[g];
+#if HAS_VALUES
+      v[i] = radix_input_value(values_in, g, positions);
+#endif
+    }
+  }
+  radix_single_tile_sort_loaded<TPB, SINGLE_ITEMS, END_BITS, RANK_FIRST, ATOMIC_FIRST>(smem, k, v, keys, values, n, flip);
 }
 
 #endif  // GPUSORT_RADIX_SINGLE_TILE_H

@@ -275,12 +275,13 @@ struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;
   std::uint32_t rank_form, min_blocks;
-  bool packed;  // integer keys only (radix_segments.cl's packed pairs)
+  bool packed;       // integer keys only (radix_segments.cl's packed pairs)
+  bool interleaved;  // where the onesweep passes pack the pairs (SegmentPolicy::interleaved)
 };
-constexpr SegmentsFromRow kSegmentsFrom[] = {{4, 0, 1ull << 28, 2, 4, false},
-                                             {4, 4, 1ull << 27, 0, 0, false},
-                                             {8, 0, 1ull << 26, 0, 0, false},
-                                             {8, 8, 1ull << 26, 0, 0, false}};
+constexpr SegmentsFromRow kSegmentsFrom[] = {{4, 0, 1ull << 28, 2, 4, false, false},
+                                             {4, 4, 1ull << 27, 0, 0, false, true},
+                                             {8, 0, 1ull << 26, 0, 0, false, false},
+                                             {8, 8, 1ull << 26, 0, 0, false, false}};
 const SegmentsFromRow* segments_row(key_type type, std::size_t vb) {
   for (const SegmentsFromRow& r : kSegmentsFrom)
     if (key_size(type) == r.key_bytes && vb == r.value_bytes) return &r;
@@ -314,9 +315,11 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, key_type type, std:
       const SegmentsFromRow* row = segments_row(type, vb);
       const auto [rank_form, min_blocks] = segments_row_passes(type, vb);
       const bool packable = ks == 4 && vb == 4 && !is_float(type);
+      const bool packed = packable && o.segment_packed.value_or(row && row->packed);
+      const bool interleaved = packable && os.packed_pairs && !packed &&
+                               o.segment_interleaved.value_or(row && row->interleaved);
       return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent),
-              o.segment_rank.value_or(rank_form), o.segment_min_blocks.value_or(min_blocks),
-              packable && o.segment_packed.value_or(row && row->packed)};
+              o.segment_rank.value_or(rank_form), o.segment_min_blocks.value_or(min_blocks), packed, interleaved};
     }
   }
   return {};
@@ -502,6 +505,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "segment_rank") set(o.segment_rank, 2);
     else if (name == "segment_min_blocks") set(o.segment_min_blocks, 8);  // 8 x 256 threads fill an SM
     else if (name == "segment_packed") set(o.segment_packed, 1);
+    else if (name == "segment_interleaved") set(o.segment_interleaved, 1);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
     else if (name == "single_tile_max") set(o.single_tile_max, kAny);
@@ -679,7 +683,7 @@ const char* radix_program_file(RadixPath path) {
   }
 }
 
-std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in, bool packed_out) {
+std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in, std::uint32_t packed_out) {
   auto d = key_defines_for(p.type, p.value_bytes);
   d.reserve(d.size() + 16);
   // one allocation per define: every sort builds these (the single tile's host path is microseconds)
@@ -700,6 +704,7 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     if (path == RadixPath::segments) {
       add("RADIX_SEGMENT_RANK", p.segments.rank_form);
       add("RADIX_SEGMENT_MIN_BLOCKS", p.segments.min_blocks);
+      add("RADIX_SEGMENT_INTERLEAVED", p.segments.interleaved);
     }
   } else if (path == RadixPath::portable || path == RadixPath::portable_onesweep) {
     add("RADIX_BITS", kRadixBits);
@@ -760,7 +765,7 @@ RadixTempLayout radix_temp_layout(const RadixPolicy& p) {
     l.status_bytes = ceil_div(os.portion ? std::min(p.n, os.portion) : p.n, os.tile()) * kRadix * 4;
     l.meta = l.status_offset + l.status_bytes;
     l.status2 = p.passes > 1 || portions > 1 ? l.status_bytes : 0;  // requested when more than one launch runs
-    l.segments = p.segments.threads ? kSegmentWords * 4 : 0;
+    l.segments = p.segments.threads ? (kSegmentWords + (p.segments.interleaved ? kSegmentEndWords : 0)) * 4 : 0;
   } else if (p.path == RadixPath::portable_onesweep || p.path == RadixPath::onesweep) {  // buffers of their own
     const std::uint64_t tile = p.path == RadixPath::onesweep ? p.onesweep.tile() : p.portable.tile();
     l.meta = l.hist;
@@ -808,8 +813,9 @@ std::vector<std::vector<std::string>> radix_onesweep_program_defines(const Devic
   const RadixPolicy p = choose_radix_policy(desc, type, value_bytes, n, SortOptions{}, RadixPolicyOverride{});
   std::vector<std::vector<std::string>> all{to_defines(p, RadixPath::onesweep)};
   if (p.onesweep.packed_pairs)  // the passes that read or write packed pairs
-    for (auto [in, out] : {std::pair{false, true}, {true, true}, {true, false}})
+    for (auto [in, out] : {std::pair{false, 1u}, {true, 1u}, {true, 0u}})
       all.push_back(to_defines(p, RadixPath::onesweep, in, out));
+  if (p.segments.interleaved) all.push_back(to_defines(p, RadixPath::onesweep, true, 2));  // the segments' last pass
   return all;
 }
 
@@ -821,13 +827,17 @@ std::vector<std::string> radix_single_tile_program_defines(key_type type, std::s
 }
 
 std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes,
-                                                        std::optional<std::uint32_t> rank_form) {
+                                                        std::optional<std::uint32_t> rank_form,
+                                                        std::optional<bool> interleaved) {
   RadixPolicy p;
   p.type = type, p.value_bytes = value_bytes;
   p.onesweep = choose_onesweep_policy(type, value_bytes, 4096, SortOptions{});
   const auto [row_form, min_blocks] = segments_row_passes(type, value_bytes);
   p.segments.rank_form = rank_form.value_or(row_form);
   p.segments.min_blocks = min_blocks;
+  const SegmentsFromRow* row = segments_row(type, value_bytes);
+  p.segments.interleaved = key_size(type) == 4 && value_bytes == 4 && !is_float(type) &&
+                          interleaved.value_or(row && row->interleaved);
   return to_defines(p, RadixPath::segments);
 }
 

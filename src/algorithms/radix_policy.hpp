@@ -123,9 +123,15 @@ struct SegmentPolicy {
   std::uint32_t rank_form = 0;     // the tiles' passes: 0 count first, 1 rank first, 2 and atomics' ranks in the first pass (keys alone)
   std::uint32_t min_blocks = 0;    // the tiles' kernels' 256-thread blocks per SM for __launch_bounds__ (0: none)
   bool packed = false;             // 4-byte integer keys with 4-byte values: radix_segment_packed_* (one word a pair)
+  // 4-byte integer keys with 4-byte values in packed onesweep passes (not packed above): the last pass
+  // leaves the pairs interleaved, one 8-byte store each, and the tiles unpack them
+  // (kernels/radix_interleaved_pairs.h); a tile then also holds up to kSegmentInterleavedLead
+  // positions before its segment
+  bool interleaved = false;
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };
 constexpr std::uint32_t kSegmentBits = 16;  // the top bits the passes sort: 2^16 segments
+constexpr std::uint64_t kSegmentInterleavedLead = 31;  // radix_segments.cl: first % 32 positions of padding
 // The segments are taken only where no digit of the top two has more keys than this share of an even
 // spread (n / 256), in per cent: skewed top digits make large segments (entropy-reduced keys, small
 // integers), which the ordinary passes sort without the read-backs. Uniform keys at 2^28 stay within
@@ -137,8 +143,10 @@ constexpr std::uint64_t kSegmentTopSkewPercent = 125;
 // RANK_FIRST); 2 as 1 with the first pass's ranks from shared atomics where the keys are alone
 // (ATOMIC_FIRST).
 constexpr std::uint32_t kSegmentRankForm = 0;
-// The radix_segments.cl kernels' u32 words: the largest segment's size, then the segments' starts and n.
+// The radix_segments.cl kernels' u32 words: the largest segment's size, then the segments' starts and n;
+// with interleaved pairs kSegmentEndWords more (each segment's 32 first and 32 last pairs, 2 words each).
 constexpr std::uint64_t kSegmentWords = 1 + (std::uint64_t(1) << kSegmentBits) + 1;
+constexpr std::uint64_t kSegmentEndWords = std::uint64_t(128) << kSegmentBits;
 // segments: a program of their own (radix_segments.cl), not a path a sort takes on its own
 enum class RadixPath { single_tile, single_group, onesweep, portable_onesweep, portable, segments };
 
@@ -179,6 +187,7 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> segment_rank;       // ... the tiles' passes (SegmentPolicy::rank_form)
   std::optional<std::uint32_t> segment_min_blocks; // ... the tiles' kernels' blocks per SM (__launch_bounds__)
   std::optional<bool> segment_packed;              // ... 4-byte integer keys with 4-byte values packed in one word
+  std::optional<bool> segment_interleaved;         // ... 4-byte pairs left interleaved by packed passes
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
   std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
   std::optional<std::uint64_t> single_tile_max;    // cap on the single tile's n (0: off)
@@ -232,12 +241,12 @@ OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, st
 // onesweep meta buffer's first part, and with portions the stride of their offsets blocks.
 std::uint64_t onesweep_block_bytes(std::uint32_t passes);
 
-// The program a path runs and its -D list: radix_single_tile.cl, radix_onesweep.cl (packed_in /
-// packed_out for the passes that read / write packed pairs), radix_onesweep_portable.cl,
-// radix_passes.cl, radix_single_group.cl.
+// The program a path runs and its -D list: radix_single_tile.cl, radix_onesweep.cl (packed_in for
+// the passes that read packed pairs, packed_out 1 for those that write them, 2 for the segments' last
+// pass that writes them interleaved), radix_onesweep_portable.cl, radix_passes.cl, radix_single_group.cl.
 const char* radix_program_file(RadixPath path);
 std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool packed_in = false,
-                                    bool packed_out = false);
+                                    std::uint32_t packed_out = 0);
 
 // Device temporaries radix_sort asks job.temp() for, in request order (0: none), and the parts of
 // the onesweep meta buffer: the histograms, the pass counters and the first pass's look-back status
@@ -256,7 +265,7 @@ struct RadixTempLayout {
   // portable onesweep and onesweep under OpenCL: the pass counters and the first status words,
   // buffers of their own (views ran 25-55x slower on NVIDIA's OpenCL: views_at_full_speed)
   std::uint64_t counters = 0, status = 0;
-  std::uint64_t segments = 0;   // CUDA segments: kSegmentWords u32 words
+  std::uint64_t segments = 0;   // CUDA segments: kSegmentWords u32 words (+ kSegmentEndWords: interleaved)
   std::uint64_t total() const;  // what radix_temp_bytes reports: every request at most once
 };
 RadixTempLayout radix_temp_layout(const RadixPolicy& p);
@@ -277,10 +286,11 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
                                                                      std::size_t value_bytes, std::uint64_t n);
 // The define set the single-tile path builds radix_single_tile.cl with, and the segments'
-// radix_segments.cl with the register cap of the widths' kSegmentsFrom row and its form of the passes
-// or another (the NVRTC build test compiles them).
+// radix_segments.cl with the register cap of the widths' kSegmentsFrom row, its form of the passes
+// or another, and its interleaved pairs or not (the NVRTC build test compiles them).
 std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
 std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes,
-                                                        std::optional<std::uint32_t> rank_form = std::nullopt);
+                                                        std::optional<std::uint32_t> rank_form = std::nullopt,
+                                                        std::optional<bool> interleaved = std::nullopt);
 
 }  // namespace gpusort::algo

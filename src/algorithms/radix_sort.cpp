@@ -73,7 +73,7 @@ std::string immediate_failure_key(const SortJob& job, const std::vector<std::str
 }
 
 rt::Program& program_for(const SortJob& job, const RadixPolicy& p, RadixPath path, bool packed_in = false,
-                         bool packed_out = false) {
+                         std::uint32_t packed_out = 0) {
   const auto defines = to_defines(p, path, packed_in, packed_out);
   if ((path != RadixPath::onesweep && path != RadixPath::single_tile && path != RadixPath::segments) ||
       !p.onesweep.match_immediate)
@@ -202,10 +202,12 @@ PassPlan plan_passes(SortJob& job, const RadixPolicy& p, rt::Buffer& hist) {
 // when more than one launch runs). With plan.decide_after_first, the passes after the first come from
 // the histogram once the first is launched (its launch does not wait for the read-back): packed
 // pairs then pack in the first pass and, if no later pass changes anything, unpack in the last one
-// (a stable pass over a constant digit moves nothing). Returns the number of passes launched.
+// (a stable pass over a constant digit moves nothing). interleave_last (the segments' passes): packed
+// pairs leave the last pass interleaved instead (kernels/radix_interleaved_pairs.h). Returns the number
+// of passes launched.
 std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
                             PassPlan plan, rt::Buffer& hist, rt::Buffer& meta, rt::Buffer& counters, rt::Buffer& status,
-                            rt::Buffer* status2, const Sides& s, PhaseTimer& timer) {
+                            rt::Buffer* status2, const Sides& s, PhaseTimer& timer, bool interleave_last = false) {
   rt::Device& dev = job.device;
   const OnesweepPolicy& os = p.onesweep;
   std::vector<std::uint32_t>& passes = plan.passes;
@@ -230,7 +232,8 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
   std::size_t j = 0;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const bool packed_in = packed && i > 0;
-    const bool packed_out = packed && (i + 1 < passes.size() || plan.decide_after_first);
+    const bool last = i + 1 == passes.size() && !plan.decide_after_first;
+    const std::uint32_t packed_out = !packed ? 0 : !last ? 1 : interleave_last ? 2 : 0;
     rt::Program& pass_prog =
         packed_in || packed_out ? program_for(job, p, RadixPath::onesweep, packed_in, packed_out) : prog;
     for (const Portion& part : parts) {
@@ -267,8 +270,10 @@ std::size_t onesweep_passes(SortJob& job, const RadixPolicy& p, const RadixTempL
 // of keys that share them, and the largest one's size is read back. If it fits the tile,
 // radix_segment_tiles sorts every segment in place by its remaining bits. If not (digits that are
 // even one by one but not together), the ordinary passes sort the caller's buffers in place: a stable
-// sort of keys already moved by stable passes is still the stable sort of the input. Returns false,
-// having launched nothing, where the histogram says no: the caller runs the ordinary passes.
+// sort of keys already moved by stable passes is still the stable sort of the input. Interleaved pairs
+// (SegmentPolicy::interleaved): the tiles unpack them; the ordinary passes start from an unpacked copy
+// in the temporaries (radix_segment_unpack). Returns false, having launched nothing, where the
+// histogram says no: the caller runs the ordinary passes.
 bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l, rt::Program& prog,
                    rt::Program& segments, const std::vector<std::uint64_t>& h, rt::Buffer& hist, rt::Buffer& meta,
                    rt::Buffer& counters, rt::Buffer& status, rt::Buffer* status2, rt::Buffer& seg,
@@ -277,16 +282,17 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   for (std::uint32_t pass : {p.passes - 2, p.passes - 1})
     for (std::uint32_t d = 0; d < kRadix; ++d)
       if (h[std::size_t(pass) * kRadix + d] * kRadix * 100 > job.n * p.segments.skew_percent) return false;
+  const SegmentPolicy& sp = p.segments;
   onesweep_passes(job, p, l, prog, PassPlan{{p.passes - 2, p.passes - 1}}, hist, meta, counters, status, status2,
-                  sides_for(job, tmp_keys, tmp_values, 2), timer);
+                  sides_for(job, tmp_keys, tmp_values, 2), timer, sp.interleaved);
+  const auto n32 = static_cast<std::uint32_t>(job.n);
   dev.fill_bytes(seg, 0, 0, 4);
   dev.launch(segments.kernel("radix_segment_starts"), {kRadix, kRadix},
-             {job.keys, static_cast<std::uint32_t>(job.n), job.flip_arg(), hist, seg});
+             {job.keys, job.values_or_keys(), n32, job.flip_arg(), hist, seg});
   std::uint32_t largest = 0;
   dev.read(seg, 0, &largest, 4);
   timer.mark("segment starts (largest " + std::to_string(largest) + ")");
-  const SegmentPolicy& sp = p.segments;
-  if (largest <= sp.tile()) {
+  if (largest + (sp.interleaved ? kSegmentInterleavedLead : 0) <= sp.tile()) {
     const std::string kernel = std::string(sp.packed ? "radix_segment_packed_" : "radix_segment_tiles_") +
                                std::to_string(sp.threads) + "_" + std::to_string(sp.items);
     dev.launch(segments.kernel(kernel),
@@ -300,9 +306,15 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   dev.fill_bytes(counters, 0, 0, counters.bytes());
   dev.fill_bytes(status, 0, 0, status.bytes());
   const PassPlan all{nontrivial_passes(h, job.n, p, 0)};
-  const Sides in_place{{&job.keys, tmp_keys}, {&job.values_or_keys(), tmp_values ? tmp_values : tmp_keys}};
+  Sides in_place{{&job.keys, tmp_keys}, {&job.values_or_keys(), tmp_values ? tmp_values : tmp_keys}};
+  if (sp.interleaved) {  // the passes start from the unpacked pairs in the temporaries
+    dev.launch(segments.kernel("radix_segment_unpack"), {ceil_div(job.n, 256), 256},
+               {job.keys, job.values_or_keys(), n32, *tmp_keys, *tmp_values});
+    std::swap(in_place.keys[0], in_place.keys[1]);
+    std::swap(in_place.values[0], in_place.values[1]);
+  }
   const std::size_t ran = onesweep_passes(job, p, l, prog, all, hist, meta, counters, status, status2, in_place, timer);
-  if (ran & 1) copy_back(job, l, *tmp_keys, tmp_values);
+  if ((ran & 1) != std::size_t(sp.interleaved)) copy_back(job, l, *tmp_keys, tmp_values);
   timer.mark("segments outgrew the tile: ordinary passes");
   return true;
 }

@@ -108,8 +108,9 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
   const std::string source = rt::assemble_kernel_source("radix_segments.cl");
   int built = 0;
-  const auto build = [&](key_type type, std::size_t value_bytes, std::optional<std::uint32_t> rank_form) {
-    const auto defines = algo::radix_segments_program_defines(type, value_bytes, rank_form);
+  const auto build = [&](key_type type, std::size_t value_bytes, std::optional<std::uint32_t> rank_form,
+                         std::optional<bool> interleaved = std::nullopt) {
+    const auto defines = algo::radix_segments_program_defines(type, value_bytes, rank_form, interleaved);
     EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
         << key_type_name(type) << " keys, " << value_bytes << "-byte values, rank form "
         << (rank_form ? std::to_string(*rank_form) : "of the row");
@@ -124,7 +125,9 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
     for (std::size_t value_bytes : {std::size_t(0), key_size(type)})
       if (type != key_type::f32 || value_bytes == 0)
         for (std::uint32_t rank_form : {0u, 1u, 2u}) build(type, value_bytes, rank_form);
-  EXPECT_EQ(built, 36 + 5 * 3);
+  // 4-byte pairs unpacked (the row's are interleaved: radix_segments.cl's packed pairs build only so)
+  build(key_type::u32, 4, std::nullopt, false);
+  EXPECT_EQ(built, 36 + 5 * 3 + 1);
 }
 
 }  // namespace

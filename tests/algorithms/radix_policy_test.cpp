@@ -327,6 +327,27 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_FALSE(packed(key_type::u32, 0));
   EXPECT_FALSE(packed(key_type::u32, 8));
   EXPECT_FALSE(packed(key_type::u64, 4));
+  // interleaved pairs: 4-byte integer keys with 4-byte values where the onesweep passes pack them (from
+  // 2^22), unless the tiles take packed pairs or the override says no; the tiles' program and the
+  // segments' words know
+  const auto interleaved = [&](key_type t, std::size_t vb, std::uint64_t n, RadixPolicyOverride o = {.segments = true}) {
+    return choose_radix_policy(dev, t, vb, n, {}, o).segments.interleaved;
+  };
+  EXPECT_TRUE(interleaved(key_type::u32, 4, 1ull << 28, {}));
+  EXPECT_TRUE(interleaved(key_type::i32, 4, 1ull << 27, {}));
+  EXPECT_FALSE(interleaved(key_type::f32, 4, 1ull << 24));
+  EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 21));
+  EXPECT_TRUE(interleaved(key_type::u32, 4, 1ull << 21, {.packed_pairs = true, .segments = true}));
+  EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 28, {.packed_pairs = false}));
+  EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 28, {.segment_packed = true}));
+  EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 28, parse_radix_policy_override("segment_interleaved=0")));
+  EXPECT_FALSE(interleaved(key_type::u32, 0, 1ull << 28, {}));
+  EXPECT_FALSE(interleaved(key_type::u64, 8, 1ull << 28, {}));
+  EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 4, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_INTERLEAVED=1"));
+  EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 0, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_INTERLEAVED=0"));
+  EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 4, 1ull << 28)).segments, (kSegmentWords + kSegmentEndWords) * 4);
+  EXPECT_EQ(radix_onesweep_program_defines(dev, key_type::u32, 4, 1ull << 28).size(), 5u);  // + the interleaving pass
+  EXPECT_TRUE(has(radix_onesweep_program_defines(dev, key_type::u32, 4, 1ull << 28).back(), "ONESWEEP_PACKED_OUT=2"));
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 28)).segments, kSegmentWords * 4);
   EXPECT_EQ(radix_temp_layout(choose(dev, key_type::u32, 0, 1ull << 27)).segments, 0u);
 }

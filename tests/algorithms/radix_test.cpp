@@ -408,7 +408,10 @@ TEST(Radix, CudaSegments) {
 // The segments' other forms (beside CudaSegments' defaults, where 4-byte keys alone rank first with
 // an atomic first pass): the tiles' passes that count first (segment_rank=0), rank first with the
 // ballots throughout (1), with atomics' ranks in the first pass of keys alone (2), in 256- and
-// 512-thread tiles (segment_threads), and 4-byte integer pairs packed one word a pair (segment_packed),
+// 512-thread tiles (segment_threads), 4-byte integer pairs packed one word a pair (segment_packed), and
+// 4-byte integer pairs left interleaved by packed onesweep passes (packed_pairs=1 forces those at these
+// sizes; n % 32 != 0, so the last pairs are unpacked; segments of one pair; the fallback from
+// interleaved pairs),
 // on integer keys, pairs of both widths and i32/f32 pairs, floats with specials
 // (digits of canonical images), sorted keys and keys whose low 16 bits are all ones (the atomic pass
 // keeps the tiles' padding, the same low bits, apart), both orders; the skew check off.
@@ -418,7 +421,10 @@ TEST(Radix, CudaSegmentsForms) {
   for (const char* form : {"segment_rank=1,segment_threads=256", "segment_rank=0,segment_threads=256",
                            "segment_rank=0,segment_threads=512", "segment_rank=2,segment_threads=512",
                            "segment_packed=1,segment_rank=1,segment_threads=256",
-                           "segment_packed=1,segment_rank=0,segment_threads=512,segment_min_blocks=4"}) {
+                           "segment_packed=1,segment_rank=0,segment_threads=512,segment_min_blocks=4",
+                           "packed_pairs=1,segment_rank=0,segment_threads=256",
+                           "packed_pairs=1,segment_rank=1,segment_threads=512",
+                           "packed_pairs=1,segment_interleaved=0,segment_threads=256"}) {
     SCOPED_TRACE(form);
     const algo::ScopedRadixPolicyOverride forced(
         algo::parse_radix_policy_override(std::string("segments=1,segment_skew_percent=100000,") + form));
@@ -429,6 +435,7 @@ TEST(Radix, CudaSegmentsForms) {
     check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 21) + 7}, dist::uniform);
     check_pairs<std::uint64_t, std::uint64_t>(o, {300007}, dist::uniform);
     check_pairs<std::int32_t, float>(o, {300007}, dist::uniform);
+    check_pairs<std::uint32_t, std::uint32_t>(o, {(1 << 20) + 5}, dist::few_unique);
     const std::uint64_t seed = fresh_seed();
     const auto fk = even_top_digit_floats<float>(300007, seed, true);
     GuardedHostArray<float> fout(fk);
@@ -451,11 +458,11 @@ TEST(Radix, CudaSegmentsForms) {
       return c;
     };
     // 2 orders x (uniform and sorted u32, i64, 3 pair types) + the float and the low-ones sorts; 16
-    // distinct keys make 16 segments too large for any tile (the ordinary passes); packed: the 4-byte
-    // integer pairs
+    // distinct keys make 16 segments too large for any tile (the ordinary passes: u32 keys and pairs);
+    // segment_packed: the 4-byte integer pairs
     EXPECT_EQ(count("segment tiles"), 2u * 6u + 2u) << ph;
-    EXPECT_EQ(count("segment tiles (packed)"), std::string(form).find("packed") != std::string::npos ? 4u : 0u) << ph;
-    EXPECT_EQ(count("outgrew"), 2u) << ph;
+    EXPECT_EQ(count("segment tiles (packed)"), std::string(form).find("segment_packed") != std::string::npos ? 4u : 0u) << ph;
+    EXPECT_EQ(count("outgrew"), 4u) << ph;
   }
 }
 

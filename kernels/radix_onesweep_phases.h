@@ -7,7 +7,9 @@
 #include "radix_common.h"
 #include "radix_float_flip.h"
 #include "radix_packed_pairs.h"
+#if ONESWEEP_PACKED_OUT == 2
 #include "radix_interleaved_pairs.h"
+#endif
 #include "radix_warp_rank.h"
 #include "radix_block_scan.h"
 #include "radix_lookback.h"

@@ -270,7 +270,9 @@ constexpr SegmentShapeRow kSegmentShapes[] = {
 // packed pairs level (packed, ranked first under the cap, 5.93-5.95 against the default's 5.95;
 // packed, counted first, 6.08-6.13). u64 keys alone under the cap: 9.15-9.20 against 9.29-9.36 ms at
 // 2^28 but 3.19 against 3.09-3.12 at 2^26; form 2 slower at both (9.71-9.88 at 2^28): their row keeps
-// form 0 uncapped.
+// form 0 uncapped. Interleaved 4-byte pairs (SegmentPolicy::interleaved; b3e0708): u32/u32
+// 2^28 5.64-5.68 against 5.95-6.02 ms unpacked by the last pass, 2^27 3.10-3.13 against 3.24-3.29
+// (thirty-first round).
 struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;

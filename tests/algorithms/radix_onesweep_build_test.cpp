@@ -102,7 +102,8 @@ TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
 // The segments' program (radix_segments.cl: keys of 32 or 64 bits), all its shapes, with the register
 // cap of the widths' row: its own form of the tiles' passes for every key type and value width (the
 // define sets the sorts build), every form (SegmentPolicy::rank_form) for u32 and u64 keys alone and
-// with values of their width and for f32 keys alone (each build takes about 2 s here).
+// with values of their width and for f32 keys alone, and 4-byte integer pairs read unpacked (their
+// row's are interleaved) (each build takes about 2 s here).
 TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;

@@ -57,6 +57,22 @@ RadixPolicy policy_for(const Job& job) {
   return choose_radix_policy(job.device.description(), job.type, job.value_bytes, job.n, job.options);
 }
 
+// Packed (and interleaved) pairs store 8-byte words in the caller's buffers: where one of them is a
+// view only 4-byte aligned (a slice of the caller's array), the pairs stay unpacked. The size query
+// cannot see the buffers; the unpacked policy's temporaries are no larger (larger tiles, no copies
+// of the segments' end pairs).
+RadixPolicy policy_for_buffers(const SortJob& job) {
+  RadixPolicy p = policy_for(job);
+  if (!p.onesweep.packed_pairs) return p;
+  for (const rt::Buffer* b : {&job.keys, job.values, job.keys_in, job.values_in})
+    if (b && b->address_alignment() < 8) {
+      RadixPolicyOverride o = radix_policy_override();
+      o.packed_pairs = false;
+      return choose_radix_policy(job.device.description(), job.type, job.value_bytes, job.n, job.options, o);
+    }
+  return p;
+}
+
 // Programs (the onesweep passes', the single tile's) whose warp match tests digit bits against
 // immediates (RADIX_MATCH_IMMEDIATE) and that ptxas failed to build on a device (its predicate
 // allocation failed on some forms of that match), as "device name|defines": later sorts go straight
@@ -299,7 +315,7 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
                {std::uint64_t(1) << kSegmentBits, sp.threads,
                 single_tile_local_bytes({sp.threads, sp.items}, key_size(job.type), job.value_bytes)},
                {job.keys, job.values_or_keys(), seg, job.flip_arg()});
-    timer.mark(sp.packed ? "segment tiles (packed)" : "segment tiles");
+    timer.mark(sp.packed ? "segment tiles (packed)" : sp.interleaved ? "segment tiles (interleaved)" : "segment tiles");
     return true;
   }
   // the ordinary passes, in place, with fresh tile counters and status words
@@ -359,7 +375,7 @@ void portable_passes(SortJob& job, const RadixPolicy& p, const RadixTempLayout& 
 
 void radix_sort(SortJob& job) {
   if (job.n <= 1) return;
-  const RadixPolicy p = policy_for(job);
+  const RadixPolicy p = policy_for_buffers(job);
   rt::Device& dev = job.device;
   if (p.path == RadixPath::single_tile) {  // one launch: reads the input where it lies, no temporaries
     const SingleTilePolicy& st = p.single_tile;

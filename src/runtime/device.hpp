@@ -25,6 +25,10 @@ class Buffer : public std::enable_shared_from_this<Buffer> {
  public:
   virtual ~Buffer() = default;
   virtual std::size_t bytes() const = 0;
+  // The largest power of two, up to 256, that divides the buffer's device address: kernels that store
+  // words wider than an element ask (radix's packed pairs, 8 bytes). A view of the caller's CUDA
+  // memory may be aligned to its element size only; allocations and views elsewhere keep the default.
+  virtual std::size_t address_alignment() const { return 256; }
 };
 using BufferPtr = std::shared_ptr<Buffer>;
 

@@ -444,12 +444,25 @@ TEST(Radix, CudaSegmentsForms) {
     std::mt19937_64 rng(seed);
     std::vector<std::uint32_t> ones(300007);
     for (std::size_t i = 0; i < ones.size(); ++i) ones[i] = std::uint32_t(rng()) | (i % 3 == 0 ? 0xFFFFu : 0u);
+    // u32/u32 pairs whose top 16 bits take 1024 values, descending: segments of about 300 pairs (more
+    // than the 64 end pairs, so interleaved tiles also read inner words)
+    std::vector<std::uint32_t> wide_keys(300007);
+    for (auto& k : wide_keys) {
+      const auto r = rng();
+      k = std::uint32_t(((r % 1024) * 64 + 7) << 16 | ((r >> 20) & 0xFFFF));
+    }
+    GuardedHostArray<std::uint32_t> wk(wide_keys);
+    GuardedHostArray<std::uint32_t> wv(index_values<std::uint32_t>(wide_keys.size()));
+    sort_pairs(ctx, wk.span(), wv.span(), o);
     auto ones_ref = ones;
     std::stable_sort(ones_ref.begin(), ones_ref.end());
     o.order = order::ascending;
     sort(ctx, std::span<std::uint32_t>(ones), o);
     const std::string ph = testing::internal::GetCapturedStderr();
     EXPECT_EQ(ones, ones_ref) << "seed=" << seed;
+    EXPECT_TRUE(pairs_sorted_like_reference(wide_keys, wk.contents(), wv.contents(), order::descending, true))
+        << "wide segments, seed=" << seed;
+    EXPECT_TRUE(wk.guards_intact() && wv.guards_intact());
     EXPECT_TRUE(keys_sorted_like_reference(fk, fout.contents(), order::descending, true)) << "f32 seed=" << seed;
     EXPECT_TRUE(fout.guards_intact());
     const auto count = [&](const char* what) {
@@ -457,11 +470,16 @@ TEST(Radix, CudaSegmentsForms) {
       for (std::size_t at = ph.find(what); at != std::string::npos; at = ph.find(what, at + 1)) ++c;
       return c;
     };
-    // 2 orders x (uniform and sorted u32, i64, 3 pair types) + the float and the low-ones sorts; 16
-    // distinct keys make 16 segments too large for any tile (the ordinary passes: u32 keys and pairs);
-    // segment_packed: the 4-byte integer pairs
-    EXPECT_EQ(count("segment tiles"), 2u * 6u + 2u) << ph;
-    EXPECT_EQ(count("segment tiles (packed)"), std::string(form).find("segment_packed") != std::string::npos ? 4u : 0u) << ph;
+    // 2 orders x (uniform and sorted u32, i64, 3 pair types) + the float, the low-ones and the wide
+    // segments' sorts; 16 distinct keys make 16 segments too large for any tile (the ordinary passes:
+    // u32 keys and pairs); segment_packed, or packed onesweep passes (packed_pairs) unless
+    // segment_interleaved=0: the 4-byte integer pairs' tiles (2 orders x 2 types + the wide segments)
+    const std::string f(form);
+    const bool packed = f.find("segment_packed") != std::string::npos;
+    const bool interleaved = f.find("packed_pairs=1") != std::string::npos && f.find("segment_interleaved=0") == std::string::npos;
+    EXPECT_EQ(count("segment tiles"), 2u * 6u + 3u) << ph;
+    EXPECT_EQ(count("segment tiles (packed)"), packed ? 5u : 0u) << ph;
+    EXPECT_EQ(count("segment tiles (interleaved)"), interleaved ? 5u : 0u) << ph;
     EXPECT_EQ(count("outgrew"), 4u) << ph;
   }
 }

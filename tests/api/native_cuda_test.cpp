@@ -321,6 +321,36 @@ TEST(NativeCuda, RadixSegmentsOutOfPlace) {
   check_radix_out_of_place<std::uint64_t, std::uint32_t>(big, ~0ull, dist::uniform, true, "outgrew");
 }
 
+// Packed and interleaved pairs store 8-byte words in the caller's buffers; views only 4-byte aligned
+// (here 4 bytes into an allocation, as a slice of an array would be) keep the pairs unpacked: in
+// place with the segments forced (their default is from 2^27 pairs), and out of place.
+TEST(NativeCuda, PairsOfFourByteAlignedViews) {
+  SKIP_WITHOUT_CUDA();
+  auto& c = caller();
+  const algo::ScopedRadixPolicyOverride forced({.segments = true});
+  const std::size_t n = (std::size_t(1) << 22) + 3;  // packed onesweep passes from 2^22 pairs
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = make_keys<std::uint32_t>(n, dist::uniform, seed);
+  const auto values = index_values<std::uint32_t>(n);
+  for (bool in_place : {true, false}) {
+    DeviceMem k((n + 1) * 4), v((n + 1) * 4), kout((n + 1) * 4), vout((n + 1) * 4);
+    const CUdeviceptr kp = k.p + 4, vp = v.p + 4;  // 4 bytes in: not 8-byte aligned
+    const CUdeviceptr kop = in_place ? kp : kout.p + 4, vop = in_place ? vp : vout.p + 4;
+    enqueue_input(kp, n * 4, keys, c.stream);
+    enqueue_input(vp, n * 4, values, c.stream);
+    auto view = [](CUdeviceptr p) { return CudaView{static_cast<std::uintptr_t>(p)}; };
+    testing::internal::CaptureStderr();
+    sort_pairs_native<std::uint32_t, std::uint32_t>(*c.gpusort, view(kp), view(kop), view(vp), view(vop), n,
+                                                    CudaStream{c.stream}, {.stable = true, .algorithm = "radix", .verbose = true});
+    const std::string phases = testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(pairs_sorted_like_reference(keys, read_after<std::uint32_t>(kop, n, c.stream),
+                                            read_after<std::uint32_t>(vop, n, c.stream), order::ascending, true))
+        << (in_place ? "in place" : "out of place") << " seed=" << seed;
+    EXPECT_NE(phases.find("segment tiles"), std::string::npos) << phases;
+    EXPECT_EQ(phases.find("(interleaved)"), std::string::npos) << phases;
+  }
+}
+
 TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {
   SKIP_WITHOUT_CUDA();
   for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(300007), (std::size_t(1) << 22) + 3}) {

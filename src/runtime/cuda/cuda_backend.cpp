@@ -85,6 +85,9 @@ class CudaBuffer final : public Buffer {
     if (cur.ok()) ctx_->api->cuMemFree_v2(ptr_);
   }
   std::size_t bytes() const override { return bytes_; }
+  std::size_t address_alignment() const override {
+    return ptr_ ? std::min<std::size_t>(256, std::size_t(ptr_ & (~ptr_ + 1))) : 256;  // the lowest set bit
+  }
   CUdeviceptr ptr() const { return ptr_; }
   const Ctx& ctx() const { return *ctx_; }
 

@@ -225,25 +225,22 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, LOCAL key_t* s
 #endif
   BARRIER();
   const u32 valid = (u32)gs_min_u64((u64)TILE, n - base);
-#if ONESWEEP_PACKED_OUT == 2  // the segments' last pass: interleaved pairs (radix_interleaved_pairs.h)
-  if (valid == TILE) {
-#pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE)
-      radix_interleaved_store((u32*)keys_out, (u32*)values_out, n, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
-  } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE)
-      radix_interleaved_store((u32*)keys_out, (u32*)values_out, n, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
-  }
-#elif ONESWEEP_PACKED_OUT
+#if ONESWEEP_PACKED_OUT
+  // one 8-byte store per pair: packed halves (1), or the segments' last pass's interleaved blocks (2,
+  // radix_interleaved_pairs.h)
+#if ONESWEEP_PACKED_OUT == 2
+#define ONESWEEP_PACKED_STORE(e, k, v) radix_interleaved_store((u32*)keys_out, (u32*)values_out, n, (e), (k), (v))
+#else
   const u64 half = n / 2u;
+#define ONESWEEP_PACKED_STORE(e, k, v) radix_packed_store((u32*)keys_out, (u32*)values_out, half, (e), (k), (v))
+#endif
   if (valid == TILE) {
 #pragma unroll 4
-    for (u32 s = t; s < TILE; s += GROUP_SIZE)
-      radix_packed_store((u32*)keys_out, (u32*)values_out, half, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+    for (u32 s = t; s < TILE; s += GROUP_SIZE) ONESWEEP_PACKED_STORE(ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
   } else {
-    for (u32 s = t; s < valid; s += GROUP_SIZE)
-      radix_packed_store((u32*)keys_out, (u32*)values_out, half, ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
+    for (u32 s = t; s < valid; s += GROUP_SIZE) ONESWEEP_PACKED_STORE(ONESWEEP_GLOBAL(s), stage_keys[s], stage_values[s]);
   }
+#undef ONESWEEP_PACKED_STORE
 #elif HAS_VALUES && ONESWEEP_SPLIT_STAGE
   // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
   // alternating, H200, fifth round, 4912db5); a full tile keeps the global positions in registers between the sweeps

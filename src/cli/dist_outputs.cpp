@@ -58,6 +58,18 @@ DistOutputs::DistOutputs(MPI_Comm comm, const std::string& keys_path, const std:
   }
   MPI_Bcast(&open_status_, 1, MPI_INT, 0, comm_);
   MPI_Bcast(positionable_.data(), int(count), MPI_INT, 0, comm_);
+  if (open_status_ != 0) return;
+  temporaries_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!positionable_[i]) continue;
+    temporaries_[i] = broadcast(comm_, rank_ == 0 ? outputs_[i]->temporary_path() : std::string());
+    // Every rank removes the temporary files on a terminating signal: when a rank dies, mpirun
+    // sends that to the others, and rank 0 may be the one that died (SIGKILL, a crash).
+    if (rank_ != 0) {
+      register_temp(temporaries_[i]);
+      registered_.push_back(temporaries_[i]);
+    }
+  }
 }
 
 DistOutputs::~DistOutputs() { forget_registered(); }
@@ -81,16 +93,9 @@ bool DistOutputs::write(std::size_t index, const void* data, std::uint64_t offse
 
 bool DistOutputs::write_positioned(std::size_t index, const unsigned char* data, std::uint64_t offset,
                                    std::size_t bytes) {
-  const std::string temp = broadcast(comm_, rank_ == 0 ? outputs_[index]->temporary_path() : std::string());
-  int fd = -1;
-  if (rank_ != 0) {
-    // Written where rank 0 created it: never created here, and never through a link.
-    fd = ::open(temp.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd >= 0) {
-      register_temp(temp);  // a signal here removes it too (rank 0's may never come: SIGKILL)
-      registered_.push_back(temp);
-    }
-  }
+  const std::string& temp = temporaries_[index];
+  // Written where rank 0 created it: never created here, and never through a link.
+  const int fd = rank_ == 0 ? -1 : ::open(temp.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
   if (!all_ok(rank_ == 0 || fd >= 0)) {
     if (fd >= 0) ::close(fd);
     return write_through_rank0(index, data, offset, bytes);
@@ -159,6 +164,10 @@ bool DistOutputs::write_through_rank0(std::size_t index, const unsigned char* da
 }
 
 bool DistOutputs::commit() {
+  // From here on only rank 0 may remove a temporary file: while it rewrites a hard-linked output
+  // in place, its temporary file holds the only complete copy.
+  forget_registered();
+  MPI_Barrier(comm_);
   bool ok = true;
   if (rank_ == 0) {
     std::vector<OutputFile*> all;
@@ -170,9 +179,7 @@ bool DistOutputs::commit() {
       ok = false;
     }
   }
-  const bool committed = all_ok(ok);
-  forget_registered();
-  return committed;
+  return all_ok(ok);
 }
 
 }  // namespace gpusort::cli

@@ -4,7 +4,7 @@
 // FIFOs are written as streams, two names for one file are refused, and the keys and values
 // outputs are committed together. Rank 0 owns the OutputFiles; every rank writes its range:
 // - into a file, at its position: each rank opens rank 0's temporary file by name (hidden beside
-//   the target, removed on a terminating signal by rank 0 and by the rank writing it);
+//   the target; until the commit, every rank removes it on a terminating signal);
 // - into a stream, or where a rank cannot open that temporary file (no file system shared with
 //   rank 0): the ranks send their ranges to rank 0, which writes them in rank order.
 // Every member function is collective (all ranks, in the same order); rank 0 prints the errors of
@@ -51,7 +51,8 @@ class DistOutputs {
   int open_status_ = 0;
   std::vector<std::unique_ptr<OutputFile>> outputs_;  // rank 0 only
   std::vector<int> positionable_;                      // every rank: per output, from rank 0
-  std::vector<std::string> registered_;                // rank 0's temporaries this rank wrote into
+  std::vector<std::string> temporaries_;               // every rank: per output, rank 0's temporary file
+  std::vector<std::string> registered_;                // ranks but 0: those removed on a signal here
 };
 
 }  // namespace gpusort::cli

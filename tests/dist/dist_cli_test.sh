@@ -81,5 +81,33 @@ test -p fifo.u32 || { kill "$reader"; fail "the FIFO was replaced by a file"; }
 wait "$reader"
 cmp dk2.u32 rk.u32
 cmp from-fifo.u32 rv.u32
-ls -A | grep -q "gpusort-" && fail "temporary output left behind: $(ls -A | grep gpusort-)"
+ls -A | grep -q "gpusort" && fail "temporary output left behind: $(ls -A | grep gpusort)"
+# A rank killed midway, rank 0 too (its own cleanup cannot run then): the temporary files exist
+# from before the sort on, and the ranks mpirun stops remove them.
+descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+"$G" gen -t u32 -n 2000000 --seed 14 -o big.u32
+for victim in 0 1; do
+  dist big.u32 -o killed.u32 -t u32 --values big.u32 --values-type u32 --values-out killedv.u32 2>/dev/null &
+  launcher=$!
+  tries=0
+  until ls -A | grep -q "gpusort"; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 600 ] || fail "no temporary output while the ranks worked"
+    sleep 0.05
+  done
+  killed=""
+  for p in $(descendants "$launcher"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -Eqx "(OMPI_COMM_WORLD_RANK|PMI_RANK)=$victim"; then
+      kill -KILL "$p" && killed=$p
+    fi
+  done
+  if [ -z "$killed" ]; then
+    echo "no process of rank $victim found under $MPIEXEC: kill check skipped" >&2
+    wait "$launcher"
+    continue
+  fi
+  wait "$launcher" && fail "dist-sort succeeded although rank $victim was killed"
+  ls -A | grep -q "gpusort" && fail "rank $victim killed: left behind $(ls -A | grep gpusort)"
+  test ! -e killed.u32 && test ! -e killedv.u32 || fail "rank $victim killed: an output appeared"
+done
 echo "dist-sort on $RANKS ranks matches sort"

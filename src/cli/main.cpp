@@ -133,8 +133,8 @@ int main(int argc, char** argv) {
                    "the input is .npy or the name ends in .npy)")
       ->required();
   sort->add_option("--format", s.format,
-                   "How inputs are read: auto (a .npy magic, else raw), raw (even if the bytes start like .npy "
-                   "or look like text) or npy");
+                   "How inputs are read: auto (a .npy magic, else raw; a warning if raw bytes look like text), "
+                   "raw (even if the bytes start like .npy; no text warning) or npy");
   sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)");
   sort->add_flag("-d,--descending", s.descending, "Sort in descending order (NaNs first for floats)");
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");

@@ -64,6 +64,11 @@ chmod 640 moded.u32
 dist k.u32 -o moded.u32 -t u32 --stable
 cmp moded.u32 asc.u32
 test "$(stat -c %a moded.u32)" = 640 || fail "mode 640 became $(stat -c %a moded.u32)"
+if [ "$(id -u)" = 0 ]; then  # only root may give a file away (and keep it given away)
+  chown 65534:65534 moded.u32
+  dist k.u32 -o moded.u32 -t u32 --stable
+  test "$(stat -c %u:%g moded.u32)" = 65534:65534 || fail "owner 65534:65534 became $(stat -c %u:%g moded.u32)"
+fi
 cp k.u32 linked.u32
 ln linked.u32 other-name.u32
 dist k.u32 -o linked.u32 -t u32 --stable

@@ -7,6 +7,7 @@ array and every alias of it stay as they were. The JAX tests run on JAX's CPU ba
 JAX has a CUDA device, on the GPU."""
 import ctypes
 import mmap
+import os
 
 import numpy as np
 import pytest
@@ -19,6 +20,10 @@ VALUES = np.array([50, 30, 90, 10, 70, 31], dtype=np.int32)
 SORTED_KEYS = np.array([1, 3, 3, 5, 7, 9], dtype=np.int32)
 SORTED_VALUES = np.array([10, 30, 31, 50, 70, 90], dtype=np.int32)  # stable: 30 before 31
 ORDER = np.array([3, 1, 5, 0, 4, 2])
+
+# JAX on a GPU takes most of its memory at start unless told otherwise; gpusort and the other tests
+# need it too.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 JAX_ARRAY = r"is a JAX array, and JAX arrays are immutable"
 READ_ONLY = "is read-only"

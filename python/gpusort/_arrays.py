@@ -35,8 +35,9 @@ _POOL_OF_TYPE = {}
 _IMMUTABLE_OF_TYPE = {}
 
 # Libraries whose arrays are immutable, by the top-level module of the array's type, with the name
-# messages give them. JAX shares one buffer among arrays, their slices and jit constants, and exports
-# DLPack without the read-only flag, so only the producer tells that its memory must not be written.
+# messages give them. JAX may share one buffer among arrays, jit constants and the numpy array an
+# array was made from (device_put on the CPU), and exports DLPack without the read-only flag, so only
+# the producer tells that its memory must not be written.
 _IMMUTABLE_LIBRARIES = {"jax": "JAX", "jaxlib": "JAX"}
 
 

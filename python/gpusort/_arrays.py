@@ -32,6 +32,13 @@ def inspect(x, name, role):
 # type (several times per call otherwise, a few microseconds of a small sort's call).
 _LIBRARY_OF_TYPE = {}
 _POOL_OF_TYPE = {}
+_IMMUTABLE_OF_TYPE = {}
+
+# Libraries whose arrays are immutable, by the top-level module of the array's type, with the name
+# messages give them. JAX may share one buffer among arrays, jit constants and the numpy array an
+# array was made from (device_put on the CPU), and exports DLPack without the read-only flag, so only
+# the producer tells that its memory must not be written.
+_IMMUTABLE_LIBRARIES = {"jax": "JAX", "jaxlib": "JAX"}
 
 
 def _library(x):
@@ -69,6 +76,19 @@ def pool_library(x):
         name = getattr(_library(x), "__name__", "")
         pool = _POOL_OF_TYPE[kind] = name if name in ("torch", "cupy") else None
         return pool
+
+
+def immutable_library(x):
+    """The name of x's library ("JAX") where its arrays are immutable, so that sorting x in place
+    would change every array that shares its memory; else None. Read-only memory that says so
+    itself (numpy's flags, buffers, DLPack's read-only flag) is refused by the compiled sort."""
+    kind = type(x)
+    try:
+        return _IMMUTABLE_OF_TYPE[kind]
+    except KeyError:
+        name = kind.__module__.partition(".")[0]
+        library = _IMMUTABLE_OF_TYPE[kind] = _IMMUTABLE_LIBRARIES.get(name)
+        return library
 
 
 def sorted_apart(*arrays):
@@ -133,8 +153,12 @@ def narrow_indices(x, info):
 
 
 def device_indices(x, info, narrow=False):
-    """0..n-1 on x's device, made by x's library: int64, or int32 where narrow."""
+    """0..n-1 on x's device, made by x's library: int64, or int32 where narrow. Producers other than
+    PyTorch and CuPy (JAX) through the Array API: its arange's default integer dtype (JAX: int32
+    unless 64-bit types are enabled, as its host argsort returns)."""
     library = _library(x)
+    if pool_library(x) is None and hasattr(x, "__array_namespace__"):
+        return x.__array_namespace__().arange(info.n, device=x.device)
     dtype = library.int32 if narrow else library.int64
     if pool_library(x) == "torch":
         return library.arange(info.n, dtype=dtype, device=x.device)

@@ -91,6 +91,8 @@ std::string default_temporary_directory() {
   return t && *t ? t : "/tmp";
 }
 
+}  // namespace
+
 // --comparator TEXT, or @FILE: the body from a file (multi-line bodies, no shell quoting).
 std::string comparator_text(const std::string& arg) {
   if (arg.empty() || arg[0] != '@') return arg;
@@ -126,6 +128,8 @@ SortOptions make_options(const SortArgs& a) {
   o.verbose = a.verbose;
   return o;
 }
+
+namespace {
 
 std::string rate(std::size_t n, double ms) {
   char buf[64];

@@ -1,8 +1,8 @@
-// Checks of SortOptions against the chosen algorithm and the device (api/option_checks.hpp).
-#include "api/option_checks.hpp"
+// Checks of SortOptions against the chosen algorithm and the device (algorithms/request_checks.hpp).
+#include "algorithms/request_checks.hpp"
 
 #include "algorithms/chooser.hpp"
-#include "api/out_of_core.hpp"
+#include "algorithms/host_sizing.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -43,6 +43,22 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 }
 
 }  // namespace
+
+void check_request(const SortRequest& r) {
+  check_key_type(r.type);
+  if (r.positions) check_argsort_indices(r.n, r.value_bytes);
+  if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
+    throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
+                                            " bytes are not supported (1, 2, 4, 8 or 16)");
+  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+  if (r.rows != 1)
+    throw Error(errc::unsupported, "sorts of several rows at once are not supported yet: sort each row separately");
+  if (r.k != 0) throw Error(errc::unsupported, "top-k is not supported yet: sort and take the first k");
+  if (r.where == data_location::host)
+    check_device_memory_limit(r.options, key_size(r.type), r.value_bytes);
+  else
+    check_no_host_options(r.options);
+}
 
 void check_key_type(key_type type) {
   if (static_cast<unsigned>(type) > static_cast<unsigned>(key_type::f64))

@@ -1,6 +1,6 @@
 #pragma once
-// The checks every entry point runs on a request's SortOptions before anything runs (so a bad
-// option costs nothing and leaves the caller's data unchanged). Errors are Error(invalid_argument)
+// The checks of a request (gpusort/plan.hpp), run by the planner (algorithms/planner.hpp) once
+// before anything runs (so a bad request costs nothing and leaves the caller's data unchanged). Errors are Error(invalid_argument)
 // and name the field exactly as `SortOptions::<field>` with its valid values, so that a front end
 // can replace that text with its own spelling of the option.
 #include <cstddef>
@@ -10,8 +10,14 @@
 #include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
+#include "gpusort/plan.hpp"
 
 namespace gpusort::detail {
+
+// The request's own fields, before an algorithm is chosen: key type, value width, n, positions
+// (check_argsort_indices), the room for rows and k (defaults only, today), and the host-only
+// options by where the data lie (check_device_memory_limit, check_no_host_options).
+void check_request(const SortRequest& request);
 
 // A key_type of the type-erased entry points is one of its ten enumerators (a cast integer may be
 // anything): errc::invalid_argument otherwise.

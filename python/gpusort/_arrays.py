@@ -138,7 +138,7 @@ def copy(x, info):
 # size, from these n on (below, the two are level within the measurements' spread or the widening
 # loses; 1- and 2-byte keys take 4-byte keys' threshold, not measured), while every position fits
 # an int32, and for PyTorch and CuPy arrays. H200, 2026-11-27, argsort of cupy arrays, int32 widened
-# / int64 ms (docs/PERFORMANCE.md, "Python: argsort with 4-byte indices"): u32 2^16 0.143 / 0.134,
+# / int64 ms (lab/notes/performance-2026-11-21-to-28.md, "Python: argsort with 4-byte indices"): u32 2^16 0.143 / 0.134,
 # 2^18 0.127 / 0.160, 2^20 0.142 / 0.146, 2^22 0.288 / 0.334, 2^28 12.29 / 15.70; f32 2^20 0.155 /
 # 0.156, 2^22 0.294 / 0.349; u64 2^22 0.620 / 0.576, 2^24 1.98 / 2.13, 2^28 29.1 / 31.4; f64 2^22
 # 0.647 / 0.606, 2^24 1.98 / 2.51.

@@ -1,9 +1,7 @@
-// Where a small radix sort's time goes on the host (docs/lab/radix-tuning.md, fifteenth round): the
+// Where a small radix sort's time goes on the host (lab/notes/radix-tuning.md, fifteenth round): the
 // host cost of each step of radix_sort's single-tile path (2000 calls each), and the device time
 // from a start event for the whole driver against a bare launch of the same kernel.
-// Build against a build tree (not part of the CMake build: it reaches into src/):
-//   g++ -O2 -std=c++20 -Iinclude -IBUILD/include -Isrc tools/radix-host-path-probe.cpp BUILD/libgpusort.a \
-//       -lOpenCL -ldl -lpthread -o radix-host-path-probe
+// Built with -DGPUSORT_BUILD_LAB=ON (lab/CMakeLists.txt; it reaches into src/).
 // Usage: radix-host-path-probe [n (4096)] [device (cuda:0)] [bitonic]   (CUDA devices: the radix
 // single tile, with the bitonic network of integer keys switched off; "bitonic": the network instead)
 // The per-step loops do not wait for the device, so a step faster than the kernel (launch, the

@@ -1,6 +1,6 @@
 #pragma once
 // How a record sort (gpusort/records.hpp) turns its key fields into sort passes, shared by the
-// device path (api/records_device.cpp) and the host path (api/records.cpp): least significant
+// device path (algorithms/records/record_sort.cpp) and the host path (api/records.cpp): least significant
 // field first, each pass a stable sort of (field key, record index) pairs, so earlier passes break
 // the ties of later ones. A bytesK field becomes ceil(K / 8) passes of up to 8 bytes each, each
 // packed big-endian into the narrowest unsigned type that holds it (u8, u16, u32 or u64; zero bytes

@@ -1,5 +1,5 @@
 #pragma once
-// Record sorts on the device (kernels/records.cl): the records stay in one device buffer; each
+// Record sorts on the device (kernels/records.cl), the algorithm family of gpusort/records.hpp: the records stay in one device buffer; each
 // pass makes its keys from them by the current index order and sorts (key, index) pairs on the
 // device; one gather then moves the records. The host form uploads the records through pinned
 // staging first and downloads them last; it is taken whenever the records and the sort's
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "api/record_passes.hpp"
+#include "algorithms/records/record_passes.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
 #include "runtime/device.hpp"
@@ -41,10 +41,5 @@ std::size_t record_index_bytes(std::uint64_t n);
 
 // Tests: u64 record indices for any n (the form of 2^32 records and more), on or off.
 void set_records_wide_index_for_testing(bool wide);
-
-// The host form: upload, sort_records_on_device, download into `records` (written only once the
-// device sort has succeeded).
-SortReport sort_host_records_via_device(rt::Device& device, void* records, std::uint64_t n, std::size_t record_bytes,
-                                        const std::vector<RecordPass>& passes, const SortOptions& options);
 
 }  // namespace gpusort::detail

@@ -1,15 +1,14 @@
-#include "api/records_device.hpp"
+// Record sorts on the device (algorithms/records/record_sort.hpp): key making, one sort per pass,
+// the gather.
+#include "algorithms/records/record_sort.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <string>
 
 #include "algorithms/positions.hpp"
-#include "api/device_run.hpp"
-#include "api/host_transfer.hpp"
+#include "algorithms/host_sizing.hpp"
 #include "algorithms/request_checks.hpp"
-#include "api/out_of_core.hpp"
-#include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
 #include "runtime/kernel_sources.hpp"
@@ -74,12 +73,8 @@ SortOptions first_sort_options(const SortOptions& options, const std::vector<Rec
 std::uint64_t sort_temp_bytes(rt::Device& device, key_type type, std::uint64_t n, std::size_t vb,
                               const SortOptions& options) {
   const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
-  try {
-    return needed_temp_bytes(algorithm, device, type, n, vb, options);
-  } catch (const Error& e) {
-    if (e.code() != errc::unsupported) throw;
-    return 2 * n * (key_size(type) + vb);
-  }
+  if (!algorithm.temp_bytes) return 2 * n * (key_size(type) + vb);
+  return algorithm.temp_bytes({device, type, n, vb, options});
 }
 
 class RecordKernels {
@@ -311,39 +306,6 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
   auto stop = device.record();
   report.sort_ms = stop->elapsed_ms_since(*start);
   report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
-  return report;
-}
-
-SortReport sort_host_records_via_device(rt::Device& device, void* records, std::uint64_t n, std::size_t record_bytes,
-                                        const std::vector<RecordPass>& passes, const SortOptions& options) {
-  SortReport report;
-  report.device = device.description().id;
-  report.chunks = std::max<std::size_t>(1, passes.size());
-  if (n <= 1) return report;
-  report.algorithm = checked_algorithm(device.description(), n, first_sort_options(options, passes)).name;
-  const std::size_t bytes = std::size_t(n * record_bytes);
-  // Everything that can fail for lack of memory is allocated before the first copy (through the
-  // pool: on a shortage it frees its cached buffers and tries again).
-  rt::BufferPool& pool = device.temp_pool();
-  rt::BufferPtr in = pool.get(bytes);
-  rt::BufferPtr out = records_move_with_key(passes, record_bytes) ? nullptr : pool.get(bytes);
-  const unsigned threads = transfer_threads(options.host_threads, false);
-  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
-  rt::DrainOnUnwind drain(device);
-  auto t = core::host_clock::now();
-  const UploadPiece up{records, in.get(), 0, bytes};
-  upload(device, std::span(&up, 1), threads);
-  report.upload_ms = core::ms_since(t);
-  auto start = device.record();
-  rt::Buffer& sorted = out ? *out : *in;
-  run_record_sort(device, *in, sorted, n, record_bytes, passes, options);
-  auto stop = device.record();
-  report.sort_ms = stop->elapsed_ms_since(*start);
-  report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
-  t = core::host_clock::now();
-  const DownloadPiece down{records, &sorted, 0, bytes};
-  download(device, std::span(&down, 1), threads);
-  report.download_ms = core::ms_since(t);
   return report;
 }
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "api/option_checks.hpp"
+#include "algorithms/request_checks.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/records.hpp"
 

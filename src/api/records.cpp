@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "api/option_checks.hpp"
+#include "algorithms/request_checks.hpp"
 #include "api/record_passes.hpp"
 #include "api/records_device.hpp"
 #include "core/host_array.hpp"

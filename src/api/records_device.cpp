@@ -7,7 +7,7 @@
 #include "algorithms/positions.hpp"
 #include "api/device_run.hpp"
 #include "api/host_transfer.hpp"
-#include "api/option_checks.hpp"
+#include "algorithms/request_checks.hpp"
 #include "api/out_of_core.hpp"
 #include "core/host_clock.hpp"
 #include "runtime/buffer_pool.hpp"

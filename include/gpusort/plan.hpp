@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpusort/context.hpp"
+#include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
 
@@ -58,6 +59,22 @@ struct SortPlan {
   // The plan as lines of text, as `gpusort plan` prints it.
   std::string text() const;
 };
+
+// How a caller that makes its arrays in a library of its own (the Python package, with PyTorch or
+// CuPy arrays) is best served on a device: tuning as data keyed by device class (device_class,
+// gpusort/device.hpp), like the algorithms' rows, with a generic row for unknown devices.
+struct ArrayLibraryTuning {
+  std::string row;          // the row's name
+  std::string measured_on;  // the device class its values were measured on
+  // argsort of device arrays: sort 4-byte indices and widen them to 8 after the sort, for n from
+  // narrow_indices_from[i] (keys of 1 << i bytes; 0: never) up to narrow_indices_max
+  std::uint64_t narrow_indices_from[4] = {0, 0, 0, 0};
+  std::uint64_t narrow_indices_max = 0;
+  // device sorts of at least this many bytes of keys and values take their temporaries from the
+  // caller's library's memory pool instead of gpusort's (0: never)
+  std::uint64_t lend_temporaries_from = 0;
+};
+ArrayLibraryTuning array_library_tuning(const DeviceDescription& device);
 
 // The plan of `request` on ctx's device. Throws what the sort itself would throw for a request it
 // refuses (before it runs anything).

@@ -133,23 +133,28 @@ def copy(x, info):
     return x.copy()  # cupy and other array-API libraries
 
 
-# Device argsort sorts int32 indices, widened to int64 after the sort, where that is faster: the
-# radix passes then move 4-byte values, and the widening reads and writes the indices once. By key
-# size, from these n on (below, the two are level within the measurements' spread or the widening
-# loses; 1- and 2-byte keys take 4-byte keys' threshold, not measured), while every position fits
-# an int32, and for PyTorch and CuPy arrays. H200, 2026-11-27, argsort of cupy arrays, int32 widened
-# / int64 ms (lab/notes/performance-2026-11-21-to-28.md, "Python: argsort with 4-byte indices"): u32 2^16 0.143 / 0.134,
-# 2^18 0.127 / 0.160, 2^20 0.142 / 0.146, 2^22 0.288 / 0.334, 2^28 12.29 / 15.70; f32 2^20 0.155 /
-# 0.156, 2^22 0.294 / 0.349; u64 2^22 0.620 / 0.576, 2^24 1.98 / 2.13, 2^28 29.1 / 31.4; f64 2^22
-# 0.647 / 0.606, 2^24 1.98 / 2.51.
-NARROW_INDICES_FROM = {1: 2**22, 2: 2**22, 4: 2**22, 8: 2**24}
-NARROW_INDICES_MAX = 2**31
+# The device's tuning for this package's own choices (int32 indices widened after an argsort, and
+# temporaries lent by the array's library): a row of the library's tuning data, keyed by device class
+# (_gpusort.array_library_tuning; gpusort/plan.hpp), read once per device.
+_TUNING_OF_DEVICE = {}
+
+
+def device_tuning(info):
+    """The ArrayLibraryTuning row of the CUDA device that holds the array info describes."""
+    tuning = _TUNING_OF_DEVICE.get(info.device_id)
+    if tuning is None:
+        tuning = _TUNING_OF_DEVICE[info.device_id] = _gpusort.array_library_tuning(f"cuda:{info.device_id}")
+    return tuning
 
 
 def narrow_indices(x, info):
-    """Whether a device argsort of x sorts int32 indices (see NARROW_INDICES_FROM)."""
-    return (is_device(info) and pool_library(x) is not None
-            and NARROW_INDICES_FROM.get(info.itemsize, 2**63) <= info.n <= NARROW_INDICES_MAX)
+    """Whether a device argsort of x sorts int32 indices, widened to int64 after the sort (the
+    device's tuning row: device_tuning), for PyTorch and CuPy arrays."""
+    if not is_device(info) or pool_library(x) is None:
+        return False
+    tuning = device_tuning(info)
+    start = tuning["narrow_indices_from"].get(info.itemsize, 0)
+    return 0 < start <= info.n <= tuning["narrow_indices_max"]
 
 
 def device_indices(x, info, narrow=False):
@@ -176,20 +181,19 @@ def widen_indices(x, info, order):
         return order.astype(library.int64)
 
 
-# Device sorts of at least this many bytes of keys and values take their temporaries from the
-# caller's library (PyTorch's or CuPy's memory pool) instead of gpusort's pool, which allocates and
-# frees buffers above 64 MiB once per sort (about a millisecond at 2^28 keys on an H200).
-LEND_TEMPORARIES_FROM = 64 << 20
 
 
 def lent_temporaries(x, info, keys, values, value_itemsize, options, in_place=True):
     """A byte array from x's library (PyTorch or CuPy) for the sort of keys (and values) on the
     device, or None for gpusort's own pool: no info (the caller skipped inspecting an array no pool
     serves), host arrays, other libraries, read-only keys sorted in place (the sort refuses them),
-    small sorts, algorithms that do not report their needs. The loan stays in that library's pool
+    sorts below the device's tuning row's lend_temporaries_from, algorithms that do not report
+    their needs. The loan stays in that library's pool
     after the sort, as its own arrays' memory does."""
-    if (info is None or not is_device(info) or (in_place and not info.writable) or pool_library(x) is None
-            or info.n * (info.itemsize + value_itemsize) < LEND_TEMPORARIES_FROM):
+    if info is None or not is_device(info) or (in_place and not info.writable) or pool_library(x) is None:
+        return None
+    lend_from = device_tuning(info)["lend_temporaries_from"]
+    if not lend_from or info.n * (info.itemsize + value_itemsize) < lend_from:
         return None
     nbytes = _gpusort.temporary_bytes(keys, values, **options)
     if not nbytes:

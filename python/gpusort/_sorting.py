@@ -102,7 +102,7 @@ def argsort(x, /, *, descending=False, stable=True, algorithm=None, device=None,
     keys keep their input order (indices ascending), in both orders."""
     options = _options(descending, stable, algorithm, device, comparator)
     info = _arrays.inspect(x, "x", "keys")
-    # large device arrays: int32 indices sorted, then widened (_arrays.NARROW_INDICES_FROM says why)
+    # large device arrays: int32 indices sorted, then widened (the device's tuning row: _arrays.device_tuning)
     narrow = _arrays.narrow_indices(x, info)
     if _arrays.sorted_apart(x):
         # the positions are made by the sort itself, on the device: no arange of x's library

@@ -67,7 +67,9 @@ def test_device_argsort_both_index_widths(library, narrow, monkeypatch):
         need_cupy()
     else:
         need_torch_cuda()
-    monkeypatch.setattr(gpusort_arrays, "NARROW_INDICES_FROM", {4: 0} if narrow else {})
+    tuning = {"narrow_indices_from": {4: 1} if narrow else {}, "narrow_indices_max": 2**31,
+              "lend_temporaries_from": 64 << 20}
+    monkeypatch.setattr(gpusort_arrays, "device_tuning", lambda info: tuning)
     x = host_keys("float32", 50021, 11)
     x[::7] = x[3]  # runs of equal keys: indices ascending within each
     d = cupy.asarray(x) if library == "cupy" else torch.from_numpy(x).cuda()
@@ -94,7 +96,8 @@ def test_device_sorts_with_lent_temporaries(library, monkeypatch):
         lent.append(t)
         return t
 
-    monkeypatch.setattr(gpusort_arrays, "LEND_TEMPORARIES_FROM", 0)
+    tuning = {"narrow_indices_from": {}, "narrow_indices_max": 0, "lend_temporaries_from": 1}
+    monkeypatch.setattr(gpusort_arrays, "device_tuning", lambda info: tuning)
     monkeypatch.setattr(gpusort_arrays, "lent_temporaries", spy)
     x = host_keys("uint32", 40009, 5)
     values = np.arange(x.size, dtype=np.int64)[::-1].copy()

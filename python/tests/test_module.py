@@ -76,3 +76,20 @@ def test_torch_tensors():
     assert isinstance(result, torch.Tensor)
     assert result.tolist() == [1, 2, 3]
     assert gpusort.argsort(x).tolist() == [1, 2, 0]
+
+
+def test_array_library_tuning_is_the_devices_row():
+    """The package's own choices (int32 argsort indices, lent temporaries) come from the library's
+    tuning row for the device, not from constants of the package: the CPU's row is the generic one."""
+    from gpusort import _gpusort
+
+    device = gpusort.devices()[0]["id"]
+    tuning = _gpusort.array_library_tuning(device)
+    assert tuning["row"]
+    assert set(tuning["narrow_indices_from"]) == {1, 2, 4, 8}
+    assert tuning["lend_temporaries_from"] > 0
+    if not device.startswith("cuda"):
+        assert tuning["row"] == "generic"
+        assert all(v == 0 for v in tuning["narrow_indices_from"].values())
+    with pytest.raises(Exception):
+        _gpusort.array_library_tuning("opencl:99:99")

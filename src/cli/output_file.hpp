@@ -64,6 +64,8 @@ class OutputFile {
   std::string target_;  // the file that receives the data (symbolic links resolved)
   std::string temp_path_;
   std::string identity_;
+  dev_t target_dev_ = 0;  // the existing target's inode, checked again before a rewrite in place
+  ino_t target_ino_ = 0;
   int fd_ = -1;
   std::uint64_t appended_ = 0, writeback_from_ = 0;  // write(): bytes so far, and not yet sent to writeback
   bool finished_ = false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -99,6 +100,12 @@ State& started() {
     for (int sig : kTerminatingSignals)
       if (sigismember(&st->handled, sig)) ::sigaction(sig, &sa, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
+    // Nor may the process exit normally while a signal that came is being handled.
+    std::atexit([] {
+      State& st = *g_state.load();
+      std::unique_lock<std::mutex> lock(st.m);
+      if (st.ending) st.changed.wait(lock, [] { return false; });
+    });
     return st;
   }();
   return *state;
@@ -137,11 +144,12 @@ SignalBlock::SignalBlock() {
 SignalBlock::~SignalBlock() {
   if (--t_block_depth > 0) return;
   State& st = started();
-  {
-    std::lock_guard<std::mutex> lock(st.m);
-    --st.holds;
-  }
+  std::unique_lock<std::mutex> lock(st.m);
+  --st.holds;
   st.changed.notify_all();
+  // A signal came meanwhile: the handling thread ends the process now; this thread must not run on
+  // (and perhaps exit with status 0 first).
+  if (st.ending) st.changed.wait(lock, [] { return false; });
 }
 
 }  // namespace gpusort::cli

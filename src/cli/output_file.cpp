@@ -372,7 +372,13 @@ void OutputFile::commit() {
 bool positionable_target(const std::string& path) {
   if (path.empty() || standard_stream_fd(path)) return false;
   struct stat st {};
-  if (::stat(follow_links(path, "output").c_str(), &st) != 0) return errno == ENOENT;
+  std::string target;
+  try {
+    target = follow_links(path, "output");
+  } catch (const Error&) {
+    return true;  // refused: opening the output says why, naming it as the caller does
+  }
+  if (::stat(target.c_str(), &st) != 0) return errno == ENOENT;
   return S_ISREG(st.st_mode);
 }
 

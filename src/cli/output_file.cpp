@@ -286,10 +286,10 @@ void OutputFile::finish() {
   }
 }
 
+namespace {
 // Test hook, read once: GPUSORT_TEST_STOP_IN_REWRITE=BYTES stops the process (SIGSTOP) once an
 // in-place rewrite has written BYTES bytes over its target, so a test can signal or kill it at a
 // known point and then continue it. Unset, as outside tests, nothing stops.
-namespace {
 std::optional<std::uint64_t> rewrite_stop_point() {
   static const std::optional<std::uint64_t> at = []() -> std::optional<std::uint64_t> {
     const char* v = std::getenv("GPUSORT_TEST_STOP_IN_REWRITE");

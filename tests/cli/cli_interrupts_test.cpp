@@ -173,6 +173,40 @@ TEST_F(CliInterrupts, KilledRewriteKeepsTheCompleteOutputAndTheNextRunNamesIt) {
   EXPECT_EQ(temporaries(), left);
 }
 
+TEST_F(CliInterrupts, KilledPairCommitLeavesBothCopiesNamed) {
+  // Values renamed first (their previous content kept by a backup link while the pair commits),
+  // then the hard-linked keys rewritten: killed there, both the complete keys and the previous
+  // values stay, and the next run names both.
+  const auto keys_out = dir_ / "keys-out", keys_link = dir_ / "keys-link", values_out = dir_ / "values-out";
+  write_bytes(keys_out, "old keys", 8);
+  fs::create_hard_link(keys_out, keys_link);
+  write_bytes(values_out, "old values", 10);
+  const pid_t pid = spawn_cli({"sort", keys_, "-t", "u32", "-o", keys_out.string(), "--values", keys_,
+                               "--values-type", "u32", "--values-out", values_out.string()},
+                              std::to_string(std::size_t(4) << 20));
+  int status = 0;
+  ASSERT_TRUE(wait_until_stopped(pid, status)) << describe_status(status);
+  ::kill(pid, SIGKILL);
+  wait_for_end(pid);
+  std::string kept, backup;
+  for (const auto& name : temporaries()) {
+    if (name.rfind(".keys-out.gpusort-kept-", 0) == 0) kept = name;
+    if (name.rfind(".values-out.gpusort-tmp-", 0) == 0 && name.size() > 4 && name.substr(name.size() - 4) == ".old")
+      backup = name;
+  }
+  ASSERT_FALSE(kept.empty());
+  ASSERT_FALSE(backup.empty());
+  EXPECT_TRUE(read_vec<std::uint32_t>(dir_ / kept) == sorted_);
+  EXPECT_EQ(read_text(dir_ / backup), "old values");
+  const auto r = run_cli({"sort", keys_, "-t", "u32", "-o", (dir_ / "another").string()});
+  ASSERT_CLI_OK(r);
+  EXPECT_NE(r.err.find("'" + (dir_ / kept).string() + "' holds the complete output"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'" + (dir_ / backup).string() + "' holds the previous content of '" + values_out.string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(temporaries().size(), 2u);
+}
+
 TEST_F(CliInterrupts, NextRunRemovesTemporariesOfKilledRunsOnly) {
   pid_t killed = 0, stopped = 0, foreign = 0;
   ASSERT_TRUE(start_and_stop_with_temporary(killed, (dir_ / "out-killed").string()));

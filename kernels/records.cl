@@ -3,7 +3,7 @@
 // made from the records in one sequential read, each pass's keys put in the current order, and the
 // final gather of the records by the sorted index. Records are byte arrays of any size (1 to 1024
 // bytes) at any alignment, so fields are read a byte at a time (reading them as aligned words where
-// the record size allows measured no faster: docs/lab/records-on-the-device.md); keys and gathered
+// the record size allows measured no faster: lab/notes/records-on-the-device.md); keys and gathered
 // words are written whole.
 // NVRTC-CHECK-DEFINES: RECORD_INDEX_BYTES=8
 #include "record_fields.h"

@@ -32,6 +32,13 @@ def inspect(x, name, role):
 # type (several times per call otherwise, a few microseconds of a small sort's call).
 _LIBRARY_OF_TYPE = {}
 _POOL_OF_TYPE = {}
+_IMMUTABLE_OF_TYPE = {}
+
+# Libraries whose arrays are immutable, by the top-level module of the array's type, with the name
+# messages give them. JAX may share one buffer among arrays, jit constants and the numpy array an
+# array was made from (device_put on the CPU), and exports DLPack without the read-only flag, so only
+# the producer tells that its memory must not be written.
+_IMMUTABLE_LIBRARIES = {"jax": "JAX", "jaxlib": "JAX"}
 
 
 def _library(x):
@@ -69,6 +76,19 @@ def pool_library(x):
         name = getattr(_library(x), "__name__", "")
         pool = _POOL_OF_TYPE[kind] = name if name in ("torch", "cupy") else None
         return pool
+
+
+def immutable_library(x):
+    """The name of x's library ("JAX") where its arrays are immutable, so that sorting x in place
+    would change every array that shares its memory; else None. Read-only memory that says so
+    itself (numpy's flags, buffers, DLPack's read-only flag) is refused by the compiled sort."""
+    kind = type(x)
+    try:
+        return _IMMUTABLE_OF_TYPE[kind]
+    except KeyError:
+        name = kind.__module__.partition(".")[0]
+        library = _IMMUTABLE_OF_TYPE[kind] = _IMMUTABLE_LIBRARIES.get(name)
+        return library
 
 
 def sorted_apart(*arrays):
@@ -118,7 +138,7 @@ def copy(x, info):
 # size, from these n on (below, the two are level within the measurements' spread or the widening
 # loses; 1- and 2-byte keys take 4-byte keys' threshold, not measured), while every position fits
 # an int32, and for PyTorch and CuPy arrays. H200, 2026-11-27, argsort of cupy arrays, int32 widened
-# / int64 ms (docs/PERFORMANCE.md, "Python: argsort with 4-byte indices"): u32 2^16 0.143 / 0.134,
+# / int64 ms (lab/notes/performance-2026-11-21-to-28.md, "Python: argsort with 4-byte indices"): u32 2^16 0.143 / 0.134,
 # 2^18 0.127 / 0.160, 2^20 0.142 / 0.146, 2^22 0.288 / 0.334, 2^28 12.29 / 15.70; f32 2^20 0.155 /
 # 0.156, 2^22 0.294 / 0.349; u64 2^22 0.620 / 0.576, 2^24 1.98 / 2.13, 2^28 29.1 / 31.4; f64 2^22
 # 0.647 / 0.606, 2^24 1.98 / 2.51.
@@ -133,8 +153,12 @@ def narrow_indices(x, info):
 
 
 def device_indices(x, info, narrow=False):
-    """0..n-1 on x's device, made by x's library: int64, or int32 where narrow."""
+    """0..n-1 on x's device, made by x's library: int64, or int32 where narrow. Producers other than
+    PyTorch and CuPy (JAX) through the Array API: its arange's default integer dtype (JAX: int32
+    unless 64-bit types are enabled, as its host argsort returns)."""
     library = _library(x)
+    if pool_library(x) is None and hasattr(x, "__array_namespace__"):
+        return x.__array_namespace__().arange(info.n, device=x.device)
     dtype = library.int32 if narrow else library.int64
     if pool_library(x) == "torch":
         return library.arange(info.n, dtype=dtype, device=x.device)

@@ -48,6 +48,15 @@ def _options(descending, stable, algorithm, device, comparator):
                 device=device, comparator=comparator)
 
 
+def _refuse_immutable(call, instead, *named_arrays):
+    """TypeError (as JAX's own item assignment raises) where an array given to an in-place call is
+    of an immutable library (_arrays.immutable_library), naming the out-of-place call `instead`."""
+    for name, array in named_arrays:
+        library = _arrays.immutable_library(array)
+        if library is not None:
+            raise TypeError(f"{call}: {name} is a {library} array, and {library} arrays are immutable; use {instead}")
+
+
 def _wait(owner):
     return WAIT_FOR_DEVICE or _arrays.pool_library(owner) is None
 
@@ -127,8 +136,10 @@ def sort_pairs(keys, values, /, *, descending=False, stable=True, algorithm=None
 
 def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
     """Sorts x in place (x must be writable) and returns x. No copy is made on the host; on any
-    error x is unchanged."""
+    error x is unchanged. Immutable arrays (JAX's) raise TypeError, read-only ones ValueError: sort()
+    returns a sorted copy of them."""
     options = _options(descending, stable, algorithm, device, comparator)
+    _refuse_immutable("gpusort.sort_", "gpusort.sort(x), which returns a new array", ("x", x))
     # in place, the compiled sort inspects x itself: here only arrays a pool could lend for
     info = _arrays.inspect(x, "x", "keys") if _arrays.pool_library(x) else None
     _sort_in_place(x, info, x, None, 0, "x", options)
@@ -136,8 +147,11 @@ def sort_(x, /, *, descending=False, stable=True, algorithm=None, device=None, c
 
 
 def sort_pairs_(keys, values, /, *, descending=False, stable=True, algorithm=None, device=None, comparator=None):
-    """Sorts keys in place and permutes values in place alike; returns (keys, values)."""
+    """Sorts keys in place and permutes values in place alike; returns (keys, values). Immutable or
+    read-only arrays are refused as in sort_ (sort_pairs() returns sorted copies)."""
     options = _options(descending, stable, algorithm, device, comparator)
+    _refuse_immutable("gpusort.sort_pairs_", "gpusort.sort_pairs(keys, values), which returns new arrays",
+                      ("keys", keys), ("values", values))
     plain_values = _arrays.as_value_bytes(values)
     info, value_itemsize = None, 0  # as in sort_: inspected only where a pool could lend
     if _arrays.pool_library(keys):

@@ -56,6 +56,17 @@ void check_writable(const ArrayView& v, const char* name) {
     raise(PyExc_ValueError, std::string(name) + " is read-only: sort a copy (gpusort.sort returns one) or a writable array");
 }
 
+// sort_ and sort_pairs_ hand the caller's own arrays to sort_inplace: a read-only one (a numpy array
+// with flags.writeable False, a read-only buffer, a DLPack export flagged read-only) is refused with
+// the out-of-place call that returns new arrays instead. `name` is the refused array's name.
+void check_in_place(const ArrayView& v, const std::string& name, const std::string& keys_name, bool pairs) {
+  if (v.writable) return;
+  const std::string call = pairs ? "gpusort.sort_pairs" : "gpusort.sort";
+  const std::string instead = pairs ? call + "(" + keys_name + ", values), which returns new arrays"
+                                    : call + "(" + keys_name + "), which returns a new array";
+  raise(PyExc_ValueError, call + "_: " + name + " is read-only; use " + instead);
+}
+
 void check_pair(const ArrayView& keys, const ArrayView& values) {
   if (values.n != keys.n)
     raise(PyExc_ValueError, "keys and values differ in length: " + std::to_string(keys.n) + " keys, " +
@@ -190,11 +201,12 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
                   const std::optional<std::string>& comparator, const std::string& keys_name,
                   std::uintptr_t stream, nb::handle temporary_obj, bool wait) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
-  check_writable(keys, keys_name.c_str());
+  const bool pairs = !values_obj.is_none();
+  check_in_place(keys, keys_name, keys_name, pairs);
   std::optional<ArrayView> values;
-  if (!values_obj.is_none()) {
+  if (pairs) {
     values = obtain_values(values_obj, "values");
-    check_writable(*values, "values");
+    check_in_place(*values, "values", keys_name, pairs);
     check_pair(keys, *values);
   }
   const SortOptions options = options_from(descending, stable, algorithm, comparator);

@@ -6,6 +6,7 @@
 #include "algorithms/positions.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "runtime/program_cache.hpp"
 
 namespace gpusort::algo {
 
@@ -100,6 +101,7 @@ void fill_job_positions(SortJob& job) {
 
 RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   events.start = job.device.record();
   if (job.values_are_positions) {
     if (!job.values || job.values_in)
@@ -114,6 +116,7 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
   if (job.values_are_positions)
     throw std::logic_error("algorithm " + algorithm.name + " left an argsort's positions unmade");
   events.stop = job.device.record();
+  events.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
   return events;
 }
 

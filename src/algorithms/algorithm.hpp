@@ -85,7 +85,7 @@ struct TempQuery {
 
 // The SortOptions fields an algorithm reads beyond order, stable, algorithm and verbose. A field it
 // does not read must keep its default, so that no option is silently ignored: the entry points
-// check this (api/option_checks.hpp) before anything runs.
+// check this (algorithms/request_checks.hpp) before anything runs.
 struct OptionUse {
   bool work_group_size = false;
   bool items_per_thread = false;
@@ -144,6 +144,9 @@ struct Algorithm {
   // The driver makes an argsort's positions (SortJob::values_are_positions) where it can do so inside
   // its sort (radix's one-launch path: no fill launch); false: run() fills them first.
   bool makes_positions = false;
+  // The passes or kernels the driver will run for this shape, each with the tuning it takes, in
+  // words (gpusort plan); nullptr: the description stands for them.
+  std::vector<std::string> (*plan_steps)(const TempQuery&) = nullptr;
 };
 
 // All algorithms, in the order `gpusort algorithms` lists them.
@@ -154,6 +157,9 @@ const Algorithm* find(const std::string& name);
 // device time.
 struct RunEvents {
   std::unique_ptr<rt::Event> start, stop;
+  // Kernel programs this process compiled meanwhile (first use with an empty program cache); their
+  // compile time falls between the events, as the device waits while the host compiles.
+  std::uint64_t programs_compiled = 0;
 };
 // The one place a driver is called from: `algorithm` sorts `job` between two recorded events
 // (nothing between them but the positions' fill of an argsort, where the driver does not make them,

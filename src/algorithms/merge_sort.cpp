@@ -314,6 +314,18 @@ void merge_sort(SortJob& job) {
   }
 }
 
+std::vector<std::string> merge_plan_steps(const TempQuery& q) {
+  const MergePlan p = plan_merge(q);
+  int passes = 0;
+  for (std::uint64_t w = p.tile; w < q.n; w <<= 1) ++passes;
+  std::vector<std::string> steps{"tile sort (local variant " + p.local + "): tiles of " + std::to_string(p.tile) +
+                                 " keys, " + std::to_string(p.group) + " work-items x " + std::to_string(p.local_items)};
+  if (passes)
+    steps.push_back(std::to_string(passes) + " merge passes (variant " + p.pass + "): " + std::to_string(p.group) +
+                    " work-items x " + std::to_string(p.merge_items) + " keys");
+  return steps;
+}
+
 std::uint64_t merge_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
   const MergePlan p = plan_merge(q);

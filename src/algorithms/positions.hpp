@@ -1,7 +1,7 @@
 #pragma once
 // 0, 1, ..., n-1 written on the device (kernels/positions.cl): argsort's values before the sort
 // (algo::run, or radix_sort on its paths other than the CUDA one-launch kernels, which make them
-// themselves) and the records' index (src/api/records_device.cpp).
+// themselves) and the records' index (src/algorithms/records/record_sort.cpp).
 #include <cstddef>
 #include <cstdint>
 

@@ -106,7 +106,7 @@ struct PortableOnesweepPolicy {
   bool fallback_only = false;       // tests: every predecessor counted from its keys
   std::uint32_t lookback_window = 1;  // predecessors' words read at once by a look-back step (keys: 4)
 };
-// NVIDIA OpenCL on an H200, 2026-11-26, 2^28 u32 keys: docs/lab/radix-tuning.md, tenth round.
+// NVIDIA OpenCL on an H200, 2026-11-26, 2^28 u32 keys: lab/notes/radix-tuning.md, tenth round.
 struct PortableGpuShape {
   std::uint32_t group, items;
 };

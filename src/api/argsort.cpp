@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "api/host_sort.hpp"
-#include "api/option_checks.hpp"
+#include "algorithms/planner.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort {
@@ -27,15 +27,12 @@ std::vector<I> iota_indices(std::size_t n) {
 
 SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
                         std::size_t index_bytes, const SortOptions& options) {
-  detail::check_key_type(type);
-  detail::check_argsort_indices(n, index_bytes);
-  if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
   rt::Device& device = ctx.runtime_device();
-  // Options are checked before any transfer, as sort_host does.
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_device_memory_limit(options, key_size(type), index_bytes);
-  if (auto report = detail::argsort_host_in_one_step(device, algorithm, type, keys, n, indices, index_bytes, options))
-    return *report;
+  // Planned (and refused) before any transfer, as sort_host does.
+  const algo::Plan plan = algo::make_plan(
+      {.type = type, .n = n, .value_bytes = index_bytes, .positions = true, .options = options}, device);
+  if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
+  if (auto report = detail::argsort_host_in_one_step(device, plan, keys, indices)) return *report;
   // Staged copies: the caller's keys are never written, and its indices only once all succeeded.
   std::vector<unsigned char> staged_keys;
   try {
@@ -46,8 +43,7 @@ SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size
   }
   if (n) std::memcpy(staged_keys.data(), keys, staged_keys.size());
   auto sort_with = [&](auto staged_indices) {
-    SortReport report = detail::sort_host_with(device, algorithm, type, staged_keys.data(), n, staged_indices.data(),
-                                               index_bytes, options);
+    SortReport report = detail::sort_host_with(device, plan, staged_keys.data(), staged_indices.data());
     if (n) std::memcpy(indices, staged_indices.data(), n * index_bytes);
     return report;
   };

@@ -15,30 +15,35 @@ std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& de
   return algorithm.temp_bytes({device, type, n, value_bytes, options});
 }
 
-DeviceRun run_on_device(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::uint64_t n,
-                        rt::Buffer& keys, rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
+std::uint64_t needed_temp_bytes(const algo::Plan& plan, rt::Device& device) {
+  const SortRequest& r = plan.request;
+  return needed_temp_bytes(*plan.algorithm, device, r.type, r.n, r.value_bytes, r.options);
+}
+
+DeviceRun run_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& keys, rt::Buffer* values,
                         rt::Buffer* temp_storage) {
+  const algo::Algorithm& algorithm = *plan.algorithm;
+  const SortRequest& r = plan.request;
   if (temp_storage) {
-    const std::uint64_t need = needed_temp_bytes(algorithm, device, type, n, value_bytes, options);
+    const std::uint64_t need = needed_temp_bytes(plan, device);
     if (need > temp_storage->bytes())
       throw Error(errc::invalid_argument, algorithm.name + " needs " + std::to_string(need) +
                                               " bytes of temporary storage, got " +
                                               std::to_string(temp_storage->bytes()) +
                                               " (see gpusort::temporary_storage_bytes)");
   }
-  algo::SortJob job{device, type, n, value_bytes, keys, values, options, temp_storage};
-  if (n <= 1) return {};
-  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  algo::print_if_verbose(plan, device);
+  algo::SortJob job{device, r.type, r.n, r.value_bytes, keys, values, r.options, temp_storage};
+  if (r.n <= 1) return {};
   const algo::RunEvents events = algo::run(algorithm, job);
   const double ms = events.stop->elapsed_ms_since(*events.start);
-  const std::uint64_t compiled = rt::program_cache_stats().compiled - compiled_before;
-  if (options.verbose) {
+  if (r.options.verbose) {
     auto stats = rt::program_cache_stats();
     std::fprintf(stderr, "gpusort: %s on %s (%s): %.3f ms device time; kernel programs compiled %llu, loaded from cache %llu\n",
                  algorithm.name.c_str(), device.description().id.c_str(), device.description().name.c_str(), ms,
                  (unsigned long long)stats.compiled, (unsigned long long)stats.loaded);
   }
-  return {ms, compiled};
+  return {ms, events.programs_compiled};
 }
 
 }  // namespace gpusort::detail

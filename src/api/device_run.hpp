@@ -1,17 +1,17 @@
 #pragma once
-// One sort of data already in device buffers, by an algorithm already chosen and checked: what
-// host sorts (once their data is uploaded) and device sorts share.
-#include <cstddef>
+// One sort of data already in device buffers, as planned (algorithms/planner.hpp): what host sorts
+// (once their data is uploaded) and device sorts share.
 #include <cstdint>
 
-#include "algorithms/algorithm.hpp"
-#include "gpusort/key_type.hpp"
-#include "gpusort/options.hpp"
+#include "algorithms/planner.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort::detail {
 
-// The temporary storage `algorithm` needs for this sort; Error(unsupported) if it does not say.
+// The temporary storage the plan's algorithm needs for the whole request; Error(unsupported) if
+// the algorithm does not say.
+std::uint64_t needed_temp_bytes(const algo::Plan& plan, rt::Device& device);
+// ... of `algorithm` sorting n elements of the request's kind: one step of a plan cut in pieces.
 std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& device, key_type type, std::uint64_t n,
                                 std::size_t value_bytes, const SortOptions& options);
 
@@ -22,10 +22,10 @@ struct DeviceRun {
   double ms = 0;
   std::uint64_t compiled = 0;
 };
-// temp_storage: caller-supplied temporary storage, checked against the algorithm's needs before
-// anything runs; nullptr = temporaries from the device's pool.
-DeviceRun run_on_device(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::uint64_t n,
-                        rt::Buffer& keys, rt::Buffer* values, std::size_t value_bytes, const SortOptions& options,
+// Sorts the plan's request in keys (and values), in place. temp_storage: caller-supplied temporary
+// storage, checked against the algorithm's needs before anything runs; nullptr = temporaries from
+// the device's pool.
+DeviceRun run_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& keys, rt::Buffer* values,
                         rt::Buffer* temp_storage = nullptr);
 
 }  // namespace gpusort::detail

@@ -1,5 +1,5 @@
-// Records sorted by fields (gpusort/records.hpp). The passes (api/record_passes.hpp) run on the
-// device whenever the records and the sorts' temporaries fit it (api/records_device.hpp): keys
+// Records sorted by fields (gpusort/records.hpp). The passes (algorithms/records/record_passes.hpp) run on the
+// device whenever the records and the sorts' temporaries fit it (algorithms/records/record_sort.hpp): keys
 // made and records gathered by kernels, the host only copying the records up and down. Larger
 // record sets take the host path below: keys made on the host, each pass a host sort of (key,
 // index) pairs (which partitions through the device in chunks), then a gather on the host.
@@ -10,13 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "api/option_checks.hpp"
-#include "api/record_passes.hpp"
-#include "api/records_device.hpp"
+#include "algorithms/request_checks.hpp"
+#include "algorithms/records/record_passes.hpp"
+#include "algorithms/records/record_sort.hpp"
+#include "api/host_transfer.hpp"
 #include "core/host_array.hpp"
+#include "core/host_clock.hpp"
 #include "core/parallel_for.hpp"
 #include "gpusort/device_array.hpp"
+#include "runtime/buffer_pool.hpp"
 #include "runtime/device.hpp"
+#include "runtime/drain_on_unwind.hpp"
 
 namespace gpusort {
 namespace {
@@ -74,6 +78,39 @@ SortReport sort_with_key(Context& ctx, unsigned char* records, std::size_t n, st
   return sort_host(ctx, pass.type, keys.get(), n, records, rb, options);
 }
 
+// The host form: the records uploaded through pinned staging, sorted on the device
+// (algorithms/records/record_sort.hpp), downloaded into `records`, which are written only once the
+// device sort has succeeded.
+SortReport sort_host_records_via_device(rt::Device& device, void* records, std::uint64_t n, std::size_t record_bytes,
+                                        const std::vector<detail::RecordPass>& passes, const SortOptions& options) {
+  SortReport report;
+  report.device = device.description().id;
+  report.chunks = std::max<std::size_t>(1, passes.size());
+  if (n <= 1) return report;
+  const std::size_t bytes = std::size_t(n * record_bytes);
+  // Everything that can fail for lack of memory is allocated before the first copy (through the
+  // pool: on a shortage it frees its cached buffers and tries again).
+  rt::BufferPool& pool = device.temp_pool();
+  rt::BufferPtr in = pool.get(bytes);
+  rt::BufferPtr out = detail::records_move_with_key(passes, record_bytes) ? nullptr : pool.get(bytes);
+  const unsigned threads = detail::transfer_threads(options.host_threads, false);
+  rt::DrainOnUnwind drain(device);
+  auto t = core::host_clock::now();
+  const detail::UploadPiece up{records, in.get(), 0, bytes};
+  detail::upload(device, std::span(&up, 1), threads);
+  report.upload_ms = core::ms_since(t);
+  rt::Buffer& sorted = out ? *out : *in;
+  const SortReport on_device = detail::sort_records_on_device(device, *in, sorted, n, record_bytes, passes, options);
+  report.algorithm = on_device.algorithm;
+  report.sort_ms = on_device.sort_ms;
+  report.programs_compiled = on_device.programs_compiled;
+  t = core::host_clock::now();
+  const detail::DownloadPiece down{records, &sorted, 0, bytes};
+  detail::download(device, std::span(&down, 1), threads);
+  report.download_ms = core::ms_since(t);
+  return report;
+}
+
 }  // namespace
 
 SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t record_bytes,
@@ -96,7 +133,7 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
   }
   if (n <= 1) return SortReport{};
   if (detail::records_fit_device(device, n, record_bytes, passes, o))
-    return detail::sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
+    return sort_host_records_via_device(device, bytes, n, record_bytes, passes, o);
   if (passes.empty())
     throw Error(errc::unsupported,
                 "a record comparator runs on the device: " + std::to_string(n) + " records of " +

@@ -2,9 +2,9 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/planner.hpp"
 #include "api/device_run.hpp"
 #include "api/host_sort.hpp"
-#include "api/option_checks.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/sort.hpp"
 #include "runtime/device.hpp"
@@ -12,13 +12,10 @@
 namespace gpusort {
 namespace {
 
-void validate(key_type type, std::uint64_t n, const void* values, std::size_t value_bytes) {
-  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
-    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
+// What SortRequest cannot say: values given without their width or the other way round.
+void check_values_given(const void* values, std::size_t value_bytes, std::uint64_t n) {
   if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))
     throw Error(errc::invalid_argument, "values and value size must be given together");
-  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
-  detail::check_key_type(type);
 }
 
 }  // namespace
@@ -33,13 +30,12 @@ std::vector<AlgorithmInfo> algorithms() {
 
 SortReport sort_host(Context& ctx, key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
                      const SortOptions& options) {
-  validate(type, n, values, value_bytes);
+  check_values_given(values, value_bytes, n);
   if (n > 0 && !keys) throw Error(errc::invalid_argument, "keys is null");
   rt::Device& device = ctx.runtime_device();
-  // Choose and check the options (reject) before any transfer, so bad requests cost nothing.
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_device_memory_limit(options, key_size(type), value_bytes);
-  return detail::sort_host_with(device, algorithm, type, keys, n, values, value_bytes, options);
+  // Planned (and refused) before any transfer, so bad requests cost nothing.
+  const algo::Plan plan = algo::make_plan({.type = type, .n = n, .value_bytes = value_bytes, .options = options}, device);
+  return detail::sort_host_with(device, plan, keys, values);
 }
 
 DeviceBuffer::DeviceBuffer(Context& ctx, std::size_t bytes)
@@ -69,14 +65,15 @@ namespace {
 
 SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std::size_t n, DeviceBuffer* values,
                             std::size_t value_bytes, const SortOptions& options, DeviceBuffer* temporary_storage) {
-  validate(type, n, values, value_bytes);
+  check_values_given(values, value_bytes, n);
+  rt::Device& device = ctx.runtime_device();
+  const algo::Plan plan = algo::make_plan(
+      {.type = type, .n = n, .value_bytes = value_bytes, .where = data_location::device, .options = options}, device);
   if (n * key_size(type) > keys.bytes())
     throw Error(errc::invalid_argument, "keys buffer holds fewer than n keys");
   if (values && n * value_bytes > values->bytes())
     throw Error(errc::invalid_argument, "values buffer holds fewer than n values");
-  rt::Device& device = ctx.runtime_device();
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_no_host_options(options);
+  const algo::Algorithm& algorithm = *plan.algorithm;
   SortReport report;
   report.device = device.description().id;
   // Sorting in place on the device: a failure may leave device data partly sorted, but every key
@@ -87,9 +84,8 @@ SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std
     if (temp == &keys.runtime_buffer() || (values && temp == &values->runtime_buffer()))
       throw Error(errc::invalid_argument, "the temporary storage must be a buffer of its own, not the keys or values");
   }
-  const detail::DeviceRun run = detail::run_on_device(device, algorithm, type, n, keys.runtime_buffer(),
-                                                      values ? &values->runtime_buffer() : nullptr, value_bytes,
-                                                      options, temp);
+  const detail::DeviceRun run = detail::run_on_device(device, plan, keys.runtime_buffer(),
+                                                      values ? &values->runtime_buffer() : nullptr, temp);
   report.algorithm = algorithm.name;
   report.sort_ms = run.ms;
   report.programs_compiled = run.compiled;
@@ -110,14 +106,10 @@ SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::siz
 
 std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,
                                     const SortOptions& options) {
-  detail::check_key_type(type);
-  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
-    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
-  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
   rt::Device& device = ctx.runtime_device();
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_no_host_options(options);
-  return static_cast<std::size_t>(detail::needed_temp_bytes(algorithm, device, type, n, value_bytes, options));
+  const algo::Plan plan = algo::make_plan(
+      {.type = type, .n = n, .value_bytes = value_bytes, .where = data_location::device, .options = options}, device);
+  return static_cast<std::size_t>(detail::needed_temp_bytes(plan, device));
 }
 
 }  // namespace gpusort

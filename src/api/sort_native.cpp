@@ -7,9 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/algorithm.hpp"
+#include "algorithms/planner.hpp"
 #include "api/device_run.hpp"
-#include "api/option_checks.hpp"
 #include "gpusort/native.hpp"
 #include "runtime/device.hpp"
 #include "runtime/program_cache.hpp"
@@ -38,16 +37,13 @@ void Completion::wait() {
 
 namespace {
 
-void validate(std::size_t n, const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
-              std::size_t value_bytes) {
-  if (value_bytes != 0 && !is_supported_value_size(value_bytes))
-    throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) +
-                                            " bytes are not supported (1, 2, 4, 8 or 16)");
+// What SortRequest cannot say: the value views given together, and with their width.
+void check_value_views(const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
+                       std::size_t value_bytes) {
   if (values_in.has_value() != values_out.has_value())
     throw Error(errc::invalid_argument, "values_in and values_out must be given together");
   if (values_in.has_value() != (value_bytes != 0))
     throw Error(errc::invalid_argument, "values and value size must be given together");
-  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
 }
 
 // Kernels address elements through typed pointers, so a CUDA address must be aligned to its
@@ -119,12 +115,11 @@ void check_keys_apart_from_values(rt::Device& device, const NativeView& keys_in,
 }
 
 // The caller's temporary storage as a device buffer, after the checks NativeTemporaries promises.
-rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t n,
-                               std::size_t value_bytes, const SortOptions& options, const NativeTemporaries& t,
+rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Plan& plan, const NativeTemporaries& t,
                                const std::vector<std::pair<const NativeView*, std::size_t>>& operands) {
-  const std::uint64_t need = detail::needed_temp_bytes(algorithm, device, type, n, value_bytes, options);
+  const std::uint64_t need = detail::needed_temp_bytes(plan, device);
   if (need > t.bytes)
-    throw Error(errc::invalid_argument, algorithm.name + " needs " + std::to_string(need) +
+    throw Error(errc::invalid_argument, plan.algorithm->name + " needs " + std::to_string(need) +
                                             " bytes of temporary storage, got " + std::to_string(t.bytes) +
                                             " (see gpusort::temporary_storage_bytes)");
   if (const auto* v = std::get_if<CudaView>(&t.view); v && v->ptr % 256 != 0)
@@ -144,12 +139,17 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
                    const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
                    std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options,
                    const NativeTemporaries* temporaries, bool positions = false) {
-  detail::check_key_type(type);
-  validate(n, values_in, values_out, value_bytes);
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
-  // Options and views are checked before anything is enqueued, so a bad request touches nothing.
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device->description(), n, options);
-  detail::check_no_host_options(options);
+  // The request and views are checked before anything is enqueued, so a bad request touches nothing.
+  const algo::Plan plan = algo::make_plan({.type = type,
+                                           .n = n,
+                                           .value_bytes = value_bytes,
+                                           .positions = positions,
+                                           .where = data_location::caller_memory,
+                                           .options = options},
+                                          *device);
+  check_value_views(values_in, values_out, value_bytes);
+  const algo::Algorithm& algorithm = *plan.algorithm;
   if (n == 0) return Completion(nullptr, algorithm.name);
 
   const std::size_t key_bytes = n * key_size(type);
@@ -163,14 +163,14 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
   if (temporaries) {
     std::vector<std::pair<const NativeView*, std::size_t>> operands{{&keys_in, key_bytes}, {&keys_out, key_bytes}};
     if (value_bytes) operands.insert(operands.end(), {{&*values_in, n * value_bytes}, {&*values_out, n * value_bytes}});
-    temp = wrap_temporaries(*device, algorithm, type, n, value_bytes, options, *temporaries, operands);
+    temp = wrap_temporaries(*device, plan, *temporaries, operands);
   }
 
   auto state = std::make_unique<Completion::State>();
   state->device = device;
   device->wait_for_native(queue);
   try {
-    const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+    algo::print_if_verbose(plan, *device);
     // Temporaries come from the caller's storage, or from the device's pool and go back to it when
     // the driver returns, while the sort may still run: that is safe because every user of the pool
     // enqueues on this same in-order queue (runtime/buffer_pool.hpp).
@@ -183,7 +183,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     algo::RunEvents events = algo::run(algorithm, job);
     state->start = std::move(events.start);
     state->done = std::move(events.stop);  // the caller's queue waits on it: no event more per call
-    state->compiled = rt::program_cache_stats().compiled - compiled_before;
+    state->compiled = events.programs_compiled;
   } catch (...) {
     // Whatever was enqueued still touches the caller's memory: keep the caller's queue after it.
     try {
@@ -211,11 +211,10 @@ SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& opt
   return report;
 }
 
-// argsort's checks, then the sort of the keys with the indices as values sorted in place.
+// The sort of the keys with the indices as values sorted in place.
 Completion enqueue_argsort(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
                            std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
                            const SortOptions& options, const NativeTemporaries* temporaries) {
-  detail::check_argsort_indices(n, index_bytes);
   return enqueue(ctx, type, keys_in, keys_out, n, indices, indices, index_bytes, queue, options, temporaries, true);
 }
 

@@ -5,19 +5,15 @@
 
 #include <utility>
 
-#include "api/option_checks.hpp"
-#include "api/out_of_core.hpp"
+#include "algorithms/planner.hpp"
 #include "api/sort_pipeline.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort {
 namespace {
 
+// What SortRequest cannot say: the caller's functions given together.
 void check_arrays(std::size_t n, const StreamedArrays& a) {
-  if (a.value_bytes != 0 && !is_supported_value_size(a.value_bytes))
-    throw Error(errc::invalid_argument,
-                "values of " + std::to_string(a.value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
-  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
   if (n == 0) return;
   if (!a.read_keys || !a.write_keys)
     throw Error(errc::invalid_argument, "sort_streamed: read_keys and write_keys must both be given");
@@ -30,27 +26,28 @@ void check_arrays(std::size_t n, const StreamedArrays& a) {
 }  // namespace
 
 bool fits_streamed(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes, const SortOptions& options) {
-  const DeviceDescription& d = ctx.device();
-  return detail::fits_in_one_piece(n, key_size(type), value_bytes, detail::device_budget(d, options),
-                                   detail::max_buffer_bytes(d));
+  const algo::Plan plan =
+      algo::make_plan({.type = type, .n = n, .value_bytes = value_bytes, .options = options}, ctx.runtime_device());
+  return plan.path != algo::Path::partitioned;
 }
 
 SortReport sort_streamed(Context& ctx, key_type type, std::size_t n, const StreamedArrays& arrays,
                          const SortOptions& options) {
-  detail::check_key_type(type);
-  check_arrays(n, arrays);
   rt::Device& device = ctx.runtime_device();
-  // Every check before the first read, so a bad request costs nothing.
-  const algo::Algorithm& algorithm = detail::checked_algorithm(device.description(), n, options);
-  detail::check_device_memory_limit(options, key_size(type), arrays.value_bytes);
+  // Planned (and refused) before the first read, so a bad request costs nothing.
+  const algo::Plan plan =
+      algo::make_plan({.type = type, .n = n, .value_bytes = arrays.value_bytes, .options = options}, device);
+  check_arrays(n, arrays);
+  const algo::Algorithm& algorithm = *plan.algorithm;
   SortReport report;
   report.device = device.description().id;
   report.algorithm = algorithm.name;
-  if (!fits_streamed(ctx, type, n, arrays.value_bytes, options))
+  if (plan.path == algo::Path::partitioned)
     throw Error(errc::out_of_memory, "sort_streamed: " + std::to_string(n) + " elements do not fit the device in one " +
                                          "piece (raise SortOptions::device_memory_limit, or sort them in host memory: " +
                                          "sort_host sorts larger arrays in chunks and buckets)");
   if (n == 0) return report;
+  algo::print_if_verbose(plan, device);
   const bool pairs = arrays.value_bytes != 0;
   detail::HostRange range{nullptr, nullptr, n, &arrays.read_keys, pairs ? &arrays.read_values : nullptr};
   detail::SortStep step{{range}, nullptr, nullptr, &arrays.write_keys, pairs ? &arrays.write_values : nullptr};

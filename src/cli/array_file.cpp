@@ -1,6 +1,9 @@
 #include "array_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <set>
 
 #include "gpusort/errors.hpp"
 #include "input_file.hpp"
@@ -50,21 +53,25 @@ std::string numpy_name(const std::string& type_name) {
   return "uint8";
 }
 
+// How to turn numbers written as text into the raw array gpusort reads.
+std::string text_conversion_hint(const std::string& path, const std::string& what, const std::string& type_name) {
+  const std::string src = path == "-" ? "sys.stdin" : "'" + path + "'";
+  return "convert it first, e.g. python3 -c \"import sys, numpy as np; np.loadtxt(" + src + ", dtype=np." +
+         numpy_name(type_name) + ").tofile('" + (what == "values" ? "values" : "keys") + ".bin')\"";
+}
+
 void set_raw_layout(ArrayLayout& l, const std::string& path, const unsigned char* head, std::size_t head_size,
                     std::size_t total, std::size_t item_size, const std::string& what, const std::string& type_name,
                     FileFormat format) {
-  if (format != FileFormat::raw && looks_like_text(head, head_size)) {
-    const std::string src = path == "-" ? "sys.stdin" : "'" + path + "'";
-    throw Error(errc::invalid_argument,
-                what + " " + display_name(path) + " looks like numbers written as text, not a raw array of " +
-                    type_name + "; convert it first, e.g. python3 -c \"import sys, numpy as np; np.loadtxt(" + src +
-                    ", dtype=np." + numpy_name(type_name) + ").tofile('keys.bin')\", or pass --format raw to read its bytes as " +
-                    type_name);
-  }
   if (total % item_size != 0)
     throw Error(errc::invalid_argument, what + " file " + q(path) + " is " + std::to_string(total) +
                                             " bytes, not a multiple of " + std::to_string(item_size) +
-                                            " (the size of " + type_name + ")");
+                                            " (the size of " + type_name + ")" +
+                                            (format != FileFormat::raw && looks_like_text(head, head_size)
+                                                 ? "; it looks like numbers written as text: " +
+                                                       text_conversion_hint(path, what, type_name)
+                                                 : std::string()));
+  warn_if_text(path, head, head_size, what, type_name, format);
   l.offset = 0;
   l.item_size = item_size;
   l.count = total / item_size;
@@ -100,6 +107,23 @@ bool looks_like_text(const unsigned char* bytes, std::size_t size) {
       return false;
   }
   return digit && separator;
+}
+
+void warn_if_text(const std::string& path, const unsigned char* head, std::size_t head_size, const std::string& what,
+                  const std::string& type_name, FileFormat format) {
+  if (format == FileFormat::raw || !looks_like_text(head, head_size)) return;
+  // Once per input: a sort may look at an input's head on more than one path (streamed, in memory).
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!warned.insert(what + "\n" + path).second) return;
+  }
+  const std::string as = type_name.empty() ? "a raw array" : "a raw array of " + type_name;
+  std::fprintf(stderr,
+               "gpusort: warning: %s %s looks like numbers written as text; reading its bytes as %s (if it is text, "
+               "%s; --format raw silences this warning)\n",
+               what.c_str(), display_name(path).c_str(), as.c_str(), text_conversion_hint(path, what, type_name).c_str());
 }
 
 FileFormat parse_format_arg(const std::string& name) {

@@ -47,8 +47,8 @@ ValueType parse_value_type_arg(const std::string& name, const std::string& optio
 // Loading ---------------------------------------------------------------------------------
 // Paths may be "-" (standard input). Keys: a .npy file's dtype must be a key type (and agree with
 // `type` if one was given); a raw file needs `type` and a size that is a multiple of the key size.
-// A raw input that looks like text (digits and separators only) is refused unless the format is
-// forced to raw: it is almost always numbers meant to be parsed, not binary keys.
+// A raw input that looks like text (digits and separators only) is read as binary all the same,
+// with a warning unless the format is forced to raw (warn_if_text).
 struct KeyFile {
   ArrayFile file;
   key_type type;
@@ -84,8 +84,15 @@ void write_array(OutputFile& out, const void* data, std::size_t count, std::size
                  const std::string& descr);
 
 // Numbers written as text rather than binary keys (the first 4 KiB: printable ASCII with digits
-// and separators only); such raw inputs are refused unless --format raw is given.
+// and separators only). Only a guess: valid binary data can look so (all-equal i16 keys 0x2031
+// read "1 1 1 "), so it never refuses an input.
 bool looks_like_text(const unsigned char* bytes, std::size_t size);
+
+// If a raw input's head looks like text and the format is not forced to raw: one line on standard
+// error (once per input and process) saying how to convert text, and the bytes are read anyway.
+// `what` names the input ("input", "values"); `type_name` is what its bytes are read as.
+void warn_if_text(const std::string& path, const unsigned char* head, std::size_t head_size, const std::string& what,
+                  const std::string& type_name, FileFormat format);
 
 // True if the name ends in ".npy" (used to pick the output format of new files).
 bool has_npy_extension(const std::string& path);

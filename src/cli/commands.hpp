@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "gpusort/options.hpp"
+
 namespace gpusort::cli {
 
 struct SortArgs {
@@ -53,7 +55,20 @@ struct VerifyArgs {
   bool quiet = false;
 };
 
+// gpusort plan: what a sort of this shape would run, printed without sorting anything.
+struct PlanArgs {
+  SortArgs sort;      // the order, algorithm, device and tuning options, as `gpusort sort` takes them
+  std::string count;  // elements: decimal, or 2^K
+  std::string where = "host";  // host (a file or host array) or device (data already on the device)
+  std::string indices;         // argsort: the indices' width, 4 or 8 (the values then are positions)
+};
+
+// The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).
+SortOptions make_options(const SortArgs& args);
+std::string comparator_text(const std::string& arg);
+
 int run_devices(bool verbose);
+int run_plan(const PlanArgs& args);
 int run_algorithms();
 int run_sort(const SortArgs& args);
 int run_gen(const GenArgs& args);

@@ -1,8 +1,8 @@
 // gpusort-dist (also `gpusort dist-sort`, which runs this program): one rank of a distributed sort
 // of one raw file, under mpirun. Rank r reads its share of the input by offset, the ranks sort
-// together (gpusort::dist over MPI), and each writes its range of the sorted whole into one output
-// file by offset: rank 0 creates a temporary file beside the target at the full size, every rank
-// writes and syncs its range, and rank 0 renames it into place once all have succeeded.
+// together (gpusort::dist over MPI), and each writes its range of the sorted whole into the
+// outputs, which rank 0 opens before the sort and puts in place once every rank has written
+// (dist_outputs.hpp: the same output layer as gpusort sort's).
 //
 //   mpirun -np P gpusort dist-sort IN -o OUT --type T [--values V --values-type T --values-out VOUT]
 //                                  [--descending] [--stable] [--device ID] [-v]
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "array_file.hpp"
+#include "dist_outputs.hpp"
 #include "file_io.hpp"
 #include "progress.hpp"
 #include "core/host_array.hpp"
@@ -32,7 +33,6 @@ using gpusort::Error;
 using gpusort::errc;
 using gpusort::cli::read_at;
 using gpusort::cli::throw_io_error;
-using gpusort::cli::write_at;
 
 struct Args {
   std::string input, output, type, device;
@@ -40,53 +40,6 @@ struct Args {
   bool progress = false, no_progress = false;
   bool descending = false, stable = false, verbose = false;
 };
-
-// Whether every rank succeeded so far; all ranks call it at the same points.
-bool all_ok(bool mine) {
-  int ok = mine ? 1 : 0, all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return all == 1;
-}
-
-// Rank 0 creates a temporary file beside `target` at full size (mode as the umask gives new files);
-// every rank writes its range and syncs it. Returns the temporary path on every rank, or "" if any
-// rank failed (then nothing is left behind).
-std::string write_ranges(const std::string& target, const unsigned char* data, std::uint64_t first,
-                         std::size_t count, std::uint64_t n, std::size_t item, int rank) {
-  char temp[4096] = {};
-  bool ok = true;
-  if (rank == 0) {
-    const std::string pattern = target + ".gpusort-XXXXXX";
-    if (pattern.size() >= sizeof temp) throw Error(errc::invalid_argument, "output path too long");
-    std::memcpy(temp, pattern.c_str(), pattern.size() + 1);
-    const int fd = ::mkstemp(temp);
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ok = fd >= 0 && ::ftruncate(fd, off_t(n * item)) == 0 && ::fchmod(fd, 0666 & ~mask) == 0;
-    const int err = errno;
-    if (fd >= 0) ::close(fd);
-    if (!ok) {
-      if (fd >= 0) ::unlink(temp);
-      std::fprintf(stderr, "gpusort: error: cannot create the output beside '%s': %s\n", target.c_str(),
-                   std::strerror(err));
-    }
-  }
-  MPI_Bcast(temp, sizeof temp, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (!all_ok(ok)) return "";
-  bool wrote = false;
-  try {
-    const int out = ::open(temp, O_WRONLY | O_CLOEXEC);
-    if (out < 0) throw_io_error("open the output's temporary file", errno);
-    write_at(out, data, count * item, first * item, "the output's temporary file");
-    wrote = ::fsync(out) == 0;
-    ::close(out);
-  } catch (const Error& e) {
-    std::fprintf(stderr, "gpusort: error: rank %d: %s\n", rank, e.what());
-  }
-  if (all_ok(wrote)) return temp;
-  if (rank == 0) ::unlink(temp);
-  return "";
-}
 
 gpusort::core::HostArray read_share(const std::string& path, std::uint64_t first, std::size_t count, std::size_t item,
                                     const std::string& what) {
@@ -117,6 +70,8 @@ int run(const Args& a, int rank, int ranks) {
   const std::uint64_t n = elements_of(a.input, kb, "input");
   if (pairs && elements_of(a.values, vb, "values") != n)
     throw Error(errc::invalid_argument, "values '" + a.values + "' do not hold as many elements as the input");
+  gpusort::cli::DistOutputs outputs(MPI_COMM_WORLD, a.output, pairs ? a.values_out : std::string());
+  if (outputs.open_status() != 0) return outputs.open_status();
   const std::uint64_t first = n * std::uint64_t(rank) / ranks, last = n * std::uint64_t(rank + 1) / ranks;
   const std::size_t count = std::size_t(last - first);
   // Rank 0's share stands for all ranks' progress (the shares are equal to one element).
@@ -139,24 +94,12 @@ int run(const Args& a, int rank, int ranks) {
   const gpusort::dist::DistReport rep =
       gpusort::dist::sort_host(ctx, *comm, type, keys.get(), count, pairs ? values.get() : nullptr, vb, opt);
 
-  // One output file each for keys and values, written by range; renamed into place by rank 0 once
-  // every rank has written both (values first, so a keys file in place always has its values).
+  // Every rank writes its ranges of both outputs; rank 0 then puts both in place together.
   progress.advance(share_bytes);
   progress.phase("writing", share_bytes);
-  const std::string keys_temp = write_ranges(a.output, keys.get(), first, count, n, kb, rank);
-  std::string values_temp;
-  if (pairs && !keys_temp.empty()) values_temp = write_ranges(a.values_out, values.get(), first, count, n, vb, rank);
-  bool done = !keys_temp.empty() && (!pairs || !values_temp.empty());
-  if (rank == 0) {
-    if (done && pairs && ::rename(values_temp.c_str(), a.values_out.c_str()) != 0) done = false;
-    if (done && ::rename(keys_temp.c_str(), a.output.c_str()) != 0) done = false;
-    if (!done) {
-      std::fprintf(stderr, "gpusort: error: cannot put the output in place: %s\n", std::strerror(errno));
-      if (!keys_temp.empty()) ::unlink(keys_temp.c_str());
-      if (!values_temp.empty()) ::unlink(values_temp.c_str());
-    }
-  }
-  if (!all_ok(done)) return 1;
+  bool done = outputs.write(0, keys.get(), first * kb, count * kb);
+  if (pairs && done) done = outputs.write(1, values.get(), first * vb, count * vb);
+  if (!done || !outputs.commit()) return 1;
   if (a.verbose) {
     // Rank 0 prints every rank's phases, gathered.
     double mine[5] = {rep.local_sort_ms, rep.split_ms, rep.exchange_ms, rep.final_sort_ms, rep.total_ms};

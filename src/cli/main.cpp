@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
                    "the input is .npy or the name ends in .npy)")
       ->required();
   sort->add_option("--format", s.format,
-                   "How inputs are read: auto (a .npy magic, else raw), raw (even if the bytes start like .npy "
-                   "or look like text) or npy");
+                   "How inputs are read: auto (a .npy magic, else raw; a warning if raw bytes look like text), "
+                   "raw (even if the bytes start like .npy; no text warning) or npy");
   sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)");
   sort->add_flag("-d,--descending", s.descending, "Sort in descending order (NaNs first for floats)");
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");
@@ -209,6 +209,28 @@ int main(int argc, char** argv) {
   verify->add_flag("-d,--descending", v.descending, "Check descending order");
   verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
 
+  PlanArgs pl;
+  auto* plan = app.add_subcommand("plan", "Print what a sort would run (algorithm, path, each pass with its tuning, "
+                                          "temporaries) without sorting anything");
+  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
+  plan->add_option("-n,--count", pl.count, "Number of keys: decimal, or 2^K")->required();
+  plan->add_option("--values", pl.sort.values_type, "Value type carried along: a key type name or bytesK");
+  plan->add_option("--indices", pl.indices, "argsort: the indices' width in bytes, 4 or 8");
+  plan->add_option("--where", pl.where, "Where the data lie: host (files, host arrays) or device")->capture_default_str();
+  plan->add_flag("-d,--descending", pl.sort.descending, "Descending order");
+  plan->add_flag("-s,--stable", pl.sort.stable, "A stable sort");
+  plan->add_option("-a,--algorithm", pl.sort.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
+      ->capture_default_str();
+  plan->add_option("--device", pl.sort.device, "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one)");
+  plan->add_option("--wg", pl.sort.work_group_size, "Work-group (CUDA block) size, as for sort");
+  plan->add_option("--items-per-thread", pl.sort.items_per_thread, "Keys per work-item, as for sort");
+  plan->add_option("--local", pl.sort.local_variant, "Local-sort variant, as for sort");
+  plan->add_option("--merge", pl.sort.merge_variant, "Merge variant, as for sort");
+  plan->add_option("--comparator", pl.sort.comparator, "A run-time order (or @FILE), as for sort");
+  plan->add_option("--host-levels", pl.sort.host_merge_levels, "hybrid: host merge levels, as for sort");
+  plan->add_option("--device-memory-limit", pl.sort.device_memory_limit, "Device memory the sort may use, as for sort");
+  plan->add_option("--threads", pl.sort.threads, "Host threads per copy direction, as for sort");
+
   auto* cache = add_cache_command(app);
   // Listed for --help only: main() hands dist-sort to gpusort-dist before parsing.
   app.add_subcommand("dist-sort", "Distributed sort of one raw file across MPI ranks: mpirun -np P gpusort dist-sort "
@@ -234,6 +256,7 @@ int main(int argc, char** argv) {
     if (*devices) return run_devices(devices_verbose);
     if (app.got_subcommand("algorithms")) return run_algorithms();
     if (*sort) return run_sort(s);
+    if (*plan) return run_plan(pl);
     if (*gen) return run_gen(g);
     if (*verify) return run_verify(v);
     if (*cache) return run_cache(*cache);

@@ -50,6 +50,10 @@ class OutputFile {
   void commit();
 
   const std::string& path() const noexcept { return path_; }
+  // The temporary file the data go to until commit() ("" for a stream, and once committed).
+  // Another process may open it by this name to write its own ranges at positions, as write_at
+  // does (gpusort dist-sort's ranks); only this object creates, removes or renames it.
+  const std::string& temporary_path() const noexcept { return temp_path_; }
   const std::string& what() const noexcept { return what_; }
   bool is_stream() const noexcept { return mode_ == Mode::stream; }
   // Two outputs with equal identities would write the same file (whatever the spelling).

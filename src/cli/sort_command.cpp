@@ -62,9 +62,10 @@ bool over_memory_limit(const SortArgs& a, std::uint64_t limit) {
   return keys.bytes + values.bytes > limit;
 }
 
-// The external sort takes raw files only: a .npy input is an error, and one that looks like text is
-// refused as the in-memory path refuses it.
-void check_external_inputs(const SortArgs& a, FileFormat format) {
+// The external sort takes raw files only: a .npy input is an error; the raw layout's checks (size,
+// the warning for text-looking bytes) are the in-memory path's.
+void check_external_inputs(const SortArgs& a, std::optional<key_type> type, const std::optional<ValueType>& value_type,
+                           FileFormat format) {
   const std::string paths[] = {a.input, a.values};
   for (const std::string& p : paths) {
     if (p.empty()) continue;
@@ -77,9 +78,11 @@ void check_external_inputs(const SortArgs& a, FileFormat format) {
       throw Error(errc::unsupported, "'" + p + "' is larger than --memory-limit and than the device (or the limit "
                                      "leaves no room to stream it), and external sorts take raw files only for now "
                                      "(raise --memory-limit, or write the array raw with numpy's tofile)");
-    if (format != FileFormat::raw && looks_like_text(head, got))
-      throw Error(errc::invalid_argument, "'" + p + "' looks like numbers written as text, not a raw array; convert "
-                                          "it first, or pass --format raw to read its bytes");
+    const std::uint64_t total = input_size(p).bytes;
+    if (&p == &paths[0])
+      key_layout(p, head, got, total, type, format);
+    else
+      value_layout(p, head, got, total, value_type, format);
   }
 }
 
@@ -87,6 +90,8 @@ std::string default_temporary_directory() {
   const char* t = std::getenv("TMPDIR");
   return t && *t ? t : "/tmp";
 }
+
+}  // namespace
 
 // --comparator TEXT, or @FILE: the body from a file (multi-line bodies, no shell quoting).
 std::string comparator_text(const std::string& arg) {
@@ -123,6 +128,8 @@ SortOptions make_options(const SortArgs& a) {
   o.verbose = a.verbose;
   return o;
 }
+
+namespace {
 
 std::string rate(std::size_t n, double ms) {
   char buf[64];
@@ -371,7 +378,7 @@ int run_sort(const SortArgs& args) {
     limit = parse_size_arg(args.memory_limit, "--memory-limit");
     if (over_memory_limit(args, limit) &&
         !try_streamed_sort(args, options, type, value_type, format, limit, run, progress)) {
-      check_external_inputs(args, format);
+      check_external_inputs(args, type, value_type, format);
       run = SortRun{};  // what the attempt opened (regular files, devices) is closed first
       return run_external_sort(args, options, type, value_type, limit, progress);
     }

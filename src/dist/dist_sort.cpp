@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "api/option_checks.hpp"
+#include "algorithms/planner.hpp"
+#include "algorithms/request_checks.hpp"
 #include "core/host_array.hpp"
 #include "core/ordered_search.hpp"
 #include "dist/dist_steps.hpp"
@@ -70,7 +71,8 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
       throw Error(errc::invalid_argument, "values and value size must be given together");
     if (n > 0 && !keys) throw Error(errc::invalid_argument, "keys is null");
     // Also on ranks with nothing to sort, so a bad option fails everywhere alike.
-    gpusort::detail::checked_algorithm(ctx.device(), std::max<std::uint64_t>(report.total, 2), options);
+    gpusort::algo::make_plan({.type = type, .n = std::max<std::uint64_t>(report.total, 2), .value_bytes = vb, .options = options},
+                              ctx.runtime_device());
     const auto t = clock_type::now();
     if (n > 1) report.local_sort = gpusort::sort_host(ctx, type, keys, n, values, vb, options);
     report.local_sort_ms = ms_since(t);

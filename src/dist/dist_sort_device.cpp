@@ -10,7 +10,8 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/merge_uneven_runs.hpp"
-#include "api/option_checks.hpp"
+#include "algorithms/planner.hpp"
+#include "algorithms/request_checks.hpp"
 #include "core/host_array.hpp"
 #include "dist/dist_steps.hpp"
 #include "dist/exact_cuts.hpp"
@@ -162,7 +163,8 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
       throw Error(errc::invalid_argument, "values and value size must be given together");
     if (n * kb > keys.bytes() || (values && n * vb > values->bytes()))
       throw Error(errc::invalid_argument, "dist::sort_device: the buffers hold fewer than n elements");
-    gpusort::detail::checked_algorithm(ctx.device(), std::max<std::uint64_t>(report.total, 2), options);
+    gpusort::algo::make_plan({.type = type, .n = std::max<std::uint64_t>(report.total, 2), .value_bytes = vb, .where = data_location::device, .options = options},
+                              ctx.runtime_device());
     layout = temp_layout(ctx, type, n, vb, p, options, temporary_storage == nullptr);
     if (temporary_storage && temporary_storage->bytes() < layout.total())
       throw Error(errc::invalid_argument, "dist::sort_device: the temporary storage holds " +

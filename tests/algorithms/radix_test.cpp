@@ -3,10 +3,7 @@
 // pairs with value = index for every value width (stability); one size above 2^20; always stable.
 // The tile sizes covered: 1024 (portable path: 64 x 16) and 4096 / 6144 / 7168 (CUDA onesweep: 256 x 16/24/28).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -665,82 +662,6 @@ TEST(Radix, PortableOnesweep) {
     check_keys_matrix<std::uint32_t>(o, {3 * tile + 7, 40001}, {dist::uniform, dist::few_unique});
     check_pairs<std::uint32_t, std::uint32_t>(o, {20001}, dist::entropy);
   }
-}
-
-// Not a timing assertion: prints keys/s when GPUSORT_RADIX_PROBE is set (device runs only).
-// GPUSORT_RADIX_PROBE_POLICY="items=20,min_blocks=4": a radix policy override for the whole probe
-// (algo::parse_radix_policy_override; gpusort-bench takes the same as --radix-policy).
-TEST(RadixProbe, PrintKeysPerSecond) {
-  const char* env = std::getenv("GPUSORT_RADIX_PROBE");
-  if (!env) GTEST_SKIP() << "set GPUSORT_RADIX_PROBE=log2(n) to print throughput";
-  const char* policy = std::getenv("GPUSORT_RADIX_PROBE_POLICY");
-  const algo::ScopedRadixPolicyOverride variant(algo::parse_radix_policy_override(policy ? policy : ""));
-  const std::size_t n = std::size_t(1) << std::atoi(env);
-  Context& ctx = test_context();
-  std::mt19937_64 rng(1);
-  auto run = [&](auto tag, std::size_t value_bytes, const char* what) {
-    using K = decltype(tag);
-    std::vector<K> host(n);
-    for (auto& x : host) x = static_cast<K>(rng());
-    DeviceArray<K> keys(ctx, std::span<const K>(host));
-    DeviceBuffer values;
-    if (value_bytes) values = DeviceBuffer(ctx, n * value_bytes);
-    std::vector<double> ms;
-    // GPUSORT_RADIX_PROBE_TEMP=1: caller-supplied temporary storage (allocated once, as CUB's peer
-    // does outside its timed region), so the time excludes the driver's temporary allocations
-    const bool own_temp = std::getenv("GPUSORT_RADIX_PROBE_TEMP") != nullptr;
-    DeviceBuffer temp;
-    if (own_temp) temp = DeviceBuffer(ctx, temporary_storage_bytes(ctx, key_type_of<K>::value, n, value_bytes, {.algorithm = kRadix}));
-    for (int rep = 0; rep < 6; ++rep) {
-      keys.upload(host);
-      const SortOptions o{.algorithm = kRadix, .verbose = rep == 5 && std::getenv("GPUSORT_RADIX_VERBOSE")};
-      auto r = own_temp ? sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes, o, temp)
-                        : sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr, value_bytes, o);
-      ms.push_back(r.sort_ms);
-    }
-    std::sort(ms.begin() + 1, ms.end());
-    const double med = ms[1 + (ms.size() - 1) / 2];
-    std::printf("radix probe %s n=2^%s: %.3f ms, %.2f Gkeys/s (%s)\n", what, env, med, n / med / 1e6,
-                ctx.device().name.c_str());
-    std::vector<K> back(n);
-    keys.download(back);
-    EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
-  };
-  run(std::uint32_t{}, 0, "u32 keys");
-  run(float{}, 0, "f32 keys");
-  // GPUSORT_RADIX_PROBE_ITEMS=0: skip the tile-shape probe (variant runs)
-  const bool items = !std::getenv("GPUSORT_RADIX_PROBE_ITEMS") || std::atoi(std::getenv("GPUSORT_RADIX_PROBE_ITEMS")) != 0;
-  if (ctx.device().backend == "cuda" && items) {  // onesweep tile shape: keys per thread
-    auto items_probe = [&](auto tag, std::size_t value_bytes, const char* what, std::initializer_list<std::size_t> items) {
-      using K = decltype(tag);
-      std::vector<K> host(n);
-      for (auto& x : host) x = static_cast<K>(rng());
-      DeviceArray<K> keys(ctx, std::span<const K>(host));
-      DeviceBuffer values;
-      if (value_bytes) values = DeviceBuffer(ctx, n * value_bytes);
-      for (std::size_t it : items) {
-        std::vector<double> ms;
-        for (int rep = 0; rep < 5; ++rep) {
-          keys.upload(host);
-          ms.push_back(sort_device(ctx, key_type_of<K>::value, keys.buffer(), n, value_bytes ? &values : nullptr,
-                                   value_bytes, {.algorithm = kRadix, .items_per_thread = it})
-                           .sort_ms);
-        }
-        std::sort(ms.begin() + 1, ms.end());
-        std::printf("radix probe %s items=%zu n=2^%s: %.3f ms, %.2f Gkeys/s\n", what, it, env, ms[2], n / ms[2] / 1e6);
-        std::vector<K> back(n);
-        keys.download(back);
-        EXPECT_TRUE(std::is_sorted(back.begin(), back.end()));
-      }
-    };
-    items_probe(std::uint32_t{}, 0, "u32 keys", {24, 28, 32});
-    items_probe(std::uint32_t{}, 4, "u32/u32 pairs", {16, 20, 24, 28, 32});
-    items_probe(std::uint64_t{}, 0, "u64 keys", {12, 16, 20, 24});
-    items_probe(std::uint64_t{}, 8, "u64/u64 pairs", {12, 16, 20});
-  }
-  run(std::uint32_t{}, 4, "u32/u32 pairs");
-  run(std::uint64_t{}, 0, "u64 keys");
-  run(std::uint64_t{}, 8, "u64/u64 pairs");
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 // host path (a device budget below the records), and records already in device memory.
 #include <cstring>
 
-#include "api/records_device.hpp"
+#include "algorithms/records/record_sort.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/records.hpp"
 #include "support/test_support.hpp"

@@ -91,7 +91,8 @@ TEST_F(CliExternalSort, ClearErrors) {
   r = run_cli({"sort", path("k.npy"), "-o", path("o"), "-S", "16K"});
   expect_clean_error(r);
   EXPECT_NE(r.err.find("raw files only"), std::string::npos) << r.err;
-  // Numbers written as text, above the limit: refused as the in-memory path refuses them.
+  // Numbers written as text, above the limit, of a size no u32 array has: refused with the hint,
+  // as the in-memory path refuses them.
   {
     std::ofstream text(path("t.txt"));
     for (int i = 0; i < 20000; ++i) text << i << "\n";
@@ -101,6 +102,24 @@ TEST_F(CliExternalSort, ClearErrors) {
   EXPECT_NE(r.err.find("text"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "o"));
   EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+}
+
+// Bytes that look like text but make a valid array are sorted externally as the in-memory path
+// sorts them: with one warning (none with --format raw).
+TEST_F(CliExternalSort, TextLookingInputIsSortedWithAWarning) {
+  {
+    std::ofstream text(path("t.txt"));
+    for (int i = 0; i < 20000; ++i) text << std::string(7 - std::to_string(i).size(), '0') << i << "\n";  // 8 bytes
+  }
+  ASSERT_CLI_OK(run_cli({"sort", path("t.txt"), "-t", "u32", "-o", path("ref"), "--format", "raw"}));
+  const RunResult r = run_cli({"sort", path("t.txt"), "-t", "u32", "-o", path("ext"), "-S", "16K", "-T", path("tmp")});
+  ASSERT_CLI_OK(r);
+  const auto lines = lines_of(r.err);
+  ASSERT_EQ(lines.size(), 1u) << describe(r);
+  EXPECT_EQ(lines[0].rfind("gpusort: warning: ", 0), 0u) << r.err;
+  EXPECT_NE(lines[0].find("--format raw"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(dir_ / "ext"), read_text(dir_ / "ref"));
+  EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "runs left behind";
 }
 
 }  // namespace

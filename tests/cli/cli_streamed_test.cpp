@@ -186,7 +186,7 @@ TEST(CliStreamed, InputErrorsLeaveNothing) {
   expect_clean_error(r, 2);
   EXPECT_NE(r.err.find("not a multiple of 4"), std::string::npos) << r.err;
   write_bytes(d / "text", "12 7 3\n", 7);
-  r = run_cli({"sort", (d / "text").string(), "-o", (d / "o").string(), "-t", "u8"});
+  r = run_cli({"sort", (d / "text").string(), "-o", (d / "o").string(), "-t", "u32"});
   expect_clean_error(r, 2);
   EXPECT_NE(r.err.find("looks like numbers written as text"), std::string::npos) << r.err;
   write_vec(d / "k", random_u32(10, 100));

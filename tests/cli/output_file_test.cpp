@@ -1,8 +1,10 @@
 // The command's output module directly: keys and values outputs are committed together or not at
 // all, even when the second replacement fails after the first succeeded.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
+#include "file_io.hpp"
 #include "gpusort/errors.hpp"
 #include "output_file.hpp"
 
@@ -61,6 +63,33 @@ TEST(OutputFile, DistinctCheckSeesThroughSpellings) {
   OutputFile a((d / "x").string(), "output"), b((d / "." / "x").string(), "values output");
   std::vector<OutputFile*> both{&a, &b};
   EXPECT_THROW(gpusort::cli::check_distinct(both), gpusort::Error);
+}
+
+// What gpusort dist-sort's other ranks write into: a file beside the target that another writer
+// may fill at positions, and that only the OutputFile removes or renames.
+TEST(OutputFile, TemporaryPathTakesWritesFromAnotherDescriptor) {
+  TempDir d;
+  const auto target = d / "t";
+  OutputFile o(target.string(), "output");
+  const std::string temp = o.temporary_path();
+  ASSERT_FALSE(temp.empty());
+  EXPECT_EQ(fs::path(temp).parent_path(), fs::path(target).parent_path());
+  EXPECT_EQ(fs::path(temp).filename().string().front(), '.') << temp;  // hidden
+  o.write_at(0, "head", 4);
+  {
+    const gpusort::cli::Fd other(::open(temp.c_str(), O_WRONLY | O_CLOEXEC));
+    ASSERT_GE(other.get(), 0) << temp;
+    gpusort::cli::write_at(other.get(), "tail", 4, 4, "the temporary file");
+  }
+  o.commit();
+  EXPECT_TRUE(o.temporary_path().empty());
+  EXPECT_EQ(read_text(target), "headtail");
+  EXPECT_EQ(d.entries(), std::vector<std::string>{"t"});
+}
+
+TEST(OutputFile, StreamHasNoTemporaryPath) {
+  OutputFile o("-", "output");
+  EXPECT_TRUE(o.temporary_path().empty());
 }
 
 }  // namespace

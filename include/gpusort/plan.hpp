@@ -1,0 +1,66 @@
+#pragma once
+// What a sort will do, found without sorting anything: every entry point builds one SortRequest,
+// and the planner turns it into one plan (algorithm, path, passes with their tuning rows,
+// temporaries). `gpusort plan` prints the same, and `--verbose` / SortOptions::verbose prints it
+// before a sort runs.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpusort/context.hpp"
+#include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
+
+namespace gpusort {
+
+// Where a request's data lie, which decides the paths open to it and the options it may set.
+enum class data_location {
+  host,          // host memory: sort, sort_pairs, argsort, sort_host, streamed files
+  device,        // device buffers gpusort made: sort_device, DeviceArray, temporary_storage_bytes
+  caller_memory  // the caller's own device memory and stream or queue (gpusort/native.hpp)
+};
+const char* to_string(data_location where);  // "host", "device", "caller memory"
+
+// One sort, as asked. Every entry point fills one and hands it to the planner, which validates it
+// once (Error(invalid_argument) naming the field) before anything runs.
+struct SortRequest {
+  key_type type = key_type::u32;
+  std::uint64_t n = 0;            // elements in all
+  std::size_t value_bytes = 0;    // 0: keys alone; else 1, 2, 4, 8 or 16
+  // argsort: the values are the keys' positions 0..n-1, made by the sort (value_bytes 4 or 8).
+  bool positions = false;
+  data_location where = data_location::host;
+  // Room for many sorts at once and for top-k; today a request must keep these defaults
+  // (Error(unsupported) otherwise): `rows` independent rows of n / rows elements each, and the
+  // k first elements of each row (0: all of them, a full sort).
+  std::uint64_t rows = 1;
+  std::uint64_t k = 0;
+  SortOptions options = {};
+};
+
+// The plan of a request on one device, in words.
+struct SortPlan {
+  std::string algorithm;     // the name `gpusort algorithms` lists
+  std::string path;          // "one piece", "chunks and buckets (N chunks)", "in place on the device", ...
+  std::string device;        // the device's id and name
+  std::string device_class;  // the key the tuning rows are chosen by (DeviceDescription::device_class)
+  // Each pass or kernel that will run, in order, with the tuning it takes; a choice the sort makes
+  // only once it has read the data (radix: which passes a uniform digit lets it skip) says so.
+  std::vector<std::string> steps;
+  // Device temporaries the algorithm asks for, in bytes (temp_bytes_known false: it does not say).
+  std::uint64_t temporary_bytes = 0;
+  bool temp_bytes_known = false;
+  // Device memory the data and temporaries take at once (an estimate for host requests' chunks).
+  std::uint64_t device_bytes = 0;
+  std::size_t chunks = 1;  // host requests larger than the device: chunks (and as many buckets)
+
+  // The plan as lines of text, as `gpusort plan` prints it.
+  std::string text() const;
+};
+
+// The plan of `request` on ctx's device. Throws what the sort itself would throw for a request it
+// refuses (before it runs anything).
+SortPlan plan(Context& ctx, const SortRequest& request);
+
+}  // namespace gpusort

@@ -1,0 +1,312 @@
+// Record sorts on the device (algorithms/records/record_sort.hpp): key making, one sort per pass,
+// the gather.
+#include "algorithms/records/record_sort.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "algorithms/positions.hpp"
+#include "algorithms/host_sizing.hpp"
+#include "algorithms/request_checks.hpp"
+#include "runtime/buffer_pool.hpp"
+#include "runtime/drain_on_unwind.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "runtime/phase_timer.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace gpusort::detail {
+namespace {
+
+constexpr std::uint32_t kPreferredGroupSize = 256;
+// Records whose units one work-item of the gather loads before it stores them (records.cl's
+// GATHER_BATCH): 8 measured 2.0 ms against 1.65 for 2^24 records of 100 bytes (H200, 2026-11-26).
+constexpr std::uint32_t kGatherBatch = 4;
+constexpr std::uint64_t kPassTableWords = 5;  // words per row of the pass table (RECORD_PASS_WORDS)
+
+std::atomic<bool> wide_index_for_testing{false};
+
+
+// Bytes of the array the later passes' keys are put in order into: the widest of their keys.
+std::uint64_t ordered_keys_bytes(std::uint64_t n, const std::vector<RecordPass>& passes) {
+  std::size_t widest = 0;
+  for (std::size_t p = 1; p < passes.size(); ++p) widest = std::max(widest, key_size(passes[p].type));
+  return n * widest;
+}
+
+// Where each pass's keys, made in record order, lie in one buffer: pass 0's at byte 0 (its array
+// is then sorted where it lies), each array starting 256-aligned. Returns the buffer's size.
+std::uint64_t layout_pass_keys(std::uint64_t n, const std::vector<RecordPass>& passes, std::vector<std::uint64_t>& at) {
+  std::uint64_t bytes = 0;
+  at.clear();
+  for (const RecordPass& pass : passes) {
+    at.push_back(bytes);
+    bytes += algo::ceil_div(n * key_size(pass.type), 256) * 256;
+  }
+  return bytes;
+}
+
+// The options of a sort on the device: stable, no host-only fields.
+SortOptions device_sort_options(const SortOptions& options) {
+  SortOptions o = options;
+  o.stable = true;
+  o.device_memory_limit = 0;
+  o.host_threads = 0;
+  return o;
+}
+
+// The options of one pass's sort: the pass's direction; a pass orders by its field, never by a
+// comparator.
+SortOptions pass_options(const SortOptions& options, const RecordPass& pass) {
+  SortOptions o = device_sort_options(options);
+  o.order = pass.descending ? order::descending : order::ascending;
+  o.comparator.clear();
+  return o;
+}
+
+// The options of the first sort: the first pass's, or the comparator's sort of the addresses.
+SortOptions first_sort_options(const SortOptions& options, const std::vector<RecordPass>& passes) {
+  return passes.empty() ? device_sort_options(options) : pass_options(options, passes[0]);
+}
+
+// A pass's sort temporaries; for an algorithm that does not report them, twice its data.
+std::uint64_t sort_temp_bytes(rt::Device& device, key_type type, std::uint64_t n, std::size_t vb,
+                              const SortOptions& options) {
+  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
+  if (!algorithm.temp_bytes) return 2 * n * (key_size(type) + vb);
+  return algorithm.temp_bytes({device, type, n, vb, options});
+}
+
+class RecordKernels {
+ public:
+  RecordKernels(rt::Device& device, std::size_t index_bytes)
+      : device_(device),
+        program_(device.program("records.cl", {"RECORD_INDEX_BYTES=" + std::to_string(index_bytes),
+                                               "GATHER_BATCH=" + std::to_string(kGatherBatch),
+                                               "RECORD_PASS_WORDS=" + std::to_string(kPassTableWords)})),
+        group_(algo::default_group_size(device, kPreferredGroupSize)) {}
+
+  // Every pass's keys in record order, into `keys` at the byte positions `at`.
+  void make_keys(rt::Buffer& records, std::uint64_t n, std::size_t rb, const std::vector<RecordPass>& passes,
+                 const std::vector<std::uint64_t>& at, rt::Buffer& keys) {
+    std::vector<std::uint64_t> table;
+    table.reserve(passes.size() * kPassTableWords);
+    for (std::size_t p = 0; p < passes.size(); ++p)
+      table.insert(table.end(), {passes[p].offset, passes[p].bytes, passes[p].packed ? 1u : 0u,
+                                 key_size(passes[p].type), at[p]});
+    table_ = device_.temp_pool().get(table.size() * 8);
+    device_.write(*table_, 0, table.data(), table.size() * 8);
+    device_.launch(program_.kernel("records_make_keys"), items(n),
+                   {records, n, std::uint64_t(rb), *table_, std::uint32_t(passes.size()), keys});
+  }
+  // keys[i] = the pass's key (at byte `at` of `all`) of record index[i].
+  void order_keys(rt::Buffer& all, std::uint64_t at, rt::Buffer& index, std::uint64_t n, key_type type,
+                  rt::Buffer& keys) {
+    device_.launch(program_.kernel("records_order_keys"), items(n),
+                   {all, at, index, n, std::uint32_t(key_size(type)), keys});
+  }
+  // addresses[i] = the device address of record i (a comparator's keys).
+  void addresses(rt::Buffer& records, std::uint64_t n, std::size_t rb, rt::Buffer& addresses) {
+    device_.launch(program_.kernel("records_addresses"), items(n), {records, n, std::uint64_t(rb), addresses});
+  }
+  void index_of_addresses(rt::Buffer& records, rt::Buffer& addresses, std::uint64_t n, std::size_t rb,
+                          rt::Buffer& index) {
+    device_.launch(program_.kernel("records_index_of_addresses"), items(n),
+                   {records, addresses, n, std::uint64_t(rb), index});
+  }
+  void gather(rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb, rt::Buffer& index) {
+    const std::uint32_t unit = rb % 4 == 0 ? 4 : 1;
+    const std::size_t units = rb / unit;
+    std::uint32_t lanes_log2 = 0;
+    while (lanes_log2 < 5 && (std::size_t(1) << lanes_log2) < units) ++lanes_log2;
+    while (lanes_log2 > 0 && (std::uint32_t(1) << lanes_log2) > group_) --lanes_log2;  // a record within a group
+    const std::uint64_t per_group = std::uint64_t(group_ >> lanes_log2) * kGatherBatch;
+    const rt::Launch launch{algo::ceil_div(n, per_group), group_, 0};
+    device_.launch(program_.kernel("records_gather"), launch,
+                   {in, out, n, std::uint64_t(rb), index, unit, lanes_log2});
+  }
+
+ private:
+  rt::Launch items(std::uint64_t n) const { return {algo::ceil_div(n, group_), group_, 0}; }
+  rt::Device& device_;
+  rt::Program& program_;
+  std::uint32_t group_;
+  rt::BufferPtr table_;
+};
+
+// A sort of n keys (and values: vb bytes each, 0 for none) already on the device, with `options`
+// as given and the run-time order registered as `order` (or none). Not waited for here: the passes
+// and the gather queue up behind each other (a driver may still wait inside, e.g. radix reading
+// its histogram back, and freeing a temporary above the pool's limit synchronizes on CUDA).
+void sort_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys, rt::Buffer* values,
+                    std::size_t vb, const SortOptions& options, const std::string& order = {}) {
+  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
+  algo::SortJob job{device, type, n, vb, keys, values, options, nullptr};
+  job.registered_order = order;
+  algo::run(algorithm, job);
+}
+
+// One pass's sort: its keys with the records (or their index) as values.
+void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::Buffer& keys, rt::Buffer& values,
+               std::size_t vb, const SortOptions& options) {
+  sort_on_device(device, pass.type, n, keys, &values, vb, pass_options(options, pass));
+}
+
+// The records in the order of `index`, from `in` into `out`; in == out: gathered into a temporary
+// and copied back.
+void gather_sorted(rt::Device& device, RecordKernels& kernels, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
+                   std::size_t rb, rt::Buffer& index, rt::PhaseTimer& timer) {
+  if (&in != &out) {
+    kernels.gather(in, out, n, rb, index);
+    timer.mark("gather");
+    timer.print();
+    return;
+  }
+  rt::BufferPtr sorted = device.temp_pool().get(n * rb);
+  kernels.gather(in, *sorted, n, rb, index);
+  timer.mark("gather");
+  device.copy(*sorted, 0, in, 0, n * rb);
+  timer.mark("copy back");
+  timer.print();
+  device.finish();  // before `sorted` may be freed
+}
+
+// Records ordered by a run-time comparator (options.comparator): their addresses sorted by it
+// (kernels/records.cl, records_addresses; the order's programs read the records through them),
+// turned back into indices, then the gather.
+void run_comparator_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
+                                const SortOptions& options) {
+  rt::BufferPool& pool = device.temp_pool();
+  rt::PhaseTimer timer{device, options.verbose, "records"};
+  timer.mark("start");
+  const std::size_t ib = record_index_bytes(n);
+  RecordKernels kernels(device, ib);
+  rt::BufferPtr addresses = pool.get(n * 8);
+  rt::BufferPtr index = pool.get(n * ib);
+  kernels.addresses(in, n, rb, *addresses);
+  timer.mark("addresses");
+  sort_on_device(device, key_type::u64, n, *addresses, nullptr, 0, device_sort_options(options),
+                 rt::register_record_order(options.comparator, options.order == order::descending));
+  timer.mark("sort by the comparator");
+  kernels.index_of_addresses(in, *addresses, n, rb, *index);
+  timer.mark("indices");
+  gather_sorted(device, kernels, in, out, n, rb, *index, timer);
+}
+
+// The sort itself: the records of `in` sorted into `out`. in == out sorts in place: a sort that
+// gathers (every one but records that travel with their key) then gathers into a temporary and
+// copies back.
+void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
+                     const std::vector<RecordPass>& passes, const SortOptions& options) {
+  if (passes.empty()) return run_comparator_record_sort(device, in, out, n, rb, options);
+  rt::BufferPool& pool = device.temp_pool();
+  rt::PhaseTimer timer{device, options.verbose, "records"};
+  timer.mark("start");
+  std::vector<std::uint64_t> at;
+  const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
+  if (records_move_with_key(passes, rb)) {
+    const RecordPass& pass = passes[0];
+    if (&in != &out) device.copy(in, 0, out, 0, n * rb);
+    rt::BufferPtr keys = pool.get(keys_bytes);
+    RecordKernels(device, 4).make_keys(out, n, rb, passes, at, *keys);
+    timer.mark("keys");
+    sort_pass(device, pass, n, *keys, out, rb, options);
+    timer.mark("sort with the records");
+    timer.print();
+    return;
+  }
+  const std::size_t ib = record_index_bytes(n);
+  RecordKernels kernels(device, ib);
+  rt::BufferPtr index = pool.get(n * ib);
+  rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
+  rt::BufferPtr keys = passes.size() > 1 ? pool.get(ordered_keys_bytes(n, passes)) : nullptr;
+  kernels.make_keys(in, n, rb, passes, at, *all_keys);  // first: its table's write waits for the queue
+  algo::fill_positions(device, *index, n, ib);
+  timer.mark("keys of every pass");
+  for (std::size_t p = 0; p < passes.size(); ++p) {
+    if (p > 0) {
+      kernels.order_keys(*all_keys, at[p], *index, n, passes[p].type, *keys);
+      timer.mark("keys of pass " + std::to_string(p) + " in order");
+    }
+    sort_pass(device, passes[p], n, p == 0 ? *all_keys : *keys, *index, ib, options);
+    timer.mark("sort of pass " + std::to_string(p));
+  }
+  gather_sorted(device, kernels, in, out, n, rb, *index, timer);
+}
+
+}  // namespace
+
+std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
+                                         const std::vector<RecordPass>& passes, const SortOptions& options) {
+  if (passes.empty())  // addresses, index, the sort's temporaries, the gather's second copy
+    return n * 8 + n * record_index_bytes(n) +
+           sort_temp_bytes(device, key_type::u64, n, 0, device_sort_options(options)) + n * record_bytes;
+  std::vector<std::uint64_t> at;
+  const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
+  if (records_move_with_key(passes, record_bytes)) {
+    const RecordPass& pass = passes[0];
+    return keys_bytes + sort_temp_bytes(device, pass.type, n, record_bytes, pass_options(options, pass));
+  }
+  const std::size_t ib = record_index_bytes(n);
+  std::uint64_t sort_temp = 0;
+  for (const RecordPass& pass : passes)
+    sort_temp = std::max(sort_temp, sort_temp_bytes(device, pass.type, n, ib, pass_options(options, pass)));
+  return keys_bytes + ordered_keys_bytes(n, passes) + n * ib + sort_temp + n * record_bytes;
+}
+
+bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
+                        const std::vector<RecordPass>& passes, const SortOptions& options) {
+  const std::uint64_t data = n * record_bytes;
+  // Every buffer within the device's largest allocation: the records (twice), all passes' keys,
+  // the ordered keys, the index, and each pass's sort as largest_buffer_bytes plans it.
+  const std::uint64_t max_buffer = max_buffer_bytes(device.description());
+  std::uint64_t largest = data;
+  if (passes.empty()) {  // a comparator's sort of the addresses
+    largest = std::max({largest, n * 8, largest_buffer_bytes(n, 8, 0)});
+  } else {
+    std::vector<std::uint64_t> at;
+    largest = std::max(largest, layout_pass_keys(n, passes, at));
+    largest = std::max(largest, ordered_keys_bytes(n, passes));
+    const bool with_key = records_move_with_key(passes, record_bytes);
+    const std::size_t vb = with_key ? record_bytes : record_index_bytes(n);
+    largest = std::max<std::uint64_t>(largest, n * vb);
+    for (const RecordPass& pass : passes)
+      largest = std::max(largest, largest_buffer_bytes(n, key_size(pass.type), vb));
+  }
+  if (largest > max_buffer) return false;
+  const std::uint64_t budget = device_budget(device.description(), options);
+  const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
+  return data <= budget && extra <= budget - data;
+}
+
+std::size_t record_index_bytes(std::uint64_t n) {
+  return n <= std::uint64_t(UINT32_MAX) && !wide_index_for_testing.load() ? 4 : 8;
+}
+
+void set_records_wide_index_for_testing(bool wide) { wide_index_for_testing.store(wide); }
+
+SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
+                                  std::size_t record_bytes, const std::vector<RecordPass>& passes,
+                                  const SortOptions& options) {
+  SortReport report;
+  report.device = device.description().id;
+  report.chunks = std::max<std::size_t>(1, passes.size());
+  report.algorithm = checked_algorithm(device.description(), n, first_sort_options(options, passes)).name;
+  if (n <= 1) {  // already sorted; out-of-place, the one record is copied
+    if (n == 1 && &in != &out) {
+      device.copy(in, 0, out, 0, record_bytes);
+      device.finish();
+    }
+    return report;
+  }
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  rt::DrainOnUnwind drain(device);
+  auto start = device.record();
+  run_record_sort(device, in, out, n, record_bytes, passes, options);
+  auto stop = device.record();
+  report.sort_ms = stop->elapsed_ms_since(*start);
+  report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
+  return report;
+}
+
+}  // namespace gpusort::detail

@@ -1,0 +1,136 @@
+// Checks of SortOptions against the chosen algorithm and the device (algorithms/request_checks.hpp).
+#include "algorithms/request_checks.hpp"
+
+#include "algorithms/chooser.hpp"
+#include "algorithms/host_sizing.hpp"
+
+namespace gpusort::detail {
+namespace {
+
+// An algorithm-specific field: its name, which algorithms read it, and whether a request set it.
+struct Field {
+  const char* name;
+  bool algo::OptionUse::*used;
+  bool (*is_set)(const SortOptions&);
+};
+
+constexpr Field kFields[] = {
+    {"work_group_size", &algo::OptionUse::work_group_size, [](const SortOptions& o) { return o.work_group_size != 0; }},
+    {"items_per_thread", &algo::OptionUse::items_per_thread, [](const SortOptions& o) { return o.items_per_thread != 0; }},
+    {"local_variant", &algo::OptionUse::local_variant, [](const SortOptions& o) { return !o.local_variant.empty(); }},
+    {"merge_variant", &algo::OptionUse::merge_variant, [](const SortOptions& o) { return !o.merge_variant.empty(); }},
+    {"host_merge_levels", &algo::OptionUse::host_merge_levels,
+     [](const SortOptions& o) { return o.host_merge_levels != -1; }},
+};
+
+// "merge, radix, ...": the algorithms that read an option (OptionUse's flag), for the error messages.
+std::string users_of(bool algo::OptionUse::*used) {
+  std::string s;
+  for (const auto& a : algo::registry())
+    if (a.options.*used) s += (s.empty() ? "" : ", ") + a.name;
+  return s;
+}
+
+void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm) {
+  const algo::OptionUse& use = algorithm.options;
+  if (items == 0) return;
+  const bool power_of_two = (items & (items - 1)) == 0;
+  if (items > use.max_items_per_thread || (use.items_power_of_two && !power_of_two))
+    throw Error(errc::invalid_argument, std::string("SortOptions::items_per_thread must be 0 (the algorithm's default) or ") +
+                                            (use.items_power_of_two ? "a power of two " : "") + "from 1 to " +
+                                            std::to_string(use.max_items_per_thread) + " for algorithm '" +
+                                            algorithm.name + "' (got " + std::to_string(items) + ")");
+}
+
+}  // namespace
+
+void check_request(const SortRequest& r) {
+  check_key_type(r.type);
+  if (r.positions) check_argsort_indices(r.n, r.value_bytes);
+  if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
+    throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
+                                            " bytes are not supported (1, 2, 4, 8 or 16)");
+  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+  if (r.rows != 1)
+    throw Error(errc::unsupported, "sorts of several rows at once are not supported yet: sort each row separately");
+  if (r.k != 0) throw Error(errc::unsupported, "top-k is not supported yet: sort and take the first k");
+  if (r.where == data_location::host)
+    check_device_memory_limit(r.options, key_size(r.type), r.value_bytes);
+  else
+    check_no_host_options(r.options);
+}
+
+void check_key_type(key_type type) {
+  if (static_cast<unsigned>(type) > static_cast<unsigned>(key_type::f64))
+    throw Error(errc::invalid_argument, "key type " + std::to_string(static_cast<int>(type)) +
+                                            " is none of the ten key types (u8 ... f64)");
+}
+
+const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {
+  const algo::Algorithm& algorithm = algo::choose(device, options, n);
+  algo::check_size(algorithm, n);
+  check_options(options, algorithm, device);
+  return algorithm;
+}
+
+void check_options(const SortOptions& options, const algo::Algorithm& algorithm, const DeviceDescription& device) {
+  // "auto" may pick any algorithm, and a shape or variant means something different to each.
+  const bool automatic = options.algorithm.empty() || options.algorithm == "auto";
+  for (const Field& f : kFields) {
+    if (!f.is_set(options)) continue;
+    const std::string field = std::string("SortOptions::") + f.name;
+    if (automatic)
+      throw Error(errc::invalid_argument, field + " is algorithm-specific: choose an algorithm with "
+                                                  "SortOptions::algorithm (it is used by: " + users_of(f.used) + ")");
+    if (!(algorithm.options.*f.used))
+      throw Error(errc::invalid_argument, field + " is not used by algorithm '" + algorithm.name +
+                                              "' (it is used by: " + users_of(f.used) + ")");
+  }
+  if (!options.comparator.empty() && !algorithm.options.comparator)
+    throw Error(errc::invalid_argument, "SortOptions::comparator (a run-time order) is not taken by algorithm '" +
+                                            algorithm.name + "' (it is taken by: " + users_of(&algo::OptionUse::comparator) + ")");
+  algo::check_work_group_size(options.work_group_size, device.max_work_group_size);
+  check_items_per_thread(options.items_per_thread, algorithm);
+  if (options.host_merge_levels < -1 || options.host_merge_levels > algo::kMaxHostMergeLevels)
+    throw Error(errc::invalid_argument, "SortOptions::host_merge_levels must be -1 (automatic) or from 0 to " +
+                                            std::to_string(algo::kMaxHostMergeLevels) + " (got " +
+                                            std::to_string(options.host_merge_levels) + ")");
+  if (options.host_threads > kMaxHostThreads)
+    throw Error(errc::invalid_argument, "SortOptions::host_threads must be 0 (automatic) or from 1 to " +
+                                            std::to_string(kMaxHostThreads) + " (got " +
+                                            std::to_string(options.host_threads) + ")");
+  if (algorithm.check_variants) algorithm.check_variants(options);
+}
+
+void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes, std::size_t value_bytes) {
+  const std::uint64_t least = pipeline_bytes(kMinChunk, key_bytes, value_bytes);
+  if (options.device_memory_limit != 0 && options.device_memory_limit < least)
+    throw Error(errc::invalid_argument,
+                "SortOptions::device_memory_limit must be 0 (70% of the device's memory) or at least " +
+                    std::to_string(least) + " bytes for keys of " + std::to_string(key_bytes) + " bytes" +
+                    (value_bytes ? " with values of " + std::to_string(value_bytes) + " bytes" : std::string()) +
+                    ", what sorting in chunks of " + std::to_string(kMinChunk) + " elements needs (got " +
+                    std::to_string(options.device_memory_limit) + ")");
+}
+
+void check_no_host_options(const SortOptions& options) {
+  if (options.device_memory_limit != 0)
+    throw Error(errc::invalid_argument,
+                "SortOptions::device_memory_limit applies only to sorts of host memory; keys already in device "
+                "memory are sorted in place, so it must be 0 (got " +
+                    std::to_string(options.device_memory_limit) + ")");
+  if (options.host_threads != 0)
+    throw Error(errc::invalid_argument,
+                "SortOptions::host_threads applies only to sorts of host memory; keys already in device memory "
+                "need no host threads (got " + std::to_string(options.host_threads) + ")");
+}
+
+void check_argsort_indices(std::size_t n, std::size_t index_bytes) {
+  if (index_bytes != 4 && index_bytes != 8)
+    throw Error(errc::invalid_argument, "argsort: indices must be 4 or 8 bytes wide, not " + std::to_string(index_bytes));
+  if (n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "argsort: n is too large");
+  if (index_bytes == 4 && n > std::size_t(UINT32_MAX) + 1)
+    throw Error(errc::invalid_argument, "argsort: " + std::to_string(n) + " keys need 64-bit indices");
+}
+
+}  // namespace gpusort::detail

@@ -1,0 +1,105 @@
+// The planner (gpusort/plan.hpp, algorithms/planner.hpp): what a request plans to on the test
+// device, that the plan's parts agree with what the sorts themselves report, and that every
+// refusal comes from the one place requests are checked. No test here sorts: plans run nothing.
+#include "gpusort/plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "gpusort/sort.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+bool any_step_has(const SortPlan& p, const std::string& text) {
+  return std::any_of(p.steps.begin(), p.steps.end(), [&](const std::string& s) { return s.find(text) != s.npos; });
+}
+
+TEST(Plan, HostKeysInOnePieceTakeRadixWithItsPasses) {
+  const SortPlan p = plan(test_context(), {.type = key_type::u32, .n = std::uint64_t(1) << 20, .value_bytes = 4});
+  EXPECT_EQ(p.algorithm, "radix");
+  EXPECT_NE(p.path.find("one piece"), std::string::npos) << p.text();
+  EXPECT_EQ(p.chunks, 1u);
+  EXPECT_TRUE(any_step_has(p, "radix")) << p.text();
+  EXPECT_TRUE(p.temp_bytes_known);
+  EXPECT_GT(p.temporary_bytes, 0u);
+  EXPECT_GE(p.device_bytes, (std::uint64_t(1) << 20) * 8) << "the keys and values themselves";
+  EXPECT_EQ(p.device_class.empty(), false);
+  const std::string text = p.text();
+  for (const char* line : {"device: ", "algorithm: radix", "path: ", "step 1: ", "temporary bytes: "})
+    EXPECT_NE(text.find(line), std::string::npos) << line << " missing from:\n" << text;
+}
+
+TEST(Plan, DeviceTemporariesMatchTheSizeQuery) {
+  for (const std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 18}) {
+    for (const char* algorithm : {"auto", "merge"}) {
+      const SortOptions o{.algorithm = algorithm};
+      const SortPlan p = plan(test_context(), {.type = key_type::u64, .n = n, .value_bytes = 8,
+                                               .where = data_location::device, .options = o});
+      EXPECT_NE(p.path.find("on the device"), std::string::npos) << p.text();
+      EXPECT_EQ(p.temporary_bytes, temporary_storage_bytes(test_context(), key_type::u64, n, 8, o)) << p.text();
+    }
+  }
+}
+
+TEST(Plan, ABudgetBelowTheDataPlansChunksAndBuckets) {
+  const SortOptions o{.algorithm = "merge", .device_memory_limit = 1 << 20};
+  const SortPlan p = plan(test_context(), {.type = key_type::u32, .n = std::uint64_t(1) << 20, .options = o});
+  EXPECT_EQ(p.algorithm, "merge");
+  EXPECT_GT(p.chunks, 1u) << p.text();
+  EXPECT_NE(p.path.find("chunks"), std::string::npos) << p.text();
+  EXPECT_TRUE(any_step_has(p, "merge passes")) << p.text();
+  EXPECT_TRUE(any_step_has(p, "buckets")) << p.text();
+  EXPECT_LE(p.device_bytes, o.device_memory_limit) << "each chunk's step within the budget";
+}
+
+TEST(Plan, ArgsortMakesPositionsFirst) {
+  const SortPlan p = plan(test_context(), {.type = key_type::f32, .n = 1000, .value_bytes = 8, .positions = true});
+  ASSERT_FALSE(p.steps.empty());
+  EXPECT_NE(p.steps.front().find("positions"), std::string::npos) << p.text();
+}
+
+TEST(Plan, AComparatorPlansTheMergeSort) {
+  const SortOptions o{.comparator = "return (a & 255u) < (b & 255u);"};
+  const SortPlan p = plan(test_context(), {.type = key_type::u32, .n = 100000, .options = o});
+  EXPECT_EQ(p.algorithm, "merge");
+  EXPECT_TRUE(any_step_has(p, "tile sort")) << p.text();
+}
+
+TEST(Plan, NothingToDoForOneElement) {
+  const SortPlan p = plan(test_context(), {.type = key_type::i8, .n = 1});
+  EXPECT_TRUE(p.steps.empty()) << p.text();
+  EXPECT_NE(p.path.find("nothing to do"), std::string::npos);
+}
+
+void expect_refused(const SortRequest& r, errc code, const std::string& part) {
+  try {
+    plan(test_context(), r);
+    ADD_FAILURE() << "accepted; expected an error containing '" << part << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(Plan, RefusesWhatTheSortsRefuse) {
+  expect_refused({.type = key_type(77), .n = 10}, errc::invalid_argument, "key type");
+  expect_refused({.type = key_type::u32, .n = 10, .value_bytes = 3}, errc::invalid_argument, "3 bytes");
+  expect_refused({.type = key_type::u32, .n = 10, .value_bytes = 2, .positions = true}, errc::invalid_argument,
+                 "4 or 8 bytes");
+  expect_refused({.type = key_type::u32, .n = 10, .where = data_location::device, .options = {.host_threads = 2}},
+                 errc::invalid_argument, "host_threads");
+  expect_refused({.type = key_type::u32, .n = 10, .options = {.algorithm = "no-such"}}, errc::invalid_argument,
+                 "unknown algorithm");
+  expect_refused({.type = key_type::u32, .n = 10, .options = {.stable = true, .algorithm = "bitonic"}},
+                 errc::invalid_argument, "cannot sort stably");
+  expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20, .options = {.algorithm = "rank"}},
+                 errc::unsupported, "O(n^2)");
+  // Room for what comes next, refused until it is built.
+  expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::unsupported, "rows");
+  expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::unsupported, "top-k");
+}
+
+}  // namespace
+}  // namespace gpusort::test

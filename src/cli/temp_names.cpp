@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -95,18 +96,38 @@ bool parse_tag(const std::string& s, ProcessTag& t) {
   return true;
 }
 
-// Whether the process that wrote `t` is certainly gone. Only a tag of this boot and pid namespace
-// can be looked up; any other is taken as alive.
-bool process_gone(const ProcessTag& t) {
+// When this machine started (/proc/stat's btime, seconds since the epoch); 0 if unknown.
+long long boot_time() {
+  static const long long at = [] {
+    const std::string stat = read_small_file("/proc/stat");
+    const auto line = stat.find("\nbtime ");
+    return line == std::string::npos ? 0LL : std::atoll(stat.c_str() + line + 7);
+  }();
+  return at;
+}
+
+enum class Writer {
+  alive,    // or cannot be told
+  gone,     // this boot and pid namespace, and that process is no more
+  earlier,  // another boot or pid namespace, and the file is older than this boot
+};
+
+// What became of the process that wrote `t`. Only a tag of this boot and pid namespace can be
+// looked up. Any other is from before this machine started, or from another machine or container
+// sharing the directory; a file last changed before this boot is reported then, never removed.
+Writer writer_of(const ProcessTag& t, const struct stat& st) {
   const ProcessTag& self = own_tag();
-  if (t.host != self.host) return false;
-  if (t.pid == self.pid) return t.start != self.start;
+  if (t.host != self.host) return boot_time() > 0 && st.st_mtime < boot_time() ? Writer::earlier : Writer::alive;
+  if (t.pid == self.pid) return t.start != self.start ? Writer::gone : Writer::alive;
+  bool gone = false;
   if (self.start != 0) {  // /proc is there: the pid's start time says whether it is the same process
     const std::uint64_t now = start_time_of(std::to_string(t.pid));
-    if (now != 0) return now != t.start;
-    return ::access(("/proc/" + std::to_string(t.pid)).c_str(), F_OK) != 0 && errno == ENOENT;
+    gone = now != 0 ? now != t.start
+                    : ::access(("/proc/" + std::to_string(t.pid)).c_str(), F_OK) != 0 && errno == ENOENT;
+  } else {
+    gone = ::kill(static_cast<pid_t>(t.pid), 0) != 0 && errno == ESRCH;
   }
-  return ::kill(static_cast<pid_t>(t.pid), 0) != 0 && errno == ESRCH;
+  return gone ? Writer::gone : Writer::alive;
 }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
@@ -131,19 +152,26 @@ void sweep(const std::string& directory) {
     struct stat st {};
     if (::fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != me)
       continue;
-    if (!process_gone(tag)) continue;
+    const Writer writer = writer_of(tag, st);
+    if (writer == Writer::alive) continue;
     const std::string path = (directory == "." ? "" : directory + "/") + name;
     const std::string output = (directory == "." ? "" : directory + "/") + name.substr(1, at - 1);
+    const std::string by = "gpusort (pid " + std::to_string(tag.pid) + ")";
+    const std::string when = writer == Writer::gone ? "when it was killed"
+                                                    : "before this machine last started (or on another machine)";
     if (kept)
-      reports.push_back("gpusort: warning: " + quoted(path) + " holds the complete output that gpusort (pid " +
-                        std::to_string(tag.pid) + ") was copying into " + quoted(output) +
-                        " when it was killed; that file may be incomplete: move this copy over it, or remove the "
-                        "copy if the file is whole");
+      reports.push_back("gpusort: warning: " + quoted(path) + " holds the complete output that " + by +
+                        " was copying into " + quoted(output) + " " + when +
+                        "; that file may be incomplete: move this copy over it, or remove the copy if the file is "
+                        "whole");
     else if (backup)
       reports.push_back("gpusort: warning: " + quoted(path) + " holds the previous content of " + quoted(output) +
-                        ", which gpusort (pid " + std::to_string(tag.pid) +
-                        ") was replacing together with another output when it was killed; remove it if both "
-                        "outputs are whole");
+                        ", which " + by + " was replacing together with another output " + when +
+                        "; remove it if both outputs are whole");
+    else if (writer == Writer::earlier)
+      reports.push_back("gpusort: warning: " + quoted(path) + " is a temporary file of " + by +
+                        " from before this machine last started (or from another machine): remove it if no "
+                        "gpusort is writing there");
     else
       (void)::unlinkat(dfd, name.c_str(), 0);  // an output never committed: the target is as it was
   }

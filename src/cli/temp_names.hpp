@@ -24,8 +24,9 @@ std::string kept_name_for(const std::string& temp_path);
 
 // Once per directory and process: removes this user's temporaries (regular files) whose process
 // is gone, and names on stderr, one line each, the kept copies and backups such a process left.
-// Temporaries of other users, of live processes, and of processes that cannot be looked up from
-// here are left alone.
+// A file of another boot or pid namespace, last changed before this machine started (a crash and
+// restart, or another machine sharing the directory), is named, never removed. Temporaries of
+// other users, of live processes, and newer ones that cannot be looked up are left alone.
 void sweep_stale_temporaries(const std::string& directory);
 
 }  // namespace gpusort::cli

@@ -41,7 +41,13 @@ struct Row {
   std::string status = "ok";
 };
 
-void write_csv(const std::string& path, const std::vector<Row>& rows);
+// What measured the rows: gpusort::version() and the source tree's commit, in every CSV row.
+struct Provenance {
+  std::string version;
+  std::string commit;
+};
+
+void write_csv(const std::string& path, const std::vector<Row>& rows, const Provenance& from);
 void write_json(const std::string& path, const std::vector<Row>& rows, const std::string& meta_json);
 // Fills frac_of_copy_bw and ratio_to_cub_* (against the faster num_items variant of each CUB peer) from the rows present.
 void fill_derived(std::vector<Row>& rows, double copy_gb_per_s);

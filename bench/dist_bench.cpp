@@ -27,9 +27,11 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "bench_common.hpp"
+#include "command_line.hpp"
 #include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
 #include "gpusort/dist_mpi.hpp"
@@ -51,32 +53,38 @@ struct Args {
   bool allocate = false;  // the allocating form of sort_device instead of temporaries supplied once
 };
 
-Args parse(int argc, char** argv) {
+// Returns the arguments, or the exit status when there is nothing to run (--help, a usage error).
+// Every rank parses the same command line; only rank 0 prints.
+std::variant<Args, int> parse(int argc, char** argv, bool print) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(s + " needs a value");
-      return argv[++i];
-    };
-    if (s == "--log-n") a.log_n = std::stoi(next());
-    else if (s == "--total-log-n") a.total_log_n = std::stoi(next());
-    else if (s == "--repeats") a.repeats = std::max(1, std::stoi(next()));
-    else if (s == "--type") a.type = next();
-    else if (s == "--dist") a.dist = next();
-    else if (s == "--exchange") a.exchange = next();
-    else if (s == "--device") a.device = next();
-    else if (s == "--pairs") a.pairs = true;
-    else if (s == "--stable") a.stable = true;
-    else if (s == "--allocate") a.allocate = true;
-    else if (s == "--gpu-per-rank") a.gpu_per_rank = true;
-    else throw std::runtime_error("unknown option " + s);
-  }
-  if (a.type != "u32" && a.type != "u64") throw std::runtime_error("--type: u32 or u64");
-  if (a.dist != "uniform" && a.dist != "few") throw std::runtime_error("--dist: uniform or few");
-  if (a.gpu_per_rank && !a.device.empty()) throw std::runtime_error("--gpu-per-rank or --device, not both");
+  CLI::App app{"gpusort-dist-bench: the distributed sort of device-resident data across the ranks of an MPI job "
+               "(mpirun -np P gpusort-dist-bench ...)",
+               "gpusort-dist-bench"};
+  bench::keep_last_values(app);
+  app.add_option("--log-n", a.log_n, "2^N keys per rank (weak scaling)")
+      ->check(bench::whole_number(1, 40))->capture_default_str();
+  app.add_option("--total-log-n", a.total_log_n, "2^N keys over all ranks (strong scaling; instead of --log-n)")
+      ->check(bench::whole_number(1, 48));
+  app.add_option("--repeats", a.repeats, "Timed repeats after the first call, median reported")
+      ->check(bench::whole_number(1, 1000))->capture_default_str();
+  app.add_option("--type", a.type, "Key type")->check(CLI::IsMember({"u32", "u64"}))->capture_default_str();
+  app.add_option("--dist", a.dist, "uniform, or few (16 distinct keys)")
+      ->check(CLI::IsMember({"uniform", "few"}))->capture_default_str();
+  app.add_option("--exchange", a.exchange, "nccl or staged (default: nccl with --gpu-per-rank, else staged)")
+      ->check(CLI::IsMember({"nccl", "staged"}));
+  app.add_option("--device", a.device, "The device of every rank (default: $GPUSORT_DEVICE or the best device)");
+  app.add_flag("--pairs", a.pairs, "u32 values carried with the keys");
+  app.add_flag("--stable", a.stable, "A stable sort (checked: equal keys keep their input order)");
+  app.add_flag("--allocate", a.allocate,
+               "The allocating form of sort_device instead of temporaries supplied once");
+  app.add_flag("--gpu-per-rank", a.gpu_per_rank,
+               "Rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL needs)");
+  app.callback([&a] {
+    if (a.gpu_per_rank && !a.device.empty())
+      throw CLI::ValidationError("--gpu-per-rank", "takes no --device (one or the other)");
+  });
+  if (const auto rc = bench::parse_command_line(app, argc, argv, print)) return *rc;
   if (a.exchange.empty()) a.exchange = a.gpu_per_rank ? "nccl" : "staged";
-  if (a.exchange != "nccl" && a.exchange != "staged") throw std::runtime_error("--exchange: nccl or staged");
   return a;
 }
 
@@ -269,13 +277,12 @@ int run(const Args& a) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rc = 0;
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
   std::optional<Args> a;
-  try {
-    a = parse(argc, argv);  // a usage error: every rank sees the same one and exits with 2 below
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpusort-dist-bench: %s\n", e.what());
-    rc = 2;
-  }
+  // A usage error: every rank sees the same one and exits with 2 below.
+  if (auto parsed = parse(argc, argv, me == 0); const int* status = std::get_if<int>(&parsed)) rc = *status;
+  else a = std::get<Args>(parsed);
   if (a) try {
       rc = a->type == "u32" ? run<std::uint32_t>(*a) : run<std::uint64_t>(*a);
     } catch (const std::exception& e) {

@@ -21,11 +21,15 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/radix_policy.hpp"
 #include "bench_common.hpp"
+#include "build_commit.hpp"
+#include "command_line.hpp"
+#include "core/table_text.hpp"
 #include "cub_loader.hpp"
 #include "local_kernels.hpp"
 #include "runtime/device.hpp"
@@ -116,120 +120,113 @@ struct Options {
   std::string command_line;
 };
 
-[[noreturn]] void usage(int rc) {
-  std::fprintf(rc ? stderr : stdout, R"(usage: gpusort-bench sweep|tables [options]
-  --quick               small sizes and few cases (CI smoke test; < 2 minutes on PoCL)
-  --out DIR             output folder (default ./bench-out): sweep.csv/json or tables.csv/json
-  --device ID           cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)
-sweep:
-  --min-log2 N --max-log2 N   n = 2^min .. 2^max (default 10 .. 28 on a GPU, 20 on a CPU; quick 16)
-  --log2-step S               every S-th power of two (default 1; quick 3)
-  --sizes n,...               these key counts instead (any n, e.g. 12288,16384)
-  --full-dists-max-log2 N     above 2^N run only uniform, entropy and sorted inputs
-  --algorithms a,b,...        default: every algorithm and auto; merge:comparator is merge with
-                              the comparator "return a < b;" (the cost of a run-time order)
-  --types t,...               u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, u64/u32, f64/u64
-  --dists d,...               uniform,entropy,sorted,reverse,few-unique,all-equal (default all; quick
-                              uniform,sorted,few-unique)
-  --std-max-log2 N            largest n for std::sort / std::stable_sort (default 22; quick 16; 0: none)
-  --host-max-log2 N           largest n for host algorithms (batcher-*; default 20; quick 14; 0: none)
-  --max-run-ms MS             skip sizes whose projected sort time exceeds MS (default 2000; quick 300)
-  --budget-s S                start no new measurement after S seconds (default none; quick 100)
-tables:
-  --table-log2 N              keys per table cell (default 2^24 on a GPU, 2^20 on a CPU; quick 2^16)
-  --wg a,b,...                work-group sizes (default: powers of two from 1 to the device limit)
-common:
-  --repeats R                 timed repeats per cell, median reported (default 5; quick 3; at most 3
-                              above 2^25 keys)
-  --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
-  --pool-temporaries          sorts take their temporaries from the device's pool, not from caller
-                              storage allocated outside the timing; the default off CUDA (NVIDIA's
-                              OpenCL runs kernels on sub-buffers of caller storage 25-55x slower),
-                              while CUDA gets caller storage, as the CUB peer does
-  --caller-temporaries        caller storage on any device
-  --merge-items N, --wg G     sweep: merge tuning, SortOptions::items_per_thread and work_group_size
-                              of the merge rows (default: the driver's own)
-  --radix-policy k=v,...      radix tuning A/B: override fields of src/algorithms/radix_policy.hpp
-                              (RadixPolicyOverride), e.g. items=24,min_blocks=3,packed_pairs=0
-  --verbose
-)");
-  std::exit(rc);
+// A comma-separated list option: each item read by `item`, which throws CLI::ValidationError.
+template <class T, class F>
+std::function<void(const std::string&)> list_into(std::vector<T>& out, F item) {
+  return [&out, item](const std::string& text) {
+    out.clear();
+    for (const auto& t : split(text)) out.push_back(item(t));
+  };
 }
 
-Options parse(int argc, char** argv) {
+template <class T>
+T positive_number(const std::string& flag, const std::string& t) {
+  T n = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (ec != std::errc() || end != t.data() + t.size() || n == 0)
+    throw CLI::ValidationError(flag, "takes numbers > 0, not '" + t + "'");
+  return n;
+}
+
+// Returns the options, or the exit status when there is nothing to run (--help, a usage error).
+std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
   for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
-  if (argc < 2) usage(2);
-  o.mode = argv[1];
-  if (o.mode == "-h" || o.mode == "--help") usage(0);
-  if (o.mode != "sweep" && o.mode != "tables") usage(2);
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "gpusort-bench: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--quick") o.quick = true;
-    else if (a == "--out") o.out = val();
-    else if (a == "--device") o.device = val();
-    else if (a == "--min-log2") o.min_log2 = std::stoi(val());
-    else if (a == "--max-log2") o.max_log2 = std::stoi(val());
-    else if (a == "--log2-step") o.log2_step = std::stoi(val());
-    else if (a == "--sizes") {
-      for (const auto& t : split(val())) {
-        std::uint64_t n = 0;
-        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
-        if (ec != std::errc() || end != t.data() + t.size() || n == 0) {
-          std::fprintf(stderr, "gpusort-bench: --sizes takes key counts > 0, not '%s'\n", t.c_str());
-          std::exit(2);
-        }
-        o.sizes.push_back(n);
-      }
-    }
-    else if (a == "--full-dists-max-log2") o.full_dists_max_log2 = std::stoi(val());
-    else if (a == "--std-max-log2") o.std_max_log2 = std::stoi(val());
-    else if (a == "--host-max-log2") o.host_max_log2 = std::stoi(val());
-    else if (a == "--table-log2") o.table_log2 = std::stoi(val());
-    else if (a == "--repeats") o.repeats = std::stoi(val());
-    else if (a == "--max-run-ms") o.max_run_ms = std::stod(val());
-    else if (a == "--budget-s") o.budget_s = std::stod(val());
-    else if (a == "--algorithms") o.algorithms = split(val());
-    else if (a == "--types") {
-      for (const auto& t : split(val())) {
-        KV kv;
-        if (!parse_kv(t, kv)) {
-          std::fprintf(stderr, "gpusort-bench: unknown type '%s'\n", t.c_str());
-          std::exit(2);
-        }
-        o.types.push_back(kv);
-      }
-    } else if (a == "--dists") {
-      for (const auto& t : split(val())) {
-        dist d;
-        if (!parse_dist(t, d)) {
-          std::fprintf(stderr, "gpusort-bench: unknown distribution '%s'\n", t.c_str());
-          std::exit(2);
-        }
-        o.dists.push_back(d);
-      }
-    } else if (a == "--wg") {
-      for (const auto& t : split(val())) o.wgs.push_back(static_cast<std::uint32_t>(std::stoul(t)));
-    } else if (a == "--cub-lib") o.cub_lib = val();
-    else if (a == "--no-cub") o.no_cub = true;
-    else if (a == "--pool-temporaries") o.pool_temporaries = true;
-    else if (a == "--caller-temporaries") o.caller_temporaries = true;
-    else if (a == "--radix-policy") o.radix_policy = val();
-    else if (a == "--merge-items") o.merge_items = std::stoul(val());
-    else if (a == "--verbose") o.verbose = true;
-    else if (a == "-h" || a == "--help") usage(0);
-    else {
-      std::fprintf(stderr, "gpusort-bench: unknown option '%s'\n", a.c_str());
-      usage(2);
-    }
-  }
+  CLI::App app{
+      "gpusort-bench: every algorithm against std::sort, std::stable_sort, CUB and the copy bandwidth (sweep),\n"
+      "or the seeds' work-group tables and merge passes (tables). Writes MODE.csv and MODE.json to --out.",
+      "gpusort-bench"};
+  keep_last_values(app);
+  const auto nonneg = CLI::NonNegativeNumber;
+  const auto log2 = whole_number(0, 40);
+  app.add_option("mode", o.mode, "sweep or tables")->required()->check(CLI::IsMember({"sweep", "tables"}));
+  app.add_flag("--quick", o.quick, "Small sizes and few cases (CI smoke test; < 2 minutes on PoCL)");
+  app.add_option("--out", o.out, "Output folder: sweep.csv/json or tables.csv/json")->capture_default_str();
+  app.add_option("--device", o.device, "cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)");
+
+  const std::string sweep = "sweep";
+  app.add_option("--min-log2", o.min_log2, "n = 2^min .. 2^max (default 10)")->check(log2)->group(sweep);
+  app.add_option("--max-log2", o.max_log2, "Largest n = 2^N (default 28 on a GPU, 20 on a CPU; quick 16)")
+      ->check(log2)->group(sweep);
+  app.add_option("--log2-step", o.log2_step, "Every S-th power of two (default 1; quick 3)")
+      ->check(whole_number(1, 40))->group(sweep);
+  app.add_option_function<std::string>(
+         "--sizes", list_into(o.sizes, [](const std::string& t) { return positive_number<std::uint64_t>("--sizes", t); }),
+         "n,... : these key counts instead of the powers of two (any n, e.g. 12288,16384)")
+      ->group(sweep);
+  app.add_option("--full-dists-max-log2", o.full_dists_max_log2,
+                 "Above 2^N run only uniform, entropy and sorted inputs")->check(log2)->group(sweep);
+  app.add_option_function<std::string>(
+         "--algorithms", [&o](const std::string& t) { o.algorithms = split(t); },
+         "a,b,... : default every algorithm and auto; merge:comparator is merge with the comparator "
+         "\"return a < b;\" (the cost of a run-time order)")
+      ->group(sweep);
+  app.add_option_function<std::string>("--types", list_into(o.types, [](const std::string& t) {
+                                          KV kv;
+                                          if (!parse_kv(t, kv)) throw CLI::ValidationError("--types", "unknown type '" + t + "'");
+                                          return kv;
+                                        }),
+                                        "t,... : u32,u64,f32,u32/u32,u64/u64 (default all five); also f64, f32/u32, "
+                                        "u64/u32, f64/u64")
+      ->group(sweep);
+  app.add_option_function<std::string>("--dists", list_into(o.dists, [](const std::string& t) {
+                                          dist d;
+                                          if (!parse_dist(t, d))
+                                            throw CLI::ValidationError("--dists", "unknown distribution '" + t + "'");
+                                          return d;
+                                        }),
+                                        "d,... : uniform,entropy,sorted,reverse,few-unique,all-equal (default all; "
+                                        "quick uniform,sorted,few-unique)")
+      ->group(sweep);
+  app.add_option("--std-max-log2", o.std_max_log2,
+                 "Largest n for std::sort / std::stable_sort (default 22; quick 16; 0: none)")->check(log2)->group(sweep);
+  app.add_option("--host-max-log2", o.host_max_log2,
+                 "Largest n for host algorithms (batcher-*; default 20; quick 14; 0: none)")->check(log2)->group(sweep);
+  app.add_option("--max-run-ms", o.max_run_ms, "Skip sizes whose projected sort time exceeds MS (default 2000; quick 300)")
+      ->check(nonneg)->group(sweep);
+  app.add_option("--budget-s", o.budget_s, "Start no new measurement after S seconds (default none; quick 100)")
+      ->check(nonneg)->group(sweep);
+  app.add_option("--merge-items", o.merge_items,
+                 "Merge rows' SortOptions::items_per_thread (default: the driver's own)")
+      ->check(whole_number(0, 1 << 20))->group(sweep);
+
+  const std::string tables = "tables";
+  app.add_option("--table-log2", o.table_log2, "Keys per table cell, 2^N (default 24 on a GPU, 20 on a CPU; quick 16)")
+      ->check(whole_number(1, 40))->group(tables);
+
+  const std::string common = "sweep and tables";
+  app.add_option_function<std::string>(
+         "--wg", list_into(o.wgs, [](const std::string& t) { return positive_number<std::uint32_t>("--wg", t); }),
+         "a,b,... : tables: work-group sizes (default: powers of two from 1 to the device limit); sweep: the merge "
+         "rows' SortOptions::work_group_size")
+      ->group(common);
+  app.add_option("--repeats", o.repeats,
+                 "Timed repeats per cell, median reported (default 5; quick 3; at most 3 above 2^25 keys)")
+      ->check(whole_number(1, 1000))->group(common);
+  app.add_option("--cub-lib", o.cub_lib, "The CUB peer library (default: next to this executable)")->group(common);
+  app.add_flag("--no-cub", o.no_cub, "No CUB peer rows")->group(common);
+  app.add_flag("--pool-temporaries", o.pool_temporaries,
+               "Sorts take their temporaries from the device's pool, not from caller storage allocated outside the "
+               "timing; the default off CUDA (NVIDIA's OpenCL runs kernels on sub-buffers of caller storage 25-55x "
+               "slower), while CUDA gets caller storage, as the CUB peer does")
+      ->group(common);
+  app.add_flag("--caller-temporaries", o.caller_temporaries, "Caller storage on any device")->group(common);
+  app.add_option("--radix-policy", o.radix_policy,
+                 "k=v,... : radix tuning A/B, override fields of src/algorithms/radix_policy.hpp (RadixPolicyOverride), "
+                 "e.g. items=24,min_blocks=3,packed_pairs=0")
+      ->group(common);
+  app.add_flag("--verbose", o.verbose, "Also print the cells skipped (the CSV has them either way)")->group(common);
+  if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
   return o;
 }
 
@@ -718,25 +715,24 @@ struct Bench {
   }
 
   std::string meta_json() const {
-    auto esc = [](const std::string& s) {
-      std::string o;
-      for (char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        o += c;
-      }
-      return "\"" + o + "\"";
-    };
     char date[32];
     std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    std::ostringstream m;
-    m << "{\"mode\": " << esc(opt.mode) << ", \"command\": " << esc(opt.command_line) << ", \"date\": " << esc(date)
-      << ", \"device_id\": " << esc(desc.id) << ", \"device_name\": " << esc(desc.name)
-      << ", \"driver\": " << esc(desc.driver) << ", \"is_gpu\": " << (desc.is_gpu ? "true" : "false")
-      << ", \"copy_gb_per_s\": " << copy_gbs << ", \"repeats\": " << repeats
-      << ", \"cub\": " << esc(cub.usable() ? cub.device_name : "absent: " + cub.why_absent)
-      << ", \"budget_reached\": " << (budget_hit ? "true" : "false") << ", \"seconds\": " << ms_since(start) / 1000
-      << "}";
+    gpusort::core::JsonObject m;
+    m.add("mode", opt.mode)
+        .add("command", opt.command_line)
+        .add("date", date)
+        .add("version", gpusort::version())
+        .add("commit", build_commit())
+        .add("device_id", desc.id)
+        .add("device_name", desc.name)
+        .add("driver", desc.driver)
+        .add("is_gpu", desc.is_gpu)
+        .add("copy_gb_per_s", copy_gbs)
+        .add("repeats", repeats)
+        .add("cub", cub.usable() ? cub.device_name : "absent: " + cub.why_absent)
+        .add("budget_reached", budget_hit)
+        .add("seconds", ms_since(start) / 1000);
     return m.str();
   }
 
@@ -744,7 +740,7 @@ struct Bench {
     fill_derived(rows, copy_gbs);
     std::filesystem::create_directories(opt.out);
     std::string base = opt.out + "/" + opt.mode;
-    write_csv(base + ".csv", rows);
+    write_csv(base + ".csv", rows, Provenance{std::string(gpusort::version()), build_commit()});
     write_json(base + ".json", rows, meta_json());
     std::size_t ok = 0, failed = 0;
     for (const auto& r : rows) {
@@ -761,12 +757,15 @@ struct Bench {
 
 int main(int argc, char** argv) {
   using namespace bench;
-  Options opt = parse(argc, argv);
+  auto parsed = parse(argc, argv);
+  if (const int* rc = std::get_if<int>(&parsed)) return *rc;
+  Options& opt = std::get<Options>(parsed);
   try {
     gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
     Bench b(opt);
     if (!gpusort::rt::views_at_full_speed(b.desc) && !opt.caller_temporaries) b.opt.pool_temporaries = true;
-    std::fprintf(stderr, "gpusort-bench %s on %s (%s, %s); CUB: %s; temporaries: %s\n", opt.mode.c_str(),
+    std::fprintf(stderr, "gpusort-bench %s (gpusort %s, commit %s) on %s (%s, %s); CUB: %s; temporaries: %s\n",
+                 opt.mode.c_str(), std::string(gpusort::version()).c_str(), build_commit(),
                  b.desc.id.c_str(), b.desc.name.c_str(), b.desc.driver.c_str(),
                  b.cub.usable() ? b.cub.device_name.c_str() : b.cub.why_absent.c_str(),
                  b.opt.pool_temporaries ? "pool" : "caller storage");

@@ -6,16 +6,19 @@
 //    piece or through a device budget (out-of-core), the median of repeats on fresh copies of one
 //    random input; every result is checked (sorted, same multiset, pairs kept together).
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
 #include "gpusort/gpusort.hpp"
@@ -182,6 +185,31 @@ bool run_case(gpusort::Context& ctx, const Case& c, const Rates& rates, int repe
   return all_ok;
 }
 
+// One --case: keys:28 | pairs:31 | keys:32:4G | keys:24:64M (the last field: the device budget).
+std::optional<Case> parse_case(const std::string& text) {
+  const auto bad = [] { return std::nullopt; };
+  Case c;
+  const auto p1 = text.find(':');
+  const std::string what = text.substr(0, p1);
+  if (p1 == std::string::npos || (what != "keys" && what != "pairs")) return bad();
+  c.pairs = what == "pairs";
+  const auto p2 = text.find(':', p1 + 1);
+  const std::string log2 = text.substr(p1 + 1, p2 == std::string::npos ? std::string::npos : p2 - p1 - 1);
+  const auto [end, ec] = std::from_chars(log2.data(), log2.data() + log2.size(), c.log2);
+  if (ec != std::errc() || end != log2.data() + log2.size() || c.log2 < 1 || c.log2 > 40) return bad();
+  if (p2 != std::string::npos) {
+    const std::string b = text.substr(p2 + 1);
+    std::uint64_t amount = 0;
+    const auto [bend, bec] = std::from_chars(b.data(), b.data() + b.size(), amount);
+    const std::size_t digits = static_cast<std::size_t>(bend - b.data());
+    if (bec != std::errc() || digits == 0 || digits + 1 != b.size() || (b.back() != 'M' && b.back() != 'G') ||
+        amount == 0 || amount > (std::uint64_t(1) << 20))
+      return bad();
+    c.budget = amount << (b.back() == 'M' ? 20 : 30);
+  }
+  return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -191,36 +219,30 @@ int main(int argc, char** argv) {
   bool verbose = false;
   std::size_t floor_mib = 1024;
   std::vector<Case> cases;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--device") device = val();
-    else if (a == "--repeats") repeats = std::stoi(val());
-    else if (a == "--threads") host_threads = unsigned(std::stoul(val()));
-    else if (a == "--verbose") verbose = true;
-    else if (a == "--floor-mib") floor_mib = std::stoull(val());
-    else if (a == "--case") {
-      // keys:28 | pairs:31 | keys:32:4G | keys:24:64M   (the last: device budget)
-      const std::string s = val();
-      Case c;
-      c.pairs = s.rfind("pairs", 0) == 0;
-      const auto p1 = s.find(':'), p2 = s.find(':', p1 + 1);
-      c.log2 = std::stoi(s.substr(p1 + 1, p2 == std::string::npos ? std::string::npos : p2 - p1 - 1));
-      if (p2 != std::string::npos) {
-        const std::string b = s.substr(p2 + 1);
-        c.budget = std::stoull(b) << (b.back() == 'M' ? 20 : 30);
-      }
-      cases.push_back(c);
-    } else {
-      std::fprintf(stderr,
-                   "usage: gpusort-host-bench [--device ID] [--repeats R] [--threads T] [--verbose] [--floor-mib M] --case keys:28 "
-                   "[--case pairs:31:4G ...]\n  (case: keys|pairs : log2 n [: device budget, G or M])\n");
-      return a == "--help" ? 0 : 2;
-    }
-  }
+  CLI::App app{"gpusort-host-bench: host data sorted through the device, against the pinned-copy floor measured in "
+               "the same run",
+               "gpusort-host-bench"};
+  bench::keep_last_values(app);
+  app.add_option("--device", device, "cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)");
+  app.add_option("--repeats", repeats, "Timed repeats per case, median reported after a warm-up")
+      ->check(bench::whole_number(1, 1000))->capture_default_str();
+  app.add_option("--threads", host_threads, "SortOptions::host_threads (0: the library's default)")
+      ->check(bench::whole_number(0, 1 << 20))->capture_default_str();
+  app.add_flag("--verbose", verbose, "Print each sort's phases");
+  app.add_option("--floor-mib", floor_mib, "MiB of the pinned copies that measure the floor")
+      ->check(bench::whole_number(1, std::uint64_t(1) << 20))->capture_default_str();
+  std::vector<std::string> case_texts;
+  const CLI::Validator case_form(
+      [](std::string& text) -> std::string {
+        return parse_case(text) ? "" : "'" + text + "' is not keys|pairs:LOG2[:BUDGET] (LOG2 1..40, BUDGET e.g. 4G or 64M)";
+      },
+      "CASE");
+  app.add_option("--case", case_texts,
+         "keys|pairs:LOG2[:BUDGET], repeatable: u32 keys or u32/u32 pairs, 2^LOG2 of them, through a device budget "
+         "(G or M; default: the device's own); default keys:24")
+      ->check(case_form)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
+  for (const std::string& text : case_texts) cases.push_back(*parse_case(text));
   if (cases.empty()) cases = {{false, 24, 0}};
   try {
     gpusort::Context ctx(device);

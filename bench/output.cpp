@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "bench_common.hpp"
+#include "core/table_text.hpp"
 
 namespace bench {
 
@@ -18,52 +19,23 @@ bool parse_dist(const std::string& s, dist& out) {
   return false;
 }
 
-namespace {
+using gpusort::core::csv_field;
+using gpusort::core::csv_number;
 
-std::string num(double v) {
-  if (!std::isfinite(v)) return "";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string csv_text(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out + "\"";
-}
-
-std::string json_text(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string json_num(double v) { return std::isfinite(v) ? num(v) : "null"; }
-
-}  // namespace
-
-void write_csv(const std::string& path, const std::vector<Row>& rows) {
+void write_csv(const std::string& path, const std::vector<Row>& rows, const Provenance& from) {
   std::ofstream f(path);
+  // status stays the last column: scripts count measured rows with ",ok$".
   f << "mode,algorithm,variant,key_type,value_type,n,distribution,device,work_group_size,repeats,median_ms,min_ms,"
-       "keys_per_s,gb_per_s,frac_of_copy_bw,ratio_to_cub_radix,ratio_to_cub_merge,upload_ms,status\n";
+       "keys_per_s,gb_per_s,frac_of_copy_bw,ratio_to_cub_radix,ratio_to_cub_merge,upload_ms,version,commit,status\n";
+  const std::string version = csv_field(from.version), commit = csv_field(from.commit);
   for (const Row& r : rows)
-    f << csv_text(r.mode) << ',' << csv_text(r.algorithm) << ',' << csv_text(r.variant) << ',' << r.key_type << ','
-      << r.value_type << ',' << r.n << ',' << r.distribution << ',' << csv_text(r.device) << ',' << r.work_group_size
-      << ',' << r.repeats << ',' << num(r.median_ms) << ',' << num(r.min_ms) << ',' << num(r.keys_per_s) << ','
-      << num(r.gb_per_s) << ',' << num(r.frac_of_copy_bw) << ',' << num(r.ratio_to_cub_radix) << ','
-      << num(r.ratio_to_cub_merge) << ',' << num(r.upload_ms) << ',' << csv_text(r.status) << '\n';
+    f << csv_field(r.mode) << ',' << csv_field(r.algorithm) << ',' << csv_field(r.variant) << ','
+      << csv_field(r.key_type) << ',' << csv_field(r.value_type) << ',' << r.n << ',' << csv_field(r.distribution)
+      << ',' << csv_field(r.device) << ',' << r.work_group_size << ',' << r.repeats << ',' << csv_number(r.median_ms)
+      << ',' << csv_number(r.min_ms) << ',' << csv_number(r.keys_per_s) << ',' << csv_number(r.gb_per_s) << ','
+      << csv_number(r.frac_of_copy_bw) << ',' << csv_number(r.ratio_to_cub_radix) << ','
+      << csv_number(r.ratio_to_cub_merge) << ',' << csv_number(r.upload_ms) << ',' << version << ',' << commit << ','
+      << csv_field(r.status) << '\n';
   if (!f) throw gpusort::Error(gpusort::errc::io_error, "cannot write " + path);
 }
 
@@ -72,17 +44,27 @@ void write_json(const std::string& path, const std::vector<Row>& rows, const std
   f << "{\n  \"meta\": " << meta_json << ",\n  \"rows\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    f << "    {\"mode\": " << json_text(r.mode) << ", \"algorithm\": " << json_text(r.algorithm)
-      << ", \"variant\": " << json_text(r.variant) << ", \"key_type\": " << json_text(r.key_type)
-      << ", \"value_type\": " << json_text(r.value_type) << ", \"n\": " << r.n
-      << ", \"distribution\": " << json_text(r.distribution) << ", \"device\": " << json_text(r.device)
-      << ", \"work_group_size\": " << r.work_group_size << ", \"repeats\": " << r.repeats
-      << ", \"median_ms\": " << json_num(r.median_ms) << ", \"min_ms\": " << json_num(r.min_ms)
-      << ", \"keys_per_s\": " << json_num(r.keys_per_s) << ", \"gb_per_s\": " << json_num(r.gb_per_s)
-      << ", \"frac_of_copy_bw\": " << json_num(r.frac_of_copy_bw)
-      << ", \"ratio_to_cub_radix\": " << json_num(r.ratio_to_cub_radix)
-      << ", \"ratio_to_cub_merge\": " << json_num(r.ratio_to_cub_merge) << ", \"upload_ms\": " << json_num(r.upload_ms)
-      << ", \"status\": " << json_text(r.status) << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+    gpusort::core::JsonObject o;
+    o.add("mode", r.mode)
+        .add("algorithm", r.algorithm)
+        .add("variant", r.variant)
+        .add("key_type", r.key_type)
+        .add("value_type", r.value_type)
+        .add("n", r.n)
+        .add("distribution", r.distribution)
+        .add("device", r.device)
+        .add("work_group_size", r.work_group_size)
+        .add("repeats", r.repeats)
+        .add("median_ms", r.median_ms)
+        .add("min_ms", r.min_ms)
+        .add("keys_per_s", r.keys_per_s)
+        .add("gb_per_s", r.gb_per_s)
+        .add("frac_of_copy_bw", r.frac_of_copy_bw)
+        .add("ratio_to_cub_radix", r.ratio_to_cub_radix)
+        .add("ratio_to_cub_merge", r.ratio_to_cub_merge)
+        .add("upload_ms", r.upload_ms)
+        .add("status", r.status);
+    f << "    " << o.str() << (i + 1 < rows.size() ? "," : "") << "\n";
   }
   f << "  ]\n}\n";
   if (!f) throw gpusort::Error(gpusort::errc::io_error, "cannot write " + path);

@@ -10,9 +10,10 @@ usage: bench/plot.py [DIR] [--sweep CSV] [--tables CSV] [--out OUTDIR] [--prefix
     sweep_<type>.png          sort throughput (Gkeys/s) vs n, one line per algorithm and peer
     tables_local_<kv>.png     local tile sorts: Gkeys/s vs work-group size (Bainville's tables)
     tables_merge_pass.png     global merge variants: Gkeys/s per pass vs run width
-  Every chart carries a footer with the device, the date and the commit of the measurement: taken
-  from the CSV's columns (device, date, commit) or the JSON beside it (gpusort-bench writes
-  sweep.json / tables.json with the date and device), else from --device / --date / --commit.
+  Every chart carries a footer with the device, the date, the gpusort version and the commit of the
+  measurement: taken from the CSV's columns (device, version, commit) or the JSON beside it
+  (gpusort-bench writes sweep.json / tables.json with the date, device, version and commit), else
+  from --device / --date / --commit.
   --markdown prints markdown tables instead of drawing (needs no matplotlib).
 
 Drawing needs matplotlib (Debian/Ubuntu: apt-get install python3-matplotlib); reading the CSV and
@@ -99,16 +100,19 @@ def json_meta(csv_path):
 
 
 def provenance(rows, csv_path, args):
-    """Footer text: device, date and commit from the CSV (or its JSON), else the command line."""
+    """Footer text: device, date, version and commit from the CSV (or its JSON), else the command line."""
     def col(name):  # gpusort's own rows name the device as selected (peers name their API)
         own = [r for r in rows if r.get("mode") != "peer"] or rows
         return ", ".join(dict.fromkeys(r[name] for r in own if r.get(name)))
     meta = json_meta(csv_path)
     device = col("device") or meta.get("device_name", "") or args.device or "device unknown"
     date = col("date") or meta.get("date", "")[:10] or args.date or "date unknown"
-    commit = col("commit") or meta.get("commit", "") or args.commit or "commit unknown"
+    # A build outside a git checkout records "unknown": then --commit, where given, says more.
+    commit = next((c for c in (col("commit"), meta.get("commit", ""), args.commit) if c and c != "unknown"), "unknown")
+    version = col("version") or meta.get("version", "")
     src = os.path.basename(csv_path) if csv_path else ""
-    return f"{device}  ·  {date}  ·  commit {commit}" + (f"  ·  data: {src}" if src else "")
+    return (f"{device}  ·  {date}  ·  " + (f"gpusort {version}, " if version else "") + f"commit {commit}"
+            + (f"  ·  data: {src}" if src else ""))
 
 
 def style_for(name, i, count):

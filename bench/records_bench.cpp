@@ -18,14 +18,16 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "bench_common.hpp"
+#include "command_line.hpp"
+#include "core/table_text.hpp"
 #include "core/host_array.hpp"
 #include "cub_loader.hpp"
 #include "gpusort/gpusort.hpp"
 #include "gpusort/records.hpp"
-#include "option_numbers.hpp"
 #include "record_sort.hpp"
 #include "records_check.hpp"
 
@@ -46,53 +48,33 @@ struct Options {
   bool verbose = false;
 };
 
-[[noreturn]] void usage(int rc) {
-  std::fprintf(rc ? stderr : stdout, R"(usage: gpusort-records-bench [options]
-  --log-n N          2^N records (default 24)
-  --record-size B    bytes per record, 1..1024 (default 100)
-  --key SPEC         OFFSET:TYPE[:desc][,...] as gpusort sort --key (default 0:bytes10)
-  --repeats R        timed repeats, median reported after a warm-up (default 5)
-  --device ID        cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)
-  --dist D           uniform (default) or few-unique (key fields from 16 records: many ties)
-  --seed S           input seed (default 1)
-  --algorithm NAME   gpusort's algorithm for the passes (default auto)
-  --cub-lib PATH | --no-cub   the CUB peer library (default: next to this executable)
-  --no-comparator    skip the form ordered by the key fields written as a run-time comparator
-  --verbose          one more out-of-place call after the timed ones, printing its phases' device times
-)");
-  std::exit(rc);
-}
-
-Options parse(int argc, char** argv) {
-  using gpusort::cli::parse_unsigned_arg;
+// Returns the options, or the exit status when there is nothing to run (--help, a usage error).
+std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= argc) throw gpusort::Error(gpusort::errc::invalid_argument, a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--log-n") o.log_n = unsigned(parse_unsigned_arg(val(), a, 1, 31));
-    else if (a == "--record-size") o.record_bytes = parse_unsigned_arg(val(), a, 1, gpusort::kMaxRecordBytes);
-    else if (a == "--key") o.key = val();
-    else if (a == "--repeats") o.repeats = unsigned(parse_unsigned_arg(val(), a, 1, 1000));
-    else if (a == "--device") o.device = val();
-    else if (a == "--seed") o.seed = parse_unsigned_arg(val(), a, 0, UINT64_MAX);
-    else if (a == "--algorithm") o.algorithm = val();
-    else if (a == "--cub-lib") o.cub_lib = val();
-    else if (a == "--no-cub") o.no_cub = true;
-    else if (a == "--no-comparator") o.no_comparator = true;
-    else if (a == "--verbose") o.verbose = true;
-    else if (a == "--dist") {
-      const std::string d = val();
-      if (d != "uniform" && d != "few-unique") throw gpusort::Error(gpusort::errc::invalid_argument, "--dist: uniform or few-unique");
-      o.few_unique = d == "few-unique";
-    } else if (a == "-h" || a == "--help") usage(0);
-    else {
-      std::fprintf(stderr, "gpusort-records-bench: unknown option '%s'\n", a.c_str());
-      usage(2);
-    }
-  }
+  CLI::App app{"gpusort-records-bench: gpusort's record sorts against CUB's forms of the same sort, every output "
+               "checked against std::stable_sort",
+               "gpusort-records-bench"};
+  bench::keep_last_values(app);
+  app.add_option("--log-n", o.log_n, "2^N records")->check(bench::whole_number(1, 31))->capture_default_str();
+  app.add_option("--record-size", o.record_bytes, "Bytes per record")
+      ->check(bench::whole_number(1, gpusort::kMaxRecordBytes))->capture_default_str();
+  app.add_option("--key", o.key, "OFFSET:TYPE[:desc][,...] as gpusort sort --key")->capture_default_str();
+  app.add_option("--repeats", o.repeats, "Timed repeats, median reported after a warm-up")
+      ->check(bench::whole_number(1, 1000))->capture_default_str();
+  app.add_option("--device", o.device, "cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)");
+  app.add_option_function<std::string>(
+         "--dist", [&o](const std::string& d) { o.few_unique = d == "few-unique"; },
+         "uniform (default) or few-unique (key fields from 16 records: many ties)")
+      ->check(CLI::IsMember({"uniform", "few-unique"}));
+  app.add_option("--seed", o.seed, "Input seed")->check(bench::whole_number(0, UINT64_MAX))->capture_default_str();
+  app.add_option("--algorithm", o.algorithm, "gpusort's algorithm for the passes")->capture_default_str();
+  app.add_option("--cub-lib", o.cub_lib, "The CUB peer library (default: next to this executable)");
+  app.add_flag("--no-cub", o.no_cub, "No CUB forms");
+  app.add_flag("--no-comparator", o.no_comparator,
+               "Skip the form ordered by the key fields written as a run-time comparator");
+  app.add_flag("--verbose", o.verbose,
+               "One more out-of-place call after the timed ones, printing its phases' device times");
+  if (const auto rc = bench::parse_command_line(app, argc, argv)) return *rc;
   return o;
 }
 
@@ -121,7 +103,9 @@ constexpr const char* kOffsets[] = {"int", "i64"};
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options opt = parse(argc, argv);
+  const auto parsed = parse(argc, argv);
+  if (const int* rc = std::get_if<int>(&parsed)) return *rc;
+  const Options& opt = std::get<Options>(parsed);
   const std::size_t n = std::size_t(1) << opt.log_n, rb = opt.record_bytes, bytes = n * rb;
   const std::vector<gpusort::RecordField> fields = gpusort::cli::parse_key_fields(opt.key, rb);
   gpusort::Context ctx(opt.device);
@@ -292,7 +276,7 @@ int main(int argc, char** argv) try {
       "csv,n,record_bytes,key,dist,gpusort_device_out_of_place_ms,gpusort_device_out_of_place_sort_ms,"
       "gpusort_device_in_place_ms,gpusort_device_in_place_sort_ms,gpusort_end_to_end_ms,gpusort_upload_ms,"
       "gpusort_host_memory_sort_ms,gpusort_download_ms,gpusort_comparator_out_of_place_ms";
-  std::string row = "csv," + std::to_string(n) + "," + std::to_string(rb) + ",\"" + opt.key + "\"," +
+  std::string row = "csv," + std::to_string(n) + "," + std::to_string(rb) + "," + gpusort::core::csv_field(opt.key) + "," +
                     (opt.few_unique ? "few-unique" : "uniform") + "," + cell(gout) + "," + cell(median_of(by_fields.dev)) +
                     "," + cell(median_of(in_wall)) + "," + cell(median_of(in_dev)) + "," + cell(median_of(e2e)) + "," + cell(median_of(up)) + "," + cell(median_of(dev)) + "," +
                     cell(median_of(down)) + "," + cell(median_of(by_comparator.wall));

@@ -22,6 +22,7 @@
 #include "dist_outputs.hpp"
 #include "file_io.hpp"
 #include "progress.hpp"
+#include "signal_cleanup.hpp"
 #include "core/host_array.hpp"
 #include "gpusort/dist_mpi.hpp"
 #include "gpusort/errors.hpp"
@@ -121,6 +122,9 @@ int run(const Args& a, int rank, int ranks) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before MPI and the OpenCL runtime start their threads: only the thread made for them takes
+  // the terminating signals (signal_cleanup.hpp).
+  gpusort::cli::handle_signals_in_one_thread();
   MPI_Init(&argc, &argv);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

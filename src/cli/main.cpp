@@ -19,6 +19,7 @@
 #include "core/key_generator.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/version.hpp"
+#include "signal_cleanup.hpp"
 
 
 namespace {
@@ -107,6 +108,9 @@ int run_dist_sort(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "dist-sort") == 0) return run_dist_sort(argc, argv);
+  // Before anything starts a thread (the OpenCL runtime starts its own): only the thread made for
+  // them takes the terminating signals.
+  handle_signals_in_one_thread();
   CLI::App app{"gpusort " GPUSORT_VERSION_STRING ": sort arrays of keys (and values) on a GPU or any OpenCL device.\n"
                "Files are raw little-endian arrays or .npy files (recognised by their magic bytes)."};
   app.name("gpusort");

@@ -1,11 +1,14 @@
 #include "output_file.hpp"
 
 #include <fcntl.h>
+#include <sys/xattr.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "file_io.hpp"
 #include "gpusort/errors.hpp"
 #include "signal_cleanup.hpp"
+#include "temp_names.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -46,13 +50,37 @@ std::optional<int> standard_stream_fd(const std::string& path) {
   return std::nullopt;
 }
 
+// A sticky directory anyone may write to (/tmp): another user can plant a link or a file there
+// under any name. The kernel's fs.protected_symlinks and fs.protected_regular rules guard open();
+// renaming a temporary file onto a name and resolving links here bypass them, so the same rules
+// are applied here: what is owned by neither the caller nor the directory's owner is not used.
+struct SharedDirectory {
+  bool shared = false;
+  uid_t owner = 0;
+};
+SharedDirectory shared_directory_of(const std::string& path) {
+  struct stat d {};
+  if (::stat(directory_of(path).c_str(), &d) != 0) return {};
+  return {(d.st_mode & S_ISVTX) != 0 && (d.st_mode & S_IWOTH) != 0, d.st_uid};
+}
+bool foreign_in_shared_directory(const std::string& path, uid_t owner) {
+  const SharedDirectory dir = shared_directory_of(path);
+  return dir.shared && owner != ::geteuid() && owner != dir.owner;
+}
+
 // Follows symbolic links one at a time, so a link to a file that does not exist yet resolves to
 // where that file will be created. Returns the path that is not a link.
-std::string follow_links(const std::string& path) {
+std::string follow_links(const std::string& path, const std::string& what) {
   std::string p = path;
   for (int hops = 0; hops < 40; ++hops) {
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    if (foreign_in_shared_directory(p, st.st_uid))
+      throw Error(errc::io_error, "refusing to write " + what + " " + quoted(path) + ": " +
+                                      (p == path ? std::string("it") : quoted(p)) + " is a symbolic link of user " +
+                                      std::to_string(st.st_uid) + " in the shared sticky directory " +
+                                      quoted(directory_of(p)) +
+                                      ", where anyone may plant links (remove it or write elsewhere)");
     std::vector<char> buf(PATH_MAX + 1);
     const ssize_t len = ::readlink(p.c_str(), buf.data(), buf.size() - 1);
     if (len < 0) return p;
@@ -70,14 +98,6 @@ std::string identity_of(const std::string& target, const struct stat* existing) 
   const std::string dir = directory_of(target);
   const std::string resolved = ::realpath(dir.c_str(), real) ? std::string(real) : dir;
   return "path:" + resolved + "/" + base_of(target);
-}
-
-// Temporary names must fit NAME_MAX (255) whatever the target's name length.
-std::string temp_template_for(const std::string& target) {
-  constexpr std::size_t kKeepOfName = 200;
-  std::string base = base_of(target);
-  if (base.size() > kKeepOfName) base.resize(kKeepOfName);
-  return directory_of(target) + "/." + base + ".gpusort-tmp-XXXXXX";
 }
 
 void write_all(int fd, const unsigned char* p, std::size_t bytes, int& err) {
@@ -108,6 +128,27 @@ void start_writeback(int fd, std::uint64_t offset, std::uint64_t bytes) {
 
 constexpr std::uint64_t kWritebackEvery = std::uint64_t(64) << 20;
 
+// Every extended attribute of `from` that the caller may set, onto `to_fd`; one the file system or
+// the caller's rights refuse (ENOTSUP, EPERM: trusted.*, security.* without privilege) is skipped,
+// as cp --preserve=xattr does, since the output itself is what matters.
+void copy_extended_attributes(const std::string& from, int to_fd) {
+  ssize_t size = ::listxattr(from.c_str(), nullptr, 0);
+  if (size <= 0) return;
+  std::vector<char> names(static_cast<std::size_t>(size));
+  size = ::listxattr(from.c_str(), names.data(), names.size());
+  if (size <= 0) return;
+  std::vector<char> value;
+  for (std::size_t at = 0; at < static_cast<std::size_t>(size); at += std::strlen(names.data() + at) + 1) {
+    const char* name = names.data() + at;
+    const ssize_t len = ::getxattr(from.c_str(), name, nullptr, 0);
+    if (len < 0) continue;
+    value.resize(static_cast<std::size_t>(len) + 1);
+    const ssize_t got = ::getxattr(from.c_str(), name, value.data(), value.size());
+    if (got < 0) continue;
+    (void)::fsetxattr(to_fd, name, value.data(), static_cast<std::size_t>(got), 0);
+  }
+}
+
 void fsync_directory_of(const std::string& path) {
   // Makes a rename durable; a failure here loses nothing the caller could act on.
   const int dfd = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -126,7 +167,7 @@ OutputFile::OutputFile(std::string path, std::string what) : path_(std::move(pat
     open_stream(*fd);
     return;
   }
-  target_ = follow_links(path_);
+  target_ = follow_links(path_, what_);
   struct stat st {};
   if (::stat(target_.c_str(), &st) != 0) {
     if (errno != ENOENT) fail("write", errno);
@@ -134,6 +175,12 @@ OutputFile::OutputFile(std::string path, std::string what) : path_(std::move(pat
     return;
   }
   if (S_ISDIR(st.st_mode)) throw Error(errc::io_error, "cannot write " + what_ + " " + quoted(path_) + ": it is a directory");
+  if ((S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) && foreign_in_shared_directory(target_, st.st_uid))
+    throw Error(errc::io_error, "refusing to write " + what_ + " " + quoted(path_) + ": " +
+                                    (target_ == path_ ? std::string("it") : quoted(target_)) + " belongs to user " +
+                                    std::to_string(st.st_uid) + " in the shared sticky directory " +
+                                    quoted(directory_of(target_)) +
+                                    ", who could read or swap the result (remove it or write elsewhere)");
   if (S_ISREG(st.st_mode)) {
     open_temporary(target_, &st);
     return;
@@ -162,6 +209,8 @@ void OutputFile::open_stream(int fd_to_dup) {
 void OutputFile::open_temporary(const std::string& target, const struct ::stat* existing) {
   mode_ = existing && existing->st_nlink > 1 ? Mode::rewrite_links : Mode::replace;
   identity_ = identity_of(target, existing);
+  if (existing) target_dev_ = existing->st_dev, target_ino_ = existing->st_ino;
+  sweep_stale_temporaries(directory_of(target));
   std::string templ = temp_template_for(target);
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
@@ -178,6 +227,9 @@ void OutputFile::open_temporary(const std::string& target, const struct ::stat* 
     // any editor that saves by rename); the group and mode are still kept where allowed.
     if (::fchown(fd_, existing->st_uid, existing->st_gid) != 0) (void)!::fchown(fd_, (uid_t)-1, existing->st_gid);
     ::fchmod(fd_, existing->st_mode & 07777);
+    // Then its extended attributes and ACL (system.posix_acl_access), which the new inode would
+    // otherwise lack. A rewritten file keeps its own inode, and with it its attributes.
+    if (mode_ == Mode::replace) copy_extended_attributes(target, fd_);
   } else {
     // mkostemp creates 0600; a new output gets the mode a plain open() would give it.
     const mode_t mask = ::umask(0);
@@ -234,32 +286,82 @@ void OutputFile::finish() {
   }
 }
 
+namespace {
+// Test hook, read once: GPUSORT_TEST_STOP_IN_REWRITE=BYTES stops the process (SIGSTOP) once an
+// in-place rewrite has written BYTES bytes over its target, so a test can signal or kill it at a
+// known point and then continue it. Unset, as outside tests, nothing stops.
+std::optional<std::uint64_t> rewrite_stop_point() {
+  static const std::optional<std::uint64_t> at = []() -> std::optional<std::uint64_t> {
+    const char* v = std::getenv("GPUSORT_TEST_STOP_IN_REWRITE");
+    if (!v || !*v) return std::nullopt;
+    return std::strtoull(v, nullptr, 10);
+  }();
+  return at;
+}
+}  // namespace
+
 void OutputFile::copy_into_target() {
-  // The complete output is durable in the temporary file; only now is the target truncated. If
-  // the copy fails, the temporary file is kept and the error names it, so nothing is lost.
-  const int out = ::open(target_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (out < 0) fail("open", errno);
-  std::vector<unsigned char> buf(std::size_t(1) << 22);
-  int err = ::lseek(fd_, 0, SEEK_SET) < 0 ? errno : 0;
-  while (!err) {
-    const ssize_t got = ::read(fd_, buf.data(), buf.size());
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) err = errno;
-    if (got <= 0) break;
-    write_all(out, buf.data(), static_cast<std::size_t>(got), err);
-  }
-  if (!err && ::fsync(out) != 0) err = errno;
-  if (::close(out) != 0 && !err) err = errno;
-  if (err) {
+  // The complete output is durable in the temporary file. It takes the kept name first (durably),
+  // so that if the process is killed during the rewrite, the next run in this directory names it
+  // instead of removing it; it is removed only once the target holds the output on disk. The
+  // target is written over, not truncated first, then cut (or grown) to the output's size.
+  const std::string kept = kept_name_for(temp_path_);
+  if (kept != temp_path_ && ::rename(temp_path_.c_str(), kept.c_str()) == 0) {
     unregister_temp(temp_path_);
-    const std::string kept = temp_path_;
+    temp_path_ = kept;
+    fsync_directory_of(kept);
+  } else {
+    unregister_temp(temp_path_);  // kept under its first name: still never removed on a signal
+  }
+  const std::optional<std::uint64_t> stop_at = rewrite_stop_point();
+  bool stopped = false;
+  auto test_stop = [&](std::uint64_t written) {
+    if (stop_at && !stopped && written >= *stop_at) {
+      stopped = true;
+      ::raise(SIGSTOP);
+    }
+  };
+  int err = 0;
+  const char* step = "open";
+  // O_NOFOLLOW and the inode check: the name must still be the file that was checked and linked.
+  const int out = ::open(target_.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st {};
+  if (out < 0)
+    err = errno;
+  else if (::fstat(out, &st) != 0)
+    err = errno;
+  else if (st.st_dev != target_dev_ || st.st_ino != target_ino_)
+    err = ESTALE, step = "find";
+  std::uint64_t written = 0;
+  if (!err) {
+    step = "write";
+    std::vector<unsigned char> buf(std::size_t(1) << 22);
+    for (;;) {
+      test_stop(written);
+      const ssize_t got = ::pread(fd_, buf.data(), buf.size(), static_cast<off_t>(written));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) err = errno;
+      if (got <= 0) break;
+      write_all(out, buf.data(), static_cast<std::size_t>(got), err);
+      if (err) break;
+      written += static_cast<std::uint64_t>(got);
+    }
+    test_stop(written);
+  }
+  if (!err && ::ftruncate(out, static_cast<off_t>(written)) != 0) err = errno, step = "resize";
+  if (!err && ::fsync(out) != 0) err = errno, step = "sync";
+  if (out >= 0 && ::close(out) != 0 && !err) err = errno, step = "close";
+  if (err) {
+    const std::string kept_path = temp_path_;
     temp_path_.clear();  // keep it: it holds the only complete copy
-    throw Error(errc::io_error, "cannot rewrite " + what_ + " " + quoted(path_) + " in place: " + std::strerror(err) +
-                                    "; the complete output is in " + quoted(kept));
+    throw Error(errc::io_error, "cannot rewrite " + what_ + " " + quoted(path_) + " in place (" + step + "): " +
+                                    (err == ESTALE ? "it was replaced meanwhile" : std::strerror(err)) +
+                                    "; the complete output is in " + quoted(kept_path));
   }
   ::close(fd_);
   fd_ = -1;
-  forget_temporary();
+  ::unlink(temp_path_.c_str());
+  temp_path_.clear();
 }
 
 void OutputFile::commit() {
@@ -270,7 +372,13 @@ void OutputFile::commit() {
 bool positionable_target(const std::string& path) {
   if (path.empty() || standard_stream_fd(path)) return false;
   struct stat st {};
-  if (::stat(follow_links(path).c_str(), &st) != 0) return errno == ENOENT;
+  std::string target;
+  try {
+    target = follow_links(path, "output");
+  } catch (const Error&) {
+    return true;  // refused: opening the output says why, naming it as the caller does
+  }
+  if (::stat(target.c_str(), &st) != 0) return errno == ENOENT;
   return S_ISREG(st.st_mode);
 }
 

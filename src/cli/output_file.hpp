@@ -4,14 +4,21 @@
 // How an output reaches its target depends on what the target is:
 // - a regular file, or a name that does not exist yet: the data goes to a temporary file in the
 //   target's directory, which replaces the target by rename() only once complete and on disk. An
-//   existing target keeps its mode and owner (as far as the process may set them); a symbolic link
-//   is followed, so the file it points to is replaced and the link stays.
+//   existing target keeps its mode, owner (as far as the process may set them), extended
+//   attributes and ACL; a symbolic link is followed, so the file it points to is replaced and the
+//   link stays.
 // - a regular file with several hard links: the complete output is first written to a temporary
-//   file, then copied into the target itself, so every link sees the new content.
+//   file, then copied over the target itself (and the target cut to size), so every link sees the
+//   new content. The temporary file takes a "kept" name meanwhile and is removed only once the
+//   target is on disk: if the process is killed there, it is the complete copy, and the next run
+//   writing into that directory names it (temp_names.hpp).
 // - standard output ("-", /dev/stdout, /dev/fd/N) or an existing device, FIFO or socket: written
 //   directly as a stream; nothing is renamed or replaced.
+// In a sticky directory anyone may write to (/tmp), a symbolic link, file or FIFO at the name that
+// belongs to neither the caller nor the directory's owner is refused (the kernel's
+// protected_symlinks and protected_regular rules, which renaming would bypass).
 // If commit() is never reached (an error, an exception, a terminating signal) the temporary file is
-// removed and the target is as it was.
+// removed and the target is as it was; a terminating signal during commit() waits for it to end.
 #include <sys/stat.h>
 
 #include <cstddef>
@@ -68,6 +75,8 @@ class OutputFile {
   std::string target_;  // the file that receives the data (symbolic links resolved)
   std::string temp_path_;
   std::string identity_;
+  dev_t target_dev_ = 0;  // the existing target's inode, checked again before a rewrite in place
+  ino_t target_ino_ = 0;
   int fd_ = -1;
   std::uint64_t appended_ = 0, writeback_from_ = 0;  // write(): bytes so far, and not yet sent to writeback
   bool finished_ = false;

@@ -1,79 +1,155 @@
 #include "signal_cleanup.hpp"
 
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
-#include <cstring>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace gpusort::cli {
 namespace {
 
-// Fixed slots, so the handler needs no allocation and no lock (unlink is async-signal-safe).
-constexpr int kMaxTemps = 16;
-std::atomic<char*> g_temps[kMaxTemps];
+// Every signal whose default action ends the process, less those that report a fault of the
+// process itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS: a crash is not cleaned
+// up; the next run in the directory removes what it left, see temp_names.hpp) and SIGPIPE.
+constexpr int kTerminatingSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGUSR1, SIGUSR2,
+                                       SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF};
 
-// Not SIGUSR1/SIGUSR2: OpenCL runtimes (PoCL) may use them internally.
-constexpr int kTerminatingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGXFSZ};
+// Allocated once and never freed: the handling thread may still use it while static objects are
+// destroyed at exit.
+struct State {
+  sigset_t handled;  // the terminating signals not ignored when the process started
+  std::atomic<pid_t> handler_tid{0};
+  std::mutex m;  // guards everything below
+  std::condition_variable changed;
+  int holds = 0;        // SignalBlocks held, over all threads
+  bool ending = false;  // a signal came: the process ends once holds is 0
+  std::vector<std::string> temps;
+};
 
-extern "C" void remove_temps_and_die(int sig) {
-  for (auto& slot : g_temps)
-    if (char* p = slot.load()) ::unlink(p);
+thread_local int t_block_depth = 0;  // SignalBlocks this thread holds (nested ones count once)
+
+[[noreturn]] void end_process(State& st, int sig) {
+  std::unique_lock<std::mutex> lock(st.m);
+  st.ending = true;
+  st.changed.wait(lock, [&] { return st.holds == 0; });
+  for (const std::string& p : st.temps) ::unlink(p.c_str());
+  // Die of the signal itself (default action), with the lock held so nothing starts meanwhile.
   ::signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
   ::raise(sig);
+  ::_exit(128 + sig);
 }
 
-sigset_t terminating_set() {
-  sigset_t set;
-  sigemptyset(&set);
-  for (int sig : kTerminatingSignals) sigaddset(&set, sig);
-  return set;
+void wait_for_signals(State* st) {
+  {
+    std::lock_guard<std::mutex> lock(st->m);
+    st->handler_tid = static_cast<pid_t>(::syscall(SYS_gettid));
+  }
+  st->changed.notify_all();
+  for (;;) {
+    int sig = 0;
+    if (::sigwait(&st->handled, &sig) == 0) end_process(*st, sig);
+  }
+}
+
+std::atomic<State*> g_state{nullptr};
+
+// For a thread that does not block the signals: hand it to the handling thread, which blocks it
+// and waits for it (tgkill is async-signal-safe; the handler does nothing else).
+extern "C" void pass_on(int sig) {
+  const int saved = errno;
+  if (State* st = g_state.load())
+    if (const pid_t tid = st->handler_tid.load()) ::syscall(SYS_tgkill, ::getpid(), tid, sig);
+  errno = saved;
+}
+
+State& started() {
+  static State* const state = [] {
+    auto* st = new State;
+    sigemptyset(&st->handled);
+    for (int sig : kTerminatingSignals) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) continue;
+      sigaddset(&st->handled, sig);
+    }
+    // The new thread inherits the blocked mask, which sigwait needs; the caller's mask is restored.
+    sigset_t previous;
+    ::pthread_sigmask(SIG_BLOCK, &st->handled, &previous);
+    std::thread(wait_for_signals, st).detach();
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    {
+      std::unique_lock<std::mutex> lock(st->m);
+      st->changed.wait(lock, [&] { return st->handler_tid.load() != 0; });
+    }
+    g_state = st;
+    struct sigaction sa {};
+    sa.sa_handler = pass_on;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : kTerminatingSignals)
+      if (sigismember(&st->handled, sig)) ::sigaction(sig, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    // Nor may the process exit normally while a signal that came is being handled.
+    std::atexit([] {
+      State& st = *g_state.load();
+      std::unique_lock<std::mutex> lock(st.m);
+      if (st.ending) st.changed.wait(lock, [] { return false; });
+    });
+    return st;
+  }();
+  return *state;
 }
 
 }  // namespace
 
-void install_signal_cleanup() {
-  static const bool installed = [] {
-    struct sigaction sa {};
-    sa.sa_handler = remove_temps_and_die;
-    sa.sa_mask = terminating_set();  // one cleanup at a time
-    for (int sig : kTerminatingSignals) {
-      struct sigaction old {};
-      // A signal the parent ignores (nohup, a background job's SIGINT) stays ignored.
-      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-      ::sigaction(sig, &sa, nullptr);
-    }
-    ::signal(SIGPIPE, SIG_IGN);
-    return true;
-  }();
-  (void)installed;
+void handle_signals_in_one_thread() {
+  State& st = started();
+  ::pthread_sigmask(SIG_BLOCK, &st.handled, nullptr);
 }
 
+void install_signal_cleanup() { (void)started(); }
+
 void register_temp(const std::string& path) {
-  install_signal_cleanup();
-  char* copy = ::strdup(path.c_str());
-  for (auto& slot : g_temps) {
-    char* expected = nullptr;
-    if (slot.compare_exchange_strong(expected, copy)) return;
-  }
-  std::free(copy);  // more temporaries than slots: still correct, just not removed on a signal
+  State& st = started();
+  std::lock_guard<std::mutex> lock(st.m);
+  st.temps.push_back(path);
 }
 
 void unregister_temp(const std::string& path) {
-  for (auto& slot : g_temps) {
-    char* p = slot.load();
-    if (p && path == p && slot.compare_exchange_strong(p, nullptr)) {
-      std::free(p);
-      return;
-    }
-  }
+  State& st = started();
+  std::lock_guard<std::mutex> lock(st.m);
+  const auto it = std::find(st.temps.begin(), st.temps.end(), path);
+  if (it != st.temps.end()) st.temps.erase(it);
 }
 
 SignalBlock::SignalBlock() {
-  const sigset_t set = terminating_set();
-  ::sigprocmask(SIG_BLOCK, &set, &previous_);
+  if (t_block_depth++ > 0) return;
+  State& st = started();
+  std::unique_lock<std::mutex> lock(st.m);
+  st.changed.wait(lock, [&] { return !st.ending; });  // ending: waits until the process is gone
+  ++st.holds;
 }
 
-SignalBlock::~SignalBlock() { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+SignalBlock::~SignalBlock() {
+  if (--t_block_depth > 0) return;
+  State& st = started();
+  std::unique_lock<std::mutex> lock(st.m);
+  --st.holds;
+  st.changed.notify_all();
+  // A signal came meanwhile: the handling thread ends the process now; this thread must not run on
+  // (and perhaps exit with status 0 first).
+  if (st.ending) st.changed.wait(lock, [] { return false; });
+}
 
 }  // namespace gpusort::cli

@@ -1,12 +1,15 @@
 // Where the gpusort command's outputs go, and that none is ever lost: devices, FIFOs and standard
 // output are streamed to, links are written through, a replaced file keeps its mode, keys and
-// values outputs that name one file are refused, interrupted or broken-pipe runs leave nothing.
+// values outputs that name one file are refused, interrupted or broken-pipe runs leave nothing; in a
+// shared sticky directory, other users' links and files are refused; extended attributes are kept.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -175,6 +178,99 @@ TEST_F(CliOutputs, ClosedPipeIsAnErrorAndLeavesNothing) {
   fs::remove(dir_ / "status");
   fs::remove(dir_ / "err");
   expect_no_leftovers();
+}
+
+TEST_F(CliOutputs, ReplacedFileKeepsExtendedAttributesAndAcl) {
+  const std::string value = "kept";
+  if (::setxattr(keys_.c_str(), "user.gpusort-test", value.data(), value.size(), 0) != 0)
+    GTEST_SKIP() << "no user.* extended attributes here: " << std::strerror(errno);
+  // A POSIX ACL as the kernel stores it: version 2, then (tag, permissions, id) entries:
+  // owner rw, user 65534 r, group r, mask r, others nothing.
+  struct Entry {
+    std::uint16_t tag, perm;
+    std::uint32_t id;
+  };
+  std::vector<unsigned char> acl(4);
+  const std::uint32_t version = 2;
+  std::memcpy(acl.data(), &version, 4);
+  for (const Entry e : {Entry{0x01, 6, 0xFFFFFFFFu}, Entry{0x02, 4, 65534u}, Entry{0x04, 4, 0xFFFFFFFFu},
+                        Entry{0x10, 4, 0xFFFFFFFFu}, Entry{0x20, 0, 0xFFFFFFFFu}}) {
+    const auto* p = reinterpret_cast<const unsigned char*>(&e);
+    acl.insert(acl.end(), p, p + sizeof e);
+  }
+  const bool with_acl = ::setxattr(keys_.c_str(), "system.posix_acl_access", acl.data(), acl.size(), 0) == 0;
+  ASSERT_CLI_OK(run_cli({"sort", keys_, "-t", "u32", "-o", keys_}));
+  EXPECT_EQ(read_vec<std::uint32_t>(keys_), sorted_copy(input_));
+  char buf[256];
+  const ssize_t n = ::getxattr(keys_.c_str(), "user.gpusort-test", buf, sizeof buf);
+  ASSERT_EQ(n, 4) << "the extended attribute was lost";
+  EXPECT_EQ(std::string(buf, 4), value);
+  if (with_acl) {
+    const ssize_t m = ::getxattr(keys_.c_str(), "system.posix_acl_access", buf, sizeof buf);
+    ASSERT_GT(m, 0) << "the ACL was lost";
+    EXPECT_EQ(std::vector<unsigned char>(buf, buf + m), acl);
+  }
+  expect_no_leftovers();
+}
+
+TEST_F(CliOutputs, SharedStickyDirectoryRefusesOtherUsersLinksAndFiles) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give files to another user";
+  const uid_t other = 65534;
+  const auto shared = dir_ / "shared";
+  fs::create_directory(shared);
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  auto sort_into = [&](const fs::path& out) { return run_cli({"sort", keys_, "-t", "u32", "-o", out.string()}); };
+
+  // A link another user planted, to the caller's private file: not followed.
+  const auto victim = dir_ / "victim";
+  write_bytes(victim, "secret", 6);
+  ASSERT_EQ(::chmod(victim.c_str(), 0600), 0);
+  fs::create_symlink(victim, shared / "planted-link");
+  ASSERT_EQ(::lchown((shared / "planted-link").c_str(), other, other), 0);
+  auto r = sort_into(shared / "planted-link");
+  expect_clean_error(r, 2);
+  EXPECT_NE(r.err.find("symbolic link of user 65534"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(victim), "secret");
+  // Nor through the caller's own link to it.
+  fs::create_symlink("planted-link", shared / "my-link-to-planted");
+  expect_clean_error(sort_into(shared / "my-link-to-planted"), 2);
+  EXPECT_EQ(read_text(victim), "secret");
+
+  // A file another user made first: not replaced (its owner would read the result).
+  write_bytes(shared / "planted-file", "theirs", 6);
+  ASSERT_EQ(::chown((shared / "planted-file").c_str(), other, other), 0);
+  r = sort_into(shared / "planted-file");
+  expect_clean_error(r, 2);
+  EXPECT_NE(r.err.find("belongs to user 65534"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(shared / "planted-file"), "theirs");
+  // Nor a FIFO (a reader is kept open, so that a write would not wait).
+  ASSERT_EQ(::mkfifo((shared / "planted-fifo").c_str(), 0666), 0);
+  ASSERT_EQ(::chown((shared / "planted-fifo").c_str(), other, other), 0);
+  const int reader = ::open((shared / "planted-fifo").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  expect_clean_error(sort_into(shared / "planted-fifo"), 2);
+  char byte = 0;
+  EXPECT_LE(::read(reader, &byte, 1), 0) << "the FIFO was written";
+  ::close(reader);
+
+  // The caller's own link and file there still work.
+  fs::create_symlink("my-target", shared / "my-link");
+  ASSERT_CLI_OK(sort_into(shared / "my-link"));
+  EXPECT_EQ(read_vec<std::uint32_t>(shared / "my-target"), sorted_copy(input_));
+  write_bytes(shared / "my-file", "mine", 4);
+  ASSERT_CLI_OK(sort_into(shared / "my-file"));
+  EXPECT_EQ(read_vec<std::uint32_t>(shared / "my-file"), sorted_copy(input_));
+  // So does a file of the directory's owner, which keeps its owner.
+  ASSERT_EQ(::chown(shared.c_str(), other, other), 0);
+  write_bytes(shared / "owners-file", "owner's", 7);
+  ASSERT_EQ(::chown((shared / "owners-file").c_str(), other, other), 0);
+  ASSERT_CLI_OK(sort_into(shared / "owners-file"));
+  EXPECT_EQ(read_vec<std::uint32_t>(shared / "owners-file"), sorted_copy(input_));
+  struct stat st {};
+  ASSERT_EQ(::stat((shared / "owners-file").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, other);
+  for (const auto& e : fs::directory_iterator(shared))
+    EXPECT_EQ(e.path().filename().string().find("gpusort-"), std::string::npos) << e.path();
 }
 
 TEST_F(CliOutputs, TerminatingSignalsLeaveNoTemporaryFile) {

@@ -5,10 +5,12 @@
 //   mpirun -np P gpusort-dist-bench [--log-n 30 | --total-log-n 32] [--type u32|u64] [--pairs]
 //                                  [--dist uniform|few] [--gpu-per-rank | --device ID]
 //                                  [--exchange nccl|staged] [--repeats 5] [--stable] [--allocate]
+//                                  [--dist-policy recv_align=E]
 //
 // --gpu-per-rank: rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL
 // needs; the exchange defaults to nccl); otherwise every rank uses --device (or $GPUSORT_DEVICE, or
 // the best device) and the exchange defaults to staged (through host memory over MPI).
+// --dist-policy: override the distributed sort's tuning (src/dist/dist_policy.hpp), for A/B runs.
 // --allocate: the allocating form of sort_device (one allocation per call) instead of temporaries
 // supplied once (dist::sort_device_temporary_bytes).
 // Every rank's input is fresh random data from its own seed; the first repeat (kernel compiles,
@@ -32,6 +34,7 @@
 #include "bench_common.hpp"
 #include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
+#include "dist/dist_policy.hpp"
 #include "gpusort/dist_mpi.hpp"
 #include "gpusort/dist_nccl.hpp"
 #include "gpusort/gpusort.hpp"
@@ -70,6 +73,7 @@ Args parse(int argc, char** argv) {
     else if (s == "--stable") a.stable = true;
     else if (s == "--allocate") a.allocate = true;
     else if (s == "--gpu-per-rank") a.gpu_per_rank = true;
+    else if (s == "--dist-policy") gpusort::dist::set_dist_policy_override(gpusort::dist::parse_dist_policy_override(next()));
     else throw std::runtime_error("unknown option " + s);
   }
   if (a.type != "u32" && a.type != "u64") throw std::runtime_error("--type: u32 or u64");

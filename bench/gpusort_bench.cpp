@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/merge_tuning.hpp"
 #include "algorithms/radix_policy.hpp"
 #include "bench_common.hpp"
 #include "cub_loader.hpp"
@@ -112,6 +113,7 @@ struct Options {
   bool caller_temporaries = false;  // caller storage also off CUDA
   bool verbose = false;
   std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
+  std::string merge_policy;  // algo::parse_merge_policy_override's form; empty: the device's row
   std::size_t merge_items = 0;  // sweep: SortOptions::items_per_thread of the merge rows (0: default)
   std::string command_line;
 };
@@ -151,6 +153,8 @@ common:
                               of the merge rows (default: the driver's own)
   --radix-policy k=v,...      radix tuning A/B: override fields of src/algorithms/radix_policy.hpp
                               (RadixPolicyOverride), e.g. items=24,min_blocks=3,packed_pairs=0
+  --merge-policy k=v,...      merge tuning A/B: override fields of src/algorithms/merge_tuning.hpp
+                              (MergePolicyOverride), e.g. blocked_value_batch=2
   --verbose
 )");
   std::exit(rc);
@@ -222,6 +226,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--pool-temporaries") o.pool_temporaries = true;
     else if (a == "--caller-temporaries") o.caller_temporaries = true;
     else if (a == "--radix-policy") o.radix_policy = val();
+    else if (a == "--merge-policy") o.merge_policy = val();
     else if (a == "--merge-items") o.merge_items = std::stoul(val());
     else if (a == "--verbose") o.verbose = true;
     else if (a == "-h" || a == "--help") usage(0);
@@ -764,6 +769,7 @@ int main(int argc, char** argv) {
   Options opt = parse(argc, argv);
   try {
     gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
+    gpusort::algo::set_merge_policy_override(gpusort::algo::parse_merge_policy_override(opt.merge_policy));
     Bench b(opt);
     if (!gpusort::rt::views_at_full_speed(b.desc) && !opt.caller_temporaries) b.opt.pool_temporaries = true;
     std::fprintf(stderr, "gpusort-bench %s on %s (%s, %s); CUB: %s; temporaries: %s\n", opt.mode.c_str(),

@@ -5,10 +5,12 @@
 //   mpirun -np P gpusort-dist-bench [--log-n 30 | --total-log-n 32] [--type u32|u64] [--pairs]
 //                                  [--dist uniform|few] [--gpu-per-rank | --device ID]
 //                                  [--exchange nccl|staged] [--repeats 5] [--stable] [--allocate]
+//                                  [--dist-policy recv_align=E]
 //
 // --gpu-per-rank: rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL
 // needs; the exchange defaults to nccl); otherwise every rank uses --device (or $GPUSORT_DEVICE, or
 // the best device) and the exchange defaults to staged (through host memory over MPI).
+// --dist-policy: override the distributed sort's tuning (src/dist/dist_policy.hpp), for A/B runs.
 // --allocate: the allocating form of sort_device (one allocation per call) instead of temporaries
 // supplied once (dist::sort_device_temporary_bytes).
 // Every rank's input is fresh random data from its own seed; the first repeat (kernel compiles,
@@ -34,6 +36,7 @@
 #include "command_line.hpp"
 #include "core/host_array.hpp"
 #include "core/parallel_for.hpp"
+#include "dist/dist_policy.hpp"
 #include "gpusort/dist_mpi.hpp"
 #include "gpusort/dist_nccl.hpp"
 #include "gpusort/gpusort.hpp"
@@ -51,6 +54,7 @@ struct Args {
   std::string type = "u32", dist = "uniform", exchange, device;
   bool pairs = false, stable = false, gpu_per_rank = false;
   bool allocate = false;  // the allocating form of sort_device instead of temporaries supplied once
+  std::string dist_policy;  // dist::parse_dist_policy_override's form; empty: the defaults
 };
 
 // Returns the arguments, or the exit status when there is nothing to run (--help, a usage error).
@@ -79,12 +83,20 @@ std::variant<Args, int> parse(int argc, char** argv, bool print) {
                "The allocating form of sort_device instead of temporaries supplied once");
   app.add_flag("--gpu-per-rank", a.gpu_per_rank,
                "Rank r of a host uses that host's r-th CUDA device (one rank per GPU, as NCCL needs)");
+  app.add_option("--dist-policy", a.dist_policy,
+                 "k=v,... : the distributed sort's tuning A/B (src/dist/dist_policy.hpp), e.g. recv_align=12");
   app.callback([&a] {
     if (a.gpu_per_rank && !a.device.empty())
       throw CLI::ValidationError("--gpu-per-rank", "takes no --device (one or the other)");
   });
   if (const auto rc = bench::parse_command_line(app, argc, argv, print)) return *rc;
   if (a.exchange.empty()) a.exchange = a.gpu_per_rank ? "nccl" : "staged";
+  try {
+    gpusort::dist::set_dist_policy_override(gpusort::dist::parse_dist_policy_override(a.dist_policy));
+  } catch (const gpusort::Error& e) {
+    if (print) std::fprintf(stderr, "gpusort-dist-bench: error: --dist-policy: %s (see gpusort-dist-bench --help)\n", e.what());
+    return 2;
+  }
   return a;
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/merge_tuning.hpp"
 #include "algorithms/radix_policy.hpp"
 #include "bench_common.hpp"
 #include "build_commit.hpp"
@@ -116,6 +117,8 @@ struct Options {
   bool caller_temporaries = false;  // caller storage also off CUDA
   bool verbose = false;
   std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
+  std::string merge_policy;  // algo::parse_merge_policy_override's form; empty: the device's row
+  std::string merge_policy;  // algo::parse_merge_policy_override's form; empty: the device's row
   std::size_t merge_items = 0;  // sweep: SortOptions::items_per_thread of the merge rows (0: default)
   std::string command_line;
 };
@@ -224,6 +227,10 @@ std::variant<Options, int> parse(int argc, char** argv) {
   app.add_option("--radix-policy", o.radix_policy,
                  "k=v,... : radix tuning A/B, override fields of src/algorithms/radix_policy.hpp (RadixPolicyOverride), "
                  "e.g. items=24,min_blocks=3,packed_pairs=0")
+      ->group(common);
+  app.add_option("--merge-policy", o.merge_policy,
+                 "k=v,... : merge tuning A/B, override fields of src/algorithms/merge_tuning.hpp (MergePolicyOverride), "
+                 "e.g. blocked_value_batch=2")
       ->group(common);
   app.add_flag("--verbose", o.verbose, "Also print the cells skipped (the CSV has them either way)")->group(common);
   if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
@@ -762,6 +769,8 @@ int main(int argc, char** argv) {
   Options& opt = std::get<Options>(parsed);
   try {
     gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
+    gpusort::algo::set_merge_policy_override(gpusort::algo::parse_merge_policy_override(opt.merge_policy));
+    gpusort::algo::set_merge_policy_override(gpusort::algo::parse_merge_policy_override(opt.merge_policy));
     Bench b(opt);
     if (!gpusort::rt::views_at_full_speed(b.desc) && !opt.caller_temporaries) b.opt.pool_temporaries = true;
     std::fprintf(stderr, "gpusort-bench %s (gpusort %s, commit %s) on %s (%s, %s); CUB: %s; temporaries: %s\n",

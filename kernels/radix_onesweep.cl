@@ -39,7 +39,6 @@
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
 // NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536 ONESWEEP_ALLOW_NEXT=1
-// NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_REGISTERS=0
 #include "radix_common.h"
 
 #if !defined(ITEMS) || !defined(ONESWEEP_MIN_BLOCKS) || !defined(ONESWEEP_SPLIT_STAGE) || !defined(ONESWEEP_RECOMPUTE_DIGIT) || \
@@ -57,12 +56,8 @@
 #define ONESWEEP_ALLOW_NEXT 0
 #endif
 // A packed-input pass keeps the values in registers from the load and stages each with its key in
-// the ranking (1), or parks them in shared memory in load order until the ranking is done (0: one
-// shared store, one shared load and one barrier more per pair and tile, fewer registers).
-#ifndef ONESWEEP_PACKED_REGISTERS
-#define ONESWEEP_PACKED_REGISTERS 0
-#endif
-#define ONESWEEP_VALUES_IN_RANK (ONESWEEP_PACKED_IN && ONESWEEP_PACKED_REGISTERS)
+// the ranking.
+#define ONESWEEP_VALUES_IN_RANK ONESWEEP_PACKED_IN
 #if ONESWEEP_PORTIONS && (ONESWEEP_PACKED_IN || ONESWEEP_PACKED_OUT)
 #error "packed pairs address 32-bit positions: not with portions"
 #endif
@@ -161,20 +156,17 @@ radix_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTR
   // the warp-level count needs full stripes: it takes them in every layout (values staged after the
   // keys too, whose other phases keep the generic path)
   const bool full_count = (ONESWEEP_FULL_PATH || RADIX_UNIFORM_COUNT) && in_stripe == 32u * ITEMS;
-  // packed input: this thread's load-order value slots in the value staging area
-  LOCAL value_t* parked = (LOCAL value_t*)(stage + (u64)TILE * (KEY_BITS / 8)) + warp * 32u * ITEMS + lane;
-
   key_t k[ITEMS];
   u32 pos[ITEMS];  // the key's place in the tile (digit order, stable)
   u32 dpk[(ITEMS + 3) / 4];
   value_t v[ITEMS];
   LOCAL value_t* stage_values = (LOCAL value_t*)(stage + (ONESWEEP_SPLIT_STAGE ? (u64)TILE * (KEY_BITS / 8) : 0));
-  onesweep_load_keys(k, v, parked, keys_in, values_in, n, stripe, in_stripe, lane);
+  onesweep_load_keys(k, v, keys_in, values_in, n, stripe, in_stripe, lane);
   const OnesweepCounts c = onesweep_count_and_publish(k, dpk, warp_off, warp_sums, status, hist, flip, shift, tile,
                                                       in_stripe, full_count);
   onesweep_rank_and_stage(k, v, dpk, pos, warp_off[warp], (LOCAL key_t*)stage, stage_values, stage_digit, snap, status,
                           tile, in_stripe, full_stripe);
-  onesweep_load_values(v, values_in, parked, stripe, in_stripe, lane);
+  onesweep_load_values(v, values_in, stripe, in_stripe, lane);
   u32 exclusive = c.exclusive;  // keys of digit t before this tile, in the whole output
   if (tile > 0) {
     exclusive = radix_lookback(status + t, snap, tile, t, exclusive);

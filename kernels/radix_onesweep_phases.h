@@ -14,12 +14,11 @@
 #include "radix_block_scan.h"
 #include "radix_lookback.h"
 
-// 1. The warp's stripe of keys (packed input: the values too, into v or parked in load order,
-// radix_packed_pairs.h).
-DEVICE_FN void onesweep_load_keys(key_t* k, value_t* v, LOCAL value_t* parked, GLOBAL const key_t* keys_in,
-                                  GLOBAL const value_t* values_in, u64 n, u64 stripe, u32 in_stripe, u32 lane) {
+// 1. The warp's stripe of keys (packed input: the values too, into v; radix_packed_pairs.h).
+DEVICE_FN void onesweep_load_keys(key_t* k, value_t* v, GLOBAL const key_t* keys_in, GLOBAL const value_t* values_in,
+                                  u64 n, u64 stripe, u32 in_stripe, u32 lane) {
 #if ONESWEEP_PACKED_IN
-  radix_packed_load_stripe(k, v, parked, keys_in, values_in, n, stripe, in_stripe, lane);
+  radix_packed_load_stripe(k, v, keys_in, values_in, n, stripe, in_stripe, lane);
 #else
   if (in_stripe == 32u * ITEMS) {
 #pragma unroll
@@ -185,16 +184,10 @@ DEVICE_FN void onesweep_rank_and_stage(const key_t* k, const value_t* v, const u
 #undef ONESWEEP_STAGE_VALUE
 }
 
-// 4. Values, now: in flight during the look-back and the key scatter (packed input: read back from
-// this thread's own load-order slots, no barrier needed; or staged already, ONESWEEP_VALUES_IN_RANK).
-DEVICE_FN void onesweep_load_values(value_t* v, GLOBAL const value_t* values_in, const LOCAL value_t* parked,
-                                    u64 stripe, u32 in_stripe, u32 lane) {
+// 4. Values, now: in flight during the look-back and the key scatter (packed input: staged already,
+// ONESWEEP_VALUES_IN_RANK).
+DEVICE_FN void onesweep_load_values(value_t* v, GLOBAL const value_t* values_in, u64 stripe, u32 in_stripe, u32 lane) {
 #if ONESWEEP_VALUES_IN_RANK
-#elif ONESWEEP_PACKED_IN
-  asm volatile("cp.async.wait_all;" ::: "memory");  // the crossing stripe's copies (none elsewhere)
-#pragma unroll
-  for (u32 i = 0; i < ITEMS; ++i)
-    if (i * 32u + lane < in_stripe) v[i] = parked[i * 32u];
 #elif HAS_VALUES
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
@@ -216,9 +209,6 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, LOCAL key_t* s
 #define ONESWEEP_GLOBAL(s) (global_base[stage_digit[s]] + (s))
 #endif
 #if HAS_VALUES && ONESWEEP_SPLIT_STAGE && !ONESWEEP_VALUES_IN_RANK
-#if ONESWEEP_PACKED_IN
-  BARRIER();  // every thread has read its load-order values back
-#endif
 #pragma unroll
   for (u32 i = 0; i < ITEMS; ++i)
     if (i * 32u + lane < in_stripe) stage_values[pos[i]] = v[i];

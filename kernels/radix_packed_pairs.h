@@ -36,11 +36,10 @@ DEVICE_FN void radix_packed_store(u32* K, u32* V, u64 h, u64 e, u32 k, u32 v) {
 }
 
 // A warp's stripe of ITEMS x 32 packed pairs from `stripe` on (in_stripe of them valid): keys into k,
-// values into v (ONESWEEP_PACKED_REGISTERS: the ranking stages each value with its key) or parked in
-// the value staging area in load order (parked[i * 32] for item i) until the ranking is done. 8-byte
-// loads, ONESWEEP_PACKED_BATCH items at a time: 2 registers each while in flight.
-DEVICE_FN void radix_packed_load_stripe(key_t* k, value_t* v, value_t* parked, const key_t* keys_in,
-                                        const value_t* values_in, u64 n, u64 stripe, u32 in_stripe, u32 lane) {
+// values into v (the ranking stages each value with its key). 8-byte loads, ONESWEEP_PACKED_BATCH
+// items at a time: 2 registers each while in flight.
+DEVICE_FN void radix_packed_load_stripe(key_t* k, value_t* v, const key_t* keys_in, const value_t* values_in, u64 n,
+                                        u64 stripe, u32 in_stripe, u32 lane) {
   const u64 half = n / 2u, stripe_end = stripe + in_stripe;
   if (stripe_end <= half || (stripe >= half && stripe_end <= 2u * half)) {  // within one buffer
     const u64* eb = stripe < half ? (const u64*)keys_in + stripe : (const u64*)values_in + (stripe - half);
@@ -54,17 +53,12 @@ DEVICE_FN void radix_packed_load_stripe(key_t* k, value_t* v, value_t* parked, c
       for (u32 j = 0; j < ONESWEEP_PACKED_BATCH; ++j)
         if (b + j < ITEMS && (b + j) * 32u + lane < in_stripe) {
           k[b + j] = (key_t)(u32)e[j];
-#if ONESWEEP_PACKED_REGISTERS
           v[b + j] = (value_t)(u32)(e[j] >> 32);
-#else
-          parked[(b + j) * 32u] = (value_t)(u32)(e[j] >> 32);
-#endif
         }
     }
   } else {
-    // the stripe that crosses from K to V, or holds the odd last pair (one or two per pass): key
-    // words loaded, value words copied by cp.async (this form keeps the hot path's registers: a
-    // batched 8-byte form here cost 0.27 ms at 2^28, eighth round)
+    // the stripe that crosses from K to V, or holds the odd last pair (one or two per pass): one
+    // word at a time (a batched 8-byte form here was slower)
 #pragma unroll
     for (u32 i = 0; i < ITEMS; ++i)
       if (i * 32u + lane < in_stripe) {
@@ -72,16 +66,8 @@ DEVICE_FN void radix_packed_load_stripe(key_t* k, value_t* v, value_t* parked, c
         const u32* kw = radix_packed_key_word((const u32*)keys_in, (const u32*)values_in, half, e);
         const u32* vw = e < 2u * half ? kw + 1 : (const u32*)values_in + e;
         k[i] = (key_t)*kw;
-#if ONESWEEP_PACKED_REGISTERS
         v[i] = (value_t)*vw;
-#else
-        const u32 dst = (u32)__cvta_generic_to_shared(parked + i * 32u);
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(vw) : "memory");
-#endif
       }
-#if !ONESWEEP_PACKED_REGISTERS
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
   }
 }
 #endif

@@ -22,7 +22,16 @@ struct DeviceDescription {
   std::uint32_t max_work_group_size = 0;
   std::uint32_t compute_units = 0;
   bool is_gpu = false;
+  // The instruction set: CUDA's compute capability ("sm_90"), also under NVIDIA's OpenCL where the
+  // driver reports it (cl_nv_device_attribute_query); another OpenCL GPU's device name ("gfx90a");
+  // "cpu" for CPUs. Empty: not known.
+  std::string architecture;
 };
+
+// The class of devices tuning rows are chosen by: "cuda:sm_90:H100" (the model read from the name,
+// so devices of one architecture can differ), "opencl:nvidia:sm_90" (vendor, then architecture),
+// "cpu" for every CPU. Unknown parts read "unknown".
+std::string device_class(const DeviceDescription& d);
 
 // Every device gpusort can use, CUDA devices first. Backends that are absent list nothing.
 std::vector<DeviceDescription> list_devices();

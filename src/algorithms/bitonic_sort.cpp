@@ -10,6 +10,10 @@
 
 namespace gpusort::algo {
 
+// Work-items per group when SortOptions::work_group_size is 0 for the bitonic network's passes: a width every
+// GPU runs well (not tuned per device; checked_group_size fits it to the device).
+constexpr std::uint32_t kBitonicGroup = 256;
+
 void bitonic_check_variants(const SortOptions& options) {
   const std::string& variant = options.local_variant;
   if (!variant.empty() && variant != "fused" && variant != "fused2" && variant != "global")
@@ -21,7 +25,7 @@ void bitonic_sort(SortJob& job) {
   bitonic_check_variants(job.options);
   const std::string& variant = job.options.local_variant;
   if (job.n <= 1) return;
-  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, kBitonicGroup);
   const std::uint64_t tile = 2ull * group;
   auto defines = job.key_defines(group);
   rt::Program& program = job.program("bitonic.cl", defines);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "algorithms/drivers.hpp"
+#include "algorithms/merge_tuning.hpp"
 #include "runtime/kernel_sources.hpp"
 
 namespace gpusort::algo {
@@ -130,17 +131,9 @@ std::uint64_t split_table_bytes(std::uint64_t n, std::uint64_t first_width, std:
 
 }  // namespace
 
-// Value loads issued together by a blocked merge pass's gather (BLOCKED_VALUE_BATCH): 4 measured
-// best on the H200 (2026-11-26; 2^28 u32/u32 29.4 -> 26.1 ms, u64/u64 49.4 -> 43.8, against 1, 2
-// and 8: docs/lab/merge-and-local-sorts.md). GPUSORT_MERGE_VALUE_BATCH overrides it for A/B runs.
-constexpr std::uint32_t kBlockedValueBatch = 4;
-
-std::string blocked_value_batch_define(std::uint32_t items) {
-  static const std::uint32_t wanted = [] {  // read once, not on every pass
-    const char* e = std::getenv("GPUSORT_MERGE_VALUE_BATCH");
-    return e && *e ? std::uint32_t(std::atoi(e)) : kBlockedValueBatch;
-  }();
-  std::uint32_t batch = wanted;
+std::string blocked_value_batch_define(const DeviceDescription& desc, std::uint32_t items) {
+  std::uint32_t batch =
+      merge_policy_override().blocked_value_batch.value_or(merge_tuning_for(desc).blocked_value_batch);
   while (batch > 1 && (batch > items || items % batch != 0)) batch /= 2;
   return "BLOCKED_VALUE_BATCH=" + std::to_string(std::max<std::uint32_t>(batch, 1));
 }
@@ -215,7 +208,7 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
   std::uint64_t groups = ceil_div(n, group_size);
   if (name == "blocked" || name == "path") {
     defines.push_back("ITEMS=" + std::to_string(items));
-    if (name == "blocked") defines.push_back(blocked_value_batch_define(items));
+    if (name == "blocked") defines.push_back(blocked_value_batch_define(job.device.description(), items));
     groups = pair_groups(n, width, std::uint64_t(group_size) * items);
   } else if (name == "cached" || name == "hashed") {
     defines.push_back("CACHE=" + std::to_string(std::uint64_t(group_size) * items));
@@ -254,15 +247,15 @@ struct MergePlan {
   std::uint64_t tile = 0;  // keys per sorted tile: the first merge pass's run width
 };
 
-// Work-group size when SortOptions::work_group_size is 0 (H100, 2026-11-24, ms at 256 -> 512):
-// 512 for the blocked sort of keys up to 4 bytes with values, whose tile stays 4096 keys (8 per
-// work-item to fit local memory; u32/u32 2^16 0.082 -> 0.070, 2^28 37.27 -> 34.63), and of such keys
-// alone from 2^25 keys (tiles of 8192: one pass fewer; u32 2^28 16.28 -> 15.99), below which
-// twice the work-groups win (u32 2^16 0.063 -> 0.120); 256 otherwise (u64/u64 2^28 61.38 at 256,
-// 62.55 at 512).
-std::uint32_t preferred_group(const std::string& local, key_type type, std::size_t value_bytes, std::uint64_t n) {
-  if (!merge::is_blocked(local) || key_size(type) > 4) return 256;
-  return value_bytes != 0 || n >= (std::uint64_t(1) << 25) ? 512 : 256;
+// Work-group size when SortOptions::work_group_size is 0 (the device's MergeTuning row): the wide
+// group for the blocked sort of keys up to 4 bytes with values, whose tile stays 4096 keys (8 per
+// work-item to fit local memory), and of such keys alone from the row's n (tiles of 8192: one pass
+// fewer), below which twice the work-groups win; the row's group otherwise.
+std::uint32_t preferred_group(const DeviceDescription& desc, const std::string& local, key_type type,
+                              std::size_t value_bytes, std::uint64_t n) {
+  const MergeTuning& t = merge_tuning_for(desc);
+  if (!merge::is_blocked(local) || key_size(type) > 4) return t.group;
+  return value_bytes != 0 || n >= t.blocked_wide_group_keys_from ? t.blocked_wide_group : t.group;
 }
 
 template <class Shape>  // SortJob or TempQuery
@@ -270,7 +263,7 @@ MergePlan plan_merge(const Shape& s) {
   MergePlan p;
   p.local = merge::checked_local_variant(s.options.local_variant);
   p.pass = merge::checked_merge_variant(s.options.merge_variant);
-  p.group = checked_group_size(s.device, s.options.work_group_size, preferred_group(p.local, s.type, s.value_bytes, s.n));
+  p.group = checked_group_size(s.device, s.options.work_group_size, preferred_group(s.device.description(), p.local, s.type, s.value_bytes, s.n));
   const std::size_t requested = s.options.items_per_thread;
   merge::check_items(requested ? requested : 1);
   p.local_items = requested ? std::uint32_t(requested)

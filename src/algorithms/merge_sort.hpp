@@ -29,8 +29,9 @@ std::uint32_t default_merge_items(const rt::Device& device, const std::string& m
                                   std::size_t value_bytes, std::uint32_t group_size);
 
 // The "BLOCKED_VALUE_BATCH=B" define of a blocked merge pass (kernels/merge_blocked_tile.h): how many
-// value loads a work-item issues together when it gathers the values, a divisor of `items`.
-std::string blocked_value_batch_define(std::uint32_t items);
+// value loads a work-item issues together when it gathers the values: the device's MergeTuning row's
+// (or the override's), halved to a divisor of `items`.
+std::string blocked_value_batch_define(const DeviceDescription& desc, std::uint32_t items);
 
 // Sorts, in place in job.keys / job.values, every tile [i*T, min((i+1)*T, n)) with
 // T = group_size * items (both powers of two; group_size within the device limit), stably in

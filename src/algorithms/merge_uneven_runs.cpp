@@ -107,7 +107,7 @@ void merge_uneven_runs(SortJob& job, const std::vector<SourceRun>& runs, rt::Buf
 
   auto defines = job.key_defines(kGroupSize);
   defines.push_back("ITEMS=" + std::to_string(items));
-  defines.push_back(merge::blocked_value_batch_define(items));
+  defines.push_back(merge::blocked_value_batch_define(job.device.description(), items));
   rt::Program& program = job.device.program(kKernelFile, defines);
   rt::Kernel& partition = program.kernel("merge_uneven_partition");
   rt::Kernel& merge = program.kernel("merge_uneven_pass");

@@ -8,9 +8,13 @@
 
 namespace gpusort::algo {
 
+// Work-items per group when SortOptions::work_group_size is 0 for the naive merge's passes: a width every
+// GPU runs well (not tuned per device; checked_group_size fits it to the device).
+constexpr std::uint32_t kNaiveMergeGroup = 256;
+
 void naive_merge_sort(SortJob& job) {
   if (job.n <= 1) return;
-  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, kNaiveMergeGroup);
   auto tile_defines = job.key_defines(group);
   rt::Program& tiles = job.program("odd_even.cl", tile_defines);
   const std::uint64_t tile = 2ull * group;
@@ -46,7 +50,7 @@ void naive_merge_sort(SortJob& job) {
 
 std::uint64_t naive_merge_temp_bytes(const TempQuery& q) {
   if (q.n <= 1) return 0;
-  const std::uint32_t group = checked_group_size(q.device, q.options.work_group_size, 256);
+  const std::uint32_t group = checked_group_size(q.device, q.options.work_group_size, kNaiveMergeGroup);
   if (2ull * group >= q.n) return 0;
   return temp_request_bytes(q.n * key_size(q.type)) + (q.value_bytes ? temp_request_bytes(q.n * q.value_bytes) : 0);
 }

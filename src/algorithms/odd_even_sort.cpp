@@ -6,9 +6,13 @@
 
 namespace gpusort::algo {
 
+// Work-items per group when SortOptions::work_group_size is 0 for the odd-even passes: a width every
+// GPU runs well (not tuned per device; checked_group_size fits it to the device).
+constexpr std::uint32_t kOddEvenGroup = 256;
+
 void odd_even_sort(SortJob& job) {
   if (job.n <= 1) return;
-  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, kOddEvenGroup);
   auto defines = job.key_defines(group);
   rt::Program& program = job.program("odd_even.cl", defines);
   rt::Kernel& window = program.kernel("odd_even_window");

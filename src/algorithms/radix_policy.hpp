@@ -1,9 +1,9 @@
 #pragma once
-// Radix sort tuning as data (after CUB's tuning_radix_sort.cuh): which path a sort takes, the tile
-// shapes and kernel switches of each path, the -D list a path's program is built with, and the
-// device temporaries it asks for. One chooser whose size rules are a table of measured rows
-// (radix_policy.cpp), one layout for the sort and its size query, and one override seam for tests
-// and gpusort-bench (no environment knobs). Internal: not part of the public API.
+// Radix sort policy (after CUB's dispatch_radix_sort.cuh): which path a sort takes, the tile shapes
+// and kernel switches of each path, the -D list a path's program is built with, and the device
+// temporaries it asks for. One chooser that reads the device's tuning row (radix_tuning.hpp), one
+// layout for the sort and its size query, and one override seam for tests and gpusort-bench (no
+// environment knobs). Internal: not part of the public API.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +13,7 @@
 #include "gpusort/context.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
+#include "algorithms/radix_tuning.hpp"
 
 namespace gpusort::algo {
 
@@ -29,7 +30,7 @@ struct RadixSpans {
 RadixSpans plan_spans(std::uint64_t n, std::uint64_t tile, std::uint64_t max_groups);
 
 // CUDA, small n: one block sorts everything in one launch (kernels/radix_single_tile.h,
-// radix_single_tile_<threads>_<items>; up to the network's caps (radix_policy.cpp, kBitonicCaps: 4096
+// radix_single_tile_<threads>_<items>; up to the network's caps (RadixTuning::bitonic_caps, e.g. 4096
 // keys of up to 4 bytes, 2048 of 8 bytes, 512 pairs with keys of up to 4 bytes) the bitonic network
 // of kernels/radix_small_bitonic.h, radix_small_bitonic_<bitonic_log2>, 4 elements per thread).
 // threads == 0: the path does not apply.
@@ -61,8 +62,7 @@ struct OnesweepPolicy {
   bool split_stage = false;      // values staged beside the keys (ONESWEEP_SPLIT_STAGE)
   bool recompute_digit = false;  // the scatter recomputes digits (ONESWEEP_RECOMPUTE_DIGIT)
   bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
-  bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass
-  bool packed_registers = false;  // packed input: values in registers through the ranking (ONESWEEP_PACKED_REGISTERS)
+  bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass (values in registers)
   bool uniform_count = false;    // count a warp's item once where all lanes share its digit (RADIX_UNIFORM_COUNT)
   // CUDA: the warp match's bit tests against immediates (RADIX_MATCH_IMMEDIATE); 2: tests only, the
   // build of that form fails (as ptxas's did on some of its forms), to exercise the driver's fallback
@@ -85,8 +85,8 @@ struct OnesweepPolicy {
   std::uint64_t portions(std::uint64_t n) const { return portion ? (n + portion - 1) / portion : 1; }
 };
 
-// Everywhere else: count + scan + scatter per pass (kernels/radix_passes.cl). The defaults are the
-// CPU's (PoCL); GPUs take kPortableGpu's shape. Group and items shrink to fit local memory.
+// Everywhere else: count + scan + scatter per pass (kernels/radix_passes.cl), in the tuning row's
+// shape. Group and items shrink to fit local memory.
 struct PortablePolicy {
   std::uint32_t group = 64;                   // work-items per group
   std::uint32_t items = 16;                   // keys per work-item per tile
@@ -106,11 +106,6 @@ struct PortableOnesweepPolicy {
   bool fallback_only = false;       // tests: every predecessor counted from its keys
   std::uint32_t lookback_window = 1;  // predecessors' words read at once by a look-back step (keys: 4)
 };
-// NVIDIA OpenCL on an H200, 2026-11-26, 2^28 u32 keys: lab/notes/radix-tuning.md, tenth round.
-struct PortableGpuShape {
-  std::uint32_t group, items;
-};
-inline constexpr PortableGpuShape kPortableGpu{256, 8};
 
 // CUDA, large n (kernels/radix_segments.cl): the onesweep passes sort by the top 16 bits only (two
 // passes), then radix_segment_tiles_<threads>_<items> sorts each of the 65536 segments of keys that
@@ -137,7 +132,7 @@ constexpr std::uint64_t kSegmentInterleavedLead = 31;  // radix_segments.cl: fir
 // integers), which the ordinary passes sort without the read-backs. Uniform keys at 2^28 stay within
 // about 0.5%.
 constexpr std::uint64_t kSegmentTopSkewPercent = 125;
-// The tiles' passes (SegmentPolicy::rank_form) where radix_policy.cpp's kSegmentsFrom has no row for
+// The tiles' passes (SegmentPolicy::rank_form) where the tuning row's segments_from has none for
 // the widths (each row names its own): 0 count with shared atomics, scan, then rank (the single
 // tile's form); 1 rank first, then scan (radix_single_tile.h,
 // RANK_FIRST); 2 as 1 with the first pass's ranks from shared atomics where the keys are alone
@@ -151,6 +146,7 @@ constexpr std::uint64_t kSegmentEndWords = std::uint64_t(128) << kSegmentBits;
 enum class RadixPath { single_tile, single_group, onesweep, portable_onesweep, portable, segments };
 
 struct RadixPolicy {
+  const RadixTuning* tuning = nullptr;  // the device's row the values came from (null: built by hand)
   RadixPath path = RadixPath::portable;
   key_type type = key_type::u32;
   std::size_t value_bytes = 0;
@@ -173,7 +169,6 @@ struct RadixPolicyOverride {
   std::optional<bool> recompute_digit;             // integer keys staged apart from values
   std::optional<bool> float_flag;                  // float keys
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
-  std::optional<bool> packed_registers;            // packed input: values in registers, not parked in shared memory
   std::optional<bool> uniform_count;               // onesweep: warp-uniform digits counted once
   std::optional<std::uint32_t> match_immediate;    // onesweep, CUDA: the match's bit tests against immediates (2: tests, a failing build)
   std::optional<std::uint32_t> snapshot;           // W = 0..64
@@ -233,7 +228,7 @@ SingleGroupPolicy choose_single_group_policy(const DeviceDescription& desc, key_
                                              const SortOptions& options,
                                              const RadixPolicyOverride& o = radix_policy_override());
 // The onesweep part alone (no device needed: the NVRTC build matrix uses it).
-OnesweepPolicy choose_onesweep_policy(key_type type, std::size_t value_bytes, std::uint64_t n,
+OnesweepPolicy choose_onesweep_policy(const RadixTuning& tuning, key_type type, std::size_t value_bytes, std::uint64_t n,
                                       const SortOptions& options,
                                       const RadixPolicyOverride& o = radix_policy_override());
 
@@ -286,11 +281,16 @@ std::uint64_t onesweep_pass_static_local_bytes(const OnesweepPolicy& os);
 std::vector<std::vector<std::string>> radix_onesweep_program_defines(const DeviceDescription& desc, key_type type,
                                                                      std::size_t value_bytes, std::uint64_t n);
 // The define set the single-tile path builds radix_single_tile.cl with, and the segments'
-// radix_segments.cl with the register cap of the widths' kSegmentsFrom row, its form of the passes
+// radix_segments.cl with the register cap of the widths' segments_from row, its form of the passes
 // or another, and its interleaved pairs or not (the NVRTC build test compiles them).
-std::vector<std::string> radix_single_tile_program_defines(key_type type, std::size_t value_bytes);
-std::vector<std::string> radix_segments_program_defines(key_type type, std::size_t value_bytes,
+std::vector<std::string> radix_single_tile_program_defines(const RadixTuning& tuning, key_type type,
+                                                           std::size_t value_bytes);
+std::vector<std::string> radix_segments_program_defines(const RadixTuning& tuning, key_type type, std::size_t value_bytes,
                                                         std::optional<std::uint32_t> rank_form = std::nullopt,
                                                         std::optional<bool> interleaved = std::nullopt);
+
+// What a policy runs, one line each, for `gpusort plan`: the tuning row (name, the device class it
+// was measured on, what it is), the path and its program, then the chosen shapes and switches.
+std::vector<std::string> describe(const RadixPolicy& p);
 
 }  // namespace gpusort::algo

@@ -8,6 +8,10 @@
 
 namespace gpusort::algo {
 
+// Work-items per group when SortOptions::work_group_size is 0 for the rank sort's counting: a width every
+// GPU runs well (not tuned per device; checked_group_size fits it to the device).
+constexpr std::uint32_t kRankGroup = 256;
+
 void rank_check_variants(const SortOptions& options) {
   const std::string& variant = options.local_variant;
   if (!variant.empty() && variant != "stable" && variant != "unstable")
@@ -23,7 +27,7 @@ void rank_sort(SortJob& job) {
   const std::string& variant = job.options.local_variant;
   if (job.n <= 1) return;
   const bool stable = job.options.stable || variant == "stable";
-  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, kRankGroup);
   // 1..16 (the registry's range for SortOptions::items_per_thread, checked by the entry points)
   const std::size_t items = job.options.items_per_thread ? job.options.items_per_thread : 4;
   auto defines = job.key_defines(group);

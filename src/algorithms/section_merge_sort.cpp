@@ -9,6 +9,10 @@
 
 namespace gpusort::algo {
 
+// Work-items per group when SortOptions::work_group_size is 0 for the section merge's passes: a width every
+// GPU runs well (not tuned per device; checked_group_size fits it to the device).
+constexpr std::uint32_t kSectionMergeGroup = 256;
+
 std::uint64_t section_length(const SortOptions& options) {
   return options.items_per_thread ? options.items_per_thread : 32;
 }
@@ -21,7 +25,7 @@ std::uint64_t section_merge_temp_bytes(const TempQuery& q, int max_levels) {
 
 std::uint64_t section_merge_passes(SortJob& job, std::uint64_t section, int max_levels) {
   if (job.n <= 1) return job.n;
-  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, 256);
+  const std::uint32_t group = checked_group_size(job.device, job.options.work_group_size, kSectionMergeGroup);
   rt::Program& program = job.program("section_merge.cl", job.key_defines());
   rt::Buffer& values = job.values_or_keys();
   // Temporaries before the first launch: a failure leaves the keys unchanged.

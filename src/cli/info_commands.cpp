@@ -35,8 +35,8 @@ int run_devices(bool verbose) {
   const int wi = widest(devices, &DeviceDescription::id), wb = widest(devices, &DeviceDescription::backend),
             wn = widest(devices, &DeviceDescription::name);
   for (const auto& d : devices) {
-    std::printf("%-*s  %-*s  %-*s  %s", wi, d.id.c_str(), wb, d.backend.c_str(), wn, d.name.c_str(),
-                byte_size_text(d.global_memory_bytes).c_str());
+    std::printf("%-*s  %-*s  %-*s  %s  %s", wi, d.id.c_str(), wb, d.backend.c_str(), wn, d.name.c_str(),
+                byte_size_text(d.global_memory_bytes).c_str(), device_class(d).c_str());
     if (verbose)
       std::printf("  %s  %u CUs  wg<=%u  local %s  one buffer<=%s  driver %s", d.is_gpu ? "gpu" : "cpu",
                   d.compute_units, d.max_work_group_size, byte_size_text(d.local_memory_bytes).c_str(),

@@ -13,6 +13,7 @@
 #include "algorithms/planner.hpp"
 #include "algorithms/request_checks.hpp"
 #include "core/host_array.hpp"
+#include "dist/dist_policy.hpp"
 #include "dist/dist_steps.hpp"
 #include "dist/exact_cuts.hpp"
 #include "gpusort/dist.hpp"
@@ -82,26 +83,7 @@ class StagedExchange final : public DeviceExchange {
   Communicator& comm_;
 };
 
-// The exchange's copies start at multiples of this many elements on both sides (ExchangePlan:
-// senders start at a multiple and send a short lead-in that the receiver skips). NCCL moves
-// slices received one element off at 187 GB/s per GPU against 347 aligned (4 x H200, 2026-11-26,
-// gpusort-dist-bench's raw exchange); in the sort, the exchange of 2^30 u32 keys per GPU on 4 GPUs
-// took 16.2 ms with runs received contiguously (1) and 9.3 ms with 4, 32, 256 or 1024 alike
-// (docs/lab/dist-exchange-alignment.md). 256 elements is at least 256 bytes for every element size.
-// GPUSORT_DIST_RECV_ALIGN=E (a power of two up to 4096) sets it for a measurement without a rebuild.
-std::uint64_t recv_align() {
-  static const std::uint64_t align = [] {
-    const char* text = std::getenv("GPUSORT_DIST_RECV_ALIGN");
-    if (!text || !*text) return std::uint64_t(256);
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(text, &end, 10);
-    if (*end || v == 0 || v > 4096 || (v & (v - 1)))
-      throw Error(errc::invalid_argument, std::string("GPUSORT_DIST_RECV_ALIGN must be a power of two from 1 to 4096, not '") +
-                                              text + "'");
-    return std::uint64_t(v);
-  }();
-  return align;
-}
+std::uint64_t recv_align() { return dist_policy_override().recv_align.value_or(kRecvAlign); }
 
 // One rank's temporary storage: the receive buffers for keys and values, then one region that the
 // local sort and, after the exchange, the merge use in turn. Every part starts 4096-aligned.

@@ -21,6 +21,7 @@ namespace {
 DeviceDescription h100_description() {
   DeviceDescription h100;
   h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132;
+  h100.name = "NVIDIA H100 80GB HBM3", h100.architecture = "sm_90";
   h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
   return h100;
 }
@@ -47,17 +48,6 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
     }
   }
   EXPECT_GE(built.size(), 60u);
-  // the packed passes' other form (values parked in shared memory; override packed_registers=0)
-  for (key_type type : {key_type::u32, key_type::f32}) {
-    const algo::RadixPolicy p =
-        algo::choose_radix_policy(h100, type, 4, std::uint64_t(1) << 24, SortOptions{}, {.packed_registers = false});
-    ASSERT_TRUE(p.onesweep.packed_pairs && !p.onesweep.packed_registers);
-    for (bool out : {true, false}) {
-      const auto defines = algo::to_defines(p, algo::RadixPath::onesweep, true, out);
-      EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
-          << key_type_name(type) << "/u32, parked values, packed out " << out;
-    }
-  }
 }
 
 // Each switch's other form than the defaults' at 2^28: RADIX_UNIFORM_COUNT (override uniform_count)
@@ -93,7 +83,7 @@ TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
   const std::string source = rt::assemble_kernel_source("radix_single_tile.cl");
   for (key_type type : all_key_types)
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
-      const auto defines = algo::radix_single_tile_program_defines(type, value_bytes);
+      const auto defines = algo::radix_single_tile_program_defines(algo::radix_tuning_for(h100_description()), type, value_bytes);
       EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
           << key_type_name(type) << " keys, " << value_bytes << "-byte values";
     }
@@ -111,7 +101,8 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   int built = 0;
   const auto build = [&](key_type type, std::size_t value_bytes, std::optional<std::uint32_t> rank_form,
                          std::optional<bool> interleaved = std::nullopt) {
-    const auto defines = algo::radix_segments_program_defines(type, value_bytes, rank_form, interleaved);
+    const auto defines = algo::radix_segments_program_defines(
+        algo::radix_tuning_for(h100_description()), type, value_bytes, rank_form, interleaved);
     EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
         << key_type_name(type) << " keys, " << value_bytes << "-byte values, rank form "
         << (rank_form ? std::to_string(*rank_form) : "of the row");

@@ -29,7 +29,7 @@ std::string clang_command() {
 
 DeviceDescription nvidia_opencl_gpu() {
   DeviceDescription d;
-  d.backend = "opencl", d.vendor = "NVIDIA Corporation", d.is_gpu = true;
+  d.backend = "opencl", d.vendor = "NVIDIA Corporation", d.is_gpu = true, d.architecture = "sm_90";
   d.local_memory_bytes = 48 * 1024, d.max_work_group_size = 1024, d.compute_units = 132;
   return d;
 }

@@ -17,7 +17,7 @@ namespace {
 DeviceDescription cuda_device() {
   DeviceDescription d;
   d.backend = "cuda", d.vendor = "NVIDIA Corporation", d.local_memory_bytes = 227 * 1024, d.max_work_group_size = 1024, d.compute_units = 132;
-  d.is_gpu = true;
+  d.is_gpu = true, d.name = "NVIDIA H200", d.architecture = "sm_90";
   return d;
 }
 DeviceDescription cpu_device() {
@@ -141,16 +141,6 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
     EXPECT_EQ(os.items, c.items) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
     EXPECT_EQ(os.min_blocks, c.min_blocks) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
     EXPECT_EQ(os.packed_pairs, c.packed) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
-    EXPECT_EQ(os.packed_registers, c.packed) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
-  }
-  {  // a packed-input pass keeps the values in registers unless asked to park them; only packed passes say so
-    const RadixPolicy packed = choose(dev, key_type::u32, 4, 1 << 24);
-    EXPECT_TRUE(has(to_defines(packed, RadixPath::onesweep, true, true), "ONESWEEP_PACKED_REGISTERS=1"));
-    EXPECT_TRUE(has(to_defines(packed, RadixPath::onesweep, false, true), "ONESWEEP_PACKED_REGISTERS=0"));
-    const RadixPolicy parked = choose_radix_policy(dev, key_type::u32, 4, 1 << 24, {}, {.packed_registers = false});
-    EXPECT_TRUE(parked.onesweep.packed_pairs && !parked.onesweep.packed_registers);
-    EXPECT_TRUE(has(to_defines(parked, RadixPath::onesweep, true, true), "ONESWEEP_PACKED_REGISTERS=0"));
-    EXPECT_EQ(parked.onesweep.items, 24u);
   }
   // switches: values beside the keys up to 8 bytes together, digits recomputed for integer keys
   // staged apart, the snapshot and float flag by key type, fewer histogram copies beyond 4 passes
@@ -202,7 +192,7 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   {  // portions never pack, and take the unpacked pairs' tile
     const OnesweepPolicy big = choose(dev, key_type::u32, 4, 1ull << 30).onesweep;
     EXPECT_GT(big.portion, 0u);
-    EXPECT_TRUE(!big.packed_pairs && !big.packed_registers && big.items == 32);
+    EXPECT_TRUE(!big.packed_pairs && big.items == 32);
   }
   EXPECT_FALSE(choose(dev, key_type::u64, 4, 1 << 22).onesweep.split_stage);
   EXPECT_TRUE(choose_radix_policy(dev, key_type::u64, 8, 1 << 24, {}, {.split_stage = true}).onesweep.split_stage);
@@ -498,9 +488,8 @@ TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
   const RadixPolicyOverride o =
       parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64,overlap_passes=0,early_trigger=1,"
-                                  "packed_registers=0,uniform_count=1,hist_blocks_per_sm=3");
+                                  "uniform_count=1,hist_blocks_per_sm=3");
   EXPECT_EQ(o.items, 20u);
-  EXPECT_EQ(o.packed_registers, false);
   EXPECT_EQ(o.uniform_count, true);
   EXPECT_EQ(o.hist_blocks_per_sm, 3u);
   EXPECT_EQ(o.min_blocks, 2u);
@@ -511,7 +500,8 @@ TEST(RadixPolicy, OverrideSeam) {
   EXPECT_EQ(o.early_trigger, true);
   EXPECT_FALSE(o.snapshot.has_value());
   EXPECT_FALSE(parse_radix_policy_override("").items.has_value());
-  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "uniform_count=2", "items=3x", "hist_blocks_per_sm=0"})
+  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "uniform_count=2", "items=3x", "hist_blocks_per_sm=0",
+                          "packed_registers=0"})  // the parked form is gone
     EXPECT_THROW(parse_radix_policy_override(bad), Error) << bad;
   {
     const ScopedRadixPolicyOverride scoped(o);
@@ -533,8 +523,7 @@ TEST(RadixPolicy, DefinesAndLayout) {
   const auto d = to_defines(p, RadixPath::onesweep, true, false);
   for (const char* want : {"KEY_KIND=2", "ITEMS=24", "ONESWEEP_MIN_BLOCKS=3", "ONESWEEP_SPLIT_STAGE=1",
                            "ONESWEEP_RECOMPUTE_DIGIT=0", "ONESWEEP_LOOKBACK_SNAPSHOT=0", "RADIX_HIST_COPIES=32",
-                           "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0",
-                           "ONESWEEP_PACKED_REGISTERS=1"})
+                           "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0"})
     EXPECT_TRUE(has(d, want)) << want;
   EXPECT_EQ(radix_onesweep_program_defines(dev, key_type::f32, 4, 1ull << 26).size(), 4u);  // + 3 packed passes
   // one layout for the sort and its size query: ping-pong copies, the meta buffer, the second status buffer
@@ -581,6 +570,106 @@ TEST(RadixPolicy, DefinesAndLayout) {
   const RadixTempLayout portable = radix_temp_layout(choose(cpu_device(), key_type::u8, 0, 100000));
   EXPECT_EQ(portable.status2, 0u);
   EXPECT_GT(portable.counts, 0u);
+}
+
+// The class key tuning rows are chosen by: CUDA's compute capability and model, OpenCL's vendor and
+// architecture, every CPU alike.
+TEST(RadixTuning, DeviceClassKeys) {
+  DeviceDescription h100 = cuda_device();
+  h100.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(device_class(h100), "cuda:sm_90:H100");
+  EXPECT_EQ(device_class(cuda_device()), "cuda:sm_90:H200");
+  DeviceDescription a100 = cuda_device();
+  a100.name = "NVIDIA A100-SXM4-80GB", a100.architecture = "sm_80";
+  EXPECT_EQ(device_class(a100), "cuda:sm_80:A100");
+  DeviceDescription nameless = cuda_device();
+  nameless.name = "", nameless.architecture = "";
+  EXPECT_EQ(device_class(nameless), "cuda:unknown:unknown");
+  DeviceDescription nvidia_cl = cuda_device();
+  nvidia_cl.backend = "opencl";
+  EXPECT_EQ(device_class(nvidia_cl), "opencl:nvidia:sm_90");
+  DeviceDescription amd = nvidia_cl;
+  amd.vendor = "Advanced Micro Devices, Inc.", amd.name = "gfx90a", amd.architecture = "gfx90a";
+  EXPECT_EQ(device_class(amd), "opencl:amd:gfx90a");
+  DeviceDescription pocl = cpu_device();
+  pocl.vendor = "AuthenticAMD", pocl.architecture = "cpu";
+  EXPECT_EQ(device_class(pocl), "cpu");
+  EXPECT_EQ(device_class(cpu_device()), "cpu");
+}
+
+// Rows are picked by that class: each measured device its own, a device nobody measured the generic
+// row (no cp.async forms, no segments by default), every CPU the CPU's.
+TEST(RadixTuning, RowsPickedByDeviceClass) {
+  DeviceDescription h100 = cuda_device();
+  h100.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_STREQ(radix_tuning_for(cuda_device()).name, "sm90-h200");
+  EXPECT_STREQ(radix_tuning_for(h100).name, "sm90-h100");
+  EXPECT_STREQ(radix_tuning_for(h100).measured_on, "cuda:sm_90:H200");  // its values are the H200's so far
+  DeviceDescription gh200 = cuda_device();  // same architecture, another model: not assumed alike
+  gh200.name = "NVIDIA GH200 480GB";
+  DeviceDescription turing = cuda_device();
+  turing.name = "NVIDIA GeForce RTX 2080", turing.architecture = "sm_75", turing.local_memory_bytes = 64 * 1024;
+  for (const DeviceDescription& unknown : {gh200, turing}) {
+    const RadixTuning& row = radix_tuning_for(unknown);
+    EXPECT_STREQ(row.name, "gpu-generic") << device_class(unknown);
+    // u64 keys (snapshot on the H200), u32/u32 (packed, then segments), u32 at 2^28 (segments)
+    EXPECT_EQ(choose(unknown, key_type::u64, 0, 1ull << 24).onesweep.snapshot, 0u);
+    EXPECT_FALSE(choose(unknown, key_type::u32, 4, 1ull << 27).onesweep.packed_pairs);
+    EXPECT_EQ(choose(unknown, key_type::u32, 0, 1ull << 28).segments.threads, 0u);
+    EXPECT_EQ(choose(unknown, key_type::u32, 0, 1ull << 24).path, RadixPath::onesweep);
+    for (const auto& defines : radix_onesweep_program_defines(unknown, key_type::u32, 4, 1ull << 28))
+      EXPECT_TRUE(has(defines, "ONESWEEP_PACKED_IN=0") && has(defines, "ONESWEEP_PACKED_OUT=0"));
+  }
+  EXPECT_EQ(choose(cuda_device(), key_type::u64, 0, 1ull << 24).onesweep.snapshot, 4u);
+  EXPECT_TRUE(choose(cuda_device(), key_type::u32, 4, 1ull << 27).onesweep.packed_pairs);
+  EXPECT_GT(choose(cuda_device(), key_type::u32, 0, 1ull << 28).segments.threads, 0u);
+  // the H100's row gives the H200's defines, program by program
+  for (auto [t, vb, n] : {std::tuple{key_type::u32, 4, 1ull << 28}, {key_type::u64, 0, 1ull << 24}, {key_type::f32, 0, 1ull << 20}})
+    EXPECT_EQ(radix_onesweep_program_defines(h100, t, std::size_t(vb), n),
+              radix_onesweep_program_defines(cuda_device(), t, std::size_t(vb), n));
+  // the override still reaches what a row leaves off
+  EXPECT_TRUE(choose_radix_policy(gh200, key_type::u32, 4, 1 << 24, {}, {.packed_pairs = true}).onesweep.packed_pairs);
+  DeviceDescription nvidia_cl = cuda_device();
+  nvidia_cl.backend = "opencl", nvidia_cl.local_memory_bytes = 48 * 1024;
+  EXPECT_STREQ(radix_tuning_for(nvidia_cl).name, "sm90-nvidia-opencl");
+  nvidia_cl.architecture = "";  // a driver without the compute capability query
+  EXPECT_STREQ(radix_tuning_for(nvidia_cl).name, "gpu-generic");
+  DeviceDescription pocl = cpu_device();
+  pocl.name = "cpu-haswell-AMD EPYC", pocl.architecture = "cpu";
+  EXPECT_STREQ(radix_tuning_for(pocl).name, "cpu");
+  EXPECT_EQ(choose(pocl, key_type::u32, 0, 1 << 20).portable.group, 64u);
+  EXPECT_EQ(choose(pocl, key_type::u32, 0, 1 << 20).path, RadixPath::portable);
+  // the policy names its row
+  EXPECT_EQ(choose(h100, key_type::u32, 0, 1 << 20).tuning, &radix_tuning_for(h100));
+  // the class patterns: a whole key or a prefix ending at ':'; "" matches every class
+  EXPECT_TRUE(tuning_class_matches("cuda", "cuda:sm_90:H100"));
+  EXPECT_FALSE(tuning_class_matches("cuda:sm_9", "cuda:sm_90:H100"));
+  EXPECT_TRUE(tuning_class_matches("", "opencl:amd:gfx90a"));
+  EXPECT_FALSE(tuning_class_matches("cuda:sm_90:H100", "cuda:sm_90:H1000"));
+}
+
+// describe(): the row, the device class it was measured on, the path and its shapes.
+TEST(RadixTuning, DescribePrintsRowAndShapes) {
+  const auto joined = [](const RadixPolicy& p) {
+    std::string all;
+    for (const std::string& line : describe(p)) all += line + "\n";
+    return all;
+  };
+  const std::string h200 = joined(choose(cuda_device(), key_type::u32, 4, 1ull << 28));
+  EXPECT_NE(h200.find("tuning row sm90-h200 (measured on cuda:sm_90:H200)"), std::string::npos) << h200;
+  EXPECT_NE(h200.find("path: onesweep (radix_onesweep.cl)"), std::string::npos) << h200;
+  EXPECT_NE(h200.find("256 threads x 24 items, 3 blocks per SM"), std::string::npos) << h200;
+  EXPECT_NE(h200.find("packed pairs on,"), std::string::npos) << h200;
+  EXPECT_NE(h200.find("segments (radix_segments.cl): 256 threads x 18 items"), std::string::npos) << h200;
+  EXPECT_NE(h200.find("interleaved on"), std::string::npos) << h200;
+  EXPECT_NE(h200.find("temporaries: "), std::string::npos) << h200;
+  const std::string cpu = joined(choose(cpu_device(), key_type::u32, 0, 1 << 20));
+  EXPECT_NE(cpu.find("tuning row cpu (measured on cpu)"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("path: portable passes (radix_passes.cl)"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("tiles: 64 work-items x 16 items"), std::string::npos) << cpu;
+  const std::string small = joined(choose(cuda_device(), key_type::u32, 0, 1000));
+  EXPECT_NE(small.find("bitonic network of 2^10 elements"), std::string::npos) << small;
+  EXPECT_NE(joined(RadixPolicy{}).find("tuning row: none"), std::string::npos);
 }
 
 }  // namespace

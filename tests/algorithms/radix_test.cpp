@@ -219,8 +219,8 @@ TEST(Radix, CudaPackedPairs) {
       }
     }
   }
-  {  // the values parked in shared memory through the ranking
-    const algo::ScopedRadixPolicyOverride parked({.packed_pairs = true, .packed_registers = false, .no_skip_max_n = 1024});
+  {  // packed from small n, every pass run
+    const algo::ScopedRadixPolicyOverride packed({.packed_pairs = true, .no_skip_max_n = 1024});
     check_pairs<std::uint32_t, std::uint32_t>(o, {8193, 100001, (1 << 20) + 3}, dist::uniform);
     check_pairs<float, std::uint32_t>(o, {16383}, dist::specials);
   }

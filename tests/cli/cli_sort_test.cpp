@@ -294,6 +294,7 @@ TEST(CliSort, DevicesCommandListsDevices) {
     EXPECT_EQ(lines[i].rfind(devices[i].id + " ", 0), 0u) << lines[i];
     EXPECT_NE(lines[i].find(devices[i].backend), std::string::npos) << lines[i];
     EXPECT_NE(lines[i].find("iB"), std::string::npos) << lines[i];
+    EXPECT_NE(lines[i].find("  " + gpusort::device_class(devices[i])), std::string::npos) << lines[i];  // tuning class
   }
   // Every listed id is accepted by --device.
   TempDir d;

@@ -307,6 +307,8 @@ DeviceDescription describe(const DriverApi& api, int ordinal) {
   d.compute_units =
       static_cast<std::uint32_t>(attribute(api, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev, "MULTIPROCESSOR_COUNT"));
   d.is_gpu = true;
+  d.architecture = "sm_" + std::to_string(attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev, "COMPUTE_CAPABILITY_MAJOR")) +
+                   std::to_string(attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev, "COMPUTE_CAPABILITY_MINOR"));
   return d;
 }
 

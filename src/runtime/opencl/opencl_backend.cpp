@@ -59,6 +59,21 @@ std::vector<cl_device_id> devices_of(cl_platform_id p) {
   return ids;
 }
 
+// NVIDIA's extension reports the compute capability (cl_nv_device_attribute_query).
+constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000, kComputeCapabilityMinorNv = 0x4001;
+
+// DeviceDescription::architecture: "cpu"; NVIDIA's compute capability where its driver reports it;
+// else the device's name (AMD's is its architecture, "gfx90a").
+std::string architecture_of(cl_device_id d, const DeviceDescription& desc) {
+  if (!desc.is_gpu) return "cpu";
+  if (device_string(d, CL_DEVICE_EXTENSIONS).find("cl_nv_device_attribute_query") != std::string::npos) {
+    const cl_uint major = device_value<cl_uint>(d, kComputeCapabilityMajorNv);
+    const cl_uint minor = device_value<cl_uint>(d, kComputeCapabilityMinorNv);
+    if (major != 0) return "sm_" + std::to_string(major) + std::to_string(minor);
+  }
+  return desc.name;
+}
+
 DeviceDescription describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   DeviceDescription desc;
   desc.id = "opencl:" + std::to_string(pi) + ":" + std::to_string(di);
@@ -73,6 +88,7 @@ DeviceDescription describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   desc.max_work_group_size = static_cast<std::uint32_t>(device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   desc.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
   desc.is_gpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
+  desc.architecture = architecture_of(d, desc);
   return desc;
 }
 

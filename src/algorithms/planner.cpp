@@ -37,9 +37,6 @@ namespace {
 
 std::size_t element_value_bytes(const SortRequest& r) { return r.value_bytes; }
 
-// The key tuning rows are chosen by.
-std::string device_class_of(const DeviceDescription& d) { return d.backend + ":" + d.name; }
-
 Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::span<rt::Device* const> devices) {
   Plan plan;
   plan.request = request;
@@ -102,7 +99,7 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
   SortPlan out;
   out.algorithm = plan.algorithm->name;
   out.device = d.id + " (" + d.name + ")";
-  out.device_class = device_class_of(d);
+  out.device_class = device_class(d);
   out.path = to_string(plan.path);
   if (plan.path == Path::partitioned) {
     out.chunks = plan.chunks.count;

@@ -118,7 +118,6 @@ struct Options {
   bool verbose = false;
   std::string radix_policy;  // algo::parse_radix_policy_override's form; empty: the chooser's own
   std::string merge_policy;  // algo::parse_merge_policy_override's form; empty: the device's row
-  std::string merge_policy;  // algo::parse_merge_policy_override's form; empty: the device's row
   std::size_t merge_items = 0;  // sweep: SortOptions::items_per_thread of the merge rows (0: default)
   std::string command_line;
 };
@@ -769,7 +768,6 @@ int main(int argc, char** argv) {
   Options& opt = std::get<Options>(parsed);
   try {
     gpusort::algo::set_radix_policy_override(gpusort::algo::parse_radix_policy_override(opt.radix_policy));
-    gpusort::algo::set_merge_policy_override(gpusort::algo::parse_merge_policy_override(opt.merge_policy));
     gpusort::algo::set_merge_policy_override(gpusort::algo::parse_merge_policy_override(opt.merge_policy));
     Bench b(opt);
     if (!gpusort::rt::views_at_full_speed(b.desc) && !opt.caller_temporaries) b.opt.pool_temporaries = true;

@@ -45,6 +45,10 @@ std::uint64_t order_check_temp_bytes(key_type type, std::uint64_t n, std::size_t
          2 * temp_request_bytes(kPartialBytes);
 }
 
+void seed_scatter_destination(const SortJob& job, const rt::Buffer& src_keys, rt::Buffer& dst_keys) {
+  if (!job.registered_order.empty()) job.device.copy(src_keys, 0, dst_keys, 0, job.n * key_size(job.type));
+}
+
 OrderCheck::OrderCheck(SortJob& job)
     : job_(job),
       group_size_(default_group_size(job.device, kPreferredGroup)),

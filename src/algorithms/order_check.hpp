@@ -23,6 +23,14 @@ bool has_run_time_order(const SortJob& job);
 std::uint64_t order_check_temp_bytes(key_type type, std::uint64_t n, std::size_t value_bytes,
                                      const SortOptions& options);
 
+// Before a pass that scatters keys from src_keys into dst_keys (each to a position it computes):
+// under an order that is not a strict weak order two keys can take one slot and leave another
+// unwritten. A record order's comparator reads the records through the keys (their addresses), so
+// for one, dst_keys first gets src_keys' keys: every slot then holds a record's address, whatever
+// the pass leaves, and the next pass's comparisons read records only. Nothing for other orders
+// (their comparators read the keys alone; the check reports what was lost).
+void seed_scatter_destination(const SortJob& job, const rt::Buffer& src_keys, rt::Buffer& dst_keys);
+
 class OrderCheck {
  public:
   // Before anything writes the job's output: a copy of it (keys, values), unless

@@ -157,6 +157,34 @@ TEST(BrokenOrder, PairsAndDeviceMemoryAreLeftAsTheyWere) {
   }
 }
 
+TEST(BrokenOrder, CallerTemporaryStorageHoldsTheCopyToRestore) {
+  // temporary_storage_bytes counts the check's copy of the output: with exactly that much (and a
+  // guard zone after it), a refused sort restores the caller's buffers and a correct one sorts
+  const std::size_t n = 20001;
+  for (const char* body : {"return 1;", "return isnan(b) ? !isnan(a) : a < b;"}) {
+    const SortOptions options{.comparator = body};
+    const std::vector<float> in = nan_keys(n);
+    std::vector<std::uint32_t> in_values(n);
+    std::iota(in_values.begin(), in_values.end(), 0u);
+    DeviceBufferWithGuard keys(test_context(), in), values(test_context(), in_values);
+    DeviceBufferWithGuard temp(test_context(), temporary_storage_bytes(test_context(), key_type::f32, n, 4, options));
+    bool refused = false;
+    try {
+      sort_device(test_context(), key_type::f32, keys.buffer(), n, &values.buffer(), 4, options, temp.buffer());
+    } catch (const Error& e) {
+      EXPECT_TRUE(is_order_error(e)) << e.what();
+      refused = true;
+    }
+    EXPECT_EQ(refused, std::string(body) == "return 1;");
+    EXPECT_TRUE(temp.guard_intact("temporary storage")) << body;
+    EXPECT_TRUE(keys.guard_intact("keys")) << body;
+    const BrokenOrder order{body, [](float a, float b) { return std::isnan(b) ? !std::isnan(a) : a < b; }};
+    EXPECT_TRUE(
+        sorted_or_refused(order, in, keys.contents<float>(), in_values, values.contents<std::uint32_t>(), refused))
+        << body;
+  }
+}
+
 TEST(BrokenOrder, NaNAwareOrderSortsNaNLast) {
   // the README's example: a strict weak order over floats with NaN, which the check lets through
   const std::vector<float> in = nan_keys(20001);

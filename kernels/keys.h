@@ -132,6 +132,20 @@ DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
 }
 #endif
 
+// A position, count or split that a comparison sort computes from comparisons, clamped to the
+// range [lo, hi] it has under a strict weak order. A run-time order may not be one (`a < b` over
+// NaN, `a <= b`, `return 1;`): then searches disagree with each other, and unclamped positions
+// would write outside the sort's buffers. Clamped, such a sort stays in bounds; what it lost is
+// reported by the check after it (src/algorithms/order_check.cpp). The natural order is a strict
+// weak order, so its programs keep the value as it is (and their code unchanged).
+#ifdef GPUSORT_USER_ORDER
+DEVICE_FN u64 order_clamp_u64(u64 x, u64 lo, u64 hi) { return x < lo ? lo : x > hi ? hi : x; }
+DEVICE_FN u32 order_clamp_u32(u32 x, u32 lo, u32 hi) { return x < lo ? lo : x > hi ? hi : x; }
+#else
+#define order_clamp_u64(x, lo, hi) (x)
+#define order_clamp_u32(x, lo, hi) (x)
+#endif
+
 #if VALUE_BYTES == 0
 #define HAS_VALUES 0
 typedef u8 value_t;  // placeholder so signatures stay uniform; never read

@@ -43,7 +43,9 @@ KERNEL merge_pass(MERGE_PASS_ARGS, GLOBAL const u64* splits) {
   if (d0 >= total) return;  // the whole group leaves together, before any barrier
   const u64 d1 = gs_min_u64(d0 + TILE, total);
   // The next group starts where this one ends, unless this is the pair's last group.
-  const u64 ai1 = d1 == total ? a_len : splits[g + 1];
-  blocked_merge_tile(lk, BLOCKED_TILE_ORIGINS, src_keys, src_values, dst_keys, dst_values, a0, a0 + width, splits[g],
+  const u64 next = d1 == total ? a_len : splits[g + 1];
+  const u64 ai0 = splits[g];
+  const u64 ai1 = merge_split_after(ai0, d0 - ai0, next, d1 - d0, a_len, total - a_len);
+  blocked_merge_tile(lk, BLOCKED_TILE_ORIGINS, src_keys, src_values, dst_keys, dst_values, a0, a0 + width, ai0,
                      ai1, d0, d1, a0 + d0, flip);
 }

@@ -18,7 +18,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   MERGE_WINDOW_BEGIN
   BARRIER();
   const u64 lo = window[0];
-  const u64 wl = window[1] - lo;
+  const u64 wl = merge_window_length(window);
   const u32 c = (u32)gs_min_u64(wl, (u64)CACHE);
   for (u32 s = t; s < c; s += GROUP_SIZE) cache[s] = sb[lo + s];
   BARRIER();

@@ -25,7 +25,7 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   for (u32 s = t; s < CACHE; s += GROUP_SIZE) tags[s] = NO_TAG;
   BARRIER();
   const u64 lo = window[0];
-  const u64 wl = window[1] - lo;
+  const u64 wl = merge_window_length(window);
   const int use_cache = wl < (u64)NO_TAG;  // tags are 32-bit window indices
   u32 rounds = 0;
   for (u64 x = wl; x != 0; x >>= 1) ++rounds;  // a search over wl keys takes at most this many probes

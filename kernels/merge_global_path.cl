@@ -35,8 +35,9 @@ KERNEL merge_pass(MERGE_PASS_ARGS) {
   if (t == 0) split[0] = merge_path_global(a, a_len, b, b_len, d0, flip);
   if (t == (GROUP_SIZE > 1 ? 1u : 0u)) split[1] = merge_path_global(a, a_len, b, b_len, d1, flip);
   BARRIER();
-  const u64 ai0 = split[0], ai1 = split[1];
+  const u64 ai0 = split[0];
   const u64 bi0 = d0 - ai0;
+  const u64 ai1 = merge_split_after(ai0, bi0, split[1], d1 - d0, a_len, b_len);
   const u32 na = (u32)(ai1 - ai0);
   const u32 nb = (u32)((d1 - ai1) - bi0);
   const u32 cnt = na + nb;

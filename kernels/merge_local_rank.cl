@@ -21,7 +21,7 @@ KERNEL merge_local_sort(TILE_KERNEL_ARGS) {
           r += (order_before(oj, o) || (j < s && !order_before(o, oj))) ? 1u : 0u;
         }
         kr[k] = key;
-        dr[k] = r;
+        dr[k] = order_clamp_u32(r, 0, count - 1);  // a run-time order that is no strict weak order can count count
       }
     }
     BARRIER();

@@ -29,4 +29,19 @@
 GS_DEFINE_MERGE_PATH(merge_path_global, GLOBAL, u64, gs_min_u64)
 GS_DEFINE_MERGE_PATH(merge_path_local, LOCAL, u32, gs_min_u32)
 
+// The split that ends a piece of `count` outputs starting at split (ai0, bi0) (ai0 + bi0 = the
+// piece's first diagonal): the search's result ai1, clamped to what that piece can take (at most
+// count keys in all, no more of a run than it has left). Under a strict weak order the splits of
+// successive diagonals never decrease and the clamp keeps ai1; a run-time order that is not one can
+// give a smaller or a larger split, whose key counts would wrap (keys.h: order_clamp_u64).
+DEVICE_FN u64 merge_split_after(u64 ai0, u64 bi0, u64 ai1, u64 count, u64 a_len, u64 b_len) {
+#ifdef GPUSORT_USER_ORDER
+  const u64 b_left = b_len - bi0;
+  return order_clamp_u64(ai1, ai0 + (count > b_left ? count - b_left : 0), ai0 + gs_min_u64(count, a_len - ai0));
+#else
+  (void)ai0, (void)bi0, (void)count, (void)a_len, (void)b_len;
+  return ai1;
+#endif
+}
+
 #endif

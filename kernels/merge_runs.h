@@ -50,6 +50,16 @@ DEVICE_FN void merge_group_window(GLOBAL const key_t* src_keys, GLOBAL const key
     window[1] = rank_search_global(sb, sib_len, order_key(src_keys[g0 + cnt - 1], flip), upper, flip);
 }
 
+// The length of the window: window[1] - window[0], or 0 where a run-time order that is not a strict
+// weak order ranks the group's last key before its first (keys.h: order_clamp_u64).
+DEVICE_FN u64 merge_window_length(LOCAL const u64* window) {
+#ifdef GPUSORT_USER_ORDER
+  return window[1] > window[0] ? window[1] - window[0] : 0;
+#else
+  return window[1] - window[0];
+#endif
+}
+
 // The kernel frame of those variants: the group's keys src_keys[g0 .. g0+cnt) lie in one run (width
 // is a multiple of GROUP_SIZE), `left` says which of the pair, sb[0 .. sib_len) is the sibling run,
 // and window[] gets the bounds of the part they rank into (read it after a BARRIER). Declares t, g0,

@@ -59,8 +59,10 @@ KERNEL rank_scatter(GLOBAL const key_t* keys, GLOBAL const value_t* values, GLOB
   for (u32 r = 0; r < RANK_ITEMS; ++r) {
     u64 idx = block + t + (u64)r * GROUP_SIZE;
     if (idx < n) {
-      u64 pos = rank[r];
-      if (!stable) pos += ATOMIC_ADD_U32(&claims[pos], 1u);
+      // A rank is below n, and a claimed slot inside its run, under a strict weak order; a run-time
+      // order that is not one can count n or more (keys.h: order_clamp_u64).
+      u64 pos = order_clamp_u64(rank[r], 0, n - 1);
+      if (!stable) pos = order_clamp_u64(pos + ATOMIC_ADD_U32(&claims[pos], 1u), 0, n - 1);
       out_keys[pos] = keys[idx];
 #if HAS_VALUES
       out_values[pos] = values[idx];

@@ -79,11 +79,13 @@ KERNEL records_addresses(GLOBAL const u8* records, u64 n, u64 record_bytes, GLOB
   if (i < n) addresses[i] = (u64)(records + i * record_bytes);
 }
 
-// The sorted addresses back to record indices, for the gather.
+// The sorted addresses back to record indices, for the gather; an index past the records (an
+// address the sort never had: its order was no strict weak order, which the sort's check reports)
+// is clamped to the last record, so the gather stays inside them.
 KERNEL records_index_of_addresses(GLOBAL const u8* records, GLOBAL const u64* RESTRICT addresses, u64 n,
                                   u64 record_bytes, GLOBAL index_t* RESTRICT index) {
   const u64 i = GLOBAL_ID();
-  if (i < n) index[i] = (index_t)((addresses[i] - (u64)records) / record_bytes);
+  if (i < n) index[i] = (index_t)gs_min_u64((addresses[i] - (u64)records) / record_bytes, n - 1);
 }
 
 // out record r = in record index[r]. `lanes` (a power of two up to 32, 1 << lanes_log2)

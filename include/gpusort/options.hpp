@@ -43,7 +43,12 @@ struct SortOptions {
   // for data sorted in one piece on one device: out-of-core, several-device and distributed sorts
   // refuse it (their cuts use the natural order). Record sorts (gpusort/records.hpp) take a
   // comparator over two records instead. Example: "return (a & 0xFFu) < (b & 0xFFu);" sorts u32
-  // keys by their low byte.
+  // keys by their low byte. Over floats that may hold NaN, a strict weak order places NaN itself:
+  // "return isnan(b) ? !isnan(a) : a < b;" (NaN last); `a < b` alone, or `a <= b`, is none. Every
+  // sort by a comparator is checked: where it lost or duplicated keys or left adjacent keys out of
+  // the order, it fails with Error(invalid_argument) ("the comparator is not a strict weak
+  // order ...") and the caller's data unchanged; a sort of the caller's device memory keeps a copy
+  // of it for that (in temporary_storage_bytes). At most 16 KiB of text.
   std::string comparator;
   // Print what was chosen and how long each phase took (to stderr).
   bool verbose = false;

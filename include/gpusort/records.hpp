@@ -8,7 +8,7 @@
 // Or by an order given at run time: SortOptions::comparator (with no fields) is the body of
 // `int before(GLOBAL const u8* a, GLOBAL const u8* b)` in the kernel dialect, a and b pointing at
 // two records' first bytes, true when record a sorts strictly before record b (a strict weak
-// order). It reads fields with gs_u8/u16/u32/u64(r, offset), gs_i8..gs_i64, gs_f32, gs_f64 (where
+// order; checked as a key comparator is, gpusort/options.hpp). It reads fields with gs_u8/u16/u32/u64(r, offset), gs_i8..gs_i64, gs_f32, gs_f64 (where
 // the device has fp64) and gs_bytes_cmp(a, b, offset, bytes) (memcmp's sign), all little-endian at
 // any alignment (kernels/record_fields.h). Example, an i32 at offset 8 descending, then 4 bytes at
 // offset 0: "int x = gs_i32(a, 8), y = gs_i32(b, 8); if (x != y) return x > y; return

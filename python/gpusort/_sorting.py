@@ -7,7 +7,10 @@ for gpusort's choice. `device`: an id from gpusort.devices() ("cuda:0", "opencl:
 the default ($GPUSORT_DEVICE, else the best device). `comparator`: a run-time order, the body of
 `int before(K a, K b)` in the kernel dialect with K the key type (e.g. "return fabs(a) < fabs(b);"),
 None for the natural order; it sorts with the merge algorithm unless `algorithm` names another
-comparison sort (SortOptions::comparator). The first sort on a device opens it (and may
+comparison sort (SortOptions::comparator). It must be a strict weak order (over floats that may hold
+NaN: "return isnan(b) ? !isnan(a) : a < b;", not `a < b`); a sort that shows it is not one raises
+gpusort.Error and leaves the arrays unchanged, and a sort by a comparator returns only once it is
+done (it is checked). The first sort on a device opens it (and may
 compile kernels, cached on disk); later ones reuse it. The GIL is released while sorting.
 Calls on PyTorch and CuPy CUDA arrays return once the sort is enqueued on the array's current
 stream, as those libraries' own calls do (radix sorts of more than 2^22 keys first wait for their

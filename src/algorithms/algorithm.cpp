@@ -1,8 +1,10 @@
 #include "algorithms/algorithm.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "algorithms/order_check.hpp"
 #include "algorithms/positions.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/kernel_sources.hpp"
@@ -102,6 +104,8 @@ void fill_job_positions(SortJob& job) {
 RunEvents run(const Algorithm& algorithm, SortJob& job) {
   RunEvents events;
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  std::optional<OrderCheck> check;  // a run-time order's sort is checked; its output saved first
+  if (job.n > 1 && has_run_time_order(job)) check.emplace(job);
   events.start = job.device.record();
   if (job.values_are_positions) {
     if (!job.values || job.values_in)
@@ -112,11 +116,25 @@ RunEvents run(const Algorithm& algorithm, SortJob& job) {
   }
   const bool reads_apart = algorithm.reads_input_apart && job.n > 1 && job.keys_in;
   if (!reads_apart) copy_input_to_output(job);
-  if (job.n > 1) algorithm.sort(job);
+  if (check) check->before_sort();
+  if (job.n > 1) {
+    try {
+      algorithm.sort(job);
+    } catch (...) {
+      if (check) {
+        try {
+          check->restore();
+        } catch (...) {  // the sort's own error is the one to report
+        }
+      }
+      throw;
+    }
+  }
   if (job.values_are_positions)
     throw std::logic_error("algorithm " + algorithm.name + " left an argsort's positions unmade");
   events.stop = job.device.record();
   events.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
+  if (check) check->after_sort();
   return events;
 }
 

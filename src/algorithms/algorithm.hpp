@@ -42,6 +42,10 @@ struct SortJob {
   // nothing. run() fills them after the start event (algorithms/positions.hpp) unless the driver
   // makes them itself (Algorithm::makes_positions); whoever makes them clears the flag.
   bool values_are_positions = false;
+  // keys/values are the sort's own buffers (a host sort's upload, a record sort's addresses), not
+  // the caller's: where a check of a run-time order fails (algorithms/order_check.hpp), run() then
+  // keeps no copy to restore them from; the caller never sees them.
+  bool output_is_scratch = false;
 
   bool descending() const { return options.order == order::descending; }
   // -D definitions that specialise kernels/keys.h for this job.
@@ -165,7 +169,9 @@ struct RunEvents {
 // (nothing between them but the positions' fill of an argsort, where the driver does not make them,
 // and the copy of an out-of-place input into the output, unless the driver reads it apart). Throws
 // std::logic_error if the driver left an argsort's positions unmade (a driver bug). The device may
-// still be working when it returns; stop->wait() waits for the sort.
+// still be working when it returns; stop->wait() waits for the sort. A sort by a run-time order is
+// checked after it (algorithms/order_check.hpp): run() then waits for it, and where the order
+// proves not to be a strict weak order, restores the output and throws Error(invalid_argument).
 RunEvents run(const Algorithm& algorithm, SortJob& job);
 // An out-of-place job's input copied into its output (keys_in -> keys, values_in -> values), and the
 // job made in place: run() does this for drivers that do not read the input apart, and drivers that

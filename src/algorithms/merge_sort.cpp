@@ -8,6 +8,7 @@
 
 #include "algorithms/drivers.hpp"
 #include "algorithms/merge_tuning.hpp"
+#include "algorithms/order_check.hpp"
 #include "runtime/kernel_sources.hpp"
 
 namespace gpusort::algo {
@@ -216,6 +217,8 @@ void merge_pass(SortJob& job, const std::string& merge_variant, rt::Buffer& src_
     groups = ceil_div(ceil_div(n, 2 * width) * width, group_size);
   }
   rt::Program& program = job.program(v.file, defines);
+  // rank, half, cached and hashed scatter their keys; path and blocked write every output slot
+  if (name != "blocked" && name != "path") seed_scatter_destination(job, src_keys, dst_keys);
   if (name != "blocked") {
     job.device.launch(program.kernel("merge_pass"), {groups, group_size},
                       {src_keys, src_values, dst_keys, dst_values, n, width, job.flip_arg()});

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "algorithms/chooser.hpp"
+#include "algorithms/order_check.hpp"
 #include "algorithms/request_checks.hpp"
 
 namespace gpusort {
@@ -122,7 +123,10 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
                           " buckets; each bucket sorted as above");
   }
   if (plan.algorithm->temp_bytes) {
-    out.temporary_bytes = plan.path == Path::nothing_to_do ? 0 : plan.algorithm->temp_bytes(q);
+    // with a run-time order, also its check's (a copy of the output to restore if it fails)
+    out.temporary_bytes = plan.path == Path::nothing_to_do
+                              ? 0
+                              : plan.algorithm->temp_bytes(q) + order_check_temp_bytes(r.type, m, r.value_bytes, r.options);
     out.temp_bytes_known = true;
   }
   if (plan.path == Path::one_piece)

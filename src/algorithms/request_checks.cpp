@@ -86,6 +86,10 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
       throw Error(errc::invalid_argument, field + " is not used by algorithm '" + algorithm.name +
                                               "' (it is used by: " + users_of(f.used) + ")");
   }
+  if (options.comparator.size() > kMaxComparatorBytes)
+    throw Error(errc::invalid_argument, "SortOptions::comparator is " + std::to_string(options.comparator.size()) +
+                                            " bytes long; at most " + std::to_string(kMaxComparatorBytes) +
+                                            " are accepted (the kernel compilers are not made for larger bodies)");
   if (!options.comparator.empty() && !algorithm.options.comparator)
     throw Error(errc::invalid_argument, "SortOptions::comparator (a run-time order) is not taken by algorithm '" +
                                             algorithm.name + "' (it is taken by: " + users_of(&algo::OptionUse::comparator) + ")");

@@ -40,6 +40,9 @@ void check_options(const SortOptions& options, const algo::Algorithm& algorithm,
 // pipeline's smallest chunk of these elements needs (out_of_core.hpp, pipeline_bytes(kMinChunk)).
 // SortOptions::host_threads' largest value.
 inline constexpr unsigned kMaxHostThreads = 64;  // 64 x 2 directions x 2 slots x 8 MiB = 2 GiB pinned
+// The longest SortOptions::comparator accepted, in bytes: far above any order written by hand,
+// and it keeps the compilers' time and stack in bounds (runtime/large_stack.hpp).
+inline constexpr std::size_t kMaxComparatorBytes = 16 * 1024;
 
 void check_device_memory_limit(const SortOptions& options, std::size_t key_bytes, std::size_t value_bytes);
 // Device sorts (sort_device, temporary_storage_bytes): the data is already on the device, so

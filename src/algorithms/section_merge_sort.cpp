@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "algorithms/drivers.hpp"
+#include "algorithms/order_check.hpp"
 #include "algorithms/section_merge.hpp"
 
 namespace gpusort::algo {
@@ -42,6 +43,7 @@ std::uint64_t section_merge_passes(SortJob& job, std::uint64_t section, int max_
   rt::Buffer *src_k = &job.keys, *src_v = &values, *dst_k = tmp_keys.get(), *dst_v = tmp_values.get();
   rt::Kernel& merge = program.kernel("section_merge_level");
   for (int level = 0; width < job.n && (max_levels < 0 || level < max_levels); ++level, width *= 2) {
+    seed_scatter_destination(job, *src_k, *dst_k);
     job.device.launch(merge, {ceil_div(job.n, group), group}, {*src_k, *src_v, *dst_k, *dst_v, job.n, width, job.flip_arg()});
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);

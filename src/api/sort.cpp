@@ -77,7 +77,8 @@ SortReport sort_device_impl(Context& ctx, key_type type, DeviceBuffer& keys, std
   SortReport report;
   report.device = device.description().id;
   // Sorting in place on the device: a failure may leave device data partly sorted, but every key
-  // and value is still present (drivers only permute within the buffers or their temporaries).
+  // and value is still present (drivers only permute within the buffers or their temporaries); a
+  // sort by a comparator keeps a copy and restores it (algorithms/order_check.hpp).
   rt::Buffer* temp = nullptr;
   if (temporary_storage) {
     temp = &temporary_storage->runtime_buffer();

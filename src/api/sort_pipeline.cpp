@@ -159,6 +159,7 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
       const std::size_t n = steps[i].count();
       algo::SortJob job{device, type, n, vb, *set.keys, set.values.get(), options, temp.get()};
       job.values_are_positions = steps[i].values_are_positions;
+      job.output_is_scratch = true;  // the step's output is downloaded only once its sort succeeded
       if (n > 1 || job.values_are_positions) {  // (run() makes a lone position too)
         const algo::RunEvents events = algo::run(algorithm, job);
         events.stop->wait();

@@ -3,6 +3,7 @@
 // C++: every field reader of kernels/record_fields.h at odd offsets, byte comparisons, both
 // orders, odd record sizes, n just past the merge tiles' edges, the host form and both device
 // forms, another comparison sort than merge; and the errors.
+#include <cmath>
 #include <cstring>
 #include <optional>
 
@@ -180,6 +181,77 @@ TEST(RecordComparator, ErrorsAreClearAndLeaveTheRecords) {
     EXPECT_NE(std::string(e.what()).find("comparator:2"), std::string::npos) << e.what();
   }
   EXPECT_EQ(records, before);
+}
+
+TEST(RecordComparator, AnOrderOverNaNFieldsStaysInBoundsAndSortsOrRefuses) {
+  // 12-byte records: an f32 at offset 4, NaN in about one of four, and a serial at 0. `a < b` over
+  // NaN is no strict weak order: every form, with the default merge, the cached and hashed passes
+  // (which wrote out of bounds) and section-merge (whose scatter could leave a slot that is no
+  // record's address for the next level's comparator to read), either sorts (a permutation, no
+  // adjacent pair out of the order) or fails with the order's error and leaves the records and the
+  // guard zones as they were.
+  const std::size_t n = 20001, rb = 12;
+  std::mt19937_64 rng(fresh_seed());
+  std::vector<unsigned char> input(n * rb);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t serial = std::uint32_t(i);
+    const float f = rng() % 4 == 0 ? std::nanf("") : float(int(rng() % 201) - 100) / 4.0f;
+    std::memcpy(&input[i * rb], &serial, 4);
+    std::memcpy(&input[i * rb + 4], &f, 4);
+    std::memcpy(&input[i * rb + 8], &serial, 4);
+  }
+  const std::string body = "return gs_f32(a, 4) < gs_f32(b, 4);";
+  auto serials_of = [&](const std::vector<unsigned char>& records) {
+    std::vector<std::uint32_t> s(n);
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(&s[i], &records[i * rb], 4);
+    return s;
+  };
+  auto sorted_or_unchanged = [&](const std::vector<unsigned char>& out, bool refused) -> ::testing::AssertionResult {
+    if (refused)
+      return out == input ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << "refused, records changed";
+    const auto serials = serials_of(out);
+    auto seen = serials;
+    std::sort(seen.begin(), seen.end());
+    for (std::size_t i = 0; i < n; ++i)
+      if (seen[i] != i || std::memcmp(&out[i * rb], &input[std::size_t(serials[i]) * rb], rb) != 0)
+        return ::testing::AssertionFailure() << "not a permutation of the records";
+    for (std::size_t i = 1; i < n; ++i)
+      if (field<float>(&out[i * rb], 4) < field<float>(&out[(i - 1) * rb], 4))
+        return ::testing::AssertionFailure() << "records " << i - 1 << " and " << i << " out of order";
+    return ::testing::AssertionSuccess();
+  };
+  auto is_order_error = [](const Error& e) {
+    return e.code() == errc::invalid_argument && std::string(e.what()).find("not a strict weak order") != std::string::npos;
+  };
+  for (const char* pass : {"", "cached", "hashed", "section-merge"}) {
+    SortOptions options;
+    options.comparator = body;
+    if (std::string(pass) == "section-merge")
+      options.algorithm = pass;
+    else if (*pass)
+      options.algorithm = "merge", options.merge_variant = pass;
+    GuardedHostArray<unsigned char> host(input);
+    bool refused = false;
+    try {
+      sort_records(test_context(), host.span().data(), n, rb, {}, options);
+    } catch (const Error& e) {
+      EXPECT_TRUE(is_order_error(e)) << e.what();
+      refused = true;
+    }
+    EXPECT_TRUE(host.guards_intact()) << pass;
+    EXPECT_TRUE(sorted_or_unchanged(host.contents(), refused)) << "host " << pass;
+
+    DeviceBufferWithGuard records(test_context(), input);
+    refused = false;
+    try {
+      sort_records_device(test_context(), records.buffer(), n, rb, {}, options);
+    } catch (const Error& e) {
+      EXPECT_TRUE(is_order_error(e)) << e.what();
+      refused = true;
+    }
+    EXPECT_TRUE(records.guard_intact("records")) << pass;
+    EXPECT_TRUE(sorted_or_unchanged(records.contents<unsigned char>(), refused)) << "device " << pass;
+  }
 }
 
 }  // namespace

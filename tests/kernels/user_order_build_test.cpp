@@ -1,7 +1,8 @@
 // Programs with a run-time order (SortOptions::comparator, runtime/kernel_sources.hpp) build with
-// NVRTC for sm_90, here without a GPU: the merge algorithm's default local sort and merge pass for
-// every key type (the typed key of kernels/user_key.h: CUDA's bit casts for float and double), both
-// orders, and a comparator error names its own line. PoCL builds and runs them in the API tests.
+// NVRTC for sm_90, here without a GPU: the merge algorithm's default local sort and merge pass, the
+// programs whose clamps exist only with such an order, and its check, for every key type (the
+// typed key of kernels/user_key.h: CUDA's bit casts for float and double), both orders, and a
+// comparator error names its own line. PoCL builds and runs them in the API tests.
 #include <gtest/gtest.h>
 
 #include "algorithms/algorithm.hpp"
@@ -17,11 +18,12 @@ TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
   for (bool descending : {false, true}) {
     const std::string order = rt::register_user_order("return a * a < b * b;", descending);
     for (const char* file : {"merge_local_blocked.cl", "merge_global_blocked.cl", "merge_local_merge.cl",
-                             "merge_global_path.cl"}) {
+                             "merge_global_path.cl", "merge_global_cached.cl", "merge_global_hashed.cl",
+                             "merge_local_rank.cl", "rank_sort.cl", "order_check.cl"}) {
       const std::string source = rt::assemble_kernel_source(std::string(file) + "#" + order);
       for (key_type type : all_key_types) {
         auto defines = algo::key_defines_for(type, 4);
-        defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=4"});
+        defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=4", "CACHE=1024"});
         EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
             << file << " " << key_type_name(type) << (descending ? " descending" : "");
       }

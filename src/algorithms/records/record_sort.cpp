@@ -143,6 +143,8 @@ void sort_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buff
   const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
   algo::SortJob job{device, type, n, vb, keys, values, options, nullptr};
   job.registered_order = order;
+  // A record order sorts addresses of our own (the records are gathered only after its check).
+  job.output_is_scratch = !order.empty();
   algo::run(algorithm, job);
 }
 

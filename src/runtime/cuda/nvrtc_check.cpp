@@ -5,6 +5,7 @@
 #include "gpusort/errors.hpp"
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "runtime/large_stack.hpp"
 
 namespace gpusort::rt {
 namespace {
@@ -44,7 +45,9 @@ class NvrtcProgram {
     std::vector<const char*> opts;
     opts.reserve(options.size());
     for (const auto& o : options) opts.push_back(o.c_str());
-    nvrtcResult r = a_.nvrtcCompileProgram(prog_, static_cast<int>(opts.size()), opts.data());
+    nvrtcResult r = NVRTC_SUCCESS;
+    // NVRTC compiles in the calling thread, recursing per level of a run-time order's expressions
+    run_with_large_stack([&] { r = a_.nvrtcCompileProgram(prog_, static_cast<int>(opts.size()), opts.data()); });
     log->clear();
     std::size_t size = 0;
     if (a_.nvrtcGetProgramLogSize(prog_, &size) == NVRTC_SUCCESS && size > 1) {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "runtime/kernel_sources.hpp"
+#include "runtime/large_stack.hpp"
 #include "runtime/opencl/opencl_errors.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -545,7 +546,8 @@ class ClDevice final : public Device {
     cl_int err = CL_SUCCESS;
     cl_program prog = clCreateProgramWithSource(context_, 1, &text, &length, &err);
     cl_check(err, "clCreateProgramWithSource");
-    err = clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr);
+    // PoCL compiles in the calling thread, recursing per level of a run-time order's expressions
+    run_with_large_stack([&] { err = clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr); });
     if (err != CL_SUCCESS) {
       std::string log = build_log(prog);
       clReleaseProgram(prog);

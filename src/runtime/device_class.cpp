@@ -39,13 +39,30 @@ std::string vendor_key(const std::string& vendor) {
   return key.empty() ? "unknown" : key;
 }
 
-}  // namespace
-
-std::string device_class(const DeviceDescription& d) {
+// The key itself (device_class keeps the last one per thread).
+std::string class_of(const DeviceDescription& d) {
   if (!d.is_gpu) return "cpu";
   const std::string arch = d.architecture.empty() ? "unknown" : d.architecture;
   if (d.backend == "cuda") return "cuda:" + arch + ":" + model_of(d.name);
   return d.backend + ":" + vendor_key(d.vendor) + ":" + arch;
 }
+
+}  // namespace
+
+std::string device_class(const DeviceDescription& d) {
+  // The tuning lookups ask for every sort, between its first and last launch: the last answer is
+  // kept per thread, so a sort pays a few string comparisons rather than building the key again.
+  struct Last {
+    std::string backend, name, vendor, architecture, key;
+    bool is_gpu = false, valid = false;
+  };
+  thread_local Last last;
+  if (last.valid && last.is_gpu == d.is_gpu && last.backend == d.backend && last.name == d.name &&
+      last.vendor == d.vendor && last.architecture == d.architecture)
+    return last.key;
+  last = {d.backend, d.name, d.vendor, d.architecture, class_of(d), d.is_gpu, true};
+  return last.key;
+}
+
 
 }  // namespace gpusort

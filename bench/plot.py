@@ -13,7 +13,7 @@ usage: bench/plot.py [DIR] [--sweep CSV] [--tables CSV] [--out OUTDIR] [--prefix
   Every chart carries a footer with the device, the date, the gpusort version and the commit of the
   measurement: taken from the CSV's columns (device, version, commit) or the JSON beside it
   (gpusort-bench writes sweep.json / tables.json with the date, device, version and commit), else
-  from --device / --date / --commit.
+  from --device / --date; --commit, where given, replaces the recorded commit.
   --markdown prints markdown tables instead of drawing (needs no matplotlib).
 
 Drawing needs matplotlib (Debian/Ubuntu: apt-get install python3-matplotlib); reading the CSV and
@@ -107,8 +107,9 @@ def provenance(rows, csv_path, args):
     meta = json_meta(csv_path)
     device = col("device") or meta.get("device_name", "") or args.device or "device unknown"
     date = col("date") or meta.get("date", "")[:10] or args.date or "date unknown"
-    # A build outside a git checkout records "unknown": then --commit, where given, says more.
-    commit = next((c for c in (col("commit"), meta.get("commit", ""), args.commit) if c and c != "unknown"), "unknown")
+    # --commit, where given, wins: a build outside a git checkout records "unknown", and a copy of the
+    # sources carrying another checkout's git metadata records that checkout's commit.
+    commit = next((c for c in (args.commit, col("commit"), meta.get("commit", "")) if c and c != "unknown"), "unknown")
     version = col("version") or meta.get("version", "")
     src = os.path.basename(csv_path) if csv_path else ""
     return (f"{device}  ·  {date}  ·  " + (f"gpusort {version}, " if version else "") + f"commit {commit}"
@@ -128,10 +129,14 @@ def style_for(name, i, count):
                 zorder=2 + i)
 
 
-def draw(plt, series, xlabel, ylabel, title, footer, logy, outdir, name, formats):
-    """series: list of (name, label, [(x, y)]) in legend order."""
+def draw(plt, series, xlabel, ylabel, title, footer, logy, outdir, name, formats, ratios=None):
+    """series: list of (name, label, [(x, y)]) in legend order. ratios, where given: the same form,
+    each gpusort series as a multiple of the best peer at each x, drawn in a panel below."""
     from matplotlib.ticker import FuncFormatter
-    fig, ax = plt.subplots(figsize=(8.6, 4.8))
+    if ratios:
+        fig, (ax, rax) = plt.subplots(2, 1, figsize=(8.6, 6.6), sharex=True, gridspec_kw={"height_ratios": [3, 1.4]})
+    else:
+        fig, ax = plt.subplots(figsize=(8.6, 4.8))
     count = len(series)
     for i, (key, label, pts) in enumerate(series):
         pts.sort()
@@ -149,7 +154,16 @@ def draw(plt, series, xlabel, ylabel, title, footer, logy, outdir, name, formats
             decade = 10 ** math.floor(math.log10(min(ys)))
             ax.set_ylim(bottom=decade if min(ys) < 2 * decade else min(ys) / 1.4)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_xlabel(xlabel)
+    if ratios:
+        for i, (key, label, pts) in enumerate(ratios):
+            pts.sort()
+            rax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **style_for(key, i, len(series)))
+        rax.axhline(1.0, color="#444444", linewidth=0.9, linestyle=":")
+        rax.set_ylabel("x best peer\n(above 1: faster)", fontsize=8)
+        rax.set_xlabel(xlabel)
+        rax.grid(True, which="major", alpha=0.35)
+    else:
+        ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="major", alpha=0.35)
@@ -194,10 +208,19 @@ def plot_sweep(plt, rows, csv_path, args, outdir):
             del curves["auto"]
             labels["radix"] = "radix (= auto)"
         series = [(k, labels[k], curves[k]) for k in order(curves)]
+        # x best peer: each gpusort series against the fastest peer form at the same n
+        best = defaultdict(float)
+        for k in curves:
+            if k in PEERS:
+                for n, y in curves[k]:
+                    best[n] = max(best[n], y)
+        ratios = [(k, labels[k], [(n, y / best[n]) for n, y in curves[k] if best.get(n)])
+                  for k in order(curves) if k not in PEERS]
+        ratios = [r for r in ratios if r[2]]
         kind = "pairs" if "/" in kv else "keys"
         draw(plt, series, "n (keys)", "Gkeys/s (median; higher is better)",
              f"Sort throughput, {kv} {kind}, {args.dist}", footer, True, outdir,
-             args.prefix + "sweep_" + kv.replace("/", "_"), args.formats)
+             args.prefix + "sweep_" + kv.replace("/", "_"), args.formats, ratios or None)
 
 
 def plot_tables(plt, rows, csv_path, args, outdir):

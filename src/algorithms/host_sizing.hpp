@@ -40,7 +40,7 @@ bool fits_in_one_piece(std::uint64_t n, std::size_t key_bytes, std::size_t value
                        std::uint64_t max_buffer);
 
 // The smallest chunk the pipeline accepts; a budget below pipeline_bytes(kMinChunk) is an error
-// (the entry points reject such a SortOptions::device_memory_limit first: option_checks.hpp).
+// (the planner rejects such a SortOptions::device_memory_limit first: request_checks.hpp).
 inline constexpr std::uint64_t kMinChunk = 1024;
 // The most chunks (and buckets) a partition sort takes: its split table holds chunks^2 positions
 // and its buckets chunks^2 slices (1024^2 x 32 bytes = 32 MiB). More is Error(out_of_memory).

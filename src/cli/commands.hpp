@@ -61,6 +61,7 @@ struct PlanArgs {
   std::string count;  // elements: decimal, or 2^K
   std::string where = "host";  // host (a file or host array) or device (data already on the device)
   std::string indices;         // argsort: the indices' width, 4 or 8 (the values then are positions)
+  std::string ranks;           // the distributed sort over this many ranks (gpusort dist-sort)
 };
 
 // The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).

@@ -70,6 +70,21 @@ InputSize input_size(const std::string& path) {
   return {true, std::uint64_t(st.st_size)};
 }
 
+ExternalRuns external_runs(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t memory_limit) {
+  if (memory_limit < least_memory_limit(kb, vb))
+    throw Error(errc::invalid_argument, "--memory-limit must be at least " +
+                                            std::to_string(least_memory_limit(kb, vb)) + " bytes (runs of " +
+                                            std::to_string(kMinRun) + " elements)");
+  const std::uint64_t max_run = memory_limit / 2 / (kb + vb);
+  const std::uint64_t runs = std::max<std::uint64_t>(1, (n + max_run - 1) / max_run);
+  if (runs > detail::kMaxChunks)
+    throw Error(errc::invalid_argument, "--memory-limit " + std::to_string(memory_limit) + " would cut " +
+                                            std::to_string(n) + " elements into " + std::to_string(runs) +
+                                            " runs, more than the " + std::to_string(detail::kMaxChunks) +
+                                            " an external sort takes; raise --memory-limit");
+  return {std::max<std::uint64_t>(1, (n + runs - 1) / runs), runs};  // equal runs but the last
+}
+
 ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress) {
   const std::size_t kb = key_size(job.type), vb = job.value_bytes;
   const InputSize keys_size = input_size(job.keys_path);
@@ -89,20 +104,10 @@ ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress)
                                               std::to_string(n) + " values of " + std::to_string(vb) +
                                               " bytes to be sorted externally");
   }
-  if (job.memory_limit < least_memory_limit(kb, vb))
-    throw Error(errc::invalid_argument, "--memory-limit must be at least " +
-                                            std::to_string(least_memory_limit(kb, vb)) + " bytes (runs of " +
-                                            std::to_string(kMinRun) + " elements)");
   ExternalSortReport report;
   report.elements = n;
-  const std::uint64_t max_run = job.memory_limit / 2 / (kb + vb);
-  const std::uint64_t runs = std::max<std::uint64_t>(1, (n + max_run - 1) / max_run);
-  if (runs > detail::kMaxChunks)
-    throw Error(errc::invalid_argument, "--memory-limit " + std::to_string(job.memory_limit) + " would cut " +
-                                            std::to_string(n) + " elements into " + std::to_string(runs) +
-                                            " runs, more than the " + std::to_string(detail::kMaxChunks) +
-                                            " an external sort takes; raise --memory-limit");
-  const std::uint64_t run = std::max<std::uint64_t>(1, (n + runs - 1) / runs);  // equal runs but the last
+  const ExternalRuns cut = external_runs(n, kb, vb, job.memory_limit);
+  const std::uint64_t runs = cut.count, run = cut.run;
   report.runs = std::size_t(runs);
 
   const Fd keys_in(open_input(job.keys_path, "input"));

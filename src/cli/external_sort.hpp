@@ -48,6 +48,15 @@ struct ExternalSortReport {
 // twice).
 std::uint64_t least_memory_limit(std::size_t key_bytes, std::size_t value_bytes);
 
+// How an external sort cuts n elements under memory_limit: runs of `run` elements (the last one
+// shorter), `count` of them, each half the limit at most (the library may hold a second copy of a
+// run). Error(invalid_argument) below least_memory_limit or above detail::kMaxChunks runs.
+struct ExternalRuns {
+  std::uint64_t run = 0;
+  std::uint64_t count = 0;
+};
+ExternalRuns external_runs(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes, std::uint64_t memory_limit);
+
 // The size of a raw input file, or nullopt-like 0 with is_regular = false for anything whose size
 // is not known in advance (standard input, pipes).
 struct InputSize {

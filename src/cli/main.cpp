@@ -230,6 +230,9 @@ int main(int argc, char** argv) {
   plan->add_option("--host-levels", pl.sort.host_merge_levels, "hybrid: host merge levels, as for sort");
   plan->add_option("--device-memory-limit", pl.sort.device_memory_limit, "Device memory the sort may use, as for sort");
   plan->add_option("--threads", pl.sort.threads, "Host threads per copy direction, as for sort");
+  plan->add_option("-S,--memory-limit", pl.sort.memory_limit,
+                   "Host memory for keys and values, as for sort: larger data plan the external sort through runs");
+  plan->add_option("--ranks", pl.ranks, "The distributed sort (gpusort dist-sort) over this many ranks");
 
   auto* cache = add_cache_command(app);
   // Listed for --help only: main() hands dist-sort to gpusort-dist before parsing.

@@ -4,6 +4,9 @@
 
 #include "array_file.hpp"
 #include "commands.hpp"
+#include "external_sort.hpp"
+#include "gpusort/streamed.hpp"
+#include "streamed_file_sort.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/plan.hpp"
@@ -31,8 +34,50 @@ int run_plan(const PlanArgs& args) {
     throw Error(errc::invalid_argument, "--where must be host or device (got '" + args.where + "')");
   request.options = make_options(s);
   request.options.verbose = false;
+  const std::size_t element_bytes = key_size(request.type) + request.value_bytes;
+  // The paths above one device's plan: several ranks, each sorting its share; files larger than the
+  // host memory limit, sorted through runs on disk. Each prints its own lines, then the plan of one
+  // piece it sorts (a rank's share, a run).
+  std::string outer;
+  if (!args.ranks.empty()) {
+    const std::uint64_t ranks = parse_unsigned_arg(args.ranks, "--ranks", 1, 1u << 20);
+    request.n = (request.n + ranks - 1) / ranks;
+    outer += "path: distributed over " + std::to_string(ranks) + " ranks (gpusort dist-sort): each rank sorts its "
+             "share of up to " + std::to_string(request.n) + " elements as planned below, the ranks agree on "
+             "exact splitters, exchange their slices all-to-all and merge what they receive\n";
+  }
   Context ctx(s.device);
-  std::fputs(plan(ctx, request).text().c_str(), stdout);
+  if (!s.memory_limit.empty()) {
+    const std::uint64_t limit = parse_size_arg(s.memory_limit, "--memory-limit");
+    // As gpusort sort decides: a regular file larger than the limit streams through a GPU it fits
+    // (the limit holding the pinned staging), else it is sorted externally.
+    const bool streams = ctx.device().is_gpu && limit >= kStagingPerThread + kStreamedHeads &&
+                         fits_streamed(ctx, request.type, request.n, request.value_bytes, request.options);
+    if (request.n * element_bytes > limit && streams) {
+      outer += "path: streamed through the device (a regular file larger than --memory-limit that fits the "
+               "device): read into pinned staging while it uploads, written from it while it downloads\n";
+    } else if (request.n * element_bytes > limit) {
+      if (request.positions) throw Error(errc::invalid_argument, "--indices: an external sort writes no indices");
+      const ExternalRuns cut = external_runs(request.n, key_size(request.type), request.value_bytes, limit);
+      outer += "path: external (larger than --memory-limit): " + std::to_string(cut.count) + " runs of up to " +
+               std::to_string(cut.run) + " elements, each sorted as planned below and written to the temporary "
+               "directory; then as many buckets cut at exact ranks, each read back, sorted and appended to the "
+               "output\n";
+      request.n = cut.run;
+    }
+  }
+  const std::string inner = plan(ctx, request).text();
+  if (outer.empty()) {
+    std::fputs(inner.c_str(), stdout);
+    return 0;
+  }
+  std::fputs(outer.c_str(), stdout);
+  std::size_t begin = 0;
+  while (begin < inner.size()) {  // the plan of one piece, indented under the path above it
+    const std::size_t end = inner.find('\n', begin);
+    std::printf("  %s\n", inner.substr(begin, end - begin).c_str());
+    begin = end == std::string::npos ? inner.size() : end + 1;
+  }
   return 0;
 }
 

@@ -231,9 +231,6 @@ struct SortRun {
   std::size_t value_bytes = 0;
 };
 
-// Pinned staging a streamed sort holds per copy thread (two slots), and for its inputs' first bytes.
-constexpr std::uint64_t kStagingPerThread = 2 * (std::uint64_t(8) << 20);
-constexpr std::uint64_t kStreamedHeads = std::uint64_t(2) << 20;
 
 // Regular files sorted in one piece on one device, streamed through it (streamed_file_sort.hpp).
 // host_memory_limit (0: none) bounds the pinned staging, through the number of copy threads.

@@ -24,6 +24,13 @@
 
 namespace gpusort::cli {
 
+// Pinned staging a streamed sort holds per copy thread (two slots), and for its inputs' first bytes:
+// under --memory-limit, a file is streamed through the device only where the limit holds one
+// thread's staging and the heads.
+constexpr std::uint64_t kStagingPerThread = 2 * (std::uint64_t(8) << 20);
+constexpr std::uint64_t kStreamedHeads = std::uint64_t(2) << 20;
+
+
 // An input opened for a streamed sort: its descriptor and where its elements lie.
 struct StreamedInput {
   std::string path;

@@ -26,6 +26,24 @@ TEST(CliPlan, TakesTheSortOptions) {
   EXPECT_NE(r.out.find("positions"), std::string::npos) << describe(r);
 }
 
+TEST(CliPlan, TheExternalAndDistributedPathsPlanTheirPieces) {
+  // 2^24 u32 pairs are 128 MiB: under -S 16M a file is sorted through runs of 1M elements (on a CPU
+  // device; a GPU it fits streams it), each run planned as a host sort of its own.
+  const auto external = run_cli({"plan", "-t", "u32", "-n", "2^24", "--values", "u32", "-S", "16M", "--device",
+                                 "opencl:0:0"});
+  ASSERT_EQ(external.code, 0) << describe(external);
+  EXPECT_NE(external.out.find("path: external"), std::string::npos) << describe(external);
+  EXPECT_NE(external.out.find("16 runs of up to 1048576 elements"), std::string::npos) << describe(external);
+  EXPECT_NE(external.out.find("  algorithm: "), std::string::npos) << "the run's own plan, indented:\n"
+                                                                   << describe(external);
+  const auto ranks = run_cli({"plan", "-t", "u64", "-n", "1000000", "--ranks", "4"});
+  ASSERT_EQ(ranks.code, 0) << describe(ranks);
+  EXPECT_NE(ranks.out.find("distributed over 4 ranks"), std::string::npos) << describe(ranks);
+  EXPECT_NE(ranks.out.find("share of up to 250000 elements"), std::string::npos) << describe(ranks);
+  expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "2^24", "-S", "1K"}), 2);
+  expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "10", "--ranks", "0"}), 2);
+}
+
 TEST(CliPlan, RefusesWhatASortWouldRefuse) {
   expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "abc"}), 2);
   expect_clean_error(run_cli({"plan", "-t", "u33", "-n", "10"}), 2);

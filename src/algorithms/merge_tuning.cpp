@@ -7,6 +7,7 @@
 #include <string>
 
 #include "algorithms/radix_tuning.hpp"
+#include "core/override_list.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
@@ -52,25 +53,14 @@ const MergePolicyOverride& merge_policy_override() { return g_override; }
 
 MergePolicyOverride parse_merge_policy_override(std::string_view spec) {
   MergePolicyOverride o;
-  while (!spec.empty()) {
-    const std::string_view item = spec.substr(0, spec.find(','));
-    spec.remove_prefix(std::min(spec.size(), item.size() + 1));
-    if (item.empty()) continue;
-    const std::size_t eq = item.find('=');
-    const std::string_view name = item.substr(0, eq), text = eq == item.npos ? "" : item.substr(eq + 1);
-    std::uint32_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-      throw Error(errc::invalid_argument, "merge policy: '" + std::string(item) + "' is not name=unsigned-integer");
-    if (name == "blocked_value_batch") {
-      if (v < 1 || v > 64)
-        throw Error(errc::invalid_argument, "merge policy: blocked_value_batch is 1 to 64, not " + std::string(text));
-      o.blocked_value_batch = v;
-    } else {
+  core::for_each_override(spec, "merge policy", [&](std::string_view name, std::uint64_t v, std::string_view) {
+    if (name != "blocked_value_batch")
       throw Error(errc::invalid_argument, "merge policy: unknown name '" + std::string(name) +
                                               "' (src/algorithms/merge_tuning.hpp, MergePolicyOverride)");
-    }
-  }
+    if (v < 1 || v > 64)
+      throw Error(errc::invalid_argument, "merge policy: blocked_value_batch is 1 to 64, not " + std::to_string(v));
+    o.blocked_value_batch = std::uint32_t(v);
+  });
   return o;
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "algorithms/algorithm.hpp"
+#include "core/override_list.hpp"
 #include "gpusort/errors.hpp"
 #include "runtime/device.hpp"
 
@@ -253,16 +254,7 @@ ScopedRadixPolicyOverride::~ScopedRadixPolicyOverride() { g_override = saved_; }
 
 RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
   RadixPolicyOverride o;
-  while (!spec.empty()) {
-    const std::string_view item = spec.substr(0, spec.find(','));
-    spec.remove_prefix(std::min(spec.size(), item.size() + 1));
-    if (item.empty()) continue;
-    const std::size_t eq = item.find('=');
-    const std::string_view name = item.substr(0, eq), text = eq == item.npos ? "" : item.substr(eq + 1);
-    std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-      throw Error(errc::invalid_argument, "radix policy: '" + std::string(item) + "' is not name=unsigned-integer");
+  core::for_each_override(spec, "radix policy", [&](std::string_view name, std::uint64_t v, std::string_view item) {
     auto set = [&](auto& field, std::uint64_t max) {
       if (v > max)
         throw Error(errc::invalid_argument,
@@ -310,7 +302,7 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else throw Error(errc::invalid_argument, "radix policy: unknown name '" + std::string(name) +
                                              "' (src/algorithms/radix_policy.hpp, RadixPolicyOverride)");
     // clang-format on
-  }
+  });
   return o;
 }
 

@@ -23,18 +23,6 @@ namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-std::string directory_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // The descriptor a standard-stream name stands for: "-", /dev/stdout, /dev/stderr, /dev/fd/N and
 // /proc/self/fd/N. Opening those names would reopen (or, through rename, replace) what they point
 // to; writing to the descriptor itself is what a user means.

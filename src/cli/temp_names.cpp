@@ -22,18 +22,6 @@ namespace {
 constexpr const char* kTempMarker = ".gpusort-tmp-";
 constexpr const char* kKeptMarker = ".gpusort-kept-";
 
-std::string directory_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string read_small_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -180,6 +168,19 @@ void sweep(const std::string& directory) {
 }
 
 }  // namespace
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 
 std::string temp_template_for(const std::string& target) {
   // 1 + 160 + marker (14) + tag (at most 7 + 1 + 20 + 1 + 8) + "-XXXXXX" + ".old" < NAME_MAX (255).

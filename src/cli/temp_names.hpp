@@ -19,6 +19,10 @@ namespace gpusort::cli {
 // with ".old" or the kept name's longer marker, whatever the length of the target's name.
 std::string temp_template_for(const std::string& target);
 
+// The folder a path names a file in ("." for a bare name, "/" at the root), and its last part.
+std::string directory_of(const std::string& path);
+std::string base_of(const std::string& path);
+
 // The name a temporary takes while it is the complete copy of an in-place rewrite.
 std::string kept_name_for(const std::string& temp_path);
 

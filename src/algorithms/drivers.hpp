@@ -34,7 +34,7 @@ std::uint64_t naive_merge_temp_bytes(const TempQuery& q);
 std::uint64_t section_merge_temp_bytes(const TempQuery& q);
 std::uint64_t hybrid_temp_bytes(const TempQuery& q);
 // Algorithm::plan_steps: what the drivers with tuning will run, in words (gpusort plan).
-std::vector<std::string> radix_plan_steps(const TempQuery& q);  // radix_plan_steps.cpp
+std::vector<std::string> radix_plan_steps(const TempQuery& q);  // radix_sort.cpp
 std::vector<std::string> merge_plan_steps(const TempQuery& q);  // merge_sort.cpp
 // Drivers with no device temporaries.
 inline std::uint64_t no_temp_bytes(const TempQuery&) { return 0; }

@@ -36,8 +36,6 @@ std::string SortPlan::text() const {
 namespace algo {
 namespace {
 
-std::size_t element_value_bytes(const SortRequest& r) { return r.value_bytes; }
-
 Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::span<rt::Device* const> devices) {
   Plan plan;
   plan.request = request;
@@ -51,7 +49,7 @@ Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::s
     plan.path = Path::on_device;
     return plan;
   }
-  const std::size_t kb = key_size(request.type), vb = element_value_bytes(request);
+  const std::size_t kb = key_size(request.type), vb = request.value_bytes;
   // Several devices: each takes a share of the chunks, so the smallest budget and buffer decide.
   plan.budget = ~std::uint64_t(0);
   plan.max_buffer = ~std::uint64_t(0);
@@ -69,6 +67,11 @@ Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::s
 }
 
 }  // namespace
+
+std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q) {
+  // with a run-time order, also the check's (a copy of the output to restore if it fails)
+  return algorithm.temp_bytes(q) + order_check_temp_bytes(q.type, q.n, q.value_bytes, q.options);
+}
 
 const char* to_string(Path path) {
   switch (path) {
@@ -123,10 +126,7 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
                           " buckets; each bucket sorted as above");
   }
   if (plan.algorithm->temp_bytes) {
-    // with a run-time order, also its check's (a copy of the output to restore if it fails)
-    out.temporary_bytes = plan.path == Path::nothing_to_do
-                              ? 0
-                              : plan.algorithm->temp_bytes(q) + order_check_temp_bytes(r.type, m, r.value_bytes, r.options);
+    out.temporary_bytes = plan.path == Path::nothing_to_do ? 0 : sort_temp_bytes(*plan.algorithm, q);
     out.temp_bytes_known = true;
   }
   if (plan.path == Path::one_piece)

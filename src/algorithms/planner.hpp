@@ -45,6 +45,11 @@ Plan make_plan(const SortRequest& request, rt::Device& device);
 // algorithm, checked against every device, and the partition sort's path.
 Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices);
 
+// The device temporaries `algorithm` asks for in a sort of q's shape: its own (Algorithm::temp_bytes,
+// which must be set), and with a run-time order the check's (algorithms/order_check.hpp). What
+// temporary_storage_bytes reports and what caller storage must hold.
+std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q);
+
 // The plan in words (gpusort::plan, `gpusort plan`, and what SortOptions::verbose prints first).
 SortPlan describe(const Plan& plan, rt::Device& device);
 

@@ -500,4 +500,18 @@ std::uint64_t radix_temp_bytes(const TempQuery& q) {
   return radix_temp_layout(policy_for(q)).total();
 }
 
+// What the sort will run, in words (gpusort plan): the policy described by describe(RadixPolicy),
+// and the choices the driver makes only once it has read the keys' histogram named as such.
+std::vector<std::string> radix_plan_steps(const TempQuery& q) {
+  const RadixPolicy p = policy_for(q);
+  std::vector<std::string> steps = describe(p);
+  if (p.path == RadixPath::onesweep || p.path == RadixPath::portable_onesweep || p.path == RadixPath::portable)
+    steps.push_back("at run time: the histogram read back skips each later pass whose digit is the same for "
+                    "every key" +
+                    std::string(p.segments.threads ? "; the segments run only where no top digit is skewed, "
+                                                     "else the ordinary passes"
+                                                   : ""));
+  return steps;
+}
+
 }  // namespace gpusort::algo

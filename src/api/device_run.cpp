@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <string>
 
-#include "algorithms/order_check.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {
@@ -13,9 +12,7 @@ std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& de
   if (!algorithm.temp_bytes)
     throw Error(errc::unsupported, "algorithm " + algorithm.name +
                                        " does not report its temporary storage; let gpusort allocate it");
-  // with a run-time order, the check's own (a copy of the output to restore if it fails)
-  return algorithm.temp_bytes({device, type, n, value_bytes, options}) +
-         algo::order_check_temp_bytes(type, n, value_bytes, options);
+  return algo::sort_temp_bytes(algorithm, {device, type, n, value_bytes, options});
 }
 
 std::uint64_t needed_temp_bytes(const algo::Plan& plan, rt::Device& device) {

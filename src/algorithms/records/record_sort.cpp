@@ -8,6 +8,7 @@
 
 #include "algorithms/positions.hpp"
 #include "algorithms/host_sizing.hpp"
+#include "algorithms/planner.hpp"
 #include "algorithms/request_checks.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
@@ -74,7 +75,7 @@ std::uint64_t sort_temp_bytes(rt::Device& device, key_type type, std::uint64_t n
                               const SortOptions& options) {
   const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
   if (!algorithm.temp_bytes) return 2 * n * (key_size(type) + vb);
-  return algorithm.temp_bytes({device, type, n, vb, options});
+  return algo::sort_temp_bytes(algorithm, {device, type, n, vb, options});
 }
 
 class RecordKernels {

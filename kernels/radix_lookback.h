@@ -9,8 +9,8 @@
 // copies its digit's status words of the W predecessors into shared memory with cp.async (no
 // registers held); after the ranking the look-back sums the published ones from there and reads live
 // only beyond them. Nsight Compute (H200, 2^28) put 15-19% of the pass's stall samples on the live
-// walk, ~5-7 dependent global round trips per tile; only 64-bit keys gained (lab/notes/radix-tuning.md,
-// seventh round). Words copied mid-ranking are final once published (counts never change), so a
+// walk, ~5-7 dependent global round trips per tile; only 64-bit keys gained (lab/notes/radix-tuning.md).
+// Words copied mid-ranking are final once published (counts never change), so a
 // stale copy (not yet published) only means "read on live". CUDA only (cp.async from C++).
 #ifndef GPUSORT_RADIX_LOOKBACK_H
 #define GPUSORT_RADIX_LOOKBACK_H
@@ -42,7 +42,7 @@ DEVICE_FN void radix_lookback_snapshot_issue(LOCAL u32* snap, GLOBAL const u32* 
 // words down to the first INCLUSIVE one). column = status + t: the digit's words, RADIX apart.
 DEVICE_FN u32 radix_lookback(const volatile GLOBAL u32* column, const LOCAL u32* snap, u32 tile, u32 t,
                              u32 exclusive) {
-  // live words read at once (windows of 2-16 were slower, lab/notes/radix-tuning.md, sixth round). The
+  // live words read at once (windows of 2-16 were slower, lab/notes/radix-tuning.md). The
   // window loop stays for its one word: it is the measured form, and straight-line forms of the walk
   // changed ptxas's register allocation of the whole pass (u32/u32, last packed pass).
 #define LOOKBACK_LIVE_WINDOW 1u

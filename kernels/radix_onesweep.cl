@@ -17,7 +17,7 @@
 //  3. onesweep_rank_and_stage: the warp ranking (radix_warp_rank.h) yields final tile positions and
 //     each key is staged in shared memory at once. Full stripes (all tiles but the last) count and
 //     rank without validity tests: the ranking is ALU-bound, so its instructions per key set the pass
-//     time (lab/notes/radix-tuning.md, sixth round);
+//     time (lab/notes/radix-tuning.md);
 //  4. onesweep_load_values, then per digit (one thread each) the decoupled look-back over the
 //     predecessors' status words (radix_lookback.h; they had the whole ranking to publish);
 //  5. onesweep_scatter: the staged keys (then values) are written out so that each digit's run of the

@@ -233,7 +233,7 @@ DEVICE_FN void onesweep_scatter(const value_t* v, const u32* pos, LOCAL key_t* s
 #undef ONESWEEP_PACKED_STORE
 #elif HAS_VALUES && ONESWEEP_SPLIT_STAGE
   // keys in one sweep, then values in a second (a warp's stores stay in one output array: faster than
-  // alternating, H200, fifth round, 4912db5); a full tile keeps the global positions in registers between the sweeps
+  // alternating, H200, 4912db5); a full tile keeps the global positions in registers between the sweeps
   if (valid == TILE) {
     gpos_t g[ITEMS];
 #pragma unroll

@@ -13,7 +13,7 @@
 #if !(HAS_VALUES && ONESWEEP_SPLIT_STAGE && KEY_BITS == 32 && VALUE_BYTES == 4)
 #error "packed pairs are 4-byte keys with 4-byte values staged apart"
 #endif
-// Pairs a packed-input pass loads at a time per thread. H200, u32/u32 2^28 (eighth round): 8 ->
+// Pairs a packed-input pass loads at a time per thread. H200, u32/u32 2^28 (lab/notes/radix-tuning.md): 8 ->
 // 7.27 ms, 16 -> 7.19, 32 (all at once; ptxas spills 72 bytes) -> 7.51; 4-byte key loads with 4-byte
 // cp.async copies of the values instead: 8.17 (unpacked: 7.61-7.64).
 #define ONESWEEP_PACKED_BATCH 16

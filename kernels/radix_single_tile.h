@@ -67,7 +67,7 @@ DEVICE_FN SingleTileLocal single_tile_local(u8* smem) {
 // are ordered by the later passes, and keys equal in every bit cannot be told apart. Padding items
 // are ranked like keys but in that atomic pass: skipping the rows wholly past n (warp-uniform tests
 // in the item loops) made the segments' sorts slower (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70
-// ms; lab/notes/radix-tuning.md, twenty-ninth round).
+// ms; lab/notes/radix-tuning.md).
 // BEGIN_BITS, MOVE_VALUES (radix_segments.cl's packed pairs): the passes sort by bits [BEGIN_BITS,
 // END_BITS) and leave v and stage_values alone.
 template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST, bool ATOMIC_FIRST,

@@ -15,7 +15,7 @@
 // to 16 work-items of a warp on one bank; with the pad every 32 consecutive work-items hit 32 banks.
 // (Counted in bank wavefronts per 2048-key tile, the unpadded u16 table's scan and the strided key
 // reads were about half of the local-memory traffic of the 6.15 ms pass at 2^28 u32 on an H200's
-// OpenCL; lab/notes/radix-tuning.md, twelfth round.)
+// OpenCL; lab/notes/radix-tuning.md.)
 #ifndef RADIX_WARP_RANK
 #error "RADIX_WARP_RANK must be defined (src/algorithms/radix_policy.cpp)"
 #endif

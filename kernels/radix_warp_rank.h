@@ -4,7 +4,7 @@
 // digit bit), and a key's place among the warp's keys of its digit so far.
 //
 // The ranking is ALU-bound (Nsight Compute, H200, 2026-11-21), so the instructions per bit matter;
-// measured forms (lab/notes/radix-tuning.md, sixth and twenty-first rounds): MATCH.ANY 9.35 ms for
+// measured forms (lab/notes/radix-tuning.md): MATCH.ANY 9.35 ms for
 // 2^28 u32 keys against 4.90; the partial form below with every lane valid ~7 SASS instructions per
 // bit; sign tests of the shifted digit 5 (NVIDIA's OpenCL); bit tests against masks in constant
 // memory 4 (the fallback); bit tests against immediates ~3 (R2P; the default on CUDA, a nibble per
@@ -62,7 +62,7 @@ DEVICE_FN u32 radix_match_peers_full(u32 d) {
 #else
 // NVIDIA's OpenCL: its __constant tables are immutable, so the compiler would fold the masks into the
 // immediates ptxas failed on; sign tests of the digit shifted up a bit at a time instead (~5
-// instructions per bit, no R2P: the robust form of the sixth round).
+// instructions per bit, no R2P: the robust form).
 DEVICE_FN u32 radix_match_peers_full(u32 d) {
   u32 peers = 0xFFFFFFFFu;
   u32 x = d << (32u - RADIX_BITS);

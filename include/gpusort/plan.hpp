@@ -56,8 +56,8 @@ struct SortPlan {
   std::uint64_t device_bytes = 0;
   std::size_t chunks = 1;  // host requests larger than the device: chunks (and as many buckets)
 
-  // The plan as lines of text, as `gpusort plan` prints it.
-  std::string text() const;
+  // The plan as lines of text, as `gpusort plan` prints it, each line after line_prefix.
+  std::string text(const std::string& line_prefix = "") const;
 };
 
 // How a caller that makes its arrays in a library of its own (the Python package, with PyTorch or

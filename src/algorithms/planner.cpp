@@ -20,9 +20,11 @@ const char* to_string(data_location where) {
   return "?";
 }
 
-std::string SortPlan::text() const {
+std::string SortPlan::text(const std::string& line_prefix) const {
   std::string s;
-  auto line = [&](const std::string& name, const std::string& value) { s += name + ": " + value + "\n"; };
+  auto line = [&](const std::string& name, const std::string& value) {
+    s += line_prefix + name + ": " + value + "\n";
+  };
   line("device", device);
   line("device class", device_class);
   line("algorithm", algorithm);
@@ -137,14 +139,7 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
 }
 
 void print_if_verbose(const Plan& plan, rt::Device& device) {
-  if (!plan.options().verbose) return;
-  const std::string text = describe(plan, device).text();
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    const std::size_t end = text.find('\n', begin);
-    std::fprintf(stderr, "gpusort: plan: %s\n", text.substr(begin, end - begin).c_str());
-    begin = end == std::string::npos ? text.size() : end + 1;
-  }
+  if (plan.options().verbose) std::fputs(describe(plan, device).text("gpusort: plan: ").c_str(), stderr);
 }
 
 }  // namespace algo

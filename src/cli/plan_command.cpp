@@ -66,18 +66,9 @@ int run_plan(const PlanArgs& args) {
       request.n = cut.run;
     }
   }
-  const std::string inner = plan(ctx, request).text();
-  if (outer.empty()) {
-    std::fputs(inner.c_str(), stdout);
-    return 0;
-  }
+  // The plan of one piece, indented under the path above it where there is one.
   std::fputs(outer.c_str(), stdout);
-  std::size_t begin = 0;
-  while (begin < inner.size()) {  // the plan of one piece, indented under the path above it
-    const std::size_t end = inner.find('\n', begin);
-    std::printf("  %s\n", inner.substr(begin, end - begin).c_str());
-    begin = end == std::string::npos ? inner.size() : end + 1;
-  }
+  std::fputs(plan(ctx, request).text(outer.empty() ? "" : "  ").c_str(), stdout);
   return 0;
 }
 

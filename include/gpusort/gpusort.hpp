@@ -12,5 +12,6 @@
 #include "gpusort/options.hpp"
 #include "gpusort/records.hpp"
 #include "gpusort/sort.hpp"
+#include "gpusort/sort_file.hpp"
 #include "gpusort/streamed.hpp"
 #include "gpusort/version.hpp"

@@ -7,6 +7,7 @@
 
 #include "algorithms/planner.hpp"
 #include "api/sort_pipeline.hpp"
+#include "api/streamed_run.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort {
@@ -37,6 +38,16 @@ SortReport sort_streamed(Context& ctx, key_type type, std::size_t n, const Strea
   // Planned (and refused) before the first read, so a bad request costs nothing.
   const algo::Plan plan =
       algo::make_plan({.type = type, .n = n, .value_bytes = arrays.value_bytes, .options = options}, device);
+  return detail::sort_streamed_with(device, plan, arrays);
+}
+
+namespace detail {
+
+SortReport sort_streamed_with(rt::Device& device, const algo::Plan& plan, const StreamedArrays& arrays) {
+  const SortRequest& r = plan.request;
+  const std::size_t n = static_cast<std::size_t>(r.n);
+  if (arrays.value_bytes != r.value_bytes)
+    throw Error(errc::invalid_argument, "sort_streamed: the arrays' value_bytes is not the plan's");
   check_arrays(n, arrays);
   const algo::Algorithm& algorithm = *plan.algorithm;
   SortReport report;
@@ -51,9 +62,11 @@ SortReport sort_streamed(Context& ctx, key_type type, std::size_t n, const Strea
   const bool pairs = arrays.value_bytes != 0;
   detail::HostRange range{nullptr, nullptr, n, &arrays.read_keys, pairs ? &arrays.read_values : nullptr};
   detail::SortStep step{{range}, nullptr, nullptr, &arrays.write_keys, pairs ? &arrays.write_values : nullptr};
-  const detail::StepTimes times = detail::run_sort_steps(device, algorithm, type, arrays.value_bytes, options,
+  const SortOptions& options = r.options;
+  const detail::StepTimes times = detail::run_sort_steps(device, algorithm, r.type, arrays.value_bytes, options,
                                                          std::span(&step, 1), n, options.host_threads);
   return detail::with_step_times(std::move(report), times);
 }
 
+}  // namespace detail
 }  // namespace gpusort

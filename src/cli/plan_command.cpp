@@ -1,15 +1,14 @@
 // gpusort plan: the plan of a sort (gpusort/plan.hpp) for a type, count, values, order and device,
 // printed without sorting anything.
 #include <cstdio>
+#include <optional>
 
 #include "array_file.hpp"
 #include "commands.hpp"
-#include "external_sort.hpp"
-#include "gpusort/streamed.hpp"
-#include "streamed_file_sort.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/plan.hpp"
+#include "gpusort/sort_file.hpp"
 #include "option_numbers.hpp"
 
 namespace gpusort::cli {
@@ -34,7 +33,6 @@ int run_plan(const PlanArgs& args) {
     throw Error(errc::invalid_argument, "--where must be host or device (got '" + args.where + "')");
   request.options = make_options(s);
   request.options.verbose = false;
-  const std::size_t element_bytes = key_size(request.type) + request.value_bytes;
   // The paths above one device's plan: several ranks, each sorting its share; files larger than the
   // host memory limit, sorted through runs on disk. Each prints its own lines, then the plan of one
   // piece it sorts (a rank's share, a run).
@@ -47,28 +45,21 @@ int run_plan(const PlanArgs& args) {
              "exact splitters, exchange their slices all-to-all and merge what they receive\n";
   }
   Context ctx(s.device);
+  std::optional<FileSortPlan> file;
   if (!s.memory_limit.empty()) {
-    const std::uint64_t limit = parse_size_arg(s.memory_limit, "--memory-limit");
-    // As gpusort sort decides: a regular file larger than the limit streams through a GPU it fits
-    // (the limit holding the pinned staging), else it is sorted externally.
-    const bool streams = ctx.device().is_gpu && limit >= kStagingPerThread + kStreamedHeads &&
-                         fits_streamed(ctx, request.type, request.n, request.value_bytes, request.options);
-    if (request.n * element_bytes > limit && streams) {
-      outer += "path: streamed through the device (a regular file larger than --memory-limit that fits the "
-               "device): read into pinned staging while it uploads, written from it while it downloads\n";
-    } else if (request.n * element_bytes > limit) {
-      if (request.positions) throw Error(errc::invalid_argument, "--indices: an external sort writes no indices");
-      const ExternalRuns cut = external_runs(request.n, key_size(request.type), request.value_bytes, limit);
-      outer += "path: external (larger than --memory-limit): " + std::to_string(cut.count) + " runs of up to " +
-               std::to_string(cut.run) + " elements, each sorted as planned below and written to the temporary "
-               "directory; then as many buckets cut at exact ranks, each read back, sorted and appended to the "
-               "output\n";
-      request.n = cut.run;
-    }
+    // A file sort under a host memory limit: its path as gpusort sort (gpusort::sort_file) plans
+    // it, from the same planning function, for regular files of this shape.
+    Context* one[] = {&ctx};
+    const FileSortShape shape{.type = request.type, .n = request.n, .value_bytes = request.value_bytes};
+    file = plan_sort_file(one, shape, request.options, parse_size_arg(s.memory_limit, "--memory-limit"));
+    if (request.positions && file->path == file_sort_path::external)
+      throw Error(errc::invalid_argument, "--indices: an external sort writes no indices");
+    outer += "path: " + file->description + "\n";
   }
   // The plan of one piece, indented under the path above it where there is one.
   std::fputs(outer.c_str(), stdout);
-  std::fputs(plan(ctx, request).text(outer.empty() ? "" : "  ").c_str(), stdout);
+  const SortPlan piece = file && !request.positions ? file->piece : plan(ctx, request);
+  std::fputs(piece.text(outer.empty() ? "" : "  ").c_str(), stdout);
   return 0;
 }
 

@@ -8,11 +8,13 @@
 #include <mutex>
 #include <string>
 
+#include "gpusort/sort_file.hpp"
+
 namespace gpusort::cli {
 
 enum class ProgressMode { automatic, on, off };
 
-class Progress {
+class Progress final : public SortFileProgress {
  public:
   explicit Progress(ProgressMode mode);
   ~Progress();  // ends the line if one was drawn
@@ -20,8 +22,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   // Starts a phase ("sorting runs") of `total` bytes; its rate and time left count from here.
-  void phase(std::string name, std::uint64_t total);
-  void advance(std::uint64_t bytes);
+  void phase(std::string name, std::uint64_t total) override;
+  void advance(std::uint64_t bytes) override;
   bool shown() const noexcept { return enabled_; }
 
  private:

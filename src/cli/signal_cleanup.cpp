@@ -9,9 +9,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "files/temporary_files.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -74,6 +77,19 @@ extern "C" void pass_on(int sig) {
   errno = saved;
 }
 
+// The library's file sorts report their temporary files and commits here (files/temporary_files.hpp).
+class Watcher final : public files::TemporaryFileWatcher {
+ public:
+  void created(const std::string& path) override { register_temp(path); }
+  void removed(const std::string& path) override { unregister_temp(path); }
+  void hold() override { held_.push_back(std::make_unique<SignalBlock>()); }
+  void release() override { held_.pop_back(); }
+
+ private:
+  static thread_local std::vector<std::unique_ptr<SignalBlock>> held_;
+};
+thread_local std::vector<std::unique_ptr<SignalBlock>> Watcher::held_;
+
 State& started() {
   static State* const state = [] {
     auto* st = new State;
@@ -106,6 +122,7 @@ State& started() {
       std::unique_lock<std::mutex> lock(st.m);
       if (st.ending) st.changed.wait(lock, [] { return false; });
     });
+    files::watch_temporary_files(new Watcher);  // never freed: the handling thread may outlive statics
     return st;
   }();
   return *state;

@@ -14,28 +14,20 @@
 
 #include "array_file.hpp"
 #include "commands.hpp"
-#include "external_sort.hpp"
 #include "record_sort.hpp"
-#include "core/host_clock.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
-#include "gpusort/streamed.hpp"
-#include "npy.hpp"
+#include "gpusort/sort_file.hpp"
 #include "option_numbers.hpp"
-#include "output_file.hpp"
 #include "progress.hpp"
-#include "streamed_file_sort.hpp"
-#include "api/host_transfer.hpp"
+#include "files/streamed_file_sort.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::cli {
 namespace {
-
-using Clock = core::host_clock;
-using core::ms_since;
 
 void check_arguments(const SortArgs& a) {
   const bool with_values = !a.values.empty();
@@ -50,45 +42,6 @@ void check_arguments(const SortArgs& a) {
   if (a.progress && a.no_progress) throw Error(errc::invalid_argument, "--progress and --no-progress contradict each other");
   if (!a.temporary_directory.empty() && a.memory_limit.empty())
     throw Error(errc::invalid_argument, "--temporary-directory is used only with --memory-limit (external sorts)");
-}
-
-// Whether the inputs' bytes exceed --memory-limit. Regular files only: standard input and pipes,
-// whose size is not known in advance, are read whole whatever the limit (documented with
-// --memory-limit).
-bool over_memory_limit(const SortArgs& a, std::uint64_t limit) {
-  const InputSize keys = input_size(a.input);
-  const InputSize values = a.values.empty() ? InputSize{true, 0} : input_size(a.values);
-  if (!keys.is_regular || !values.is_regular) return false;
-  return keys.bytes + values.bytes > limit;
-}
-
-// The external sort takes raw files only: a .npy input is an error; the raw layout's checks (size,
-// the warning for text-looking bytes) are the in-memory path's.
-void check_external_inputs(const SortArgs& a, std::optional<key_type> type, const std::optional<ValueType>& value_type,
-                           FileFormat format) {
-  const std::string paths[] = {a.input, a.values};
-  for (const std::string& p : paths) {
-    if (p.empty()) continue;
-    unsigned char head[4096] = {};
-    std::FILE* f = std::fopen(p.c_str(), "rb");
-    const std::size_t got = f ? std::fread(head, 1, sizeof head, f) : 0;
-    if (f) std::fclose(f);
-    const bool npy = has_npy_magic(head, got);
-    if ((npy && format != FileFormat::raw) || format == FileFormat::npy)
-      throw Error(errc::unsupported, "'" + p + "' is larger than --memory-limit and than the device (or the limit "
-                                     "leaves no room to stream it), and external sorts take raw files only for now "
-                                     "(raise --memory-limit, or write the array raw with numpy's tofile)");
-    const std::uint64_t total = input_size(p).bytes;
-    if (&p == &paths[0])
-      key_layout(p, head, got, total, type, format);
-    else
-      value_layout(p, head, got, total, value_type, format);
-  }
-}
-
-std::string default_temporary_directory() {
-  const char* t = std::getenv("TMPDIR");
-  return t && *t ? t : "/tmp";
 }
 
 }  // namespace
@@ -158,24 +111,6 @@ std::vector<Context> open_contexts(const std::string& ids) {
   return contexts;
 }
 
-// The keys output and, with values, the values output, opened now: an unwritable destination, or
-// two names for one file, fail before any work.
-struct Outputs {
-  std::unique_ptr<OutputFile> keys, values;
-  std::vector<OutputFile*> all;
-};
-Outputs open_outputs(const SortArgs& a, bool with_values) {
-  Outputs o;
-  o.keys = std::make_unique<OutputFile>(a.output, "output");
-  o.all.push_back(o.keys.get());
-  if (with_values) {
-    o.values = std::make_unique<OutputFile>(a.values_out, "values output");
-    o.all.push_back(o.values.get());
-  }
-  check_distinct(o.all);
-  return o;
-}
-
 // Pointers to the contexts, as sort_host_multi takes them.
 std::vector<Context*> pointers(std::vector<Context>& contexts) {
   std::vector<Context*> p;
@@ -183,152 +118,26 @@ std::vector<Context*> pointers(std::vector<Context>& contexts) {
   return p;
 }
 
-int run_external_sort(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
-                      const std::optional<ValueType>& value_type, std::uint64_t limit, Progress& progress) {
-  if (!options.comparator.empty())  // the runs' splits and buckets use the natural order
-    throw Error(errc::unsupported, "--comparator: inputs larger than --memory-limit (external sorts) are not supported");
-  if (!type) throw Error(errc::invalid_argument, "--type is required for raw input '" + args.input + "'");
-  if (!args.values.empty() && !value_type)
-    throw Error(errc::invalid_argument, "--values-type is required for raw values '" + args.values + "'");
-  Outputs outputs = open_outputs(args, !args.values.empty());
-  std::vector<Context> contexts = open_contexts(args.device);
-  const std::vector<Context*> context_ptrs = pointers(contexts);
-
-  ExternalSortJob job;
-  job.contexts = context_ptrs;
-  job.type = *type;
-  job.options = options;
-  job.options.verbose = false;  // one summary below, not a line per run and bucket
-  job.keys_path = args.input;
-  if (value_type) job.values_path = args.values, job.value_bytes = value_type->size;
-  job.memory_limit = limit;
-  job.temporary_directory = args.temporary_directory.empty() ? default_temporary_directory() : args.temporary_directory;
-  job.keys_out = outputs.keys.get();
-  job.values_out = outputs.values.get();
-  if (has_npy_extension(args.output)) job.keys_npy_descr = descr_of(*type);
-  if (value_type && has_npy_extension(args.values_out)) job.values_npy_descr = value_type->descr;
-  const ExternalSortReport report = external_sort(job, progress);
-  commit_together(outputs.all);
-  if (args.verbose)
-    std::fprintf(stderr,
-                 "gpusort: external sort of %llu elements (--memory-limit %llu bytes): %zu runs in %.3f ms, splits %.3f "
-                 "ms, %zu buckets in %.3f ms (on %s)\n",
-                 (unsigned long long)report.elements, (unsigned long long)limit, report.runs, report.runs_ms,
-                 report.splits_ms, report.runs, report.buckets_ms, contexts.front().device().id.c_str());
-  return 0;
-}
-
-// What one sort did, for --verbose.
-struct SortRun {
-  std::optional<Outputs> outputs;
-  std::vector<Context> contexts;
-  SortReport report;
-  bool streamed = false;
-  unsigned host_threads = 0;  // copy threads the streamed sort was given under --memory-limit (0: automatic)
-  double read_ms = 0, write_ms = 0, commit_ms = 0, total_ms = 0;
-  std::size_t n = 0;
-  key_type type = key_type::u32;
-  std::size_t value_bytes = 0;
-};
-
-
-// Regular files sorted in one piece on one device, streamed through it (streamed_file_sort.hpp).
-// host_memory_limit (0: none) bounds the pinned staging, through the number of copy threads.
-// Returns false, with nothing written, when the inputs or outputs are not files, several devices
-// are named, the data do not fit the device, or the limit leaves no room for one copy thread;
-// the outputs and contexts it opened are kept in `run` for the other paths.
-bool try_streamed_sort(const SortArgs& args, SortOptions options, std::optional<key_type> type,
-                   const std::optional<ValueType>& value_type, FileFormat format, std::uint64_t host_memory_limit,
-                   SortRun& run, Progress& progress) {
-  // What can be told without opening anything first: a FIFO output opened and closed again would
-  // end its reader's input.
-  if (args.device.find(',') != std::string::npos) return false;
-  if (!positionable_target(args.output) || (!args.values.empty() && !positionable_target(args.values_out)))
-    return false;
-  if (host_memory_limit && host_memory_limit < kStagingPerThread + kStreamedHeads) return false;
-  std::optional<StreamedInputs> in = open_streamed_inputs(args.input, type, args.values, value_type, format);
-  if (!in) return false;
-  run.outputs = open_outputs(args, in->values.has_value());
-  run.contexts = open_contexts(args.device);
-  run.n = in->keys.layout.count;
-  run.type = in->type;
-  run.value_bytes = in->values ? in->values->layout.item_size : 0;
-  Context& ctx = run.contexts.front();
-  if (host_memory_limit) {
-    // A device that is not a GPU keeps its buffers in host memory: the limit would not hold.
-    if (!ctx.device().is_gpu) return false;
-    const auto most = static_cast<unsigned>(
-        std::min<std::uint64_t>(64, (host_memory_limit - kStreamedHeads) / kStagingPerThread));
-    options.host_threads = std::min(detail::transfer_threads(options.host_threads, /*both_directions=*/false), most);
-  }
-  const Outputs& out = *run.outputs;
-  const bool positionable = out.keys->positionable() && (!out.values || out.values->positionable());
-  if (!positionable || !fits_streamed(ctx, run.type, run.n, run.value_bytes, options)) return false;
-  const StreamedOutputs files{out.keys.get(), in->keys.layout.npy || has_npy_extension(args.output), out.values.get(),
-                              in->values && (in->values->layout.npy || has_npy_extension(args.values_out))};
-  run.report = sort_streamed_files(ctx, *in, files, options, progress);
-  run.host_threads = options.host_threads;
-  run.streamed = true;
-  return true;
-}
-
-// Anything else: the inputs read whole into host memory, sorted there through the device(s) (in
-// chunks when larger than a device), and written out.
-void sort_in_host_memory(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
-                         const std::optional<ValueType>& value_type, FileFormat format, SortRun& run,
-                         Progress& progress) {
-  const auto t_read = Clock::now();
-  progress.phase("reading", input_size(args.input).bytes);
-  KeyFile keys = load_keys(args.input, type, format);
-  std::optional<ArrayFile> values;
-  if (!args.values.empty()) {
-    values = load_values(args.values, value_type, format);
-    if (values->count != keys.file.count)
-      throw Error(errc::invalid_argument, "values file '" + args.values + "' holds " + std::to_string(values->count) +
-                                              " elements but input '" + args.input + "' holds " +
-                                              std::to_string(keys.file.count) + " keys");
-  }
-  run.read_ms = ms_since(t_read);
-  run.n = keys.file.count;
-  run.type = keys.type;
-  run.value_bytes = values ? values->item_size : 0;
-  progress.phase("sorting", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
-
-  if (!run.outputs) run.outputs = open_outputs(args, values.has_value());
-  // --device a,b,... sorts on several devices at once (gpusort/multi_device.hpp).
-  if (run.contexts.empty()) run.contexts = open_contexts(args.device);
-  const std::vector<Context*> context_ptrs = pointers(run.contexts);
-  run.report = sort_host_multi(context_ptrs, keys.type, keys.file.data(), run.n, values ? values->data() : nullptr,
-                               run.value_bytes, options);
-
-  const auto t_write = Clock::now();
-  progress.phase("writing", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
-  write_array(*run.outputs->keys, keys.file.data(), run.n, keys.file.item_size,
-              keys.file.npy || has_npy_extension(args.output), keys.file.npy ? keys.file.descr : descr_of(keys.type));
-  if (values)
-    write_array(*run.outputs->values, values->data(), run.n, values->item_size,
-                values->npy || has_npy_extension(args.values_out), values->descr);
-  run.write_ms = ms_since(t_write);
-}
-
-void print_report(const SortArgs& args, const SortRun& run) {
-  const SortReport& report = run.report;
-  const auto& dev = run.contexts.front().device();
+// --verbose: what the sort did (gpusort::sort_file's report).
+void print_report(const SortArgs& args, const std::vector<Context>& contexts, const SortFileReport& run) {
+  const SortReport& report = run.sort;
+  const auto& dev = contexts.front().device();
   std::fprintf(stderr, "gpusort: device:    %s (%s)\n", report.device.empty() ? dev.id.c_str() : report.device.c_str(),
                dev.name.c_str());
   std::fprintf(stderr, "gpusort: algorithm: %s%s, %s\n", report.algorithm.c_str(),
                args.algorithm == "auto" ? " (auto)" : "", args.descending ? "descending" : "ascending");
-  std::fprintf(stderr, "gpusort: keys:      %zu x %s", run.n, std::string(key_type_name(run.type)).c_str());
+  std::fprintf(stderr, "gpusort: keys:      %llu x %s", (unsigned long long)run.elements,
+               std::string(key_type_name(run.type)).c_str());
   if (run.value_bytes) std::fprintf(stderr, " with %zu-byte values", run.value_bytes);
   std::fprintf(stderr, "\n");
-  if (run.streamed) {
+  if (run.path == file_sort_path::streamed) {
     std::fprintf(stderr,
                  "gpusort: streamed through the device: read+upload %.3f ms, sort %.3f ms, download+write %.3f ms, "
                  "sync %.3f ms; %.3f ms in all\n",
                  report.upload_ms, report.sort_ms, report.download_ms, run.commit_ms, run.total_ms);
-    if (run.host_threads)
-      std::fprintf(stderr, "gpusort: --memory-limit: %u copy thread(s), %u MiB of pinned staging\n", run.host_threads,
-                   unsigned(run.host_threads * (kStagingPerThread >> 20)));
+    if (run.copy_threads)
+      std::fprintf(stderr, "gpusort: --memory-limit: %u copy thread(s), %u MiB of pinned staging\n", run.copy_threads,
+                   unsigned(run.copy_threads * (files::kStagingPerThread >> 20)));
   }
   else
     std::fprintf(stderr,
@@ -336,9 +145,9 @@ void print_report(const SortArgs& args, const SortRun& run) {
                  "%.3f ms in all\n",
                  run.read_ms, report.upload_ms, report.sort_ms, report.download_ms, run.write_ms, run.commit_ms,
                  run.total_ms);
-  if (run.contexts.size() > 1)
+  if (contexts.size() > 1)
     std::fprintf(stderr, "gpusort: %zu devices, %zu chunks and buckets; host splits %.3f ms (times: slowest device)\n",
-                 run.contexts.size(), report.chunks, report.split_ms);
+                 contexts.size(), report.chunks, report.split_ms);
   else if (report.chunks > 1)
     std::fprintf(stderr, "gpusort: larger than the device: %zu chunks and buckets, host splits %.3f ms\n",
                  report.chunks, report.split_ms);
@@ -348,8 +157,9 @@ void print_report(const SortArgs& args, const SortRun& run) {
                  rt::program_cache_stats().stored > 0
                      ? "they are cached now, so a second run shows the sort alone"
                      : "they could not be cached, so every run compiles them (see gpusort cache info)");
-  std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(run.n, report.sort_ms).c_str(),
-               rate(run.n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
+  const auto n = static_cast<std::size_t>(run.elements);
+  std::fprintf(stderr, "gpusort: sort rate: %s (device), %s (with transfers)\n", rate(n, report.sort_ms).c_str(),
+               rate(n, report.upload_ms + report.sort_ms + report.download_ms).c_str());
 }
 
 }  // namespace
@@ -362,32 +172,37 @@ int run_sort(const SortArgs& args) {
   const SortOptions options = make_options(args);
   std::optional<key_type> type;
   if (!args.type.empty()) type = parse_key_type_arg(args.type, "--type");
-  std::optional<ValueType> value_type;
-  if (!args.values_type.empty()) value_type = parse_value_type_arg(args.values_type, "--values-type");
+  if (!args.values_type.empty()) (void)parse_value_type_arg(args.values_type, "--values-type");  // before any device
 
   Progress progress(args.progress ? ProgressMode::on : args.no_progress ? ProgressMode::off : ProgressMode::automatic);
-  const auto t_start = Clock::now();
-  SortRun run;
-  // Inputs larger than --memory-limit: streamed through the device when they fit it (the staging
-  // within the limit), else sorted externally through runs in temporary files.
-  std::uint64_t limit = 0;
-  if (!args.memory_limit.empty()) {
-    limit = parse_size_arg(args.memory_limit, "--memory-limit");
-    if (over_memory_limit(args, limit) &&
-        !try_streamed_sort(args, options, type, value_type, format, limit, run, progress)) {
-      check_external_inputs(args, type, value_type, format);
-      run = SortRun{};  // what the attempt opened (regular files, devices) is closed first
-      return run_external_sort(args, options, type, value_type, limit, progress);
-    }
-  }
-  if (!run.streamed && !try_streamed_sort(args, options, type, value_type, format, limit, run, progress))
-    sort_in_host_memory(args, options, type, value_type, format, run, progress);
-  // Everything is on disk before either file replaces its target, and both do or neither.
-  const auto t_commit = Clock::now();
-  commit_together(run.outputs->all);
-  run.commit_ms = ms_since(t_commit);
-  run.total_ms = ms_since(t_start);
-  if (args.verbose) print_report(args, run);
+  // --device a,b,... sorts on several devices at once (gpusort/multi_device.hpp).
+  std::vector<Context> contexts = open_contexts(args.device);
+  const std::vector<Context*> context_ptrs = pointers(contexts);
+  // The library plans the sort once and runs it: streamed through the device, in host memory, or
+  // externally through runs under --memory-limit (gpusort/sort_file.hpp).
+  SortFileRequest request;
+  request.keys = args.input;
+  request.output = args.output;
+  request.values = args.values;
+  request.values_output = args.values_out;
+  request.format = format;
+  request.type = type;
+  request.values_type = args.values_type;
+  request.contexts = context_ptrs;
+  request.options = options;
+  if (!args.memory_limit.empty()) request.memory_limit = parse_size_arg(args.memory_limit, "--memory-limit");
+  request.temporary_directory = args.temporary_directory;
+  request.progress = &progress;
+  const SortFileReport run = sort_file(request);
+  if (!args.verbose) return 0;
+  if (run.path == file_sort_path::external)
+    std::fprintf(stderr,
+                 "gpusort: external sort of %llu elements (--memory-limit %llu bytes): %zu runs in %.3f ms, splits %.3f "
+                 "ms, %zu buckets in %.3f ms (on %s)\n",
+                 (unsigned long long)run.elements, (unsigned long long)request.memory_limit, run.runs, run.runs_ms,
+                 run.splits_ms, run.runs, run.buckets_ms, contexts.front().device().id.c_str());
+  else
+    print_report(args, contexts, run);
   return 0;
 }
 

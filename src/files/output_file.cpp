@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include "files/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/xattr.h>
@@ -13,12 +13,12 @@
 #include <optional>
 #include <vector>
 
-#include "file_io.hpp"
+#include "files/file_io.hpp"
 #include "gpusort/errors.hpp"
-#include "signal_cleanup.hpp"
-#include "temp_names.hpp"
+#include "files/temporary_files.hpp"
+#include "files/temp_names.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
@@ -150,7 +150,6 @@ void fsync_directory_of(const std::string& path) {
 
 OutputFile::OutputFile(std::string path, std::string what) : path_(std::move(path)), what_(std::move(what)) {
   if (path_.empty()) throw Error(errc::invalid_argument, what_ + " file name is empty");
-  install_signal_cleanup();
   if (const auto fd = standard_stream_fd(path_)) {
     open_stream(*fd);
     return;
@@ -203,7 +202,7 @@ void OutputFile::open_temporary(const std::string& target, const struct ::stat* 
   std::vector<char> buf(templ.begin(), templ.end());
   buf.push_back('\0');
   {
-    const SignalBlock hold_signals;  // a signal between creation and registration would leak the file
+    const CleanupHold hold_signals;  // a signal between creation and registration would leak the file
     fd_ = ::mkostemp(buf.data(), O_CLOEXEC);
     if (fd_ < 0) fail("write", errno);
     temp_path_ = buf.data();
@@ -259,7 +258,7 @@ void OutputFile::write(const void* data, std::size_t bytes) {
 void OutputFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
   if (fd_ < 0 || finished_ || mode_ == Mode::stream)
     throw Error(errc::io_error, "internal: positioned write to " + quoted(path_) + ", which is finished or a stream");
-  cli::write_at(fd_, data, bytes, offset, what_ + " " + quoted(path_));
+  files::write_at(fd_, data, bytes, offset, what_ + " " + quoted(path_));
   start_writeback(fd_, offset, bytes);
 }
 
@@ -381,7 +380,7 @@ void check_distinct(std::span<OutputFile* const> outputs) {
 
 void commit_together(std::span<OutputFile* const> outputs) {
   for (OutputFile* o : outputs) o->finish();
-  const SignalBlock hold_signals;
+  const CleanupHold hold_signals;
 
   // Replace the renamed targets first, remembering each old content by a hard link so that a later
   // failure can put it back.
@@ -446,4 +445,4 @@ void commit_together(std::span<OutputFile* const> outputs) {
   for (OutputFile* o : outputs) o->committed_ = true;
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

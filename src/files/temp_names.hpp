@@ -13,7 +13,7 @@
 //   together with another output.
 #include <string>
 
-namespace gpusort::cli {
+namespace gpusort::files {
 
 // The mkostemp template (ending in XXXXXX) for a temporary file beside `target`; it fits NAME_MAX
 // with ".old" or the kept name's longer marker, whatever the length of the target's name.
@@ -33,4 +33,4 @@ std::string kept_name_for(const std::string& temp_path);
 // other users, of live processes, and newer ones that cannot be looked up are left alone.
 void sweep_stale_temporaries(const std::string& directory);
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

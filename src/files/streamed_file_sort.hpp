@@ -1,5 +1,5 @@
 #pragma once
-// gpusort sort of files that fit the device in one piece, without holding them in host memory:
+// Sorts of files that fit the device in one piece, without holding them in host memory:
 // the inputs are read (pread) straight into the pinned staging slots by the copy threads while
 // those upload, and the sorted data written (pwrite) from the slots into the outputs' temporary
 // files while they download (gpusort/streamed.hpp). So reading overlaps the upload, the download
@@ -7,25 +7,25 @@
 // more than the copies), and each written range goes to disk at once (OutputFile::write_at).
 //
 // Taken for regular input files (raw or .npy) sorted on one device into outputs that can be
-// written at positions (files, not standard output or FIFOs), when the data fit the device;
-// otherwise the command reads its inputs whole (sort_command.cpp).
+// written at positions (files, not standard output or FIFOs), when the data fit the device, as
+// the file sorts' planner decides (files/file_sort_plan.hpp); otherwise the inputs are read whole.
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "array_file.hpp"
-#include "file_io.hpp"
+#include "algorithms/planner.hpp"
+#include "files/array_file.hpp"
+#include "files/file_io.hpp"
+#include "files/output_file.hpp"
 #include "gpusort/context.hpp"
-#include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
-#include "output_file.hpp"
-#include "progress.hpp"
+#include "gpusort/sort_file.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 
 // Pinned staging a streamed sort holds per copy thread (two slots), and for its inputs' first bytes:
-// under --memory-limit, a file is streamed through the device only where the limit holds one
+// under a memory limit, a file is streamed through the device only where the limit holds one
 // thread's staging and the heads.
 constexpr std::uint64_t kStagingPerThread = 2 * (std::uint64_t(8) << 20);
 constexpr std::uint64_t kStreamedHeads = std::uint64_t(2) << 20;
@@ -59,10 +59,10 @@ struct StreamedOutputs {
   bool values_npy = false;
 };
 
-// Sorts the inputs on ctx's device into the outputs (written, not committed). The caller has
-// checked fits_streamed. Progress: "reading" while the inputs go up, "writing" while the results
-// come down.
-SortReport sort_streamed_files(Context& ctx, const StreamedInputs& in, const StreamedOutputs& out,
-                               const SortOptions& options, Progress& progress);
+// Sorts the inputs on ctx's device into the outputs (written, not committed), as `plan` says: the
+// planner's plan of these inputs, taken as it is. Progress: "reading" while the inputs go up,
+// "writing" while the results come down.
+SortReport sort_streamed_files(Context& ctx, const algo::Plan& plan, const StreamedInputs& in,
+                               const StreamedOutputs& out, SortFileProgress& progress);
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

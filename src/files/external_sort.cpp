@@ -1,4 +1,4 @@
-#include "external_sort.hpp"
+#include "files/external_sort.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -20,11 +20,11 @@
 #include "core/host_clock.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/multi_device.hpp"
-#include "file_io.hpp"
-#include "input_file.hpp"
-#include "npy.hpp"
+#include "files/file_io.hpp"
+#include "files/input_file.hpp"
+#include "files/npy.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 using Clock = core::host_clock;
@@ -85,7 +85,7 @@ ExternalRuns external_runs(std::uint64_t n, std::size_t kb, std::size_t vb, std:
   return {std::max<std::uint64_t>(1, (n + runs - 1) / runs), runs};  // equal runs but the last
 }
 
-ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress) {
+ExternalSortReport external_sort(const ExternalSortJob& job, SortFileProgress& progress) {
   const std::size_t kb = key_size(job.type), vb = job.value_bytes;
   const InputSize keys_size = input_size(job.keys_path);
   if (!keys_size.is_regular)
@@ -106,7 +106,9 @@ ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress)
   }
   ExternalSortReport report;
   report.elements = n;
-  const ExternalRuns cut = external_runs(n, kb, vb, job.memory_limit);
+  const ExternalRuns cut = job.runs;
+  if (cut.run == 0 || std::max<std::uint64_t>(1, (n + cut.run - 1) / cut.run) != cut.count)
+    throw Error(errc::io_error, "input '" + job.keys_path + "' changed size since its sort was planned");
   const std::uint64_t runs = cut.count, run = cut.run;
   report.runs = std::size_t(runs);
 
@@ -185,4 +187,4 @@ ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress)
   return report;
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

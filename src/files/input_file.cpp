@@ -1,4 +1,4 @@
-#include "input_file.hpp"
+#include "files/input_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,10 +10,10 @@
 #include <new>
 #include <stdexcept>
 
-#include "file_io.hpp"
+#include "files/file_io.hpp"
 #include "gpusort/errors.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 [[noreturn]] void io_failure(const std::string& action, const std::string& what, const std::string& path, int err) {
@@ -73,4 +73,4 @@ InputBytes read_input(const std::string& path, const std::string& what) {
   return in;
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

@@ -1,11 +1,11 @@
-#include "npy.hpp"
+#include "files/npy.hpp"
 
 #include <cctype>
 #include <cstring>
 
 #include "gpusort/errors.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -244,4 +244,4 @@ std::vector<unsigned char> make_npy_header(const std::string& descr, std::size_t
   return out;
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

@@ -1,4 +1,4 @@
-#include "temp_names.hpp"
+#include "files/temp_names.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <set>
 #include <vector>
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 constexpr const char* kTempMarker = ".gpusort-tmp-";
@@ -209,4 +209,4 @@ void sweep_stale_temporaries(const std::string& directory) {
   sweep(directory);
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

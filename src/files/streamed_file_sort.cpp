@@ -1,4 +1,4 @@
-#include "streamed_file_sort.hpp"
+#include "files/streamed_file_sort.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,11 +7,12 @@
 #include <mutex>
 #include <vector>
 
+#include "api/streamed_run.hpp"
+#include "files/npy.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/streamed.hpp"
-#include "npy.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 // Enough of a file's start to hold any .npy header gpusort reads, and the 4 KiB the text check looks at.
@@ -84,8 +85,8 @@ std::optional<StreamedInputs> open_streamed_inputs(const std::string& keys_path,
   return in;
 }
 
-SortReport sort_streamed_files(Context& ctx, const StreamedInputs& in, const StreamedOutputs& out,
-                               const SortOptions& options, Progress& progress) {
+SortReport sort_streamed_files(Context& ctx, const algo::Plan& plan, const StreamedInputs& in,
+                               const StreamedOutputs& out, SortFileProgress& progress) {
   const std::size_t n = in.keys.layout.count;
   const std::uint64_t total = in.data_bytes();
   progress.phase("reading", total);
@@ -123,7 +124,7 @@ SortReport sort_streamed_files(Context& ctx, const StreamedInputs& in, const Str
     arrays.read_values = reader(*in.values);
     arrays.write_values = writer(*out.values, header(*out.values, out.values_npy, in.values->layout.descr));
   }
-  return sort_streamed(ctx, in.type, n, arrays, options);
+  return detail::sort_streamed_with(ctx.runtime_device(), plan, arrays);
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

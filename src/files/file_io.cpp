@@ -1,4 +1,4 @@
-#include "file_io.hpp"
+#include "files/file_io.hpp"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 
 #include "gpusort/errors.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 
 Fd::~Fd() {
   if (owned_ && fd_ >= 0) ::close(fd_);
@@ -39,4 +39,4 @@ void write_at(int fd, const void* src, std::size_t bytes, std::uint64_t offset, 
   }
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

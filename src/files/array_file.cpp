@@ -1,4 +1,4 @@
-#include "array_file.hpp"
+#include "files/array_file.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,11 +6,11 @@
 #include <set>
 
 #include "gpusort/errors.hpp"
-#include "input_file.hpp"
-#include "npy.hpp"
-#include "output_file.hpp"
+#include "files/input_file.hpp"
+#include "files/npy.hpp"
+#include "files/output_file.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
 namespace {
 
 std::string key_type_list() {
@@ -216,4 +216,4 @@ bool has_npy_extension(const std::string& path) {
   return path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
 }
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

@@ -1,10 +1,10 @@
 #pragma once
-// gpusort sort with --memory-limit below the input's size: an external sort that holds at most
+// A file sort larger than its memory limit (gpusort/sort_file.hpp): an external sort that holds at most
 // the limit in host memory, with the partition design of the library's out-of-core sorts
 // (api/out_of_core.hpp) on files instead of memory:
 //  1. runs: the input is read in equal runs of at most half the limit (the library may hold a second
 //     copy of a run while sorting it); each is sorted (on the devices,
-//     through gpusort's host sort) and written to a temporary file in --temporary-directory;
+//     through gpusort's host sort) and written to a temporary file in the temporary directory;
 //  2. splits: the runs file is mapped and bisected for the ranks b * R (api/run_splits.hpp), so
 //     bucket b is one slice of each run, R elements in all, whatever the duplicates;
 //  3. buckets: each bucket's slices are read back, sorted, and appended to the output.
@@ -18,10 +18,18 @@
 #include "gpusort/context.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
-#include "output_file.hpp"
-#include "progress.hpp"
+#include "files/output_file.hpp"
+#include "gpusort/sort_file.hpp"
 
-namespace gpusort::cli {
+namespace gpusort::files {
+
+// How an external sort cuts n elements under memory_limit: runs of `run` elements (the last one
+// shorter), `count` of them, each half the limit at most (the library may hold a second copy of a
+// run). Error(invalid_argument) below least_memory_limit or above detail::kMaxChunks runs.
+struct ExternalRuns {
+  std::uint64_t run = 0;
+  std::uint64_t count = 0;
+};
 
 struct ExternalSortJob {
   std::span<Context* const> contexts;
@@ -30,7 +38,7 @@ struct ExternalSortJob {
   std::string keys_path;
   std::string values_path;  // empty: keys only
   std::size_t value_bytes = 0;
-  std::uint64_t memory_limit = 0;  // bytes of keys and values held at once
+  ExternalRuns runs;               // as planned (files/file_sort_plan.hpp): external_runs of the input
   std::string temporary_directory;
   OutputFile* keys_out = nullptr;
   OutputFile* values_out = nullptr;
@@ -48,13 +56,6 @@ struct ExternalSortReport {
 // twice).
 std::uint64_t least_memory_limit(std::size_t key_bytes, std::size_t value_bytes);
 
-// How an external sort cuts n elements under memory_limit: runs of `run` elements (the last one
-// shorter), `count` of them, each half the limit at most (the library may hold a second copy of a
-// run). Error(invalid_argument) below least_memory_limit or above detail::kMaxChunks runs.
-struct ExternalRuns {
-  std::uint64_t run = 0;
-  std::uint64_t count = 0;
-};
 ExternalRuns external_runs(std::uint64_t n, std::size_t key_bytes, std::size_t value_bytes, std::uint64_t memory_limit);
 
 // The size of a raw input file, or nullopt-like 0 with is_regular = false for anything whose size
@@ -65,6 +66,6 @@ struct InputSize {
 };
 InputSize input_size(const std::string& path);
 
-ExternalSortReport external_sort(const ExternalSortJob& job, Progress& progress);
+ExternalSortReport external_sort(const ExternalSortJob& job, SortFileProgress& progress);
 
-}  // namespace gpusort::cli
+}  // namespace gpusort::files

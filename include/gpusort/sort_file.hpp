@@ -51,20 +51,20 @@ class SortFileProgress {
 };
 
 struct SortFileRequest {
-  std::string keys;    // the keys file; "-": standard input
-  std::string output;  // where the sorted keys go; "-": standard output. A name ending in .npy gets a .npy header
-  std::string values;         // empty: keys alone; else a file of one value per key
-  std::string values_output;  // where the permuted values go (with values only)
+  std::string keys = {};    // the keys file; "-": standard input
+  std::string output = {};  // where the sorted keys go; "-": standard output. A name ending in .npy gets a .npy header
+  std::string values = {};         // empty: keys alone; else a file of one value per key
+  std::string values_output = {};  // where the permuted values go (with values only)
   file_format format = file_format::automatic;
-  std::optional<key_type> type;  // raw keys need it; a .npy file carries its own (which must agree)
+  std::optional<key_type> type = {};  // raw keys need it; a .npy file carries its own (which must agree)
   // Raw values need it: a key type's name (its width) or bytesN for N in 1, 2, 4, 8, 16; a .npy
   // values file carries its own width (which must agree).
-  std::string values_type;
+  std::string values_type = {};
   // At least one; several sort at once (gpusort/multi_device.hpp), never streamed.
-  std::span<Context* const> contexts;
-  SortOptions options;
+  std::span<Context* const> contexts = {};
+  SortOptions options = {};
   std::uint64_t memory_limit = 0;   // host bytes of keys and values held at once; 0: no limit
-  std::string temporary_directory;  // the external sort's runs; empty: $TMPDIR, else /tmp
+  std::string temporary_directory = {};  // the external sort's runs; empty: $TMPDIR, else /tmp
   SortFileProgress* progress = nullptr;
 };
 
@@ -74,7 +74,7 @@ struct SortFileReport {
   std::uint64_t elements = 0;
   key_type type = key_type::u32;
   std::size_t value_bytes = 0;
-  SortReport sort;  // the device sort (in memory, streamed); external: the algorithm and device
+  SortReport sort = {};  // the device sort (in memory, streamed); external: the algorithm and device
   unsigned copy_threads = 0;  // streamed under memory_limit: the host copy threads its staging allows
   std::size_t runs = 0;       // external: runs (and as many buckets)
   double runs_ms = 0, splits_ms = 0, buckets_ms = 0;  // external
@@ -100,9 +100,9 @@ struct FileSortShape {
 
 struct FileSortPlan {
   file_sort_path path = file_sort_path::in_memory;
-  std::string description;  // the path in one line
+  std::string description = {};  // the path in one line
   // The device sort: of all the elements (in memory, streamed), or of one run (external).
-  SortPlan piece;
+  SortPlan piece = {};
   unsigned copy_threads = 0;      // streamed under a memory limit
   std::uint64_t runs = 0;         // external: runs of up to run_elements elements
   std::uint64_t run_elements = 0;

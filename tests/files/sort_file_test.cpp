@@ -304,9 +304,9 @@ TEST(SortFile, RequestChecked) {
   Context* one[] = {&test_context()};
   EXPECT_THROW(sort_file({.keys = d / "k", .output = d / "o", .type = key_type::u32}), Error) << "no context";
   EXPECT_THROW(sort_file({.keys = d / "k", .output = d / "o", .contexts = one}), Error) << "raw keys without a type";
-  EXPECT_THROW(sort_file({.keys = d / "k", .output = d / "o", .values = d / "k", .type = key_type::u32, .contexts = one}),
-               Error)
-      << "values without values_output";
+  const SortFileRequest no_values_output{
+      .keys = d / "k", .output = d / "o", .values = d / "k", .type = key_type::u32, .contexts = one};
+  EXPECT_THROW(sort_file(no_values_output), Error) << "values without values_output";
   EXPECT_EQ(d.entries(), names({"k"}));
 }
 

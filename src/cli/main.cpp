@@ -61,6 +61,9 @@ std::string in_flag_terms(std::string message) {
       {"SortOptions::stable", "--stable"},
       {"SortOptions::algorithm", "--algorithm"},
       {"SortOptions::order", "--descending"},
+      {"SortFileRequest::memory_limit", "--memory-limit"},
+      {"SortFileRequest::temporary_directory", "--temporary-directory"},
+      {"SortFileRequest::values_type", "--values-type"},
   };
   for (const auto& [field, flag] : kFieldFlags)
     for (std::size_t at; (at = message.find(field)) != std::string::npos;) message.replace(at, std::strlen(field), flag);

@@ -38,7 +38,7 @@ int temporary_file(const std::string& dir) {
   const int fd = ::mkstemp(name.data());
   if (fd < 0)
     throw Error(errc::io_error, "cannot create a temporary file in '" + (dir.empty() ? std::string("/tmp") : dir) +
-                                    "' (--temporary-directory): " + std::strerror(errno));
+                                    "' (SortFileRequest::temporary_directory): " + std::strerror(errno));
   ::unlink(name.c_str());
   return fd;
 }
@@ -72,16 +72,17 @@ InputSize input_size(const std::string& path) {
 
 ExternalRuns external_runs(std::uint64_t n, std::size_t kb, std::size_t vb, std::uint64_t memory_limit) {
   if (memory_limit < least_memory_limit(kb, vb))
-    throw Error(errc::invalid_argument, "--memory-limit must be at least " +
+    throw Error(errc::invalid_argument, "SortFileRequest::memory_limit must be at least " +
                                             std::to_string(least_memory_limit(kb, vb)) + " bytes (runs of " +
                                             std::to_string(kMinRun) + " elements)");
   const std::uint64_t max_run = memory_limit / 2 / (kb + vb);
   const std::uint64_t runs = std::max<std::uint64_t>(1, (n + max_run - 1) / max_run);
   if (runs > detail::kMaxChunks)
-    throw Error(errc::invalid_argument, "--memory-limit " + std::to_string(memory_limit) + " would cut " +
-                                            std::to_string(n) + " elements into " + std::to_string(runs) +
-                                            " runs, more than the " + std::to_string(detail::kMaxChunks) +
-                                            " an external sort takes; raise --memory-limit");
+    throw Error(errc::invalid_argument, "SortFileRequest::memory_limit " + std::to_string(memory_limit) +
+                                            " would cut " + std::to_string(n) + " elements into " +
+                                            std::to_string(runs) + " runs, more than the " +
+                                            std::to_string(detail::kMaxChunks) +
+                                            " an external sort takes; raise SortFileRequest::memory_limit");
   return {std::max<std::uint64_t>(1, (n + runs - 1) / runs), runs};  // equal runs but the last
 }
 
@@ -89,9 +90,10 @@ ExternalSortReport external_sort(const ExternalSortJob& job, SortFileProgress& p
   const std::size_t kb = key_size(job.type), vb = job.value_bytes;
   const InputSize keys_size = input_size(job.keys_path);
   if (!keys_size.is_regular)
-    throw Error(errc::invalid_argument, "input " + display_name(job.keys_path) +
-                                            " is larger than --memory-limit allows, and only regular files can be "
-                                            "sorted externally (their size must be known); raise --memory-limit");
+    throw Error(errc::invalid_argument,
+                "input " + display_name(job.keys_path) +
+                    " is larger than SortFileRequest::memory_limit allows, and only regular files can be sorted "
+                    "externally (their size must be known); raise SortFileRequest::memory_limit");
   if (keys_size.bytes % kb != 0)
     throw Error(errc::invalid_argument, "input '" + job.keys_path + "' is " + std::to_string(keys_size.bytes) +
                                             " bytes, not a multiple of " + std::to_string(kb) + " (the size of " +
@@ -121,7 +123,7 @@ ExternalSortReport external_sort(const ExternalSortJob& job, SortFileProgress& p
     buffer = core::make_host_array(std::size_t(run) * (kb + vb));
   } catch (const std::bad_alloc&) {
     throw Error(errc::out_of_memory, "cannot allocate " + std::to_string(run * (kb + vb)) +
-                                         " bytes of host memory for a run (lower --memory-limit)");
+                                         " bytes of host memory for a run (lower SortFileRequest::memory_limit)");
   }
   unsigned char* keys = buffer.get();
   unsigned char* values = buffer.get() + run * kb;

@@ -71,7 +71,8 @@ FilePlan plan_file(std::span<Context* const> contexts, const FileSortShape& shap
   }
   if (over_limit) {
     if (!options.comparator.empty())  // the runs' splits and buckets use the natural order
-      throw Error(errc::unsupported, "--comparator: inputs larger than --memory-limit (external sorts) are not supported");
+      throw Error(errc::unsupported, "SortOptions::comparator: inputs larger than SortFileRequest::memory_limit "
+                                     "(external sorts) are not supported");
     plan.path = file_sort_path::external;
     plan.runs = external_runs(shape.n, key_size(shape.type), shape.value_bytes, memory_limit);
     return plan;

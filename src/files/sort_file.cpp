@@ -84,9 +84,10 @@ FileSortShape external_shape(const SortFileRequest& r, const std::optional<Value
     if (f) std::fclose(f);
     const bool npy = has_npy_magic(head, got);
     if ((npy && format != FileFormat::raw) || format == FileFormat::npy)
-      throw Error(errc::unsupported, "'" + p + "' is larger than --memory-limit and than the device (or the limit "
-                                     "leaves no room to stream it), and external sorts take raw files only for now "
-                                     "(raise --memory-limit, or write the array raw with numpy's tofile)");
+      throw Error(errc::unsupported,
+                  "'" + p + "' is larger than SortFileRequest::memory_limit and than the device (or the limit "
+                  "leaves no room to stream it), and external sorts take raw files only for now (raise "
+                  "SortFileRequest::memory_limit, or write the array raw with numpy's tofile)");
     const std::uint64_t total = input_size(p).bytes;
     shape.input_bytes += total;
     if (&p == &paths[0]) {
@@ -178,7 +179,7 @@ SortFileReport sort_file(const SortFileRequest& r) {
   const auto t_start = Clock::now();
   const FileFormat format = r.format;
   std::optional<ValueType> value_type;
-  if (!r.values_type.empty()) value_type = parse_value_type_arg(r.values_type, "--values-type");
+  if (!r.values_type.empty()) value_type = parse_value_type_arg(r.values_type, "SortFileRequest::values_type");
   if (r.contexts.empty()) throw Error(errc::invalid_argument, "sort_file: no context given");
 
   const bool pairs = !r.values.empty();

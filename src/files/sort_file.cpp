@@ -33,6 +33,7 @@ class NoProgress final : public SortFileProgress {
 };
 
 void check_request(const SortFileRequest& r) {
+  if (r.contexts.empty()) throw Error(errc::invalid_argument, "sort_file: no context given");
   if (r.keys.empty()) throw Error(errc::invalid_argument, "sort_file: no keys file given");
   const bool pairs = !r.values.empty();
   if (pairs && r.values_output.empty())
@@ -180,7 +181,6 @@ SortFileReport sort_file(const SortFileRequest& r) {
   const FileFormat format = r.format;
   std::optional<ValueType> value_type;
   if (!r.values_type.empty()) value_type = parse_value_type_arg(r.values_type, "SortFileRequest::values_type");
-  if (r.contexts.empty()) throw Error(errc::invalid_argument, "sort_file: no context given");
 
   const bool pairs = !r.values.empty();
   const InputSize keys_size = input_size(r.keys);
@@ -213,7 +213,8 @@ SortFileReport sort_file(const SortFileRequest& r) {
     shape.type = whole->keys.type;
     shape.n = whole->keys.file.count;
     shape.value_bytes = whole->values ? whole->values->item_size : 0;
-    shape.sizes_known = false;
+    shape.input_bytes = keys_size.bytes + values_size.bytes;
+    shape.sizes_known = sizes_known;
     shape.streamable = false;
   }
 
@@ -235,10 +236,8 @@ SortFileReport sort_file(const SortFileRequest& r) {
       break;
     }
     case file_sort_path::external:
-      if (streamed_in) {
-        (void)external_shape(r, value_type, format);  // raw files only, as above
-        streamed_in.reset();
-      }
+      if (streamed_in) (void)external_shape(r, value_type, format);  // raw files only (streaming took .npy)
+      streamed_in.reset();
       if (!out) out = open_outputs(r);
       run_external(r, shape, plan, value_type, *out, progress, report);
       break;

@@ -204,25 +204,30 @@ TEST(SortFile, MemoryLimitForcesTheExternalPath) {
   EXPECT_EQ(d.entries(), names({"k", "ko", "v", "vo"}));
 }
 
-TEST(SortFile, MemoryLimitThatHoldsTheStagingStreams) {
+// A device that is not a GPU keeps its buffers in host memory, which the limit would not bound:
+// under a limit the data are read whole (below it) or sorted externally (above it).
+TEST(SortFile, UnderAMemoryLimitADeviceThatIsNoGpuReadsWhole) {
   Context& ctx = test_context();
+  if (ctx.device().is_gpu) GTEST_SKIP() << "a GPU streams what fits it (the test below)";
   Context* one[] = {&ctx};
   Dir d;
-  if (!ctx.device().is_gpu) {
-    // A device that is not a GPU keeps its buffers in host memory, which the limit would not
-    // bound: under a limit the data are read whole (below it) or sorted externally (above it).
-    const std::size_t n = 4096;
-    std::vector<std::uint32_t> keys = duplicated_keys(n);
-    write_raw(d / "k", keys);
-    SortFileRequest r{.keys = d / "k", .output = d / "o", .type = key_type::u32, .contexts = one};
-    r.memory_limit = 64 << 20;
-    const SortFileReport report = sort_file(r);
-    EXPECT_EQ(report.path, file_sort_path::in_memory);
-    EXPECT_EQ(report.path, planned_path(one, n, 0, {}, r.memory_limit));
-    std::stable_sort(keys.begin(), keys.end());
-    EXPECT_EQ(read_raw<std::uint32_t>(d / "o"), keys);
-    GTEST_SKIP() << "a larger file streamed under a limit needs a GPU";
-  }
+  const std::size_t n = 4096;
+  std::vector<std::uint32_t> keys = duplicated_keys(n);
+  write_raw(d / "k", keys);
+  SortFileRequest r{.keys = d / "k", .output = d / "o", .type = key_type::u32, .contexts = one};
+  r.memory_limit = 64 << 20;
+  const SortFileReport report = sort_file(r);
+  EXPECT_EQ(report.path, file_sort_path::in_memory);
+  EXPECT_EQ(report.path, planned_path(one, n, 0, {}, r.memory_limit));
+  std::stable_sort(keys.begin(), keys.end());
+  EXPECT_EQ(read_raw<std::uint32_t>(d / "o"), keys);
+}
+
+TEST(SortFile, MemoryLimitThatHoldsTheStagingStreams) {
+  Context& ctx = test_context();
+  if (!ctx.device().is_gpu) GTEST_SKIP() << "a file streamed under a limit needs a GPU";
+  Context* one[] = {&ctx};
+  Dir d;
   const std::size_t n = std::size_t(8) << 20;  // 32 MiB of keys over a 20 MiB limit: one copy thread's staging
   std::vector<std::uint32_t> keys = duplicated_keys(n);
   write_raw(d / "k", keys);
@@ -249,7 +254,7 @@ TEST(SortFile, MissingInputLeavesNothing) {
   }
 }
 
-TEST(SortFile, UnwritableOutputLeavesNothing) {
+TEST(SortFile, OutputInAMissingDirectoryLeavesNothing) {
   Dir d;
   write_raw(d / "k", duplicated_keys(1000));
   Context* one[] = {&test_context()};
@@ -261,10 +266,16 @@ TEST(SortFile, UnwritableOutputLeavesNothing) {
     EXPECT_EQ(e.code(), errc::io_error) << e.what();
   }
   EXPECT_EQ(d.entries(), names({"k"}));
+}
+
+TEST(SortFile, ReadOnlyOutputDirectoryLeavesNothing) {
   if (::geteuid() == 0) GTEST_SKIP() << "root writes into a read-only directory";
+  Dir d;
+  write_raw(d / "k", duplicated_keys(1000));
   fs::create_directory(d / "ro");
   fs::permissions(d / "ro", fs::perms::owner_read | fs::perms::owner_exec);
-  r.output = d / "ro/o";
+  Context* one[] = {&test_context()};
+  SortFileRequest r{.keys = d / "k", .output = d / "ro/o", .type = key_type::u32, .contexts = one};
   EXPECT_THROW(sort_file(r), Error);
   fs::permissions(d / "ro", fs::perms::owner_all);
   EXPECT_TRUE(fs::is_empty(d.path() / "ro"));

@@ -23,9 +23,9 @@ from ._gpusort import (
     algorithms,
     devices,
 )
-from ._sorting import argsort, sort, sort_, sort_pairs, sort_pairs_
+from ._sorting import SortResult, argsort, sort, sort_, sort_pairs, sort_pairs_
 
 __all__ = [
-    "sort", "argsort", "sort_pairs", "sort_", "sort_pairs_", "devices", "algorithms", "__version__",
+    "sort", "argsort", "sort_pairs", "SortResult", "sort_", "sort_pairs_", "devices", "algorithms", "__version__",
     "Error", "InvalidArgumentError", "UnsupportedError", "OutOfMemoryError", "DeviceError", "KernelBuildError",
 ]

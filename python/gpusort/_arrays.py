@@ -50,6 +50,19 @@ def _library(x):
         return library
 
 
+library_of = _library
+
+
+def writable(x):
+    """Whether x may be written through (numpy's flag; other libraries' arrays are writable)."""
+    return not isinstance(x, np.ndarray) or bool(x.flags.writeable)
+
+
+def host_sortable_in_place(x):
+    """Whether x is a writable 1-D numpy array, which a small in-place sort may sort on the host."""
+    return type(x) is np.ndarray and x.ndim == 1 and x.flags.writeable
+
+
 def is_device(info):
     return info.memory == "cuda"
 
@@ -147,6 +160,18 @@ def device_tuning(info):
     return tuning
 
 
+# The default device's host_sort_below (its ArrayLibraryTuning row): host arrays of fewer keys are
+# sorted by numpy on the host (_host). Read once, when the first host sort asks.
+_HOST_SORT_BELOW = []
+
+
+def host_sort_below():
+    """Host arrays of fewer keys than this are sorted on the host (the default device's tuning row)."""
+    if not _HOST_SORT_BELOW:
+        _HOST_SORT_BELOW.append(_gpusort.array_library_tuning("")["host_sort_below"])
+    return _HOST_SORT_BELOW[0]
+
+
 def narrow_indices(x, info):
     """Whether a device argsort of x sorts int32 indices, widened to int64 after the sort (the
     device's tuning row: device_tuning), for PyTorch and CuPy arrays."""
@@ -171,14 +196,17 @@ def device_indices(x, info, narrow=False):
         return library.arange(info.n, dtype=dtype)
 
 
-def widen_indices(x, info, order):
+def widen_indices(x, info, order, into=None):
     """Narrow (int32) device indices, made by device_indices or filled by argsort_into, as int64 (x's
-    library, x's device and stream)."""
+    library, x's device and stream): a new array, or `into` (an int64 array of the same length)."""
     library = _library(x)
     if pool_library(x) == "torch":
-        return order.to(library.int64)
+        return order.to(library.int64) if into is None else into.copy_(order)
     with library.cuda.Device(info.device_id):
-        return order.astype(library.int64)
+        if into is None:
+            return order.astype(library.int64)
+        into[...] = order
+        return into
 
 
 

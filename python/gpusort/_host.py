@@ -8,18 +8,34 @@ number, payloads kept), and a stable descending order is the stable ascending or
 keys, reversed (equal keys keep their input order, NaN first). Integer keys without indices use
 numpy's default sort: equal integers are indistinguishable.
 """
-from typing import Any, Optional, Tuple
+from typing import Any, Optional, Set, Tuple
 
 import numpy as np
 
 from . import _arrays
 
 
+# numpy dtypes the compiled module accepted as keys (inspect), learned as calls show them: the quick
+# check below then needs no call into the module (the module's key types stay the one table).
+_KEY_DTYPES_SEEN: Set[np.dtype] = set()
+
+
 def applies(x: Any, info: Any, options: dict) -> bool:
     """Whether this call on x (inspected as info) is sorted by numpy here."""
     if options["algorithm"] is not None or options["device"] is not None or options["comparator"] is not None:
         return False
-    return info.memory == "host" and info.n < _arrays.host_sort_below()
+    if info.memory != "host" or info.n >= _arrays.host_sort_below():
+        return False
+    if type(x) is np.ndarray:
+        _KEY_DTYPES_SEEN.add(x.dtype)
+    return True
+
+
+def quick(x: Any) -> bool:
+    """Whether x is a 1-D contiguous numpy array of a key dtype seen before, small enough to be
+    sorted here: the call skips inspect() and the rest (what applies() would say, sooner)."""
+    return (type(x) is np.ndarray and x.ndim == 1 and x.dtype in _KEY_DTYPES_SEEN
+            and x.shape[0] < _arrays.host_sort_below() and x.flags.c_contiguous)
 
 
 def _kind(keys: np.ndarray) -> Optional[str]:

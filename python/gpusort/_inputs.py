@@ -51,7 +51,11 @@ def prepare(x: Any) -> Prepared:
         memoryview(x).release()  # the buffer protocol (array.array, bytes, ctypes): read as it is
         return Prepared(x, False, False)
     except TypeError:
-        return _numpy(np.asarray(x))._replace(converted=True)
+        pass
+    converted = np.asarray(x)
+    if converted.dtype.hasobject:  # no array-like after all (a DLPack capsule, say): as given
+        return Prepared(x, False, False)
+    return _numpy(converted)._replace(converted=True)
 
 
 def _numpy(x: Any) -> Prepared:

@@ -207,8 +207,12 @@ def sort(x: Any, /, *, descending: bool = False, stable: bool = True, return_ind
     with return_indices) of the kind, dtype (int64 for indices), shape and device of the result,
     written and returned instead of new arrays; out=x sorts x in place. Order rules, devices and
     streams: see the package's description (help(gpusort))."""
-    options = _options(descending, stable, algorithm, device, comparator)
     with_indices = _flag(return_indices, "return_indices")
+    if out is None and algorithm is None and device is None and comparator is None and _host.quick(x):
+        _flag(stable, "stable")  # checked as below; the host's sorts are stable either way
+        down = _flag(descending, "descending")
+        return SortResult(*_host.sort_with_order(x, down)) if with_indices else _host.sort_values(x, down)
+    options = _options(descending, stable, algorithm, device, comparator)
     prepared = _inputs.prepare(x)
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
@@ -234,6 +238,9 @@ def argsort(x: Any, /, *, descending: bool = False, stable: bool = True, out: An
     by default: equal keys keep their input order (indices ascending), in both orders. out=: an
     int64 array of x's kind, shape and device, written and returned. Order rules, devices and
     streams: see the package's description (help(gpusort))."""
+    if out is None and algorithm is None and device is None and comparator is None and _host.quick(x):
+        _flag(stable, "stable")  # checked as below; the host's sorts are stable either way
+        return np.ascontiguousarray(_host.order(x, _flag(descending, "descending")))
     options = _options(descending, stable, algorithm, device, comparator)
     prepared = _inputs.prepare(x)
     a = prepared.array

@@ -17,6 +17,7 @@ sorts of PyTorch and CuPy arrays also take their temporary memory from that libr
 CUDA arrays get their argsort's arange from their own library (device_indices).
 """
 import sys
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -30,9 +31,9 @@ def inspect(x, name, role):
 
 # The module of each array type seen, and "torch"/"cupy"/None for pool_library: looked up once per
 # type (several times per call otherwise, a few microseconds of a small sort's call).
-_LIBRARY_OF_TYPE = {}
-_POOL_OF_TYPE = {}
-_IMMUTABLE_OF_TYPE = {}
+_LIBRARY_OF_TYPE: Dict[type, Any] = {}
+_POOL_OF_TYPE: Dict[type, Optional[str]] = {}
+_IMMUTABLE_OF_TYPE: Dict[type, Optional[str]] = {}
 
 # Libraries whose arrays are immutable, by the top-level module of the array's type, with the name
 # messages give them. JAX may share one buffer among arrays, jit constants and the numpy array an
@@ -149,7 +150,7 @@ def copy(x, info):
 # The device's tuning for this package's own choices (int32 indices widened after an argsort, and
 # temporaries lent by the array's library): a row of the library's tuning data, keyed by device class
 # (_gpusort.array_library_tuning; gpusort/plan.hpp), read once per device.
-_TUNING_OF_DEVICE = {}
+_TUNING_OF_DEVICE: Dict[int, Dict[str, Any]] = {}
 
 
 def device_tuning(info):
@@ -162,7 +163,7 @@ def device_tuning(info):
 
 # The default device's host_sort_below (its ArrayLibraryTuning row): host arrays of fewer keys are
 # sorted by numpy on the host (_host). Read once, when the first host sort asks.
-_HOST_SORT_BELOW = []
+_HOST_SORT_BELOW: List[int] = []
 
 
 def host_sort_below():

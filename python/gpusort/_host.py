@@ -8,7 +8,7 @@ number, payloads kept), and a stable descending order is the stable ascending or
 keys, reversed (equal keys keep their input order, NaN first). Integer keys without indices use
 numpy's default sort: equal integers are indistinguishable.
 """
-from typing import Any, Optional, Set, Tuple
+from typing import Any, Literal, Optional, Set, Tuple
 
 import numpy as np
 
@@ -38,7 +38,7 @@ def quick(x: Any) -> bool:
             and x.shape[0] < _arrays.host_sort_below() and x.flags.c_contiguous)
 
 
-def _kind(keys: np.ndarray) -> Optional[str]:
+def _kind(keys: np.ndarray) -> Optional[Literal["stable"]]:
     return None if keys.dtype.kind in "iu" else "stable"
 
 

@@ -7,7 +7,7 @@ with the keys' dtype for sorted keys and int64 for indices. Immutable arrays (JA
 with TypeError, as is another library or dtype; another shape, place or layout, and read-only
 memory, with ValueError. Nothing is written before every check has passed.
 """
-from typing import Any, Tuple
+from typing import Any, List, Tuple
 
 import numpy as np
 
@@ -46,14 +46,17 @@ def checked(out: Any, count: int, call: str, x: Any, info: Any, scalar: bool) ->
         dtypes = ["int64"]
     expected_type = result_type(x)
     shape = () if scalar else (info.n,)
-    flat = []
-    for array, name, dtype in zip(arrays, names, dtypes):
+    flat: List[Any] = []
+    for index, name in enumerate(names):
+        array: Any = arrays[index]
+        dtype = dtypes[index]
         library = _arrays.immutable_library(array)
         if library is not None:
             raise TypeError(f"{call}: {name} is a {library} array, and {library} arrays are immutable; call without out=")
-        if type(array) is not expected_type:
+        kind: type = type(array)
+        if kind is not expected_type:
             raise TypeError(f"{call}: {name} must be a {_name(expected_type)} (what the call returns for x), "
-                            f"not a {_name(type(array))}")
+                            f"not a {_name(kind)}")
         if tuple(array.shape) != shape:
             raise ValueError(f"{call}: {name} must have x's shape {shape}, not {tuple(array.shape)}")
         one_d = array.reshape(1) if scalar else array

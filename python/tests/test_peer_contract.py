@@ -397,3 +397,7 @@ def test_mypy_strict_accepts_ordinary_use(tmp_path):
                              "--cache-dir", str(tmp_path / "cache"), str(usage)],
                             capture_output=True, text=True, env={"MYPYPATH": package_root, "PATH": ""})
     assert result.returncode == 0, result.stdout + result.stderr
+    # and the package's own annotations agree with its code
+    result = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
+                             "-p", "gpusort"], capture_output=True, text=True, env={"MYPYPATH": package_root, "PATH": ""})
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -37,7 +37,7 @@ producers' CUDA arrays, and on host arrays, return once the sort is done. A devi
 that was only enqueued surfaces in a later call.
 """
 import operator
-from typing import Any, Literal, NamedTuple, Optional, Tuple, TypeVar, overload
+from typing import Any, Literal, NamedTuple, Optional, Tuple, TypeVar, Union, overload
 
 import numpy as np
 
@@ -193,6 +193,12 @@ def sort(x: ArrayT, /, *, descending: bool = ..., stable: bool = ..., return_ind
 def sort(x: ArrayT, /, *, descending: bool = ..., stable: bool = ..., return_indices: Literal[True],
          out: Optional[Tuple[ArrayT, Any]] = ..., algorithm: Optional[str] = ..., device: Optional[str] = ...,
          comparator: Optional[str] = ...) -> SortResult: ...
+
+
+@overload
+def sort(x: ArrayT, /, *, descending: bool = ..., stable: bool = ..., return_indices: bool,
+         out: Any = ..., algorithm: Optional[str] = ..., device: Optional[str] = ...,
+         comparator: Optional[str] = ...) -> Union[ArrayT, SortResult]: ...
 
 
 def sort(x: Any, /, *, descending: bool = False, stable: bool = True, return_indices: bool = False,

@@ -375,6 +375,10 @@ USAGE = textwrap.dedent('''
     s: np.ndarray = gpusort.sort(x, descending=True)
     r: gpusort.SortResult = gpusort.sort(x, return_indices=True)
     values, indices = r
+    flag: bool = len(x) > 2
+    either = gpusort.sort(x, return_indices=flag)
+    if isinstance(either, gpusort.SortResult):
+        print(either.indices)
     i: np.ndarray = gpusort.argsort(x, stable=False, out=np.empty(3, np.int64))
     k, v = gpusort.sort_pairs(x, indices)
     gpusort.sort_(x, algorithm="radix", device=None)

@@ -78,7 +78,7 @@ def test_values_and_indices_keep_the_float_rules(dtype, descending, where):
     assert nans[-nans.sum():].all() if not descending else nans[:nans.sum()].all()
 
 
-def test_values_and_indices_from_one_sort_through_the_chunked_path():
+def test_values_and_indices_from_one_compiled_call_past_the_host_threshold():
     """Large host arrays (past the host threshold) take the compiled argsort that writes the keys
     too: one call into the module, no second sort or gather."""
     x = make_keys(np.uint32, 50001, "few-unique")

@@ -49,8 +49,8 @@ SortArgs resolve_sort_args(const SortArgs& given) {
     return a;
   }
   if (!a.values_files.empty() && a.values_files.size() != a.inputs.size())
-    usage("--values: give one values file per input, in the same order (" + std::to_string(a.inputs.size()) +
-          " inputs, " + std::to_string(a.values_files.size()) + " --values)");
+    usage("--values is given " + std::to_string(a.values_files.size()) + " time(s) for " +
+          std::to_string(a.inputs.size()) + " input(s): give one values file per input, in the same order");
   const bool several = a.inputs.size() > 1;
   if (!a.record_size.empty() && (several || a.unique || !a.indices_out.empty()))
     usage(std::string("--record-size sorts one file of records: ") +
@@ -62,7 +62,7 @@ SortArgs resolve_sort_args(const SortArgs& given) {
     if (::isatty(STDOUT_FILENO))
       usage("standard output is a terminal: give -o FILE for the sorted keys, redirect standard output, or give "
             "-o - to write the binary keys there all the same");
-    a.output = "-";
+    a.output.assign(1, '-');  // standard output (assign: GCC 12 warns falsely of overlap for = "-")
   }
   return a;
 }

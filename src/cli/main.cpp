@@ -281,7 +281,7 @@ int main(int argc, char** argv) {
   verify->add_option("file", v.file, "Keys: raw little-endian array of --type, or a .npy file")->required();
   verify->add_option("-t,--type", v.type, "Key type (optional for .npy files)");
   verify->add_option("--format", v.format, "How the file is read: auto, raw or npy (as for sort)");
-  verify->add_flag("-d,--descending", v.descending, "Check descending order");
+  verify->add_flag("-d,--descending,-r,--reverse", v.descending, "Check descending order");
   verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
 
   PlanArgs pl;
@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
   plan->add_option("--values", pl.sort.values_type, "Value type carried along: a key type name or bytesK");
   plan->add_option("--indices", pl.indices, "argsort: the indices' width in bytes, 4 or 8");
   plan->add_option("--where", pl.where, "Where the data lie: host (files, host arrays) or device")->capture_default_str();
-  plan->add_flag("-d,--descending", pl.sort.descending, "Descending order");
+  plan->add_flag("-d,--descending,-r,--reverse", pl.sort.descending, "Descending order");
   plan->add_flag("-s,--stable", pl.sort.stable, "A stable sort");
   plan->add_option("-a,--algorithm", pl.sort.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
       ->capture_default_str();

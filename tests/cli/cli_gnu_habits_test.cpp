@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli_test_util.hpp"
+#include "gpusort/context.hpp"
 
 namespace {
 
@@ -225,6 +226,34 @@ TEST_F(CliHabits, IndicesOutWithValuesAndInPlaceOutput) {
   expect_clean_error(run_cli({"sort", keys_, "-t", "u32", "--indices-out", (dir_ / "no" / "idx").string()}), 2);
   EXPECT_EQ(read_bytes(keys_), before);
   EXPECT_EQ(dir_.entries(), (std::vector<std::string>{"idx", "keys.u32", "v.u64"}));
+}
+
+// Several devices sort stably too: the indices and the first of equal keys are the same.
+TEST_F(CliHabits, IndicesAndUniqueOnSeveralDevices) {
+  std::vector<std::uint32_t> keys(30000);
+  std::mt19937 rng(11);
+  for (auto& k : keys) k = rng() % 5000;
+  write_vec(keys_, keys);
+  const std::string dev = gpusort::list_devices().front().id;
+  const auto out = (dir_ / "out").string(), idx = (dir_ / "idx").string();
+  ASSERT_CLI_OK(run_cli({"sort", keys_, "-t", "u32", "-u", "-o", out, "--indices-out", idx, "--device", dev + "," + dev}));
+  std::vector<std::uint32_t> want_keys;
+  std::vector<std::int64_t> want_indices;
+  for (auto i : stable_argsort(keys, false))
+    if (want_keys.empty() || keys[std::size_t(i)] != want_keys.back())
+      want_keys.push_back(keys[std::size_t(i)]), want_indices.push_back(i);
+  EXPECT_EQ(read_vec<std::uint32_t>(out), want_keys);
+  EXPECT_EQ(read_vec<std::int64_t>(idx), want_indices);
+}
+
+// -r is --descending for verify and plan too.
+TEST_F(CliHabits, ReverseForVerifyAndPlan) {
+  write_vec(keys_, sorted_copy(input_, true));
+  EXPECT_CLI_OK(run_cli({"verify", keys_, "-t", "u32", "-r"}));
+  EXPECT_EQ(run_cli({"verify", keys_, "-t", "u32"}).code, 1);
+  const RunResult r = run_cli({"plan", "-t", "u32", "-n", "1000", "-r"});
+  ASSERT_CLI_OK(r);
+  EXPECT_EQ(r.out, run_cli({"plan", "-t", "u32", "-n", "1000", "--descending"}).out);
 }
 
 TEST(CliHabitsHelp, SortHelpIsGroupedWithTypesNamed) {

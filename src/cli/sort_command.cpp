@@ -240,6 +240,7 @@ struct SortRun {
   double read_ms = 0, write_ms = 0, commit_ms = 0, total_ms = 0;
   std::size_t n = 0;
   std::optional<std::size_t> unique_kept;  // -u: the keys kept of the n sorted
+  bool indices = false;                     // --indices-out: int64 positions sorted along as values
   key_type type = key_type::u32;
   std::size_t value_bytes = 0;
 };
@@ -300,7 +301,8 @@ void sort_in_host_memory(const SortArgs& args, const SortOptions& options, std::
   // With --indices-out the sort carries the positions; values given are gathered by them after.
   const bool with_indices = !args.indices_out.empty();
   core::HostArray indices = with_indices ? positions(in.n) : core::HostArray();
-  run.value_bytes = with_indices ? sizeof(std::int64_t) : in.value_bytes;
+  run.value_bytes = in.value_bytes;
+  run.indices = with_indices;
   progress.phase("sorting", in.data_bytes());
 
   if (!run.outputs) run.outputs = open_outputs(args, in.value_bytes != 0);
@@ -308,7 +310,7 @@ void sort_in_host_memory(const SortArgs& args, const SortOptions& options, std::
   if (run.contexts.empty()) run.contexts = open_contexts(args.device);
   const std::vector<Context*> context_ptrs = pointers(run.contexts);
   run.report = sort_host_multi(context_ptrs, in.type, in.keys(), run.n, with_indices ? indices.get() : in.values(),
-                               run.value_bytes, options);
+                               with_indices ? sizeof(std::int64_t) : in.value_bytes, options);
 
   std::size_t n = run.n;
   const auto* index = reinterpret_cast<const std::int64_t*>(indices.get());
@@ -351,6 +353,7 @@ void print_report(const SortArgs& args, const SortRun& run) {
                args.algorithm == "auto" ? " (auto)" : "", args.descending ? "descending" : "ascending");
   std::fprintf(stderr, "gpusort: keys:      %zu x %s", run.n, std::string(key_type_name(run.type)).c_str());
   if (run.value_bytes) std::fprintf(stderr, " with %zu-byte values", run.value_bytes);
+  if (run.indices) std::fprintf(stderr, ", int64 indices sorted along (--indices-out)");
   std::fprintf(stderr, "\n");
   if (run.unique_kept) std::fprintf(stderr, "gpusort: unique:    kept %zu of %zu keys (-u)\n", *run.unique_kept, run.n);
   if (run.streamed) {

@@ -16,9 +16,11 @@
 //   files in temporary_directory, then in buckets cut at exact ranks, appended to the output; at
 //   most memory_limit bytes of keys and values are held in host memory. The temporary files are
 //   unlinked as soon as they are made.
-// Under a memory limit, a file larger than it is streamed where the device is a GPU that it fits
-// and the limit holds the pinned staging; else it is sorted externally. Standard input and pipes,
-// whose size is not known in advance, are always read whole.
+// Under a memory limit, files stream only through a GPU (a CPU device's buffers are host memory,
+// which the limit would not bound) that they fit, where the limit holds the pinned staging of one
+// copy thread (the copy threads are cut to fit); files larger than the limit that cannot stream are
+// sorted externally, smaller ones read whole. Standard input and pipes, whose size is not known in
+// advance, are always read whole.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -194,7 +194,8 @@ radix_portion_bases(const u64* RESTRICT hist, u64* RESTRICT bases, u32 blocks, u
     const u64 count = hist[p * RADIX + t];
     sums[t] = count;
     __syncthreads();
-    for (u32 off = 1; off < RADIX; off <<= 1) {  // inclusive scan over the digits
+    // inclusive scan over the digits, inline: u64 counts (n passes 2^32 here), group_scan.h's are u32
+    for (u32 off = 1; off < RADIX; off <<= 1) {
       const u64 left = t >= off ? sums[t - off] : 0;
       __syncthreads();
       sums[t] += left;

@@ -37,9 +37,8 @@ bool early_trigger_rule(std::uint64_t tiles, std::uint32_t compute_units, std::u
   return tiles <= compute_units / 2 || tiles > std::uint64_t(compute_units) * min_blocks;
 }
 constexpr std::uint32_t kBitonicMinLog2 = 7, kBitonicMaxLog2 = 12;  // radix_small_bitonic_7 .. _12
-// radix_histogram_lanes' blocks per SM (more where its u16 counters need shorter spans): with 64 KiB
-// of counters three blocks fit an SM, so about three waves, each block's span long enough to repay
-// zeroing and reducing its counters.
+// radix_histogram_lanes' blocks per SM (more where its u16 counters need shorter spans): about three
+// waves of blocks with 64 KiB of counters, three of which fit an SM.
 constexpr std::uint32_t kHistBlocksPerSm = 8;
 
 // The default cap on n (0: the network never runs by default).

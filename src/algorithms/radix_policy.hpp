@@ -119,10 +119,9 @@ struct SegmentPolicy {
   // (RADIX_SEGMENT_RANK_FIRST)
   bool rank_first = false;
   std::uint32_t min_blocks = 0;    // the tiles' kernels' blocks per SM for __launch_bounds__ (0: none)
-  // 4-byte integer keys with 4-byte values in packed onesweep passes: the last pass
-  // leaves the pairs interleaved, one 8-byte store each, and the tiles unpack them
-  // (kernels/radix_interleaved_pairs.h); a tile then also holds up to kSegmentInterleavedLead
-  // positions before its segment
+  // 4-byte integer keys with 4-byte values in packed onesweep passes: the last pass leaves the pairs
+  // interleaved, one 8-byte store each, and the tiles unpack them (kernels/radix_interleaved_pairs.h);
+  // a tile then also holds up to kSegmentInterleavedLead positions before its segment
   bool interleaved = false;
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };

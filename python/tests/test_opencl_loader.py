@@ -22,7 +22,7 @@ print(sorted({d["backend"] for d in gpusort.devices()}))
 try:
     gpusort.sort(np.array([3, 1, 2], dtype=np.uint32), device="opencl:0:0")
     print("sorted")
-except gpusort.Error as e:
+except Exception as e:  # the kind of error is the API's business; the message is this test's
     print(type(e).__name__, e)
 """
 

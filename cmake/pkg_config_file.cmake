@@ -1,11 +1,10 @@
 # gpusort.pc for pkg-config, installed beside the library.
 # - Relocatable: prefix is found from the file's own place (${pcfiledir}), so an installation moved
 #   or made with `cmake --install --prefix P` still points at itself.
-# - A static libgpusort (the default) links its dependencies (OpenCL, threads, dl) into no file of
-#   its own, so every consumer must name them: they go in Libs, and the plain
+# - A static libgpusort (the default) links its dependencies (threads, dl) into no file of its own,
+#   so every consumer must name them: they go in Libs, and the plain
 #   `pkg-config --cflags --libs gpusort` links. A shared one carries them; they stay in Libs.private
-#   for --static. OpenCL is named by the library CMake found, not by OpenCL.pc, which some OpenCL
-#   installations (the CUDA toolkit's) lack.
+#   for --static. OpenCL is not among them: the library opens its loader at run time.
 function(gpusort_pc_link_flag library out)
   if(library MATCHES "^-")
     set(flag "${library}")
@@ -24,8 +23,6 @@ function(gpusort_pc_link_flag library out)
 endfunction()
 
 set(gpusort_pc_deps "")
-gpusort_pc_link_flag("${OpenCL_LIBRARY}" flag)
-list(APPEND gpusort_pc_deps "${flag}")
 if(CMAKE_THREAD_LIBS_INIT)
   list(APPEND gpusort_pc_deps "${CMAKE_THREAD_LIBS_INIT}")
 endif()

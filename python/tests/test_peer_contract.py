@@ -395,13 +395,16 @@ def test_mypy_strict_accepts_ordinary_use(tmp_path):
     pytest.importorskip("mypy")
     usage = tmp_path / "usage.py"
     usage.write_text(USAGE)
-    package_root = str(__import__("pathlib").Path(gpusort.__file__).parent.parent)
+    package_root = __import__("pathlib").Path(gpusort.__file__).parent.parent
+    # An installed package mypy finds in the interpreter's site-packages (it refuses that folder in
+    # MYPYPATH); a package in a build folder through MYPYPATH.
+    env = {"PATH": ""} if package_root.name.endswith("-packages") else {"MYPYPATH": str(package_root), "PATH": ""}
     # errors inside the package are not the user's (mypy silences installed packages the same way)
     result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
                              "--cache-dir", str(tmp_path / "cache"), str(usage)],
-                            capture_output=True, text=True, env={"MYPYPATH": package_root, "PATH": ""})
+                            capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     # and the package's own annotations agree with its code
     result = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
-                             "-p", "gpusort"], capture_output=True, text=True, env={"MYPYPATH": package_root, "PATH": ""})
+                             "-p", "gpusort"], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stdout + result.stderr

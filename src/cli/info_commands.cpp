@@ -9,6 +9,7 @@
 #include "gpusort/device.hpp"
 #include "gpusort/errors.hpp"
 #include "gpusort/sort.hpp"
+#include "runtime/opencl/opencl_backend.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -27,9 +28,13 @@ int widest(const std::vector<Row>& rows, std::string Row::*field) {
 int run_devices(bool verbose) {
   const auto devices = list_devices();
   if (devices.empty()) {
-    std::fprintf(stderr,
-                 "gpusort: error: no devices found (no CUDA GPU and no OpenCL platform; "
-                 "PoCL provides an OpenCL CPU device)\n");
+    const std::string opencl_why = rt::opencl_unavailable_reason();
+    if (!opencl_why.empty())
+      std::fprintf(stderr, "gpusort: error: no devices found (no CUDA GPU; %s)\n", opencl_why.c_str());
+    else
+      std::fprintf(stderr,
+                   "gpusort: error: no devices found (no CUDA GPU and no OpenCL platform; "
+                   "PoCL provides an OpenCL CPU device)\n");
     return 1;
   }
   const int wi = widest(devices, &DeviceDescription::id), wb = widest(devices, &DeviceDescription::backend),

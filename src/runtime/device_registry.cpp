@@ -56,8 +56,11 @@ DevicePtr open_opencl(const std::string& id) {
   const std::uint64_t platform = parse_index(rest.substr(0, colon), id);
   const std::uint64_t device = parse_index(rest.substr(colon + 1), id);
   const std::vector<std::size_t> devices = opencl_device_counts();
-  if (platform >= devices.size())
-    throw out_of_range(id, "platform", "this machine has " + count_of(devices.size(), "OpenCL platform"));
+  if (platform >= devices.size()) {
+    const std::string why = opencl_unavailable_reason();
+    throw out_of_range(id, "platform", "this machine has " + count_of(devices.size(), "OpenCL platform") +
+                                           (why.empty() ? "" : "; " + why));
+  }
   if (device >= devices[platform])
     throw out_of_range(id, "device", "OpenCL platform " + std::to_string(platform) + " has " +
                                          count_of(devices[platform], "device"));
@@ -83,9 +86,11 @@ DevicePtr open_device(const std::string& requested) {
     for (const auto& d : cl)
       if (d.is_gpu) return open_device(d.id);
     if (!cl.empty()) return open_device(cl.front().id);
+    std::string opencl_why = opencl_unavailable_reason();
+    if (opencl_why.empty()) opencl_why = "no OpenCL platform has a device";
     std::string why = cuda_unavailable_reason();
-    throw Error(errc::unsupported, "no device found: no OpenCL platform has a device" +
-                                       (why.empty() ? std::string() : " and CUDA is unavailable (" + why + ")"));
+    throw Error(errc::unsupported, "no device found: " + opencl_why +
+                                       (why.empty() ? std::string() : "; CUDA is unavailable (" + why + ")"));
   }
   if (id.rfind("cuda:", 0) == 0) return open_cuda(id);
   if (id.rfind("opencl:", 0) == 0) return open_opencl(id);

@@ -50,7 +50,8 @@ TEST(InstallConsumer, FindPackageBuildAndRun) {
 }
 
 // The README's form: c++ main.cpp $(pkg-config --cflags --libs gpusort), with no --static, against
-// the default (static) library, which needs its OpenCL, thread and dl libraries named on the link.
+// the default (static) library, which needs its thread and dl libraries named on the link; not
+// OpenCL's loader, which the library opens at run time, so the program does not link it.
 TEST(InstallConsumer, PkgConfigBuildAndRun) {
   if (std::getenv("GPUSORT_SKIP_INSTALL_TEST")) GTEST_SKIP() << "GPUSORT_SKIP_INSTALL_TEST is set";
   TempDir d;
@@ -83,6 +84,11 @@ TEST(InstallConsumer, PkgConfigBuildAndRun) {
       << read_text(log);
   ASSERT_EQ(run_shell(shell_quote(program.string()), log), 0) << read_text(log);
   EXPECT_EQ(read_text(log), "-7 -7 0 3 8 19 42 100\n");
+
+  ASSERT_EQ(run_shell(pkg_config + " --libs --static gpusort", log), 0) << read_text(log);
+  EXPECT_EQ(read_text(log).find("OpenCL"), std::string::npos) << read_text(log);
+  ASSERT_EQ(run_shell("ldd " + shell_quote(program.string()), log), 0) << read_text(log);
+  EXPECT_EQ(read_text(log).find("libOpenCL"), std::string::npos) << read_text(log);
 }
 
 }  // namespace

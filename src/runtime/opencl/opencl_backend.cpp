@@ -1,8 +1,5 @@
 #include "runtime/opencl/opencl_backend.hpp"
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-
 #include <algorithm>
 #include <optional>
 #include <sstream>
@@ -11,8 +8,9 @@
 
 #include "runtime/kernel_sources.hpp"
 #include "runtime/large_stack.hpp"
+#include "runtime/opencl/opencl_api.hpp"
 #include "runtime/opencl/opencl_errors.hpp"
-#include "runtime/program_cache.hpp"
+#include "runtime/program_build.hpp"
 
 namespace gpusort::rt {
 namespace {
@@ -21,18 +19,18 @@ constexpr std::string_view kMaxRegistersDefine = "GS_MAX_REGISTERS=";  // Device
 
 std::string platform_string(cl_platform_id p, cl_platform_info what) {
   size_t size = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  if (cl_api().clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
   std::string s(size, '\0');
-  clGetPlatformInfo(p, what, size, s.data(), nullptr);
+  cl_api().clGetPlatformInfo(p, what, size, s.data(), nullptr);
   while (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
 }
 
 std::string device_string(cl_device_id d, cl_device_info what) {
   size_t size = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  if (cl_api().clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
   std::string s(size, '\0');
-  clGetDeviceInfo(d, what, size, s.data(), nullptr);
+  cl_api().clGetDeviceInfo(d, what, size, s.data(), nullptr);
   while (!s.empty() && s.back() == '\0') s.pop_back();
   return s;
 }
@@ -40,23 +38,26 @@ std::string device_string(cl_device_id d, cl_device_info what) {
 template <class T>
 T device_value(cl_device_id d, cl_device_info what) {
   T v{};
-  clGetDeviceInfo(d, what, sizeof(T), &v, nullptr);
+  cl_api().clGetDeviceInfo(d, what, sizeof(T), &v, nullptr);
   return v;
 }
 
+// Empty where no OpenCL loader is installed (opencl_unavailable_reason says so).
 std::vector<cl_platform_id> platforms() {
+  const OpenClApi* api = opencl_api();
+  if (!api) return {};
   cl_uint count = 0;
-  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return {};
+  if (api->clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return {};
   std::vector<cl_platform_id> ids(count);
-  if (clGetPlatformIDs(count, ids.data(), nullptr) != CL_SUCCESS) return {};
+  if (api->clGetPlatformIDs(count, ids.data(), nullptr) != CL_SUCCESS) return {};
   return ids;
 }
 
 std::vector<cl_device_id> devices_of(cl_platform_id p) {
   cl_uint count = 0;
-  if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) return {};
+  if (cl_api().clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) return {};
   std::vector<cl_device_id> ids(count);
-  if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr) != CL_SUCCESS) return {};
+  if (cl_api().clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr) != CL_SUCCESS) return {};
   return ids;
 }
 
@@ -97,7 +98,7 @@ class ClBuffer final : public Buffer {
  public:
   ClBuffer(cl_mem mem, std::size_t bytes) : mem_(mem), bytes_(bytes) {}
   ~ClBuffer() override {
-    if (mem_) clReleaseMemObject(mem_);
+    if (mem_) cl_api().clReleaseMemObject(mem_);
   }
   std::size_t bytes() const override { return bytes_; }
   cl_mem mem() const { return mem_; }
@@ -116,15 +117,16 @@ class ClHostBuffer final : public HostBuffer {
   // Mapped: `mem` stays mapped at `data` for the buffer's life.
   ClHostBuffer(cl_command_queue queue, cl_mem mem, void* data, std::size_t bytes)
       : queue_(queue), mem_(mem), data_(data), bytes_(bytes) {
-    clRetainCommandQueue(queue_);
+    cl_api().clRetainCommandQueue(queue_);
   }
   explicit ClHostBuffer(std::size_t bytes)
       : plain_(std::make_unique_for_overwrite<unsigned char[]>(bytes)), data_(plain_.get()), bytes_(bytes) {}
   ~ClHostBuffer() override {
     if (!mem_) return;
-    if (clEnqueueUnmapMemObject(queue_, mem_, data_, 0, nullptr, nullptr) == CL_SUCCESS) clFinish(queue_);
-    clReleaseMemObject(mem_);
-    clReleaseCommandQueue(queue_);
+    if (cl_api().clEnqueueUnmapMemObject(queue_, mem_, data_, 0, nullptr, nullptr) == CL_SUCCESS)
+      cl_api().clFinish(queue_);
+    cl_api().clReleaseMemObject(mem_);
+    cl_api().clReleaseCommandQueue(queue_);
   }
   void* data() override { return data_; }
   std::size_t bytes() const override { return bytes_; }
@@ -141,9 +143,9 @@ class ClQueue final : public Queue {
  public:
   explicit ClQueue(cl_command_queue q) : q_(q) {}
   ~ClQueue() override {
-    if (q_) clReleaseCommandQueue(q_);
+    if (q_) cl_api().clReleaseCommandQueue(q_);
   }
-  void finish() override { cl_check(clFinish(q_), "clFinish"); }
+  void finish() override { cl_check(cl_api().clFinish(q_), "clFinish"); }
   cl_command_queue get() const { return q_; }
 
  private:
@@ -154,17 +156,18 @@ class ClEvent final : public Event {
  public:
   explicit ClEvent(cl_event e) : e_(e) {}
   ~ClEvent() override {
-    if (e_) clReleaseEvent(e_);
+    if (e_) cl_api().clReleaseEvent(e_);
   }
-  void wait() override { cl_check(clWaitForEvents(1, &e_), "clWaitForEvents"); }
+  void wait() override { cl_check(cl_api().clWaitForEvents(1, &e_), "clWaitForEvents"); }
   cl_event get() const { return e_; }
   double elapsed_ms_since(Event& start) override {
     auto& s = static_cast<ClEvent&>(start);
     s.wait();
     wait();
     cl_ulong t0 = 0, t1 = 0;
-    cl_check(clGetEventProfilingInfo(s.e_, CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr), "profiling info");
-    cl_check(clGetEventProfilingInfo(e_, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr), "profiling info");
+    cl_check(cl_api().clGetEventProfilingInfo(s.e_, CL_PROFILING_COMMAND_END, sizeof t0, &t0, nullptr),
+             "profiling info");
+    cl_check(cl_api().clGetEventProfilingInfo(e_, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr), "profiling info");
     return static_cast<double>(t1 - t0) * 1e-6;
   }
 
@@ -176,7 +179,7 @@ class ClKernel final : public Kernel {
  public:
   ClKernel(cl_kernel k, std::string name) : k_(k), name_(std::move(name)) {}
   ~ClKernel() override {
-    if (k_) clReleaseKernel(k_);
+    if (k_) cl_api().clReleaseKernel(k_);
   }
   const std::string& name() const override { return name_; }
   cl_kernel get() const { return k_; }
@@ -193,14 +196,14 @@ class ClProgram final : public Program {
   explicit ClProgram(cl_program p) : p_(p) {}
   ~ClProgram() override {
     kernels_.clear();
-    if (p_) clReleaseProgram(p_);
+    if (p_) cl_api().clReleaseProgram(p_);
   }
   Kernel& kernel(const std::string& name) override {
     std::lock_guard lock(mutex_);
     auto it = kernels_.find(name);
     if (it != kernels_.end()) return *it->second;
     cl_int err = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p_, name.c_str(), &err);
+    cl_kernel k = cl_api().clCreateKernel(p_, name.c_str(), &err);
     cl_check(err, "clCreateKernel(" + name + ")");
     auto& slot = kernels_[name];
     slot = std::make_unique<ClKernel>(k, name);
@@ -219,7 +222,7 @@ class ClDevice final : public Device {
       : platform_(platform), device_(device), desc_(std::move(desc)) {
     cl_int err = CL_SUCCESS;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_), 0};
-    context_ = clCreateContext(props, 1, &device_, nullptr, nullptr, &err);
+    context_ = cl_api().clCreateContext(props, 1, &device_, nullptr, nullptr, &err);
     cl_check(err, "clCreateContext");
     default_queue_ = make_queue();
   }
@@ -228,48 +231,40 @@ class ClDevice final : public Device {
   // retained, never released by the caller's clReleaseContext alone.
   ClDevice(cl_platform_id platform, cl_device_id device, DeviceDescription desc, cl_context shared)
       : platform_(platform), device_(device), desc_(std::move(desc)), context_(shared) {
-    cl_check(clRetainContext(context_), "clRetainContext");
+    cl_check(cl_api().clRetainContext(context_), "clRetainContext");
     try {
       default_queue_ = make_queue();
     } catch (...) {
-      clReleaseContext(context_);
+      cl_api().clReleaseContext(context_);
       throw;
     }
   }
   ~ClDevice() override {
     programs_.clear();
     default_queue_.reset();
-    if (context_) clReleaseContext(context_);
+    if (context_) cl_api().clReleaseContext(context_);
   }
 
   const DeviceDescription& description() const override { return desc_; }
 
   Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
-    std::string memo = program_memo_key(kernel_file, defines);  // the options follow from the defines
-    std::lock_guard lock(programs_mutex_);
-    if (auto it = programs_.find(memo); it != programs_.end()) return *it->second;
-    std::string options = "-cl-std=CL1.2";
-    for (const auto& d : defines) {
-      options += " -D" + d;
-      // GS_MAX_REGISTERS=N: the register cap CUDA kernels state with __launch_bounds__, as NVIDIA's
-      // compiler option (cl_nv_compiler_options); other compilers take none
-      if (d.starts_with(kMaxRegistersDefine) && nvidia_gpu(desc_))
-        options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
-    }
-    std::string source = assemble_kernel_source(kernel_file);
-    std::string key = program_cache_key("opencl", desc_.name, desc_.driver, source, options);
-    cl_program prog = nullptr;
-    if (auto binary = program_cache_load(key)) prog = from_binary(*binary, options);
-    if (prog) {
-      note_program_loaded();
-    } else {
-      prog = compile(kernel_file, source, options);
-      note_program_compiled();
-      if (auto bin = binary_of(prog)) program_cache_store(key, *bin);
-    }
-    auto& slot = programs_[std::move(memo)];
-    slot = std::make_unique<ClProgram>(prog);
-    return *slot;
+    return programs_.get(kernel_file, defines, [&] {  // the options follow from the defines
+      std::string options = "-cl-std=CL1.2";
+      for (const auto& d : defines) {
+        options += " -D" + d;
+        // GS_MAX_REGISTERS=N: the register cap CUDA kernels state with __launch_bounds__, as NVIDIA's
+        // compiler option (cl_nv_compiler_options); other compilers take none
+        if (d.starts_with(kMaxRegistersDefine) && nvidia_gpu(desc_))
+          options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
+      }
+      const auto load = [&](const std::vector<unsigned char>& binary) { return from_binary(binary, options); };
+      const auto compile_source = [&](const std::string& source) {
+        cl_program prog = compile(kernel_file, source, options);
+        return CompiledProgram<cl_program>{prog, binary_of(prog)};
+      };
+      return std::make_unique<ClProgram>(
+          load_or_compile<cl_program>({"opencl", desc_.name, desc_.driver}, kernel_file, options, load, compile_source));
+    });
   }
 
   BufferPtr alloc(std::size_t bytes) override {
@@ -278,7 +273,7 @@ class ClDevice final : public Device {
       throw Error(errc::out_of_memory, "OpenCL device '" + desc_.name + "' cannot allocate " + std::to_string(bytes) +
                                            " bytes in one buffer (limit " + std::to_string(max_alloc()) + ")");
     cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    cl_mem mem = cl_api().clCreateBuffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
     cl_check(err, "clCreateBuffer(" + std::to_string(bytes) + " bytes)");
     return std::make_shared<ClBuffer>(mem, bytes);
   }
@@ -302,11 +297,12 @@ class ClDevice final : public Device {
   // nests no deeper) and the sub-buffer's offset.
   static std::pair<cl_mem, std::size_t> root_of(cl_mem mem) {
     cl_mem parent = nullptr;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
+    cl_check(cl_api().clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr),
              "clGetMemObjectInfo(CL_MEM_ASSOCIATED_MEMOBJECT)");
     if (!parent) return {mem, 0};
     std::size_t offset = 0;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, nullptr), "clGetMemObjectInfo(CL_MEM_OFFSET)");
+    cl_check(cl_api().clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof offset, &offset, nullptr),
+             "clGetMemObjectInfo(CL_MEM_OFFSET)");
     return {parent, offset};
   }
 
@@ -316,12 +312,12 @@ class ClDevice final : public Device {
   static BufferPtr region_of(cl_mem mem, std::size_t offset, std::size_t bytes) {
     cl_buffer_region region{offset, bytes};
     cl_int err = CL_SUCCESS;
-    cl_mem sub = clCreateSubBuffer(mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    cl_mem sub = cl_api().clCreateSubBuffer(mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     cl_check(err, "clCreateSubBuffer(" + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + ")");
     try {
       return std::make_shared<ClBuffer>(sub, bytes);
     } catch (...) {
-      clReleaseMemObject(sub);
+      cl_api().clReleaseMemObject(sub);
       throw;
     }
   }
@@ -348,20 +344,21 @@ class ClDevice final : public Device {
       return nullptr;
     }
     cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
+    cl_mem mem = cl_api().clCreateBuffer(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
     if (err != CL_SUCCESS) return nullptr;
     cl_command_queue q = map_queue_->get();
-    void* p = clEnqueueMapBuffer(q, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
+    void* p =
+        cl_api().clEnqueueMapBuffer(q, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
     if (err != CL_SUCCESS || !p) {
-      clReleaseMemObject(mem);
+      cl_api().clReleaseMemObject(mem);
       return nullptr;
     }
     try {
       return std::make_unique<ClHostBuffer>(q, mem, p, bytes);
     } catch (...) {
-      clEnqueueUnmapMemObject(q, mem, p, 0, nullptr, nullptr);
-      clFinish(q);
-      clReleaseMemObject(mem);
+      cl_api().clEnqueueUnmapMemObject(q, mem, p, 0, nullptr, nullptr);
+      cl_api().clFinish(q);
+      cl_api().clReleaseMemObject(mem);
       throw;
     }
   }
@@ -371,24 +368,24 @@ class ClDevice final : public Device {
 
   void write(Buffer& dst, std::size_t offset, const void* src, std::size_t bytes, Queue* q, bool async) override {
     if (bytes == 0) return;
-    cl_check(clEnqueueWriteBuffer(queue(q), mem(dst), async ? CL_FALSE : CL_TRUE, offset, bytes, src, 0, nullptr,
-                                  nullptr),
+    cl_check(cl_api().clEnqueueWriteBuffer(queue(q), mem(dst), async ? CL_FALSE : CL_TRUE, offset, bytes, src, 0,
+                                           nullptr, nullptr),
              "clEnqueueWriteBuffer");
   }
   void read(const Buffer& src, std::size_t offset, void* dst, std::size_t bytes, Queue* q, bool async) override {
     if (bytes == 0) return;
-    cl_check(clEnqueueReadBuffer(queue(q), mem(src), async ? CL_FALSE : CL_TRUE, offset, bytes, dst, 0, nullptr,
-                                 nullptr),
+    cl_check(cl_api().clEnqueueReadBuffer(queue(q), mem(src), async ? CL_FALSE : CL_TRUE, offset, bytes, dst, 0,
+                                          nullptr, nullptr),
              "clEnqueueReadBuffer");
   }
   void copy(const Buffer& src, std::size_t so, Buffer& dst, std::size_t dof, std::size_t bytes, Queue* q) override {
     if (bytes == 0) return;
-    cl_check(clEnqueueCopyBuffer(queue(q), mem(src), mem(dst), so, dof, bytes, 0, nullptr, nullptr),
+    cl_check(cl_api().clEnqueueCopyBuffer(queue(q), mem(src), mem(dst), so, dof, bytes, 0, nullptr, nullptr),
              "clEnqueueCopyBuffer");
   }
   void fill_bytes(Buffer& dst, unsigned char value, std::size_t offset, std::size_t bytes, Queue* q) override {
     if (bytes == 0) return;
-    cl_check(clEnqueueFillBuffer(queue(q), mem(dst), &value, 1, offset, bytes, 0, nullptr, nullptr),
+    cl_check(cl_api().clEnqueueFillBuffer(queue(q), mem(dst), &value, 1, offset, bytes, 0, nullptr, nullptr),
              "clEnqueueFillBuffer");
   }
 
@@ -401,28 +398,29 @@ class ClDevice final : public Device {
       cl_int err;
       if (a.buffer) {
         cl_mem m = mem(*a.buffer);
-        err = clSetKernelArg(k.get(), index, sizeof(cl_mem), &m);
+        err = cl_api().clSetKernelArg(k.get(), index, sizeof(cl_mem), &m);
       } else {
-        err = clSetKernelArg(k.get(), index, a.scalar_size, a.scalar);
+        err = cl_api().clSetKernelArg(k.get(), index, a.scalar_size, a.scalar);
       }
       cl_check(err, "clSetKernelArg(" + k.name() + ", " + std::to_string(index) + ")");
       ++index;
     }
     if (l.local_bytes > 0)
-      cl_check(clSetKernelArg(k.get(), index, l.local_bytes, nullptr), "clSetKernelArg(local memory of " + k.name() + ")");
+      cl_check(cl_api().clSetKernelArg(k.get(), index, l.local_bytes, nullptr),
+               "clSetKernelArg(local memory of " + k.name() + ")");
     size_t local = l.group_size;
     size_t global = static_cast<size_t>(l.groups) * local;
-    cl_check(clEnqueueNDRangeKernel(queue(q), k.get(), 1, nullptr, &global, &local, 0, nullptr, nullptr),
+    cl_check(cl_api().clEnqueueNDRangeKernel(queue(q), k.get(), 1, nullptr, &global, &local, 0, nullptr, nullptr),
              "clEnqueueNDRangeKernel(" + k.name() + ", groups " + std::to_string(l.groups) + " x " +
                  std::to_string(local) + ")");
   }
 
   std::unique_ptr<Event> record(Queue* q) override {
     cl_event e = nullptr;
-    cl_check(clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &e), "clEnqueueMarkerWithWaitList");
+    cl_check(cl_api().clEnqueueMarkerWithWaitList(queue(q), 0, nullptr, &e), "clEnqueueMarkerWithWaitList");
     return std::make_unique<ClEvent>(e);
   }
-  void finish(Queue* q) override { cl_check(clFinish(queue(q)), "clFinish"); }
+  void finish(Queue* q) override { cl_check(cl_api().clFinish(queue(q)), "clFinish"); }
 
   std::pair<std::uintptr_t, std::size_t> native_origin(const NativeView& view) override {
     const OpenCLView& v = caller_view(view);
@@ -434,13 +432,15 @@ class ClDevice final : public Device {
     const OpenCLView& v = caller_view(view);
     cl_mem mem = static_cast<cl_mem>(v.mem);
     cl_context owner = nullptr;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, nullptr), "clGetMemObjectInfo(CL_MEM_CONTEXT)");
+    cl_check(cl_api().clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof owner, &owner, nullptr),
+             "clGetMemObjectInfo(CL_MEM_CONTEXT)");
     if (owner != context_)
       throw Error(errc::invalid_argument, "the cl_mem belongs to another cl_context than the gpusort::Context's; make "
                                           "the Context with gpusort::Context::from_opencl from the caller's context");
     std::size_t offset = v.offset_bytes;
     std::size_t size = 0;
-    cl_check(clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr), "clGetMemObjectInfo(CL_MEM_SIZE)");
+    cl_check(cl_api().clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, nullptr),
+             "clGetMemObjectInfo(CL_MEM_SIZE)");
     if (offset > size || bytes > size - offset)
       throw Error(errc::invalid_argument, "OpenCL view of " + std::to_string(bytes) + " bytes at offset " +
                                               std::to_string(offset) + " does not fit its cl_mem of " +
@@ -452,11 +452,11 @@ class ClDevice final : public Device {
     }
     if (v.offset_bytes == 0) {
       // From the start of the caller's cl_mem: share it itself.
-      cl_check(clRetainMemObject(mem), "clRetainMemObject");
+      cl_check(cl_api().clRetainMemObject(mem), "clRetainMemObject");
       try {
         return std::make_shared<ClBuffer>(mem, bytes);
       } catch (...) {
-        clReleaseMemObject(mem);
+        cl_api().clReleaseMemObject(mem);
         throw;
       }
     }
@@ -472,11 +472,12 @@ class ClDevice final : public Device {
   void wait_for_native(const NativeQueue& native, Queue* q) override {
     cl_command_queue theirs = caller_queue(native);
     cl_event marker = nullptr;
-    cl_check(clEnqueueMarkerWithWaitList(theirs, 0, nullptr, &marker), "clEnqueueMarkerWithWaitList (caller's queue)");
+    cl_check(cl_api().clEnqueueMarkerWithWaitList(theirs, 0, nullptr, &marker),
+             "clEnqueueMarkerWithWaitList (caller's queue)");
     // An event of one queue may be waited on from another only once its queue has been flushed.
-    cl_int err = clFlush(theirs);
-    if (err == CL_SUCCESS) err = clEnqueueBarrierWithWaitList(queue(q), 1, &marker, nullptr);
-    clReleaseEvent(marker);
+    cl_int err = cl_api().clFlush(theirs);
+    if (err == CL_SUCCESS) err = cl_api().clEnqueueBarrierWithWaitList(queue(q), 1, &marker, nullptr);
+    cl_api().clReleaseEvent(marker);
     cl_check(err, "ordering gpusort's queue after the caller's (clFlush / clEnqueueBarrierWithWaitList)");
   }
 
@@ -486,8 +487,8 @@ class ClDevice final : public Device {
     auto* event = dynamic_cast<ClEvent*>(done.get());
     if (!event) throw Error(errc::invalid_argument, "OpenCL: signal_native with an event of another backend");
     cl_event e = event->get();
-    cl_check(clFlush(queue(q)), "clFlush");
-    cl_check(clEnqueueBarrierWithWaitList(theirs, 1, &e, nullptr),
+    cl_check(cl_api().clFlush(queue(q)), "clFlush");
+    cl_check(cl_api().clEnqueueBarrierWithWaitList(theirs, 1, &e, nullptr),
              "clEnqueueBarrierWithWaitList (ordering the caller's queue after the sort)");
     return done;
   }
@@ -511,18 +512,19 @@ class ClDevice final : public Device {
     auto theirs = static_cast<cl_command_queue>(nq->queue);
     if (!theirs) throw Error(errc::invalid_argument, "OpenCL queue is null");
     cl_context owner = nullptr;
-    cl_check(clGetCommandQueueInfo(theirs, CL_QUEUE_CONTEXT, sizeof owner, &owner, nullptr),
+    cl_check(cl_api().clGetCommandQueueInfo(theirs, CL_QUEUE_CONTEXT, sizeof owner, &owner, nullptr),
              "clGetCommandQueueInfo(CL_QUEUE_CONTEXT)");
     // Events order work only between queues of one context.
     if (owner != context_)
-      throw Error(errc::invalid_argument, "the command queue belongs to another cl_context than the gpusort::Context's; "
-                                          "make the Context with gpusort::Context::from_opencl");
+      throw Error(errc::invalid_argument,
+                  "the command queue belongs to another cl_context than the gpusort::Context's; "
+                  "make the Context with gpusort::Context::from_opencl");
     return theirs;
   }
 
   std::unique_ptr<ClQueue> make_queue() {
     cl_int err = CL_SUCCESS;
-    cl_command_queue q = clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
+    cl_command_queue q = cl_api().clCreateCommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, &err);
     cl_check(err, "clCreateCommandQueue");
     return std::make_unique<ClQueue>(q);
   }
@@ -534,9 +536,9 @@ class ClDevice final : public Device {
 
   std::string build_log(cl_program prog) {
     size_t size = 0;
-    clGetProgramBuildInfo(prog, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    cl_api().clGetProgramBuildInfo(prog, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
     std::string log(size, '\0');
-    if (size) clGetProgramBuildInfo(prog, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    if (size) cl_api().clGetProgramBuildInfo(prog, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
     return log;
   }
 
@@ -544,13 +546,13 @@ class ClDevice final : public Device {
     const char* text = source.c_str();
     size_t length = source.size();
     cl_int err = CL_SUCCESS;
-    cl_program prog = clCreateProgramWithSource(context_, 1, &text, &length, &err);
+    cl_program prog = cl_api().clCreateProgramWithSource(context_, 1, &text, &length, &err);
     cl_check(err, "clCreateProgramWithSource");
     // PoCL compiles in the calling thread, recursing per level of a run-time order's expressions
-    run_with_large_stack([&] { err = clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr); });
+    run_with_large_stack([&] { err = cl_api().clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr); });
     if (err != CL_SUCCESS) {
       std::string log = build_log(prog);
-      clReleaseProgram(prog);
+      cl_api().clReleaseProgram(prog);
       throw Error(errc::build_error, "OpenCL build of kernels/" + file + " failed (" + cl_error_name(err) +
                                          ") with options '" + options + "':\n" + with_comparator_lines(log, source));
     }
@@ -561,13 +563,13 @@ class ClDevice final : public Device {
     const unsigned char* data = bin.data();
     size_t size = bin.size();
     cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    cl_program prog = clCreateProgramWithBinary(context_, 1, &device_, &size, &data, &status, &err);
+    cl_program prog = cl_api().clCreateProgramWithBinary(context_, 1, &device_, &size, &data, &status, &err);
     if (err != CL_SUCCESS || status != CL_SUCCESS) {
-      if (prog) clReleaseProgram(prog);
+      if (prog) cl_api().clReleaseProgram(prog);
       return nullptr;  // stale or foreign binary: compile from source instead
     }
-    if (clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-      clReleaseProgram(prog);
+    if (cl_api().clBuildProgram(prog, 1, &device_, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+      cl_api().clReleaseProgram(prog);
       return nullptr;
     }
     return prog;
@@ -575,11 +577,13 @@ class ClDevice final : public Device {
 
   std::optional<std::vector<unsigned char>> binary_of(cl_program prog) {
     size_t size = 0;
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS || size == 0)
+    if (cl_api().clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) != CL_SUCCESS ||
+        size == 0)
       return std::nullopt;
     std::vector<unsigned char> bin(size);
     unsigned char* ptr = bin.data();
-    if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS) return std::nullopt;
+    if (cl_api().clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) != CL_SUCCESS)
+      return std::nullopt;
     return bin;
   }
 
@@ -588,8 +592,7 @@ class ClDevice final : public Device {
   DeviceDescription desc_;
   cl_context context_ = nullptr;
   std::unique_ptr<ClQueue> default_queue_;
-  std::mutex programs_mutex_;
-  std::unordered_map<std::string, std::unique_ptr<ClProgram>> programs_;
+  ProgramMemo<ClProgram> programs_;
 };
 
 }  // namespace
@@ -610,21 +613,26 @@ std::vector<std::size_t> opencl_device_counts() {
   return counts;
 }
 
+std::string opencl_unavailable_reason() {
+  std::string why;
+  return opencl_api(&why) ? std::string() : why;
+}
+
 DevicePtr opencl_open_shared(void* context, void* device) {
   auto ctx = static_cast<cl_context>(context);
   auto dev = static_cast<cl_device_id>(device);
   if (!ctx || !dev) throw Error(errc::invalid_argument, "Context::from_opencl: null cl_context or cl_device_id");
   cl_uint count = 0;
-  cl_check(clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, nullptr),
+  cl_check(cl_api().clGetContextInfo(ctx, CL_CONTEXT_NUM_DEVICES, sizeof count, &count, nullptr),
            "clGetContextInfo(CL_CONTEXT_NUM_DEVICES)");
   std::vector<cl_device_id> members(count);
   if (count)
-    cl_check(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), members.data(), nullptr),
+    cl_check(cl_api().clGetContextInfo(ctx, CL_CONTEXT_DEVICES, count * sizeof(cl_device_id), members.data(), nullptr),
              "clGetContextInfo(CL_CONTEXT_DEVICES)");
   if (std::find(members.begin(), members.end(), dev) == members.end())
     throw Error(errc::invalid_argument, "Context::from_opencl: the cl_device_id is not a device of the cl_context");
   cl_platform_id platform = nullptr;
-  cl_check(clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr),
+  cl_check(cl_api().clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr),
            "clGetDeviceInfo(CL_DEVICE_PLATFORM)");
   // The same id as the device opened by name ("opencl:P:D"), so reports and caches agree.
   int pi = -1, di = -1;

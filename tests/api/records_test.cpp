@@ -8,6 +8,7 @@
 
 #include "algorithms/records/record_sort.hpp"
 #include "gpusort/device_array.hpp"
+#include "gpusort/plan.hpp"
 #include "gpusort/records.hpp"
 #include "support/test_support.hpp"
 
@@ -71,13 +72,12 @@ void check(std::size_t n, std::size_t rb, std::vector<RecordField> fields, Path 
     SortOptions options;
     // A budget of the records alone: the device path needs more (a second copy, keys, index).
     if (path == Path::host) options.device_memory_limit = n * rb;
-    if (n > 1) {
-      options.stable = true;
-      const bool fits = detail::records_fit_device(test_context().runtime_device(), n, rb,
-                                                   detail::record_passes(fields), options);
-      ASSERT_EQ(fits, path == Path::automatic) << "the test meant the other path";
-    }
+    const SortPlan planned = plan(test_context(), {.n = n, .record_bytes = rb, .record_fields = fields, .options = options});
+    if (n > 1)
+      ASSERT_NE(planned.path.find(path == Path::automatic ? "one piece" : "host passes"), std::string::npos)
+          << "the test meant the other path:\n" << planned.text();
     const SortReport report = sort_records(test_context(), records.data(), n, rb, fields, options);
+    EXPECT_EQ(report.algorithm, planned.algorithm) << "what ran is what was planned";
     if (n > 1) EXPECT_GE(report.chunks, fields.size());
   }
   for (std::size_t i = 0; i < n; ++i)

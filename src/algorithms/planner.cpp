@@ -258,8 +258,9 @@ void describe_records(const Plan& plan, rt::Device& device, SortPlan& out) {
   const SortRequest& r = plan.request;
   const RecordsPlan& rec = plan.records;
   const std::string what = std::to_string(r.n) + " records of " + std::to_string(r.record_bytes) + " bytes, " +
-                           (rec.passes.empty() ? std::string("by a comparator")
-                                               : std::to_string(rec.passes.size()) + " sort pass(es)");
+                           (rec.passes.empty()          ? std::string("by a comparator")
+                            : rec.passes.size() == 1 ? std::string("1 sort pass")
+                                                     : std::to_string(rec.passes.size()) + " sort passes");
   if (plan.path == Path::one_piece)
     out.path = "records in one piece (" + what + "): uploaded once through pinned staging, sorted on the device, "
                "downloaded once";
@@ -291,7 +292,8 @@ void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out) {
   const SortRequest& r = plan.request;
   const Plan& share = plan.parts.at(0);
   const bool host = r.where == data_location::host;
-  out.path = "distributed over " + std::to_string(r.ranks) + " rank(s): each sorts its share of up to " +
+  out.path = "distributed over " + std::to_string(r.ranks) + (r.ranks == 1 ? " rank" : " ranks") +
+             ": each sorts its share of up to " +
              std::to_string(share.request.n) + " elements as planned below; with more than one rank they cut " +
              "their sorted runs at exact global ranks, exchange the slices all-to-all and " +
              (host ? "sort what they receive again" : "merge the runs they receive");

@@ -156,6 +156,36 @@ TEST(Records, WideIndices) {
   check(7001, 20, {{.offset = 11, .type = key_type::i64}, {.offset = 1, .bytes = 7, .descending = true}}, Path::device);
 }
 
+// The plan of a record sort (gpusort::plan, gpusort plan --record-size) is what runs: the one
+// algorithm of every pass, the path and the passes; and what the sort refuses the plan refuses
+// (an algorithm that cannot sort stably: the passes rely on stability).
+TEST(Records, ThePlanIsWhatRuns) {
+  const std::vector<RecordField> fields{{.offset = 8, .type = key_type::i32, .descending = true},
+                                        {.offset = 0, .bytes = 10}};  // 3 passes: the i32, 2 + 8 bytes
+  const std::size_t n = 20001, rb = 100;
+  for (const char* algorithm : {"auto", "merge"})
+    for (const bool host_passes : {false, true}) {
+      SortOptions o{.algorithm = algorithm};
+      if (host_passes) o.device_memory_limit = n * rb;
+      const SortPlan planned = plan(test_context(), {.n = n, .record_bytes = rb, .record_fields = fields, .options = o});
+      EXPECT_EQ(planned.path.find("host passes") != std::string::npos, host_passes) << planned.text();
+      for (const char* pass : {"pass 1 (", "pass 2 (", "pass 3 ("})
+        EXPECT_NE(planned.text().find(pass), std::string::npos) << pass << " missing:\n" << planned.text();
+      auto records = random_records(n, rb, fresh_seed());
+      const SortReport report = sort_records(test_context(), records.data(), n, rb, fields, o);
+      EXPECT_EQ(report.algorithm, planned.algorithm) << algorithm;
+      EXPECT_EQ(report.chunks, 3u) << "one sort per planned pass";
+    }
+  const SortOptions unstable{.algorithm = "bitonic"};
+  std::vector<unsigned char> r(n * rb);
+  EXPECT_THROW(plan(test_context(), {.n = n, .record_bytes = rb, .record_fields = fields, .options = unstable}), Error);
+  EXPECT_THROW(sort_records(test_context(), r.data(), n, rb, fields, unstable), Error);
+  DeviceBuffer buffer(test_context(), 100 * rb);
+  EXPECT_THROW(plan(test_context(), {.n = 100, .where = data_location::device, .record_bytes = rb,
+                                     .record_fields = fields, .options = unstable}), Error);
+  EXPECT_THROW(sort_records_device(test_context(), buffer, 100, rb, fields, unstable), Error);
+}
+
 TEST(Records, OptionsAreCheckedOnEveryPath) {
   std::vector<unsigned char> r(100 * 50);
   const RecordField f{.offset = 0, .bytes = 10};

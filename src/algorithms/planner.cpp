@@ -67,7 +67,24 @@ Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::s
     return plan;
   }
   plan.path = Path::partitioned;
-  plan.chunks = detail::plan_chunks(n, kb, vb, plan.budget, plan.max_buffer);
+  if (!request.options.comparator.empty())
+    throw Error(errc::unsupported, "SortOptions::comparator: this sort needs chunks (out-of-core or several devices), "
+                                   "whose bucket cuts use the natural order; give it a device budget that holds the "
+                                   "data, or one device");
+  // The largest step every device holds, and at most an equal share per device.
+  std::uint64_t max_chunk = ~std::uint64_t(0);
+  for (rt::Device* d : devices)
+    max_chunk = std::min(max_chunk, detail::max_step_elements(kb, vb, detail::device_budget(d->description(), request.options),
+                                                              detail::max_buffer_bytes(d->description())));
+  max_chunk = std::min<std::uint64_t>(max_chunk, std::max<std::uint64_t>(detail::kMinChunk, (n + devices.size() - 1) / devices.size()));
+  plan.chunks = detail::equal_chunks(n, max_chunk);
+  if (plan.chunks.count > detail::kMaxChunks)
+    throw Error(errc::out_of_memory,
+                "sorting " + std::to_string(n) + " elements in chunks of at most " + std::to_string(max_chunk) +
+                    " needs " + std::to_string(plan.chunks.count) + " chunks, more than the " +
+                    std::to_string(detail::kMaxChunks) +
+                    " the partition sort takes (its bookkeeping grows with the square); raise "
+                    "SortOptions::device_memory_limit");
   return plan;
 }
 

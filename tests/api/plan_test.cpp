@@ -118,6 +118,10 @@ TEST(Plan, RefusesWhatTheSortsRefuse) {
                  errc::unsupported, "argsort");
   expect_refused({.n = 10, .record_bytes = 8, .record_fields = {{.offset = 4, .type = key_type::u64}}},
                  errc::invalid_argument, "does not fit a record");
+  // a run-time order cannot cut buckets: a budget below the data refuses it, as the sort does
+  expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20,
+                  .options = {.comparator = "return a < b;", .device_memory_limit = 1 << 20}},
+                 errc::unsupported, "comparator");
   // Room for what comes next, refused until it is built.
   expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::unsupported, "rows");
   expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::unsupported, "top-k");

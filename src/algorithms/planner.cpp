@@ -166,11 +166,6 @@ void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out);
 
 }  // namespace
 
-std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q) {
-  // with a run-time order, also the check's (a copy of the output to restore if it fails)
-  return algorithm.temp_bytes(q) + order_check_temp_bytes(q.type, q.n, q.value_bytes, q.options);
-}
-
 const char* to_string(Path path) {
   switch (path) {
     case Path::nothing_to_do: return "nothing to do (at most one element)";

@@ -11,6 +11,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/host_sizing.hpp"
+#include "algorithms/order_check.hpp"
 #include "algorithms/records/record_passes.hpp"
 #include "gpusort/plan.hpp"
 #include "runtime/device.hpp"
@@ -67,11 +68,6 @@ Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices)
 // planned for, else the same request of n elements with the plan's algorithm (only the path may
 // differ). Error(unsupported) where n exceeds what the algorithm takes.
 Plan share_plan(const Plan& distributed, std::uint64_t n, rt::Device& device);
-
-// The device temporaries `algorithm` asks for in a sort of q's shape: its own (Algorithm::temp_bytes,
-// which must be set), and with a run-time order the check's (algorithms/order_check.hpp). What
-// temporary_storage_bytes reports and what caller storage must hold.
-std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q);
 
 // The plan in words (gpusort::plan, `gpusort plan`, and what SortOptions::verbose prints first).
 SortPlan describe(const Plan& plan, rt::Device& device);

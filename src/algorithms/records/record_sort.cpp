@@ -8,7 +8,7 @@
 
 #include "algorithms/positions.hpp"
 #include "algorithms/host_sizing.hpp"
-#include "algorithms/planner.hpp"
+#include "algorithms/order_check.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
 #include "runtime/kernel_sources.hpp"

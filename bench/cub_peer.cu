@@ -1,4 +1,6 @@
 // CUB peers for gpusort-bench: see cub_peer.h. Compiled by nvcc for sm_90 (H100/H200).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -94,6 +96,12 @@ double dispatch_typed(int kk, int vk, const void* k, const void* v, size_t n, in
     case 9: return run<double, void, Radix, Offset>(k, v, n, r, ok, ov);
     case 10: return run<double, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
     case 11: return run<double, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 12: return run<__half, void, Radix, Offset>(k, v, n, r, ok, ov);
+    case 13: return run<__half, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 14: return run<__half, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 15: return run<__nv_bfloat16, void, Radix, Offset>(k, v, n, r, ok, ov);
+    case 16: return run<__nv_bfloat16, std::uint32_t, Radix, Offset>(k, v, n, r, ok, ov);
+    case 17: return run<__nv_bfloat16, std::uint64_t, Radix, Offset>(k, v, n, r, ok, ov);
     default: return -4;
   }
 }

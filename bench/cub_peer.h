@@ -2,7 +2,7 @@
 // copy, timed with cudaEvents. Built with nvcc into libgpusort_cub_peer.so (bench only; never into
 // the gpusort library) and loaded by gpusort-bench with dlopen, so the benchmark runs without CUDA.
 //
-// Key kinds: 0 = u32, 1 = u64, 2 = f32, 3 = f64. Value kinds: 0 = none, 1 = u32, 2 = u64. Offset kinds (the
+// Key kinds: 0 = u32, 1 = u64, 2 = f32, 3 = f64, 4 = f16 (__half), 5 = bf16 (__nv_bfloat16). Value kinds: 0 = none, 1 = u32, 2 = u64. Offset kinds (the
 // integer type of num_items, which picks CUB's kernel configuration): 0 = int, 1 = int64_t.
 // Every sort function copies n keys (and values) from host memory to the device, then times
 // `repeats` sorts (each on a fresh device copy of the input; copies and temporary-storage
@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define GPUSORT_CUB_PEER_ABI 4
+#define GPUSORT_CUB_PEER_ABI 5
 
 int cub_peer_abi(void);
 // Number of CUDA devices (0 when there is no driver or device); selects `device` for later calls.

@@ -6,7 +6,8 @@
 #include "prelude.h"
 
 // Every work-item of the group calls it; scratch holds LOCAL_SIZE() words. Returns the sum of v
-// over the work-items before this one. Ends with a barrier, so scratch may be used again at once.
+// over the work-items before this one; scratch[i] then holds the sum over work-items 0..i. Ends with
+// a barrier, so scratch may be used again at once.
 // (No out-parameter for the total: PoCL mishandles the address of a private variable that lives
 // across barriers, and the kernels read the total where they need it.)
 DEVICE_FN u32 group_exclusive_scan_u32(u32 v, LOCAL u32* scratch) {

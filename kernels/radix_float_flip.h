@@ -1,4 +1,4 @@
-// Float keys without -0 and NaN (radix paths of NVIDIA GPUs, RADIX_FLOAT_FLAG = 1 from the host for float keys):
+// Float keys without -0 and NaN (radix paths of NVIDIA GPUs):
 // for every other float, ordered_key equals the plain sign flip k ^ ((signed)k >> (bits - 1) | sign),
 // a few instructions per key less. radix_histogram_lanes (radix_lane_histogram.h) sets
 // hist[RADIX_PASSES * RADIX] when some key is -0 or NaN; without such keys the onesweep passes take

@@ -6,8 +6,8 @@
 // than four passes, 64 KiB of dynamic local memory either way; 16 (32 KiB) for 4-byte keys alone from
 // 2^21 to below 2^24 keys, kHistCopies16Keys4From in radix_policy.cpp; under OpenCL's 48 KiB half as many).
 // The host keeps a span below 2^19 keys and 2^15 keys per copy, so a copy counts < 2^15 + 16 keys
-// (no u16 overflow). Float keys (RADIX_FLOAT_FLAG): also sets hist[RADIX_PASSES * RADIX] when some key is -0
-// or NaN (radix_float_flip.h).
+// (no u16 overflow). Float keys: also sets hist[RADIX_PASSES * RADIX] when some key is -0 or NaN
+// (radix_float_flip.h).
 #ifndef GPUSORT_RADIX_LANE_HISTOGRAM_H
 #define GPUSORT_RADIX_LANE_HISTOGRAM_H
 #include "radix_common.h"
@@ -24,7 +24,7 @@
 #define HL_KPV (16 / (KEY_BITS / 8))       // keys per 16-byte load
 DEVICE_FN void radix_hist_lane_count(LOCAL u32* c, u32 lc, key_t k, okey_t flip, u32* odd) {
   const okey_t o = ordered_key(k, flip);
-#if RADIX_FLOAT_FLAG
+#if KEY_KIND == 2
   *odd |= (u32)(o != radix_plain_float_key(k, flip));
 #endif
 #pragma unroll
@@ -44,7 +44,7 @@ radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64
   GS_DECLARE_DYNAMIC_LOCAL(u32, c);
   const u32 t = LOCAL_ID(), lc = t & (HL_COPIES - 1u);
   for (u32 i = t; i < RADIX_PASSES * HL_WORDS; i += GROUP_SIZE) c[i] = 0;
-#if RADIX_FLOAT_FLAG && !GS_CUDA
+#if KEY_KIND == 2 && !GS_CUDA
   LOCAL_ARRAY u32 any_odd;  // some key of the group is -0 or NaN (CUDA: __syncthreads_or)
   if (t == 0) any_odd = 0;
 #endif
@@ -58,7 +58,7 @@ radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64
     key_t k[HL_KPV];
   } vec_t;
   GLOBAL const uint4* kv = (GLOBAL const uint4*)keys;
-  u32 odd = 0;  // RADIX_FLOAT_FLAG: a key of this thread is -0 or NaN
+  u32 odd = 0;  // float keys: a key of this thread is -0 or NaN
   for (u64 i = vbegin + t; i < vend; i += 4u * GROUP_SIZE) {
     vec_t x[4];
 #pragma unroll
@@ -74,9 +74,9 @@ radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64
   // keys outside the whole vectors: the span's unaligned head and tail
   for (u64 i = begin + t; i < gs_min_u64(end, vbegin * HL_KPV); i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip, &odd);
   for (u64 i = gs_max_u64(begin, vend * HL_KPV) + t; i < end; i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip, &odd);
-#if RADIX_FLOAT_FLAG && GS_CUDA
+#if KEY_KIND == 2 && GS_CUDA
   if (__syncthreads_or((int)odd) && t == 0) ATOMIC_ADD_U64(&hist[RADIX_PASSES * RADIX], 1u);
-#elif RADIX_FLOAT_FLAG
+#elif KEY_KIND == 2
   if (odd) any_odd = 1u;
   BARRIER();
   if (any_odd && t == 0) ATOMIC_ADD_U64(&hist[RADIX_PASSES * RADIX], 1u);

@@ -37,13 +37,12 @@
 // look-back snapshot and packed pairs (cp.async), portions, the single tile. The OpenCL build takes
 // its register cap from the host as a build option (GS_MAX_REGISTERS), not from __launch_bounds__.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
-// NVRTC-CHECK-DEFINES: RADIX_FLOAT_FLAG=1 ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
+// NVRTC-CHECK-DEFINES: ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
 // NVRTC-CHECK-DEFINES: ONESWEEP_PACKED_IN=0 ONESWEEP_PACKED_OUT=0 ONESWEEP_PORTIONS=1536 ONESWEEP_ALLOW_NEXT=1
 #include "radix_common.h"
 
 #if !defined(ITEMS) || !defined(ONESWEEP_MIN_BLOCKS) || !defined(ONESWEEP_SPLIT_STAGE) || !defined(ONESWEEP_RECOMPUTE_DIGIT) || \
-    !defined(ONESWEEP_LOOKBACK_SNAPSHOT) || !defined(RADIX_FLOAT_FLAG) || !defined(ONESWEEP_PACKED_IN) ||                 \
-    !defined(ONESWEEP_PACKED_OUT)
+    !defined(ONESWEEP_LOOKBACK_SNAPSHOT) || !defined(ONESWEEP_PACKED_IN) || !defined(ONESWEEP_PACKED_OUT)
 #error "radix_onesweep.cl takes every switch from the host (src/algorithms/radix_policy.cpp, to_defines)"
 #endif
 #if GROUP_SIZE != RADIX
@@ -86,10 +85,6 @@ typedef u32 gpos_t;
 #define STAGE_BYTES VALUE_BYTES
 #else
 #define STAGE_BYTES (KEY_BITS / 8)
-#endif
-#if RADIX_FLOAT_FLAG && KEY_KIND != 2  // the plain sign flip is for float keys
-#undef RADIX_FLOAT_FLAG
-#define RADIX_FLOAT_FLAG 0
 #endif
 // ONESWEEP_RECOMPUTE_DIGIT: the scatter takes each staged key's digit from the key (integer keys: 2-3
 // ALU instructions) instead of a staged digit byte (one shared store and one shared load less per
@@ -199,7 +194,8 @@ radix_portion_bases(const u64* RESTRICT hist, u64* RESTRICT bases, u32 blocks, u
     const u64 count = hist[p * RADIX + t];
     sums[t] = count;
     __syncthreads();
-    for (u32 off = 1; off < RADIX; off <<= 1) {  // inclusive scan over the digits
+    // inclusive scan over the digits, inline: u64 counts (n passes 2^32 here), group_scan.h's are u32
+    for (u32 off = 1; off < RADIX; off <<= 1) {
       const u64 left = t >= off ? sums[t - off] : 0;
       __syncthreads();
       sums[t] += left;

@@ -83,7 +83,7 @@ DEVICE_FN OnesweepCounts onesweep_count_and_publish(const key_t* k, u32* dpk, LO
         radix_keep_digit(dpk, i, d);                    \
       }                                                 \
   }
-#if RADIX_FLOAT_FLAG
+#if KEY_KIND == 2
   if (hist[RADIX_PASSES * RADIX] == 0) {  // no -0 or NaN key: digits of the plain sign flip
     ONESWEEP_COUNT_LOOP((u32)(radix_plain_float_key(k[i], flip) >> shift) & RADIX_MASK)
   } else {

@@ -8,40 +8,32 @@
 //  - radix_segment_starts: where each segment starts (a binary search per segment within its top
 //    digit's range, from the histogram), and the largest segment's size, which the host reads: a
 //    segment larger than the tile it chose is sorted by the ordinary passes instead;
-//  - radix_segment_tiles_<threads>_<items>: block b sorts segment b in place (keys and values).
+//  - radix_segment_tiles_256_<items>: block b sorts segment b in place (keys and values).
 // RADIX_SEGMENT_INTERLEAVED (the host's SegmentPolicy::interleaved; 4-byte keys with 4-byte values):
 // the last onesweep pass left the pairs interleaved (radix_interleaved_pairs.h: one 8-byte store per
 // pair instead of two 4-byte ones), and the tiles unpack them as they sort. radix_segment_starts then
 // also copies the 32 pairs at each end of every segment aside (the only ones whose words may lie in a
 // neighbouring segment's part of the buffers), and radix_segment_unpack serves the ordinary passes
 // when a segment outgrows the tile.
-// Specialised like radix_single_tile.cl (keys.h's defines, RADIX_BITS, RADIX_FLOAT_FLAG,
-// RADIX_MATCH_IMMEDIATE) and by RADIX_SEGMENT_RANK (the host's SegmentPolicy::rank_form, how the tiles'
-// passes rank, radix_single_tile.h: 0 count, scan, rank; 1 rank first (RANK_FIRST); 2 rank first with
-// the first pass's ranks from shared atomics where the keys are alone (ATOMIC_FIRST)).
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 RADIX_FLOAT_FLAG=1 RADIX_SEGMENT_RANK=2 RADIX_SEGMENT_MIN_BLOCKS=0
+// Specialised like radix_single_tile.cl (keys.h's defines, RADIX_BITS, RADIX_MATCH_IMMEDIATE) and by
+// RADIX_SEGMENT_RANK_FIRST (the host's SegmentPolicy::rank_first, how the tiles' passes rank,
+// radix_single_tile.h: 0 count, scan, rank; 1 rank first, the first pass's ranks from shared atomics
+// where the keys are alone).
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8 RADIX_SEGMENT_RANK_FIRST=1 RADIX_SEGMENT_MIN_BLOCKS=0
 // NVRTC-CHECK-DEFINES: RADIX_SEGMENT_INTERLEAVED=0
 #include "radix_common.h"
 
 #if !GS_CUDA
 #error "radix_segments.cl is for CUDA"
 #endif
-#ifndef RADIX_FLOAT_FLAG
-#error "radix_segments.cl takes RADIX_FLOAT_FLAG from the host"
-#endif
-#if RADIX_FLOAT_FLAG && KEY_KIND != 2  // the plain sign flip is for float keys
-#undef RADIX_FLOAT_FLAG
-#define RADIX_FLOAT_FLAG 0
-#endif
 #if RADIX_BITS != 8
 #error "segments are the top two 8-bit digits"
 #endif
-#ifndef RADIX_SEGMENT_RANK
-#error "radix_segments.cl takes RADIX_SEGMENT_RANK from the host"
+#ifndef RADIX_SEGMENT_RANK_FIRST
+#error "radix_segments.cl takes RADIX_SEGMENT_RANK_FIRST from the host"
 #endif
-// RADIX_SEGMENT_MIN_BLOCKS (the host's SegmentPolicy::min_blocks): 256-thread blocks per SM the tiles'
-// kernels are built for (__launch_bounds__' second argument, a register cap; 512-thread tiles half as
-// many blocks, the same cap); 0: the compiler's choice.
+// RADIX_SEGMENT_MIN_BLOCKS (the host's SegmentPolicy::min_blocks): blocks per SM the tiles' kernels
+// are built for (__launch_bounds__' second argument, a register cap); 0: the compiler's choice.
 #ifndef RADIX_SEGMENT_MIN_BLOCKS
 #error "radix_segments.cl takes RADIX_SEGMENT_MIN_BLOCKS from the host"
 #endif
@@ -52,7 +44,7 @@
 #error "interleaved pairs are 4-byte integer keys with 4-byte values"
 #endif
 #if RADIX_SEGMENT_MIN_BLOCKS
-#define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB, (RADIX_SEGMENT_MIN_BLOCKS * 256 + TPB - 1) / TPB)
+#define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB, RADIX_SEGMENT_MIN_BLOCKS)
 #else
 #define SEGMENT_BOUNDS(TPB) __launch_bounds__(TPB)
 #endif
@@ -182,12 +174,12 @@ DEVICE_FN void radix_segment_interleaved_body(u8* smem, key_t* keys, value_t* va
       }
     }
   }
-  radix_single_tile_sort_loaded<TPB, IT, SEGMENT_LOW_BITS, RANK_FIRST, false>(smem, k, v, keys + base, values + base,
-                                                                             n, flip, lead);
+  radix_single_tile_sort_loaded<TPB, IT, SEGMENT_LOW_BITS, RANK_FIRST>(smem, k, v, keys + base, values + base, n,
+                                                                      flip, lead);
 }
 
 // The ordinary passes' input when a segment outgrew the tile: every interleaved pair unpacked into
-// other buffers.
+// other buffers (blocks of the host's kSegmentUnpackGroup threads).
 KERNEL __launch_bounds__(256) radix_segment_unpack(const key_t* RESTRICT keys, const value_t* RESTRICT values, u32 n,
                                                    key_t* RESTRICT keys_out, value_t* RESTRICT values_out) {
   const u32 e = blockIdx.x * blockDim.x + threadIdx.x;
@@ -201,12 +193,12 @@ KERNEL __launch_bounds__(256) radix_segment_unpack(const key_t* RESTRICT keys, c
 #if RADIX_SEGMENT_INTERLEAVED
 #define SEGMENT_LEAD(first) ((first) % INTERLEAVED_BLOCK)  // the tile's padding before the segment
 #define SEGMENT_TILE_BODY(TPB, IT) \
-  radix_segment_interleaved_body<TPB, IT, (RADIX_SEGMENT_RANK >= 1)>(smem, keys, values, seg, first, size, flip)
+  radix_segment_interleaved_body<TPB, IT, (RADIX_SEGMENT_RANK_FIRST != 0)>(smem, keys, values, seg, first, size, flip)
 #else
 #define SEGMENT_LEAD(first) 0u
-#define SEGMENT_TILE_BODY(TPB, IT)                                                                        \
-  radix_single_tile_body<TPB, IT, SEGMENT_LOW_BITS, (RADIX_SEGMENT_RANK >= 1), (RADIX_SEGMENT_RANK == 2)>( \
-      smem, keys + first, values + first, keys + first, values + first, size, flip, 0u)
+#define SEGMENT_TILE_BODY(TPB, IT)                                                                              \
+  radix_single_tile_body<TPB, IT, SEGMENT_LOW_BITS, (RADIX_SEGMENT_RANK_FIRST != 0)>(smem, keys + first, values + first, \
+                                                                                   keys + first, values + first, size, flip, 0u)
 #endif
 // Block b: segment b, [seg[1 + b], seg[2 + b]), sorted in place by its low bits (a segment of one
 // key moves only out of interleaved pairs). The host launches a shape only when the largest segment
@@ -225,61 +217,8 @@ KERNEL __launch_bounds__(256) radix_segment_unpack(const key_t* RESTRICT keys, c
 GS_SEGMENT_TILE_KERNEL(256, 6)
 GS_SEGMENT_TILE_KERNEL(256, 10)
 GS_SEGMENT_TILE_KERNEL(256, 18)
-GS_SEGMENT_TILE_KERNEL(512, 9)
-GS_SEGMENT_TILE_KERNEL(512, 18)
 #undef GS_SEGMENT_TILE_KERNEL
 #undef SEGMENT_TILE_BODY
 #undef SEGMENT_LEAD
-
-// Packed pairs (the host's SegmentPolicy::packed; integer keys of 32 bits with 4-byte values): a
-// segment's keys share the top 16 bits of their images (the segment's number), so the passes move one
-// word per pair, the image's low 16 bits above the pair's place in the segment, and the values wait in
-// shared memory. At the end each key is rebuilt from the segment's number and its low bits, and its
-// value read from its place. The passes are the stable ones (the place only travels along), so equal
-// keys keep their input order. They read the pairs unpacked (not after interleaved ones).
-#if KEY_BITS == 32 && VALUE_BYTES == 4 && KEY_KIND != 2 && !RADIX_SEGMENT_INTERLEAVED
-template <u32 TPB, u32 IT, bool RANK_FIRST>
-DEVICE_FN void radix_segment_packed_body(u8* smem, key_t* keys, value_t* values, u32 n, u32 segment, okey_t flip) {
-  const SingleTileLocal local = single_tile_local<TPB * IT>(smem);  // the single tile's areas
-  __shared__ u32 scan_sums[TPB / 32];
-  const u32 lane = threadIdx.x & 31u, stripe = (threadIdx.x >> 5) * 32u * IT;
-  key_t w[IT];
-#pragma unroll
-  for (u32 i = 0; i < IT; ++i) {
-    const u32 g = stripe + i * 32u + lane;
-    if (g < n) {  // places < the tile (<= 9216): 16 bits
-      w[i] = (key_t)((ordered_key(keys[g], flip) << 16) | g);
-      local.stage_values[g + (g >> 5)] = values[g];
-    } else {
-      w[i] = (key_t)KEY_ALL_ONES;  // padding: digit RADIX - 1 in both passes, after every real key
-    }
-  }
-  single_tile_passes<TPB, IT, 32, false, RANK_FIRST, false, 16, false>(w, (value_t*)0, local.stage_keys, local.stage_values,
-                                                                      local.warp_off, scan_sums, n, flip);
-#pragma unroll
-  for (u32 i = 0; i < IT; ++i) {
-    const u32 g = stripe + i * 32u + lane, place = w[i] & 0xFFFFu;
-    if (g < n) {
-      keys[g] = radix_integer_key((segment << 16) | (w[i] >> 16), flip);
-      values[g] = local.stage_values[place + (place >> 5)];
-    }
-  }
-}
-#define GS_SEGMENT_PACKED_KERNEL(TPB, IT)                                                                     \
-  KERNEL SEGMENT_BOUNDS(TPB) radix_segment_packed_##TPB##_##IT(key_t* keys, value_t* values,                  \
-                                                               const u32* RESTRICT seg, okey_t flip GS_DYNAMIC_LOCAL) { \
-    GS_DECLARE_DYNAMIC_LOCAL(u8, smem);                                                                       \
-    const u32 first = seg[1u + blockIdx.x], size = seg[2u + blockIdx.x] - first;                             \
-    if (size <= 1u || size > TPB * IT) return;                                                                \
-    radix_segment_packed_body<TPB, IT, (RADIX_SEGMENT_RANK >= 1)>(smem, keys + first, values + first, size,  \
-                                                                  blockIdx.x, flip);                         \
-  }
-GS_SEGMENT_PACKED_KERNEL(256, 6)
-GS_SEGMENT_PACKED_KERNEL(256, 10)
-GS_SEGMENT_PACKED_KERNEL(256, 18)
-GS_SEGMENT_PACKED_KERNEL(512, 9)
-GS_SEGMENT_PACKED_KERNEL(512, 18)
-#undef GS_SEGMENT_PACKED_KERNEL
-#endif
 
 #endif  // KEY_BITS >= 32

@@ -8,7 +8,7 @@
 //  2. scan: one exclusive scan over the counters in digit-major order (d, then t) gives each
 //     (digit, work-item) pair its first output position. Work-item t scans the RADIX contiguous
 //     entries [t*RADIX, (t+1)*RADIX) (all of one digit, since GROUP_SIZE is a multiple of RADIX);
-//     a Hillis-Steele scan of the GROUP_SIZE partial sums joins them. The partial sums also give
+//     a group scan of the GROUP_SIZE partial sums (group_scan.h) joins them. The partial sums also give
 //     each digit's total: a pass whose digit is the same for all n keys is skipped (narrow data);
 //  3. scatter: work-item t walks its chunk in order and moves each key (and value) to
 //     counters[d][t]++ in the other buffer. Stable: chunks are in work-item order, the scan is
@@ -25,6 +25,7 @@
 // n and slots are arguments, so one program serves every n (PoCL builds a program in ~1 s).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=4 GROUP_SIZE=256
 #include "radix_common.h"
+#include "group_scan.h"
 
 #if GROUP_SIZE % (1 << RADIX_BITS) != 0
 #error "radix_single_group needs GROUP_SIZE to be a multiple of RADIX"
@@ -70,20 +71,12 @@ KERNEL radix_single_group(GLOBAL key_t* keys, GLOBAL value_t* values, u32 n, oke
     // 2. exclusive scan of the counters in digit-major order
     u32 sum = 0;
     for (u32 j = 0; j < RADIX; ++j) sum += counters[SG_PAD(t * RADIX + j)];
-    partial[t] = sum;
-    BARRIER();
-    for (u32 off = 1; off < GROUP_SIZE; off <<= 1) {
-      const u32 add = t >= off ? partial[t - off] : 0u;
-      BARRIER();
-      partial[t] += add;
-      BARRIER();
-    }
+    u32 run = group_exclusive_scan_u32(sum, partial);  // partial: the inclusive sums
     if (t < RADIX) {  // digit t's total: the partial sums of its SG_THREADS_PER_DIGIT work-items
       const u32 hi = partial[(t + 1) * SG_THREADS_PER_DIGIT - 1];
       const u32 lo = t == 0 ? 0u : partial[t * SG_THREADS_PER_DIGIT - 1];
       if (hi - lo == n) *skip = pass + 1;
     }
-    u32 run = partial[t] - sum;
     for (u32 j = 0; j < RADIX; ++j) {
       const u32 e = SG_PAD(t * RADIX + j);
       const u32 c = counters[e];

@@ -3,20 +3,12 @@
 // radix_small_bitonic_<log2 N> (radix_small_bitonic.h). A program of its own, so that a small
 // sort neither compiles nor looks up the onesweep program and its dozen switches (the host's whole
 // path for a few thousand keys is microseconds), and the onesweep programs do not carry these kernels.
-// Specialised by keys.h's defines, RADIX_BITS and RADIX_FLOAT_FLAG (src/algorithms/radix_policy.cpp,
-// to_defines).
-// NVRTC-CHECK-DEFINES: RADIX_BITS=8 RADIX_FLOAT_FLAG=1
+// Specialised by keys.h's defines and RADIX_BITS (src/algorithms/radix_policy.cpp, to_defines).
+// NVRTC-CHECK-DEFINES: RADIX_BITS=8
 #include "radix_common.h"
 
 #if !GS_CUDA
 #error "radix_single_tile.cl is for CUDA; other devices take the single work-group path (radix_single_group.cl)"
-#endif
-#ifndef RADIX_FLOAT_FLAG
-#error "radix_single_tile.cl takes RADIX_FLOAT_FLAG from the host"
-#endif
-#if RADIX_FLOAT_FLAG && KEY_KIND != 2  // the plain sign flip is for float keys
-#undef RADIX_FLOAT_FLAG
-#define RADIX_FLOAT_FLAG 0
 #endif
 
 #include "radix_single_tile.h"

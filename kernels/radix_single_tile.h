@@ -15,8 +15,7 @@
 // with the leader's write-back), stages keys in digit order and reads them back warp-striped.
 // The keys travel as bijective images turned back at the end, so every pass takes its digit as a
 // byte of the image: integer keys as ordered_key images, float keys as their plain sign flips. Float
-// blocks that hold -0 or NaN (the block checks; every float block with RADIX_FLOAT_FLAG 0) take their
-// digits from the ordered_key image instead (radix_canonical_image: -0 and +0 alike, all NaNs alike,
+// blocks that hold -0 or NaN (the block checks) take their digits from the ordered_key image instead (radix_canonical_image: -0 and +0 alike, all NaNs alike,
 // so such keys stay in input order), a few instructions per key and pass. Items past n are all-ones
 // images: digit RADIX - 1 in every pass (in such float blocks by their position), last in the
 // input, so they stay after every real key (stable) and every warp ranks full stripes. A pass where
@@ -37,8 +36,8 @@ DEVICE_FN value_t radix_input_value(const value_t* values_in, u32 i, u32 positio
 #endif
 }
 
-// The dynamic local memory's areas (host: single_tile_local_bytes), for radix_single_tile_body and
-// radix_segments.cl's packed pairs. Staging slots: one of padding per 32 (position p at p + p / 32).
+// The dynamic local memory's areas (host: single_tile_local_bytes). Staging slots: one of padding per
+// 32 (position p at p + p / 32).
 // Sorted input stages a warp's keys 16 positions apart in some passes: 2 banks for 32 lanes of 4-byte
 // keys, 1 for 8-byte keys without the padding, 32 and 16 with it. 16-byte aligned areas: TILE % 128
 // == 0 (every shape here and in radix_segments.cl), so the slot count is a multiple of 4.
@@ -57,21 +56,18 @@ DEVICE_FN SingleTileLocal single_tile_local(u8* smem) {
 // The passes over the images in k (and values in v) that sort by bits [0, END_BITS) (KEY_BITS but in
 // radix_segments.cl, whose segments share their higher bits); CANON: digits of the canonical image of
 // each float key's plain image (blocks with -0 or NaN). RANK_FIRST (radix_segments.cl, the host's
-// SegmentPolicy::rank_form 1 and 2): a pass ranks each key among its warp's keys of its digit first (the
+// SegmentPolicy::rank_first): a pass ranks each key among its warp's keys of its digit first (the
 // warp counters start at zero, so they end as the warp's digit counts) and keeps that rank, two to a
 // register, instead of counting the digits with shared atomics and ranking after the scan: one walk
-// over the items with the ballots instead of two walks. ATOMIC_FIRST (with RANK_FIRST; keys alone whose
-// digits are their own bits: integer keys, float keys off CANON): the first pass takes each key's rank
-// from a shared atomic on its warp's counter, one instruction instead of the ballots. That rank orders
+// over the items with the ballots instead of two walks. Keys alone whose digits are their own bits
+// (integer keys, float keys off CANON) then take their ranks in the first pass from a shared atomic on
+// their warp's counter, one instruction instead of the ballots. That rank orders
 // a warp's keys of one digit arbitrarily, which only the first pass may do: keys of equal low digits
 // are ordered by the later passes, and keys equal in every bit cannot be told apart. Padding items
 // are ranked like keys but in that atomic pass: skipping the rows wholly past n (warp-uniform tests
 // in the item loops) made the segments' sorts slower (H200, 2026-11-28: 2^28 u32 keys 4.31 -> 4.70
 // ms; lab/notes/radix-tuning.md).
-// BEGIN_BITS, MOVE_VALUES (radix_segments.cl's packed pairs): the passes sort by bits [BEGIN_BITS,
-// END_BITS) and leave v and stage_values alone.
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST, bool ATOMIC_FIRST,
-          u32 BEGIN_BITS = 0, bool MOVE_VALUES = true>
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool CANON, bool RANK_FIRST>
 DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value_t* stage_values,
                                   u32 (*warp_off)[RADIX], u32* scan_sums, u32 n, okey_t flip) {
   constexpr u32 SINGLE_TILE = TPB * SINGLE_ITEMS, SWARPS = TPB / 32;
@@ -91,17 +87,16 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 #define SINGLE_DIGIT(i) ((u32)(SINGLE_IMAGE(i) >> shift) & RADIX_MASK)
   // CANON: the pass's digits, found once by the count and kept for the ranking (radix_keep_digit);
   // plain images take theirs again (a shift and a mask)
-  static_assert(!ATOMIC_FIRST || BEGIN_BITS == 0, "the atomic pass is the first of all the key's bits");
   u32 dpk[(SINGLE_ITEMS + 3) / 4] = {};
   u32 kept_rank[RANK_FIRST ? (SINGLE_ITEMS + 1) / 2 : 1];  // RANK_FIRST: item i's rank, 16 bits of word i / 2
   (void)kept_rank;
-  for (u32 shift = BEGIN_BITS; shift < END_BITS; shift += RADIX_BITS) {
+  for (u32 shift = 0; shift < END_BITS; shift += RADIX_BITS) {
     for (u32 i = t; i < SWARPS * RADIX; i += TPB) warp_off[i / RADIX][i % RADIX] = 0;
     __syncthreads();
     u32* my_counts = warp_off[warp];
-    // ATOMIC_FIRST's pass: the padding stays where it is ([n, tile), where the stable passes put it
-    // too), uncounted, so that no real key of digit RADIX - 1 lands among it
-    const bool atomic_pass = RANK_FIRST && ATOMIC_FIRST && !CANON && !HAS_VALUES && shift == 0;
+    // the atomic pass: the padding stays where it is ([n, tile), where the stable passes put it too),
+    // uncounted, so that no real key of digit RADIX - 1 lands among it
+    const bool atomic_pass = RANK_FIRST && !CANON && !HAS_VALUES && shift == 0;
 #pragma unroll
     for (u32 i = 0; i < SINGLE_ITEMS; ++i) {
       const u32 d = SINGLE_DIGIT(i);
@@ -143,7 +138,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
       pos += pos >> 5;
       stage_keys[pos] = k[i];
 #if HAS_VALUES
-      if (MOVE_VALUES) stage_values[pos] = v[i];
+      stage_values[pos] = v[i];
 #endif
     }
     __syncthreads();
@@ -152,7 +147,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
       const u32 slot = stripe + i * 32u + lane + (stripe >> 5) + i;  // position + position / 32
       k[i] = stage_keys[slot];
 #if HAS_VALUES
-      if (MOVE_VALUES) v[i] = stage_values[slot];
+      v[i] = stage_values[slot];
 #endif
     }
     // the next pass stages only after two more barriers: these reads are done by then
@@ -166,7 +161,7 @@ DEVICE_FN void single_tile_passes(key_t* k, value_t* v, key_t* stage_keys, value
 // of lane l in warp w is key w x 32 x SINGLE_ITEMS + i x 32 + l (the items past n unset). Keys [0,
 // lead) are padding the caller placed before the input, whose images sort first (radix_segments.cl's
 // interleaved pairs): they are not written.
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST, bool ATOMIC_FIRST>
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST>
 DEVICE_FN void radix_single_tile_sort_loaded(u8* smem, key_t* k, value_t* v, key_t* keys, value_t* values, u32 n,
                                              okey_t flip, u32 lead = 0) {
   const SingleTileLocal local = single_tile_local<TPB * SINGLE_ITEMS>(smem);
@@ -179,29 +174,25 @@ DEVICE_FN void radix_single_tile_sort_loaded(u8* smem, key_t* k, value_t* v, key
   (void)values;
   // the keys' images, the passes, the keys back
 #if KEY_KIND == 2
-#if RADIX_FLOAT_FLAG
   u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     if (stripe + i * 32u + lane < n) odd |= (u32)radix_float_special(k[i]);
   const bool plain = !__syncthreads_or((int)odd);
-#else
-  const bool plain = false;  // the host asked for ordered_key digits throughout (float_flag=0)
-#endif
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     k[i] = stripe + i * 32u + lane < n ? (key_t)radix_plain_float_key(k[i], flip) : (key_t)KEY_ALL_ONES;
   if (plain)
-    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false, RANK_FIRST, ATOMIC_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false, RANK_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
   else
-    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, true, RANK_FIRST, ATOMIC_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+    single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, true, RANK_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_plain_float_key_inverse((okey_t)k[i], flip);
 #else
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i)
     k[i] = stripe + i * 32u + lane < n ? (key_t)ordered_key(k[i], flip) : (key_t)KEY_ALL_ONES;
-  single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false, RANK_FIRST, ATOMIC_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
+  single_tile_passes<TPB, SINGLE_ITEMS, END_BITS, false, RANK_FIRST>(k, v, stage_keys, stage_values, warp_off, scan_sums, n, flip);
 #pragma unroll
   for (u32 i = 0; i < SINGLE_ITEMS; ++i) k[i] = radix_integer_key((okey_t)k[i], flip);
 #endif
@@ -218,7 +209,7 @@ DEVICE_FN void radix_single_tile_sort_loaded(u8* smem, key_t* k, value_t* v, key
 }
 
 // Sorts keys [0, n) (n <= TPB x SINGLE_ITEMS) by bits [0, END_BITS) of their images.
-template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST = false, bool ATOMIC_FIRST = false>
+template <u32 TPB, u32 SINGLE_ITEMS, u32 END_BITS, bool RANK_FIRST = false>
 DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const value_t* values_in, key_t* keys,
                                       value_t* values, u32 n, okey_t flip, u32 positions) {
   const u32 lane = threadIdx.x & 31u, stripe = (threadIdx.x >> 5) * 32u * SINGLE_ITEMS;
@@ -235,7 +226,7 @@ DEVICE_FN void radix_single_tile_body(u8* smem, const key_t* keys_in, const valu
 #endif
     }
   }
-  radix_single_tile_sort_loaded<TPB, SINGLE_ITEMS, END_BITS, RANK_FIRST, ATOMIC_FIRST>(smem, k, v, keys, values, n, flip);
+  radix_single_tile_sort_loaded<TPB, SINGLE_ITEMS, END_BITS, RANK_FIRST>(smem, k, v, keys, values, n, flip);
 }
 
 #endif  // GPUSORT_RADIX_SINGLE_TILE_H

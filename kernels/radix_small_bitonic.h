@@ -127,15 +127,11 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, const key_t* keys_in, const v
 #elif KEY_KIND == 2
   // Blocks without -0 and NaN (the block checks) move plain-flip images: fewer instructions per key
   // and no barrier at the end, on a kernel whose issue rate on one SM is much of its time.
-#if RADIX_FLOAT_FLAG
   u32 odd = 0;  // a key of this thread is -0 or NaN
 #pragma unroll
   for (u32 r = 0; r < 4; ++r)
     if (4u * t + r < n) odd |= (u32)radix_float_special(k[r]);
   const bool plain = !__syncthreads_or((int)odd);
-#else
-  const bool plain = false;  // the host asked for ordered_key throughout (float_flag=0)
-#endif
   constexpr okey_t ROOM = (okey_t)1 << LOG_N;  // spread images: input positions < n <= N
   if (plain) {  // one branch for the block, not one per key
 #pragma unroll

@@ -3,6 +3,7 @@
 //   std::vector<float> keys = ...;
 //   std::vector<std::uint32_t> order(keys.size());
 //   gpusort::argsort(ctx, keys, order);   // keys[order[0]] <= keys[order[1]] <= ...
+//   gpusort::sort_with_indices(ctx, keys, sorted, order);   // also sorted[i] == keys[order[i]]
 #include <cstddef>
 #include <cstdint>
 #include <ranges>
@@ -35,6 +36,14 @@ inline SortOptions argsort_options() {
 SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
                         std::size_t index_bytes, const SortOptions& options = argsort_options());
 
+// argsort that also writes the sorted keys (torch.sort's values and indices): sorted_keys receives
+// the n keys in order, indices their positions in keys. One sort, as argsort_host's: the keys travel
+// with the indices on the device and come back with them, so no gather pass follows. sorted_keys may
+// be keys itself (then sorted in place once the sort has succeeded); otherwise keys are only read.
+SortReport sort_with_indices_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* sorted_keys,
+                                  void* indices, std::size_t index_bytes,
+                                  const SortOptions& options = argsort_options());
+
 template <class I>
 concept argsort_index = std::is_same_v<I, std::uint32_t> || std::is_same_v<I, std::uint64_t>;
 
@@ -52,6 +61,26 @@ SortReport argsort(Context& ctx, const Keys& keys, Indices&& indices, const Sort
                                             std::to_string(std::ranges::size(indices)) + " indices");
   return argsort_host(ctx, key_type_of<K>::value, std::ranges::data(keys), n, std::ranges::data(indices), sizeof(I),
                       options);
+}
+
+// keys and sorted_keys: contiguous ranges of one key type and length; indices as argsort's.
+// sorted_keys[i] == keys[indices[i]], in sorted order.
+template <std::ranges::contiguous_range Keys, std::ranges::contiguous_range SortedKeys,
+          std::ranges::contiguous_range Indices>
+  requires sortable_key<std::ranges::range_value_t<Keys>> &&
+           std::is_same_v<std::remove_cv_t<std::ranges::range_value_t<Keys>>, std::ranges::range_value_t<SortedKeys>> &&
+           argsort_index<std::ranges::range_value_t<Indices>>
+SortReport sort_with_indices(Context& ctx, const Keys& keys, SortedKeys&& sorted_keys, Indices&& indices,
+                             const SortOptions& options = argsort_options()) {
+  using K = std::remove_cv_t<std::ranges::range_value_t<Keys>>;
+  using I = std::ranges::range_value_t<Indices>;
+  const std::size_t n = std::ranges::size(keys);
+  if (std::ranges::size(indices) != n || std::ranges::size(sorted_keys) != n)
+    throw Error(errc::invalid_argument, "sort_with_indices: " + std::to_string(n) + " keys but " +
+                                            std::to_string(std::ranges::size(sorted_keys)) + " sorted keys and " +
+                                            std::to_string(std::ranges::size(indices)) + " indices");
+  return sort_with_indices_host(ctx, key_type_of<K>::value, std::ranges::data(keys), n,
+                                std::ranges::data(sorted_keys), std::ranges::data(indices), sizeof(I), options);
 }
 
 }  // namespace gpusort

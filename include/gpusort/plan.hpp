@@ -83,6 +83,9 @@ struct ArrayLibraryTuning {
   // device sorts of at least this many bytes of keys and values take their temporaries from the
   // caller's library's memory pool instead of gpusort's (0: never)
   std::uint64_t lend_temporaries_from = 0;
+  // host arrays of fewer keys than this are sorted on the host, where a call costs less than the
+  // device's round trip (0: never); a caller that names an algorithm or a device still gets it
+  std::uint64_t host_sort_below = 0;
 };
 ArrayLibraryTuning array_library_tuning(const DeviceDescription& device);
 

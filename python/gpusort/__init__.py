@@ -1,16 +1,21 @@
-"""gpusort: sorting on GPUs (CUDA, OpenCL; the CPU through PoCL) for numpy arrays.
+"""gpusort: sorting on GPUs (CUDA, OpenCL; the CPU through PoCL) for numpy, PyTorch, CuPy and JAX arrays.
 
     import gpusort, numpy as np
     keys = np.random.default_rng(1).random(1_000_000, dtype=np.float32)
     s = gpusort.sort(keys)                         # a sorted copy
+    values, indices = gpusort.sort(keys, return_indices=True)   # as torch.sort: one sort
     i = gpusort.argsort(keys, descending=True)     # int64 indices, stable
+    gpusort.argsort(keys, out=i)                   # into the caller's array
     k, v = gpusort.sort_pairs(keys, values)        # keys sorted, values permuted alike
     gpusort.sort_(keys)                            # in place
 
-Keys: 1-D C-contiguous arrays of uint8..uint64, int8..int64, float32, float64. Values: 1-D arrays
-of 1, 2, 4, 8 or 16-byte elements. Floats: -0.0 == +0.0; NaN is greater than every number (last
-ascending, first descending) and NaN payloads are kept. Sorts are stable by default; descending
-is its own order, so equal keys keep their input order there too.
+Keys: 1-D (or 0-d) arrays of uint8..uint64, int8..int64, float32, float64, or array-likes numpy
+reads; strided arrays are gathered. Values: 1-D arrays of 1, 2, 4, 8 or 16-byte elements. Floats:
+-0.0 == +0.0; NaN is greater than every number (last ascending, first descending) and NaN payloads
+are kept. Sorts are stable by default; descending is its own order, so equal keys keep their input
+order there too. Small host arrays are sorted on the host (the device's tuning says how small).
+CUDA arrays of PyTorch and CuPy are sorted on the producer's current stream and the call returns
+once the sort is enqueued. The functions' own help and gpusort._sorting's say more.
 """
 from ._gpusort import (
     DeviceError,
@@ -23,9 +28,9 @@ from ._gpusort import (
     algorithms,
     devices,
 )
-from ._sorting import argsort, sort, sort_, sort_pairs, sort_pairs_
+from ._sorting import SortResult, argsort, sort, sort_, sort_pairs, sort_pairs_
 
 __all__ = [
-    "sort", "argsort", "sort_pairs", "sort_", "sort_pairs_", "devices", "algorithms", "__version__",
+    "sort", "argsort", "sort_pairs", "SortResult", "sort_", "sort_pairs_", "devices", "algorithms", "__version__",
     "Error", "InvalidArgumentError", "UnsupportedError", "OutOfMemoryError", "DeviceError", "KernelBuildError",
 ]

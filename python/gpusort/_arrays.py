@@ -17,6 +17,7 @@ sorts of PyTorch and CuPy arrays also take their temporary memory from that libr
 CUDA arrays get their argsort's arange from their own library (device_indices).
 """
 import sys
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -30,9 +31,9 @@ def inspect(x, name, role):
 
 # The module of each array type seen, and "torch"/"cupy"/None for pool_library: looked up once per
 # type (several times per call otherwise, a few microseconds of a small sort's call).
-_LIBRARY_OF_TYPE = {}
-_POOL_OF_TYPE = {}
-_IMMUTABLE_OF_TYPE = {}
+_LIBRARY_OF_TYPE: Dict[type, Any] = {}
+_POOL_OF_TYPE: Dict[type, Optional[str]] = {}
+_IMMUTABLE_OF_TYPE: Dict[type, Optional[str]] = {}
 
 # Libraries whose arrays are immutable, by the top-level module of the array's type, with the name
 # messages give them. JAX may share one buffer among arrays, jit constants and the numpy array an
@@ -48,6 +49,19 @@ def _library(x):
     except KeyError:
         library = _LIBRARY_OF_TYPE[kind] = sys.modules.get(kind.__module__.partition(".")[0])
         return library
+
+
+library_of = _library
+
+
+def writable(x):
+    """Whether x may be written through (numpy's flag; other libraries' arrays are writable)."""
+    return not isinstance(x, np.ndarray) or bool(x.flags.writeable)
+
+
+def host_sortable_in_place(x):
+    """Whether x is a writable 1-D numpy array, which a small in-place sort may sort on the host."""
+    return type(x) is np.ndarray and x.ndim == 1 and x.flags.writeable
 
 
 def is_device(info):
@@ -136,7 +150,7 @@ def copy(x, info):
 # The device's tuning for this package's own choices (int32 indices widened after an argsort, and
 # temporaries lent by the array's library): a row of the library's tuning data, keyed by device class
 # (_gpusort.array_library_tuning; gpusort/plan.hpp), read once per device.
-_TUNING_OF_DEVICE = {}
+_TUNING_OF_DEVICE: Dict[int, Dict[str, Any]] = {}
 
 
 def device_tuning(info):
@@ -145,6 +159,18 @@ def device_tuning(info):
     if tuning is None:
         tuning = _TUNING_OF_DEVICE[info.device_id] = _gpusort.array_library_tuning(f"cuda:{info.device_id}")
     return tuning
+
+
+# The default device's host_sort_below (its ArrayLibraryTuning row): host arrays of fewer keys are
+# sorted by numpy on the host (_host). Read once, when the first host sort asks.
+_HOST_SORT_BELOW: List[int] = []
+
+
+def host_sort_below():
+    """Host arrays of fewer keys than this are sorted on the host (the default device's tuning row)."""
+    if not _HOST_SORT_BELOW:
+        _HOST_SORT_BELOW.append(_gpusort.array_library_tuning("")["host_sort_below"])
+    return _HOST_SORT_BELOW[0]
 
 
 def narrow_indices(x, info):
@@ -171,14 +197,17 @@ def device_indices(x, info, narrow=False):
         return library.arange(info.n, dtype=dtype)
 
 
-def widen_indices(x, info, order):
+def widen_indices(x, info, order, into=None):
     """Narrow (int32) device indices, made by device_indices or filled by argsort_into, as int64 (x's
-    library, x's device and stream)."""
+    library, x's device and stream): a new array, or `into` (an int64 array of the same length)."""
     library = _library(x)
     if pool_library(x) == "torch":
-        return order.to(library.int64)
+        return order.to(library.int64) if into is None else into.copy_(order)
     with library.cuda.Device(info.device_id):
-        return order.astype(library.int64)
+        if into is None:
+            return order.astype(library.int64)
+        into[...] = order
+        return into
 
 
 

@@ -16,7 +16,8 @@ struct SharedContext {
 };
 
 // id: "" for the default device ($GPUSORT_DEVICE, else the best one), or "cuda:0", "opencl:0:0".
-// Call without the GIL: opening a device can take a while. Throws gpusort::Error for a bad id.
+// Call without the GIL: opening a device can take a while. Throws gpusort::Error(invalid_argument) for a bad id
+// (malformed, or naming a device this machine lacks).
 SharedContext& shared_context(const std::string& id);
 
 }  // namespace gpusort::python

@@ -9,7 +9,10 @@
 //     KernelBuildError(Error)                        errc::build_error
 #include <nanobind/nanobind.h>
 
+#include <cstring>
 #include <exception>
+#include <string>
+#include <utility>
 
 #include "bindings.hpp"
 #include "errors.hpp"
@@ -57,6 +60,23 @@ PyObject* type_for(errc code) {
   return types.error;
 }
 
+// The library's messages name its SortOptions fields; from Python the keyword argument that sets
+// each one is what the caller can act on (as the CLI names its flags).
+std::string in_python_terms(std::string message) {
+  static const std::pair<const char*, const char*> kFieldArguments[] = {
+      {"drop SortOptions::stable", "pass stable=False"},
+      {"SortOptions::stable", "stable="},
+      {"SortOptions::algorithm", "algorithm="},
+      {"SortOptions::comparator", "comparator="},
+      {"SortOptions::order", "descending="},
+      {"gpusort::list_devices()", "gpusort.devices()"},
+  };
+  for (const auto& [field, argument] : kFieldArguments)
+    for (std::size_t at; (at = message.find(field)) != std::string::npos;)
+      message.replace(at, std::strlen(field), argument);
+  return message;
+}
+
 }  // namespace
 
 void raise(PyObject* type, const std::string& message) {
@@ -80,7 +100,7 @@ void bind_errors(nb::module_& m) {
     try {
       std::rethrow_exception(p);
     } catch (const Error& e) {
-      PyErr_SetString(type_for(e.code()), e.what());
+      PyErr_SetString(type_for(e.code()), in_python_terms(e.what()).c_str());
     }
   });
 }

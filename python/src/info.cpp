@@ -69,6 +69,7 @@ nb::dict array_library_tuning_of(const std::string& device_id) {
   out["narrow_indices_from"] = narrow;
   out["narrow_indices_max"] = t.narrow_indices_max;
   out["lend_temporaries_from"] = t.lend_temporaries_from;
+  out["host_sort_below"] = t.host_sort_below;
   return out;
 }
 
@@ -81,8 +82,8 @@ void bind_info(nb::module_& m) {
         "name, memory and max_buffer (bytes), is_gpu, compute_units, driver.");
   m.def("array_library_tuning", &array_library_tuning_of, "device_id"_a,
         "The device's tuning row for callers that make arrays in their own library: dict with row, "
-        "measured_on, narrow_indices_from ({key bytes: n, 0 = never}), narrow_indices_max and "
-        "lend_temporaries_from (bytes).");
+        "measured_on, narrow_indices_from ({key bytes: n, 0 = never}), narrow_indices_max, "
+        "lend_temporaries_from (bytes) and host_sort_below (host arrays of fewer keys are sorted on the host).");
   m.def("algorithms", &algorithm_list,
         "Every algorithm (what algorithm= takes): dicts with name, description, stable (whether it can sort "
         "stably) and comparator (whether it takes comparator=).");

@@ -1,6 +1,7 @@
 // Step two of every sort: sort the arrays obtain_keys/obtain_values found, where they live.
 //   host memory  -> gpusort::sort_host on a shared Context (copies to the device and back);
-//                   argsort_host_into -> gpusort::argsort_host (the keys only read)
+//                   argsort_host_into -> gpusort::sort_with_indices_host (the keys only read; the
+//                   sorted keys written too where asked)
 //   CUDA memory  -> gpusort::sort_native on the array's own device, ordered on the producer's
 //                   stream, no copies to the host (gpusort/native.hpp): in place (sort_inplace), or
 //                   from an input into an output (sort_into); argsort_into (argsort_native) makes
@@ -276,10 +277,13 @@ void check_indices(const char* call, const ArrayView& keys, const ArrayView& ind
 // argsort of a host array: `indices` (a writable host array, see check_indices) receives the
 // permutation; the keys are only read, where they lie. Where keys and indices fit the device, the
 // indices are made there and only they come back (gpusort::argsort_host): no arange, no copy of the
-// keys, half the bytes over the link for u32 keys with int64 indices.
+// keys, half the bytes over the link for u32 keys with int64 indices. keys_out (a writable host
+// array of the keys' length and dtype, or the keys themselves: sorted in place) receives the sorted
+// keys from the same sort (gpusort::sort_with_indices_host), for sort(return_indices=True).
 void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descending, bool stable,
                        const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
-                       const std::optional<std::string>& comparator, const std::string& keys_name) {
+                       const std::optional<std::string>& comparator, const std::string& keys_name,
+                       nb::handle keys_out_obj) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   const ArrayView indices = obtain_values(indices_obj, "indices");
   check_writable(indices, "indices");
@@ -287,10 +291,21 @@ void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descend
   if (keys.memory != memory_kind::host || indices.memory != memory_kind::host)
     raise(PyExc_ValueError, "argsort_host_into: " + keys_name + " and indices must be host arrays");
   check_pair(keys, indices);
+  std::optional<ArrayView> keys_out;
+  if (!keys_out_obj.is_none()) {
+    keys_out = keys_out_obj.is(keys_obj) ? keys : obtain_keys(keys_out_obj, "keys_out");
+    check_writable(*keys_out, "keys_out");
+    check_same_shape("argsort_host_into", keys, *keys_out, keys_name.c_str(), "keys_out", true);
+    if (keys_out->memory != memory_kind::host)
+      raise(PyExc_ValueError, "argsort_host_into: keys_out must be a host array");
+    check_pair(*keys_out, indices);
+    if (!keys_out_obj.is(keys_obj) && keys.data != keys_out->data) check_pair(keys, *keys_out);
+  }
   const SortOptions options = options_from(descending, stable, algorithm, comparator);
   const key_type type = key_type_of_view(keys);
   on_host_context(device.value_or(""), [&](Context& ctx) {
-    argsort_host(ctx, type, keys.data, keys.n, indices.data, indices.itemsize, options);
+    sort_with_indices_host(ctx, type, keys.data, keys.n, keys_out ? keys_out->data : nullptr, indices.data,
+                           indices.itemsize, options);
   });
 }
 
@@ -360,9 +375,11 @@ void bind_sort(nb::module_& m) {
         "otherwise.");
   m.def("argsort_host_into", &argsort_host_into, "keys"_a, "indices"_a, nb::kw_only(), "descending"_a = false,
         "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
-        "comparator"_a.none() = nb::none(), "keys_name"_a = "keys",
+        "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "keys_out"_a.none() = nb::none(),
         "Host arrays only: writes the permutation that sorts `keys` into `indices` (4- or 8-byte integers "
-        "of the keys' length), made on the device where keys and indices fit it; the keys are only read.");
+        "of the keys' length), made on the device where keys and indices fit it; the keys are only read. "
+        "`keys_out` (optional, the keys' length and dtype, or `keys` itself) receives the sorted keys from "
+        "the same sort.");
   m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(),

@@ -1,6 +1,8 @@
 """What gpusort must return, computed with numpy, by gpusort's rules: integers in their natural
 order; floats with -0.0 == +0.0 and NaN greater than every number (numpy's rules too); stable;
 descending is its own order, so equal keys keep their input order there as well."""
+import os
+
 import numpy as np
 
 KEY_DTYPES = [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64,
@@ -53,3 +55,18 @@ def float_specials(dtype):
                        dtype=dtype)
     x = np.concatenate([numbers, nans, numbers[::-1], nans[::-1]])
     return np.random.default_rng(7).permutation(x)
+
+
+def default_device():
+    """The id of the device gpusort sorts on by default ($GPUSORT_DEVICE, else the first listed)."""
+    import gpusort
+    return os.environ.get("GPUSORT_DEVICE") or gpusort.devices()[0]["id"]
+
+
+# Where a call sorts: gpusort's choice (small host arrays on the host, by numpy), or the device,
+# asked for by name (device=), whatever the size.
+WHERE = ["auto", "device"]
+
+
+def where_options(where):
+    return {} if where == "auto" else {"device": default_device()}

@@ -276,3 +276,75 @@ def test_torch_pairs_on_device():
     k, v = gpusort.sort_pairs(keys, values)
     assert k.is_cuda and v.is_cuda
     assert k.tolist() == [1, 1, 2, 3] and v.tolist() == [10, 11, 20, 30]
+
+
+def device_library(library):
+    """(to device, to host, empty int64 indices of n, the library's int64) for PyTorch or CuPy, or skip."""
+    if library == "cupy":
+        need_cupy()
+        return cupy.asarray, cupy.asnumpy, (lambda n: cupy.full(n, -7, dtype=cupy.int64)), cupy.int64
+    need_torch_cuda()
+    return ((lambda a: torch.from_numpy(np.ascontiguousarray(a)).cuda()), (lambda a: a.cpu().numpy()),
+            (lambda n: torch.full((n,), -7, dtype=torch.int64, device="cuda")), torch.int64)
+
+
+@pytest.mark.parametrize("narrow", [True, False])
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_device_values_and_indices_and_out(library, narrow, monkeypatch):
+    """sort(return_indices=True) on CUDA arrays: values and int64 indices of the input's library on
+    its device, from one sort (argsort_into writes the keys beside the indices), with out= too
+    (out=(v, i) returned as the same objects), both index widths; wrong outputs are refused."""
+    dev, host, indices_of, int64 = device_library(library)
+    tuning = {"narrow_indices_from": {4: 1} if narrow else {}, "narrow_indices_max": 2**31,
+              "lend_temporaries_from": 64 << 20}
+    monkeypatch.setattr(gpusort_arrays, "device_tuning", lambda info: tuning)
+    x = host_keys("float32", 50021, 13)
+    x[::7] = x[3]
+    d = dev(x)
+    for descending in (False, True):
+        order = reference_order(x, descending)
+        values, indices = gpusort.sort(d, return_indices=True, descending=descending)
+        assert type(values) is type(d) and type(indices) is type(d) and indices.dtype == int64
+        np.testing.assert_array_equal(host(indices), order)
+        np.testing.assert_array_equal(host(values).view(np.uint32), x[order].view(np.uint32))
+        v, i = dev(np.zeros_like(x)), indices_of(x.size)
+        result = gpusort.sort(d, return_indices=True, descending=descending, out=(v, i))
+        assert result.values is v and result.indices is i
+        np.testing.assert_array_equal(host(i), order)
+        np.testing.assert_array_equal(host(v).view(np.uint32), x[order].view(np.uint32))
+        i2 = indices_of(x.size)
+        assert gpusort.argsort(d, descending=descending, out=i2) is i2
+        np.testing.assert_array_equal(host(i2), order)
+        v2 = dev(np.zeros_like(x))
+        assert gpusort.sort(d, descending=descending, out=v2) is v2
+        np.testing.assert_array_equal(host(v2).view(np.uint32), x[order].view(np.uint32))
+    np.testing.assert_array_equal(host(d), x)
+    if library == "torch":  # a host tensor: the right library, the wrong place
+        with pytest.raises(ValueError, match="where x does"):
+            gpusort.sort(d, out=torch.zeros(x.size))
+    else:
+        with pytest.raises(TypeError, match="cupy.ndarray"):
+            gpusort.sort(d, out=np.zeros_like(x))
+    with pytest.raises(TypeError, match="dtype"):
+        gpusort.argsort(d, out=dev(np.zeros(x.size, np.int32)))
+
+
+@pytest.mark.parametrize("library", ["cupy", "torch"])
+def test_strided_device_arrays_are_gathered_on_the_device(library):
+    """Non-contiguous CUDA arrays are gathered by their own library on their device, not refused;
+    in place, the sorted copy goes back through the view; 0-d arrays sort as one element."""
+    dev, host, _, int64 = device_library(library)
+    base = host_keys("int32", 2 * 30011, 5)
+    d = dev(base)
+    view = d[::2]
+    expected = np.sort(base[::2], kind="stable")
+    result = gpusort.sort(view)
+    assert type(result) is type(d)
+    np.testing.assert_array_equal(host(result), expected)
+    np.testing.assert_array_equal(host(gpusort.argsort(view)), np.argsort(base[::2], kind="stable"))
+    assert gpusort.sort_(view) is view
+    np.testing.assert_array_equal(host(d)[::2], expected)
+    np.testing.assert_array_equal(host(d)[1::2], base[1::2])
+    scalar = dev(np.array(3.5, np.float32))
+    values, indices = gpusort.sort(scalar, return_indices=True)
+    assert tuple(values.shape) == () and tuple(indices.shape) == () and float(values) == 3.5 and int(indices) == 0

@@ -18,8 +18,11 @@ def test_unsupported_key_dtype(function, dtype):
 
 
 def test_not_an_array():
-    with pytest.raises(TypeError, match="list"):
-        gpusort.sort([3, 1, 2])
+    """Objects numpy cannot make a numeric array of are refused naming their type."""
+    with pytest.raises(TypeError, match="object"):
+        gpusort.sort([3, "a", None])
+    with pytest.raises(TypeError, match="object"):
+        gpusort.sort(object())
 
 
 def test_unreadable_buffers_are_named_as_given():
@@ -29,31 +32,11 @@ def test_unreadable_buffers_are_named_as_given():
         gpusort.sort(array.array("u", "abc"))
 
 
-@pytest.mark.parametrize("x", [np.zeros((2, 3), np.uint32), np.uint32(7), np.zeros((1, 4), np.float32)],
-                         ids=["2-D", "0-D", "1x4"])
+@pytest.mark.parametrize("x", [np.zeros((2, 3), np.uint32), np.zeros((1, 4), np.float32), [[1, 2], [3, 4]]],
+                         ids=["2-D", "1x4", "nested list"])
 def test_not_one_dimensional(x):
     with pytest.raises(ValueError, match="1-D"):
         gpusort.sort(x)
-
-
-@pytest.mark.parametrize("view", [slice(None, None, 2), slice(None, None, -1)], ids=["stride 2", "reversed"])
-def test_not_contiguous(view):
-    x = np.arange(10, dtype=np.int32)[view]
-    with pytest.raises(ValueError, match=r"np\.ascontiguousarray\(x\)"):
-        gpusort.sort(x)
-    with pytest.raises(ValueError, match=r"np\.ascontiguousarray\(values\)"):
-        gpusort.sort_pairs(np.arange(5, dtype=np.int32), x)
-
-
-def test_stride_of_part_of_an_element_is_a_layout_error():
-    """A field of packed records: a stride that is no whole number of elements (5 bytes for int32)."""
-    records = np.zeros(4, np.dtype([("a", "<i4"), ("b", "u1")]))
-    records["a"] = [3, 1, 2, 0]
-    with pytest.raises(ValueError, match=r"stride of 5 bytes.*np\.ascontiguousarray\(x\)"):
-        gpusort.sort(records["a"])
-    with pytest.raises(ValueError, match=r"np\.ascontiguousarray\(values\)"):
-        gpusort.sort_pairs(np.arange(4, dtype=np.int32), records["a"])
-    np.testing.assert_array_equal(records["a"], [3, 1, 2, 0])
 
 
 @pytest.mark.parametrize("function", [gpusort.sort, gpusort.argsort, gpusort.sort_])

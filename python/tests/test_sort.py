@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 import gpusort
-from sort_reference import DISTRIBUTIONS, KEY_DTYPES, bits, float_specials, make_keys, stable_order
+from sort_reference import (DISTRIBUTIONS, KEY_DTYPES, WHERE, bits, float_specials, make_keys, stable_order,
+                            where_options)
 
 SIZES = [0, 1, 2, 3, 1001, 10007]
 ORDERS = [False, True]  # descending
@@ -15,13 +16,14 @@ def dtype_id(d):
     return np.dtype(d).name
 
 
+@pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("dtype", KEY_DTYPES, ids=dtype_id)
-def test_sort_sizes(dtype, n, descending):
+def test_sort_sizes(dtype, n, descending, where):
     x = make_keys(dtype, n, "random")
     before = x.copy()
-    result = gpusort.sort(x, descending=descending)
+    result = gpusort.sort(x, descending=descending, **where_options(where))
     assert result.dtype == x.dtype and result.shape == x.shape and result is not x
     np.testing.assert_array_equal(bits(result), bits(x[stable_order(x, descending)]))
     np.testing.assert_array_equal(bits(x), bits(before))  # the input is left alone
@@ -101,11 +103,12 @@ def test_order_flags_take_any_truth_value():
             gpusort.sort(x, descending=flag)
 
 
+@pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
-def test_float_specials(dtype, descending):
+def test_float_specials(dtype, descending, where):
     x = float_specials(dtype)
-    result = gpusort.sort(x, descending=descending)
+    result = gpusort.sort(x, descending=descending, **where_options(where))
     # NaN last ascending (numpy's np.sort agrees), first descending; -0.0 and +0.0 equal, so they
     # keep their input order; NaN payloads are kept bit for bit.
     np.testing.assert_array_equal(bits(result), bits(x[stable_order(x, descending)]))
@@ -114,15 +117,17 @@ def test_float_specials(dtype, descending):
     assert np.isnan(nans).all()
     if not descending:
         np.testing.assert_array_equal(result[~np.isnan(result)], np.sort(x)[:-nan_count])
-    np.testing.assert_array_equal(gpusort.argsort(x, descending=descending), stable_order(x, descending))
+    np.testing.assert_array_equal(gpusort.argsort(x, descending=descending, **where_options(where)),
+                                  stable_order(x, descending))
 
 
+@pytest.mark.parametrize("n", [5003, 11])  # the device, and numpy on the host
 @pytest.mark.parametrize("value_dtype", [np.uint8, np.float16, np.int32, np.float64, np.complex128, "V16"],
                          ids=dtype_id)
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
-def test_sort_pairs_value_sizes(value_dtype, descending):
-    keys = make_keys(np.uint32, 5003, "few-unique")
-    raw = np.random.default_rng(3).integers(0, 256, size=5003 * np.dtype(value_dtype).itemsize, dtype=np.uint8)
+def test_sort_pairs_value_sizes(value_dtype, descending, n):
+    keys = make_keys(np.uint32, n, "few-unique")
+    raw = np.random.default_rng(3).integers(0, 256, size=n * np.dtype(value_dtype).itemsize, dtype=np.uint8)
     values = raw.view(value_dtype)
     sorted_keys, sorted_values = gpusort.sort_pairs(keys, values, descending=descending)
     order = stable_order(keys, descending)
@@ -139,20 +144,22 @@ def test_sort_pairs_structured_values():
     np.testing.assert_array_equal(sorted_records["a"], [10, 20, 30])
 
 
+@pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("dtype", [np.int64, np.float32], ids=dtype_id)
-def test_sort_in_place(dtype):
+def test_sort_in_place(dtype, where):
     x = make_keys(dtype, 1001, "random")
     expected = x[stable_order(x, True)]
-    assert gpusort.sort_(x, descending=True) is x
+    assert gpusort.sort_(x, descending=True, **where_options(where)) is x
     np.testing.assert_array_equal(bits(x), bits(expected))
 
 
-def test_sort_pairs_in_place():
+@pytest.mark.parametrize("where", WHERE)
+def test_sort_pairs_in_place(where):
     keys = make_keys(np.uint16, 1001, "few-unique")
     values = np.arange(1001, dtype=np.int64)
     order = stable_order(keys)
     expected_keys = keys[order]
-    returned_keys, returned_values = gpusort.sort_pairs_(keys, values)
+    returned_keys, returned_values = gpusort.sort_pairs_(keys, values, **where_options(where))
     assert returned_keys is keys and returned_values is values
     np.testing.assert_array_equal(keys, expected_keys)
     np.testing.assert_array_equal(values, order)

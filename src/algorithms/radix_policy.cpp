@@ -37,6 +37,9 @@ bool early_trigger_rule(std::uint64_t tiles, std::uint32_t compute_units, std::u
   return tiles <= compute_units / 2 || tiles > std::uint64_t(compute_units) * min_blocks;
 }
 constexpr std::uint32_t kBitonicMinLog2 = 7, kBitonicMaxLog2 = 12;  // radix_small_bitonic_7 .. _12
+// radix_histogram_lanes' blocks per SM (more where its u16 counters need shorter spans): about three
+// waves of blocks with 64 KiB of counters, three of which fit an SM.
+constexpr std::uint32_t kHistBlocksPerSm = 8;
 
 // The default cap on n (0: the network never runs by default).
 std::uint64_t bitonic_default_cap(const RadixTuning& t, key_type type, std::size_t vb) {
@@ -70,16 +73,14 @@ std::uint32_t min_blocks_rule(std::size_t ks, std::size_t vb, bool split, std::u
 
 RadixPolicyOverride g_override;
 
-// The segments' tile shapes (kernels/radix_segments.cl instantiates each), smallest first: the first
-// that holds a segment of n / 2^16 keys with room for uniform keys' spread (Poisson: 6 standard
-// deviations and 64 keys more) and fits the device. by_default: false where only the override takes
-// the shape (512 x 9 was slower than 256 x 18; 512 x 18 not measured).
+// The segments' tile shapes (kernels/radix_segments.cl instantiates each; 256 threads, whose 8 warps
+// per block keep each pass's per-warp work small), smallest first: the first that holds a segment of
+// n / 2^16 keys with room for uniform keys' spread (Poisson: 6 standard deviations and 64 keys more)
+// and fits the device.
 struct SegmentShapeRow {
   std::uint32_t threads, items;
-  bool by_default;
 };
-constexpr SegmentShapeRow kSegmentShapes[] = {
-    {256, 6, true}, {256, 10, true}, {256, 18, true}, {512, 9, false}, {512, 18, false}};
+constexpr SegmentShapeRow kSegmentShapes[] = {{256, 6}, {256, 10}, {256, 18}};
 // The tuning row's segments row for these widths, if any. Float keys have rows' passes too, but
 // take the segments only through the override (their top digits fail the skew check).
 const SegmentsFromRow* segments_row(const RadixTuning& t, key_type type, std::size_t vb) {
@@ -87,11 +88,11 @@ const SegmentsFromRow* segments_row(const RadixTuning& t, key_type type, std::si
     if (key_size(type) == r.key_bytes && vb == r.value_bytes) return &r;
   return nullptr;
 }
-// The tiles' passes of the widths' row (kSegmentRankForm, no cap, where there is none): the form and
-// the register cap, as {rank_form, min_blocks}.
-std::pair<std::uint32_t, std::uint32_t> segments_row_passes(const RadixTuning& t, key_type type, std::size_t vb) {
+// The tiles' passes of the widths' row (count first, no cap, where there is none): the form and the
+// register cap, as {rank_first, min_blocks}.
+std::pair<bool, std::uint32_t> segments_row_passes(const RadixTuning& t, key_type type, std::size_t vb) {
   const SegmentsFromRow* row = segments_row(t, type, vb);
-  return row ? std::pair{row->rank_form, row->min_blocks} : std::pair{kSegmentRankForm, 0u};
+  return row ? std::pair{row->rank_first, row->min_blocks} : std::pair{false, 0u};
 }
 bool segments_rule(const RadixTuning& t, key_type type, std::size_t vb, std::uint64_t n) {
   const SegmentsFromRow* r = segments_row(t, type, vb);
@@ -101,25 +102,20 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, const RadixTuning& 
                               const SortOptions& options, const OnesweepPolicy& os, const RadixPolicyOverride& o) {
   if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
   const std::size_t ks = key_size(type);
-  const bool by_rule = !o.segments.has_value();
   if (!o.segments.value_or(segments_rule(t, type, vb, n)) || ks < 4 || os.portion != 0 || n > kOnesweepMaxN) return {};
   const double mean = double(n) / double(std::uint64_t(1) << kSegmentBits);
   const double want = mean + 6 * std::sqrt(mean) + 64;
   for (const SegmentShapeRow& r : kSegmentShapes) {
     const SingleTilePolicy tile{r.threads, r.items};
-    if (o.segment_threads && r.threads != *o.segment_threads) continue;
-    if (double(tile.tile()) >= want && (r.by_default || !by_rule || o.segment_threads) &&
-        r.threads <= desc.max_work_group_size &&
+    if (double(tile.tile()) >= want && r.threads <= desc.max_work_group_size &&
         single_tile_local_bytes(tile, ks, vb) + kOneBlockStaticBytes <= desc.local_memory_bytes) {
       // the passes of the row of these widths (float keys too, when the override takes them)
       const SegmentsFromRow* row = segments_row(t, type, vb);
-      const auto [rank_form, min_blocks] = segments_row_passes(t, type, vb);
-      const bool packable = ks == 4 && vb == 4 && !is_float(type);
-      const bool packed = packable && o.segment_packed.value_or(row && row->packed);
-      const bool interleaved = packable && os.packed_pairs && !packed &&
+      const auto [rank_first, min_blocks] = segments_row_passes(t, type, vb);
+      const bool interleaved = ks == 4 && vb == 4 && !is_float(type) && os.packed_pairs &&
                                o.segment_interleaved.value_or(row && row->interleaved);
       return {r.threads, r.items, o.segment_skew_percent.value_or(kSegmentTopSkewPercent),
-              o.segment_rank.value_or(rank_form), o.segment_min_blocks.value_or(min_blocks), packed, interleaved};
+              o.segment_rank_first.value_or(rank_first), o.segment_min_blocks.value_or(min_blocks), interleaved};
     }
   }
   return {};
@@ -266,27 +262,17 @@ RadixPolicyOverride parse_radix_policy_override(std::string_view spec) {
     else if (name == "min_blocks") set(o.min_blocks, 32);
     else if (name == "split_stage") set(o.split_stage, 1);
     else if (name == "recompute_digit") set(o.recompute_digit, 1);
-    else if (name == "float_flag") set(o.float_flag, 1);
     else if (name == "packed_pairs") set(o.packed_pairs, 1);
     else if (name == "uniform_count") set(o.uniform_count, 1);
     else if (name == "match_immediate") set(o.match_immediate, 2);
     else if (name == "snapshot") set(o.snapshot, 64);
     else if (name == "hist_copies") set(o.hist_copies, 32);
-    else if (name == "hist_blocks_per_sm") {
-      if (v == 0) throw Error(errc::invalid_argument, "radix policy: hist_blocks_per_sm must be at least 1");
-      set(o.hist_blocks_per_sm, 64);
-    }
     else if (name == "no_skip_max_n") set(o.no_skip_max_n, kAny);
     else if (name == "portion") set(o.portion, kAny);
     else if (name == "segments") set(o.segments, 1);
     else if (name == "segment_skew_percent") set(o.segment_skew_percent, kAny);
-    else if (name == "segment_threads") {
-      if (v != 256 && v != 512) throw Error(errc::invalid_argument, "radix policy: segment_threads is 256 or 512");
-      set(o.segment_threads, 512);
-    }
-    else if (name == "segment_rank") set(o.segment_rank, 2);
+    else if (name == "segment_rank_first") set(o.segment_rank_first, 1);
     else if (name == "segment_min_blocks") set(o.segment_min_blocks, 8);  // 8 x 256 threads fill an SM
-    else if (name == "segment_packed") set(o.segment_packed, 1);
     else if (name == "segment_interleaved") set(o.segment_interleaved, 1);
     else if (name == "overlap_passes") set(o.overlap_passes, 1);
     else if (name == "early_trigger") set(o.early_trigger, 1);
@@ -352,7 +338,6 @@ OnesweepPolicy choose_onesweep_policy(const RadixTuning& t, key_type type, std::
   // keys alone from the row's n (their ranking is ALU-bound below)
   p.recompute_digit = !fl && (vb == 0 || p.split_stage) &&
                       o.recompute_digit.value_or(ks == 8 || vb != 0 || (ks == 4 && n >= t.recompute_keys4_from));
-  p.float_flag = fl && o.float_flag.value_or(true);
   p.uniform_count =
       o.uniform_count.value_or(ks == 8 && vb == 8 && !p.split_stage && n >= t.uniform_count_wide_pairs_from);
   p.match_immediate = o.match_immediate.value_or(t.match_immediate);
@@ -412,9 +397,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
   p.tuning = &t;
   p.type = type, p.value_bytes = vb, p.n = n;
   p.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kRadixBits - 1) / kRadixBits);
-  // portable_onesweep=1 on CUDA: the portable onesweep passes compiled by NVRTC, to compare them with
-  // NVIDIA's OpenCL build of the same source and to profile them (Nsight Compute reads CUDA only)
-  const bool cuda = desc.backend == "cuda" && !o.portable_onesweep.value_or(false);
+  const bool cuda = desc.backend == "cuda";
   // NVIDIA's OpenCL: radix_onesweep.cl as well, unless the override asks for the portable passes
   // (either kind)
   const bool nvidia_opencl = onesweep_on_nvidia_opencl(desc, n) && !o.portable_onesweep.has_value();
@@ -443,7 +426,7 @@ RadixPolicy choose_radix_policy(const DeviceDescription& desc, key_type type, st
         os.overlap_passes && o.early_trigger.value_or(early_trigger_rule(launch_tiles, desc.compute_units, os.min_blocks));
     // radix_histogram_lanes: u16 lane counters, so a span stays below 2^19 keys and 2^15 per copy
     const std::uint64_t max_span = std::min<std::uint64_t>(1ull << 19, (1ull << 15) * p.onesweep.hist_copies);
-    const std::uint64_t hist_blocks = std::uint64_t(desc.compute_units) * o.hist_blocks_per_sm.value_or(t.hist_blocks_per_sm);
+    const std::uint64_t hist_blocks = std::uint64_t(desc.compute_units) * kHistBlocksPerSm;
     p.onesweep.hist_spans = plan_spans(n, std::uint64_t(p.onesweep.hist_group) * 32,
                                        std::max<std::uint64_t>(hist_blocks, ceil_div(n, max_span)));
     if (cuda) p.single_tile = choose_single_tile(desc, t, type, vb, n, options, o);
@@ -497,10 +480,9 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("RADIX_BITS", p.single_group.bits);
   } else if (path == RadixPath::single_tile || path == RadixPath::segments) {  // shapes: kernels of the one program
     add("RADIX_BITS", kRadixBits);
-    add("RADIX_FLOAT_FLAG", p.onesweep.float_flag);
     add("RADIX_MATCH_IMMEDIATE", p.onesweep.match_immediate);
     if (path == RadixPath::segments) {
-      add("RADIX_SEGMENT_RANK", p.segments.rank_form);
+      add("RADIX_SEGMENT_RANK_FIRST", p.segments.rank_first);
       add("RADIX_SEGMENT_MIN_BLOCKS", p.segments.min_blocks);
       add("RADIX_SEGMENT_INTERLEAVED", p.segments.interleaved);
     }
@@ -525,7 +507,6 @@ std::vector<std::string> to_defines(const RadixPolicy& p, RadixPath path, bool p
     add("ONESWEEP_RECOMPUTE_DIGIT", os.recompute_digit);
     add("ONESWEEP_LOOKBACK_SNAPSHOT", os.snapshot);
     add("RADIX_HIST_COPIES", os.hist_copies);
-    add("RADIX_FLOAT_FLAG", os.float_flag);
     add("RADIX_UNIFORM_COUNT", os.uniform_count);
     add("RADIX_MATCH_IMMEDIATE", os.match_immediate);
     add("ONESWEEP_PACKED_IN", packed_in);
@@ -626,14 +607,14 @@ std::vector<std::string> radix_single_tile_program_defines(const RadixTuning& t,
 }
 
 std::vector<std::string> radix_segments_program_defines(const RadixTuning& t, key_type type, std::size_t value_bytes,
-                                                        std::optional<std::uint32_t> rank_form,
+                                                        std::optional<bool> rank_first,
                                                         std::optional<bool> interleaved) {
   RadixPolicy p;
   p.tuning = &t;
   p.type = type, p.value_bytes = value_bytes;
   p.onesweep = choose_onesweep_policy(t, type, value_bytes, 4096, SortOptions{});
-  const auto [row_form, min_blocks] = segments_row_passes(t, type, value_bytes);
-  p.segments.rank_form = rank_form.value_or(row_form);
+  const auto [row_rank_first, min_blocks] = segments_row_passes(t, type, value_bytes);
+  p.segments.rank_first = rank_first.value_or(row_rank_first);
   p.segments.min_blocks = min_blocks;
   const SegmentsFromRow* row = segments_row(t, type, value_bytes);
   p.segments.interleaved = key_size(type) == 4 && value_bytes == 4 && !is_float(type) &&
@@ -693,7 +674,7 @@ std::vector<std::string> describe(const RadixPolicy& p) {
       lines.push_back("values beside keys " + on_off(os.split_stage) + ", recompute digit " + on_off(os.recompute_digit) +
                       ", packed pairs " + on_off(os.packed_pairs) +
                       ", uniform count " + on_off(os.uniform_count) + ", match immediate " + s(os.match_immediate) +
-                      ", snapshot " + s(os.snapshot) + ", float flag " + on_off(os.float_flag));
+                      ", snapshot " + s(os.snapshot));
       lines.push_back("histogram: " + s(os.hist_spans.groups) + " groups, " + s(os.hist_copies) +
                       " counter copies; every pass runs up to n = " + s(os.no_skip_max_n));
       lines.push_back("launches: " + (os.portion ? s(os.portions(p.n)) + " portions of " + s(os.portion) + " keys"
@@ -701,9 +682,9 @@ std::vector<std::string> describe(const RadixPolicy& p) {
                       ", overlapped " + on_off(os.overlap_passes) + ", early trigger " + on_off(os.early_trigger));
       if (p.segments.threads)
         lines.push_back("segments (" + std::string(radix_program_file(RadixPath::segments)) + "): " +
-                        s(p.segments.threads) + " threads x " + s(p.segments.items) + " items, rank form " +
-                        s(p.segments.rank_form) + ", " + s(p.segments.min_blocks) + " blocks per SM, packed " +
-                        on_off(p.segments.packed) + ", interleaved " + on_off(p.segments.interleaved) +
+                        s(p.segments.threads) + " threads x " + s(p.segments.items) + " items, " +
+                        (p.segments.rank_first ? "rank first" : "count first") + ", " + s(p.segments.min_blocks) +
+                        " blocks per SM, interleaved " + on_off(p.segments.interleaved) +
                         ", unless a top digit holds more than " + s(p.segments.skew_percent) + "% of its share");
       break;
     }

@@ -61,7 +61,6 @@ struct OnesweepPolicy {
   std::uint32_t min_blocks = 4;  // blocks per SM that __launch_bounds__ keeps registers for
   bool split_stage = false;      // values staged beside the keys (ONESWEEP_SPLIT_STAGE)
   bool recompute_digit = false;  // the scatter recomputes digits (ONESWEEP_RECOMPUTE_DIGIT)
-  bool float_flag = false;       // float keys: plain sign flip unless -0/NaN (RADIX_FLOAT_FLAG)
   bool packed_pairs = false;     // 4+4-byte pairs packed between the first and last pass (values in registers)
   bool uniform_count = false;    // count a warp's item once where all lanes share its digit (RADIX_UNIFORM_COUNT)
   // CUDA: the warp match's bit tests against immediates (RADIX_MATCH_IMMEDIATE); 2: tests only, the
@@ -108,20 +107,21 @@ struct PortableOnesweepPolicy {
 };
 
 // CUDA, large n (kernels/radix_segments.cl): the onesweep passes sort by the top 16 bits only (two
-// passes), then radix_segment_tiles_<threads>_<items> sorts each of the 65536 segments of keys that
-// share them by the rest, one block per segment in shared memory. Keys of 32 or 64 bits, n <=
+// passes), then radix_segment_tiles_256_<items> sorts each of the 65536 segments of keys that share
+// them by the rest, one 256-thread block per segment in shared memory. Keys of 32 or 64 bits, n <=
 // kOnesweepMaxN; the driver takes the ordinary passes instead where the histogram's top digits are
 // skewed or a segment outgrows the tile. threads == 0: not taken.
 struct SegmentPolicy {
   std::uint32_t threads = 0, items = 0;
   std::uint64_t skew_percent = 0;  // kSegmentTopSkewPercent (tests and the sanitizer run: the override's)
-  std::uint32_t rank_form = 0;     // the tiles' passes: 0 count first, 1 rank first, 2 and atomics' ranks in the first pass (keys alone)
-  std::uint32_t min_blocks = 0;    // the tiles' kernels' 256-thread blocks per SM for __launch_bounds__ (0: none)
-  bool packed = false;             // 4-byte integer keys with 4-byte values: radix_segment_packed_* (one word a pair)
-  // 4-byte integer keys with 4-byte values in packed onesweep passes (not packed above): the last pass
-  // leaves the pairs interleaved, one 8-byte store each, and the tiles unpack them
-  // (kernels/radix_interleaved_pairs.h); a tile then also holds up to kSegmentInterleavedLead
-  // positions before its segment
+  // The tiles' passes (radix_single_tile.h): false: count each digit with shared atomics, scan, then
+  // rank; true: rank first, then scan, the first pass of keys alone ranked by shared atomics
+  // (RADIX_SEGMENT_RANK_FIRST)
+  bool rank_first = false;
+  std::uint32_t min_blocks = 0;    // the tiles' kernels' blocks per SM for __launch_bounds__ (0: none)
+  // 4-byte integer keys with 4-byte values in packed onesweep passes: the last pass leaves the pairs
+  // interleaved, one 8-byte store each, and the tiles unpack them (kernels/radix_interleaved_pairs.h);
+  // a tile then also holds up to kSegmentInterleavedLead positions before its segment
   bool interleaved = false;
   std::uint64_t tile() const { return std::uint64_t(threads) * items; }
 };
@@ -132,16 +132,12 @@ constexpr std::uint64_t kSegmentInterleavedLead = 31;  // radix_segments.cl: fir
 // integers), which the ordinary passes sort without the read-backs. Uniform keys at 2^28 stay within
 // about 0.5%.
 constexpr std::uint64_t kSegmentTopSkewPercent = 125;
-// The tiles' passes (SegmentPolicy::rank_form) where the tuning row's segments_from has none for
-// the widths (each row names its own): 0 count with shared atomics, scan, then rank (the single
-// tile's form); 1 rank first, then scan (radix_single_tile.h,
-// RANK_FIRST); 2 as 1 with the first pass's ranks from shared atomics where the keys are alone
-// (ATOMIC_FIRST).
-constexpr std::uint32_t kSegmentRankForm = 0;
 // The radix_segments.cl kernels' u32 words: the largest segment's size, then the segments' starts and n;
 // with interleaved pairs kSegmentEndWords more (each segment's 32 first and 32 last pairs, 2 words each).
 constexpr std::uint64_t kSegmentWords = 1 + (std::uint64_t(1) << kSegmentBits) + 1;
 constexpr std::uint64_t kSegmentEndWords = std::uint64_t(128) << kSegmentBits;
+// radix_segment_unpack's blocks (its __launch_bounds__): one thread per pair
+constexpr std::uint32_t kSegmentUnpackGroup = 256;
 // segments: a program of their own (radix_segments.cl), not a path a sort takes on its own
 enum class RadixPath { single_tile, single_group, onesweep, portable_onesweep, portable, segments };
 
@@ -167,21 +163,17 @@ struct RadixPolicyOverride {
   std::optional<std::uint32_t> min_blocks;         // onesweep blocks per SM for __launch_bounds__
   std::optional<bool> split_stage;                 // pairs: values staged beside the keys
   std::optional<bool> recompute_digit;             // integer keys staged apart from values
-  std::optional<bool> float_flag;                  // float keys
   std::optional<bool> packed_pairs;                // 4-byte keys with 4-byte values, at every n
   std::optional<bool> uniform_count;               // onesweep: warp-uniform digits counted once
   std::optional<std::uint32_t> match_immediate;    // onesweep, CUDA: the match's bit tests against immediates (2: tests, a failing build)
   std::optional<std::uint32_t> snapshot;           // W = 0..64
   std::optional<std::uint32_t> hist_copies;        // 16 or 32
-  std::optional<std::uint32_t> hist_blocks_per_sm; // onesweep histogram: blocks per SM (more where the u16 counters ask)
   std::optional<std::uint64_t> no_skip_max_n;      // onesweep: every pass runs up to this n
   std::optional<std::uint64_t> portion;            // onesweep: keys per launch at any n (rounded to tiles)
   std::optional<bool> segments;                    // onesweep, CUDA: the low digits per segment (radix_segments.cl)
   std::optional<std::uint64_t> segment_skew_percent;  // ... taken unless a top digit holds more (% of n / 256)
-  std::optional<std::uint32_t> segment_threads;    // ... the tile shapes of this many threads only (256 or 512)
-  std::optional<std::uint32_t> segment_rank;       // ... the tiles' passes (SegmentPolicy::rank_form)
+  std::optional<bool> segment_rank_first;          // ... the tiles' passes (SegmentPolicy::rank_first)
   std::optional<std::uint32_t> segment_min_blocks; // ... the tiles' kernels' blocks per SM (__launch_bounds__)
-  std::optional<bool> segment_packed;              // ... 4-byte integer keys with 4-byte values packed in one word
   std::optional<bool> segment_interleaved;         // ... 4-byte pairs left interleaved by packed passes
   std::optional<bool> overlap_passes;              // onesweep, CUDA: programmatic dependent launch of the passes
   std::optional<bool> early_trigger;               // ... letting the next pass start before the scatter
@@ -189,9 +181,9 @@ struct RadixPolicyOverride {
   std::optional<std::uint64_t> bitonic_max;        // the bitonic network's largest n instead of its default caps (0: off; <= 4096)
   std::optional<std::uint64_t> single_group_max;   // cap on the single work-group's n (0: off)
   std::optional<std::uint32_t> single_group_size;  // work-items (a power of two >= 16)
-  std::optional<bool> portable_onesweep;           // n < 2^30: onesweep passes (1) or count+scan+scatter (0);
-                                                   // set on NVIDIA GPUs (CUDA or OpenCL): these portable
-                                                   // passes (1), not radix_onesweep.cl's
+  std::optional<bool> portable_onesweep;           // OpenCL, n < 2^30: onesweep passes (1) or count+scan+scatter (0);
+                                                   // set under NVIDIA's OpenCL: these portable passes, not
+                                                   // radix_onesweep.cl's (CUDA always runs radix_onesweep.cl)
   std::optional<std::uint32_t> spin_limit;         // portable onesweep: waits before the fallback counts
   std::optional<bool> fallback_only;               // portable onesweep: the fallback counts every predecessor
   std::optional<std::uint32_t> lookback_window;    // portable onesweep: words per look-back step (1-32)
@@ -282,11 +274,11 @@ std::vector<std::vector<std::string>> radix_onesweep_program_defines(const Devic
                                                                      std::size_t value_bytes, std::uint64_t n);
 // The define set the single-tile path builds radix_single_tile.cl with, and the segments'
 // radix_segments.cl with the register cap of the widths' segments_from row, its form of the passes
-// or another, and its interleaved pairs or not (the NVRTC build test compiles them).
+// or the other, and its interleaved pairs or not (the NVRTC build test compiles them).
 std::vector<std::string> radix_single_tile_program_defines(const RadixTuning& tuning, key_type type,
                                                            std::size_t value_bytes);
 std::vector<std::string> radix_segments_program_defines(const RadixTuning& tuning, key_type type, std::size_t value_bytes,
-                                                        std::optional<std::uint32_t> rank_form = std::nullopt,
+                                                        std::optional<bool> rank_first = std::nullopt,
                                                         std::optional<bool> interleaved = std::nullopt);
 
 // What a policy runs, one line each, for `gpusort plan`: the tuning row (name, the device class it

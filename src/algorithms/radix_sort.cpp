@@ -309,13 +309,12 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   dev.read(seg, 0, &largest, 4);
   timer.mark("segment starts (largest " + std::to_string(largest) + ")");
   if (largest + (sp.interleaved ? kSegmentInterleavedLead : 0) <= sp.tile()) {
-    const std::string kernel = std::string(sp.packed ? "radix_segment_packed_" : "radix_segment_tiles_") +
-                               std::to_string(sp.threads) + "_" + std::to_string(sp.items);
+    const std::string kernel = "radix_segment_tiles_" + std::to_string(sp.threads) + "_" + std::to_string(sp.items);
     dev.launch(segments.kernel(kernel),
                {std::uint64_t(1) << kSegmentBits, sp.threads,
                 single_tile_local_bytes({sp.threads, sp.items}, key_size(job.type), job.value_bytes)},
                {job.keys, job.values_or_keys(), seg, job.flip_arg()});
-    timer.mark(sp.packed ? "segment tiles (packed)" : sp.interleaved ? "segment tiles (interleaved)" : "segment tiles");
+    timer.mark(sp.interleaved ? "segment tiles (interleaved)" : "segment tiles");
     return true;
   }
   // the ordinary passes, in place, with fresh tile counters and status words
@@ -324,7 +323,7 @@ bool segments_sort(SortJob& job, const RadixPolicy& p, const RadixTempLayout& l,
   const PassPlan all{nontrivial_passes(h, job.n, p, 0)};
   Sides in_place{{&job.keys, tmp_keys}, {&job.values_or_keys(), tmp_values ? tmp_values : tmp_keys}};
   if (sp.interleaved) {  // the passes start from the unpacked pairs in the temporaries
-    dev.launch(segments.kernel("radix_segment_unpack"), {ceil_div(job.n, 256), 256},
+    dev.launch(segments.kernel("radix_segment_unpack"), {ceil_div(job.n, kSegmentUnpackGroup), kSegmentUnpackGroup},
                {job.keys, job.values_or_keys(), n32, *tmp_keys, *tmp_values});
     std::swap(in_place.keys[0], in_place.keys[1]);
     std::swap(in_place.values[0], in_place.values[1]);

@@ -31,11 +31,12 @@ constexpr PackedFromRow kSm90PackedFrom[] = {{false, 1ull << 22}, {true, 1ull <<
 constexpr BitonicCapRow kSm90BitonicCaps[] = {{4, false, 12}, {8, false, 11}, {4, true, 9}};
 
 // Segments pay from 2^28 keys of 4 bytes (rank first, atomics' first pass, 64 registers), 2^27 4+4-byte
-// pairs (interleaved by the last pass), 2^26 8-byte keys alone or with 8-byte values.
-constexpr SegmentsFromRow kSm90SegmentsFrom[] = {{4, 0, 1ull << 28, 2, 4, false, false},
-                                                 {4, 4, 1ull << 27, 0, 0, false, true},
-                                                 {8, 0, 1ull << 26, 0, 0, false, false},
-                                                 {8, 8, 1ull << 26, 0, 0, false, false}};
+// pairs (count first, interleaved by the last pass), 2^26 8-byte keys alone or with 8-byte values
+// (count first, no register cap).
+constexpr SegmentsFromRow kSm90SegmentsFrom[] = {{4, 0, 1ull << 28, true, 4, false},
+                                                 {4, 4, 1ull << 27, false, 0, true},
+                                                 {8, 0, 1ull << 26, false, 0, false},
+                                                 {8, 8, 1ull << 26, false, 0, false}};
 
 // The H200's row; the rows below that share its values say where they differ.
 constexpr RadixTuning kH200{
@@ -54,7 +55,6 @@ constexpr RadixTuning kH200{
     .recompute_keys4_from = 1ull << 24,
     .hist_copies16_keys4_from = 1ull << 21,
     .hist_copies16_keys4_below = 1ull << 24,
-    .hist_blocks_per_sm = 8,
     .no_skip_max_n = 1ull << 22,
     .match_immediate = 1,
     .opencl_unsplit_items = 24,

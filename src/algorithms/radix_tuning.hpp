@@ -35,12 +35,12 @@ struct BitonicCapRow {
 };
 
 // Integer keys of these widths with values of these widths take the segments from n_from (while a
-// segment shape holds them), with these tiles' passes (SegmentPolicy::rank_form, min_blocks).
+// segment shape holds them), with these tiles' passes (SegmentPolicy::rank_first, min_blocks).
 struct SegmentsFromRow {
   std::size_t key_bytes, value_bytes;
   std::uint64_t n_from;
-  std::uint32_t rank_form, min_blocks;
-  bool packed;       // integer keys only (radix_segments.cl's packed pairs)
+  bool rank_first;
+  std::uint32_t min_blocks;
   bool interleaved;  // where the onesweep passes pack the pairs (SegmentPolicy::interleaved)
 };
 
@@ -62,7 +62,6 @@ struct RadixTuning {
   std::uint64_t recompute_keys4_from;           // 4-byte integer keys alone: the scatter recomputes digits
   // 4-byte keys alone in [from, below): 16 histogram counter copies instead of 32
   std::uint64_t hist_copies16_keys4_from, hist_copies16_keys4_below;
-  std::uint32_t hist_blocks_per_sm;  // the all-digit histogram's blocks per SM
   std::uint64_t no_skip_max_n;       // up to here no histogram read-back: every pass runs
   std::uint32_t match_immediate;     // CUDA: the warp match's bit tests against immediates
   // NVIDIA's OpenCL: pairs whose values do not fit beside the keys, staged after them at this shape

@@ -3,6 +3,8 @@
 // indices come back (api/host_sort.hpp, argsort_host_in_one_step). Larger data goes through
 // sort_host's chunks and merges: the indices 0..n-1 are then made on the host and sorted as the
 // values of a copy of the keys (each chunk's positions would need an offset the device fill lacks).
+// sort_with_indices_host is the same sort with the sorted keys downloaded too (the device sort
+// carries them with the indices already).
 #include "gpusort/argsort.hpp"
 
 #include <cstring>
@@ -25,15 +27,16 @@ std::vector<I> iota_indices(std::size_t n) {
 
 }  // namespace
 
-SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
-                        std::size_t index_bytes, const SortOptions& options) {
+SortReport sort_with_indices_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* sorted_keys,
+                                  void* indices, std::size_t index_bytes, const SortOptions& options) {
   rt::Device& device = ctx.runtime_device();
   // Planned (and refused) before any transfer, as sort_host does.
   const algo::Plan plan = algo::make_plan(
       {.type = type, .n = n, .value_bytes = index_bytes, .positions = true, .options = options}, device);
   if (n > 0 && (!keys || !indices)) throw Error(errc::invalid_argument, "argsort: keys or indices is null");
-  if (auto report = detail::argsort_host_in_one_step(device, plan, keys, indices)) return *report;
-  // Staged copies: the caller's keys are never written, and its indices only once all succeeded.
+  if (auto report = detail::argsort_host_in_one_step(device, plan, keys, indices, sorted_keys)) return *report;
+  // Staged copies: the caller's keys are never written, and its indices (and sorted keys) only once
+  // all succeeded.
   std::vector<unsigned char> staged_keys;
   try {
     staged_keys.resize(n * key_size(type));
@@ -45,6 +48,7 @@ SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size
   auto sort_with = [&](auto staged_indices) {
     SortReport report = detail::sort_host_with(device, plan, staged_keys.data(), staged_indices.data());
     if (n) std::memcpy(indices, staged_indices.data(), n * index_bytes);
+    if (n && sorted_keys) std::memcpy(sorted_keys, staged_keys.data(), staged_keys.size());
     return report;
   };
   try {
@@ -53,6 +57,11 @@ SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size
     throw Error(errc::out_of_memory, "argsort: cannot allocate host staging memory for " + std::to_string(n) +
                                          " indices");
   }
+}
+
+SortReport argsort_host(Context& ctx, key_type type, const void* keys, std::size_t n, void* indices,
+                        std::size_t index_bytes, const SortOptions& options) {
+  return sort_with_indices_host(ctx, type, keys, n, nullptr, indices, index_bytes, options);
 }
 
 }  // namespace gpusort

@@ -36,16 +36,18 @@ SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys
 }
 
 std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const algo::Plan& plan, const void* keys,
-                                                   void* indices) {
+                                                   void* indices, void* sorted_keys) {
   const SortRequest& r = plan.request;
   if (plan.path == algo::Path::partitioned) return std::nullopt;
   SortReport report = report_of(device, plan);
   if (plan.path == algo::Path::nothing_to_do) {  // a lone key's index is 0: nothing to do on the device
     if (r.n == 1) std::memset(indices, 0, r.value_bytes);
+    if (r.n == 1 && sorted_keys && sorted_keys != keys) std::memcpy(sorted_keys, keys, key_size(r.type));
     return report;
   }
   algo::print_if_verbose(plan, device);
-  SortStep step{{{keys, nullptr, r.n}}, nullptr, indices};
+  // keys_out null: only the indices come back
+  SortStep step{{{keys, nullptr, r.n}}, sorted_keys, indices};
   step.values_are_positions = true;
   const StepTimes times = run_sort_steps(device, *plan.algorithm, r.type, r.value_bytes, r.options,
                                          std::span(&step, 1), r.n, r.options.host_threads);

@@ -21,9 +21,11 @@ SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys
 // argsort of host keys in one step, where they fit the device: the keys are uploaded from where
 // they lie (never written), the indices (4 or 8 bytes) made on the device and only they come back
 // (into `indices`, once the sort has succeeded): for u32 keys with 8-byte indices 12 bytes per key
-// cross the link instead of 24. `plan` is an argsort's (SortRequest::positions); nullopt where it
-// is partitioned (the caller then sorts host-made indices through sort_host_with).
+// cross the link instead of 24. sorted_keys (null: not wanted) receives the sorted keys from the
+// same sort, downloaded beside the indices; it may be `keys` itself. `plan` is an argsort's
+// (SortRequest::positions); nullopt where it is partitioned (the caller then sorts host-made
+// indices through sort_host_with).
 std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const algo::Plan& plan, const void* keys,
-                                                   void* indices);
+                                                   void* indices, void* sorted_keys = nullptr);
 
 }  // namespace gpusort::detail

@@ -4,14 +4,21 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gpusort/options.hpp"
 
 namespace gpusort::cli {
 
 struct SortArgs {
-  std::string input;
-  std::string output;
+  std::string input;   // the first of `inputs` (resolve_sort_args)
+  std::string output;  // empty: standard output, or no keys output where --indices-out is given
+  std::vector<std::string> inputs;        // every input, concatenated in this order
+  std::vector<std::string> values_files;  // --values, one per input in the same order (values: the first)
+  std::string indices_out;                // --indices-out: argsort's int64 positions; empty: none
+  bool check = false;                     // -c: only check that the inputs are in order
+  bool check_quietly = false;             // -C: the same, printing nothing
+  bool unique = false;                    // -u: keep the first of each run of equal keys
   std::string type;  // empty: from the .npy header
   bool descending = false;
   bool stable = false;

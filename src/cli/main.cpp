@@ -58,7 +58,7 @@ std::string in_flag_terms(std::string message) {
       {"SortOptions::comparator", "--comparator"},
       {"SortOptions::device_memory_limit", "--device-memory-limit"},
       {"SortOptions::host_threads", "--threads"},
-      {"SortOptions::stable", "--stable"},
+      {"SortOptions::stable", "--stable (-u and --indices-out imply it)"},
       {"SortOptions::algorithm", "--algorithm"},
       {"SortOptions::order", "--descending"},
   };
@@ -117,7 +117,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "gpusort " GPUSORT_VERSION_STRING);
   app.require_subcommand(1);
   app.footer(
-      "Exit status: 0 success; 1 failure (device, memory) or, for verify, not sorted; 2 usage or input error.\n"
+      "Exit status: 0 success; 1 failure (device, memory) or, for verify and sort -c, not sorted; 2 usage or input\n"
+      "error.\n"
       "Errors are one line on stderr starting with \"gpusort: error: \". A file output is written to a temporary\n"
       "file and renamed into place (keys and values together), so a failed run never leaves a partial or\n"
       "clobbered file; standard output, devices and FIFOs are written as a stream.");
@@ -129,66 +130,140 @@ int main(int argc, char** argv) {
   app.add_subcommand("algorithms", "List the sorting algorithms (names for --algorithm)");
 
   SortArgs s;
-  auto* sort = app.add_subcommand("sort", "Sort a file of keys (optionally carrying a file of values along)");
-  sort->add_option("input", s.input, "Keys: raw little-endian array of --type, or a .npy file; - reads standard input")
+  auto* sort = app.add_subcommand("sort", "Sort files of keys (optionally carrying files of values along), or check "
+                                          "that they are sorted (-c)");
+  sort->footer(
+      "Without -o the sorted keys go to standard output (refused where that is a terminal: give -o FILE, redirect "
+      "it, or -o -).\n"
+      "Several inputs are sorted as one array, concatenated in the order given (one key type; with values, one "
+      "--values per input, paired in the same order).\n"
+      "Exit status: 0 success (-c: sorted); 1 failure, or for -c keys out of order; 2 usage or input error.");
+  // CLI11 lists the groups in the order their first option is added.
+  const char* kInput = "Input";
+  const char* kOutput = "Output";
+  const char* kOrder = "Order and mode";
+  const char* kAlgorithm = "Algorithm and tuning";
+  const char* kMemory = "Memory";
+  const char* kRecords = "Records";
+  const char* kReport = "Reporting";
+  sort->add_option("input", s.inputs,
+                   "Keys: raw little-endian arrays of --type, or .npy files; several are concatenated; - reads "
+                   "standard input")
+      ->type_name("FILE")
       ->required();
-  sort->add_option("-o,--output", s.output,
-                   "Where the sorted keys go (a file is replaced only once complete; - is standard output; .npy if "
-                   "the input is .npy or the name ends in .npy)")
-      ->required();
+  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)")
+      ->type_name("TYPE")
+      ->group(kInput);
   sort->add_option("--format", s.format,
                    "How inputs are read: auto (a .npy magic, else raw; a warning if raw bytes look like text), "
-                   "raw (even if the bytes start like .npy; no text warning) or npy");
-  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)");
-  sort->add_flag("-d,--descending", s.descending, "Sort in descending order (NaNs first for floats)");
-  sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");
-  sort->add_option("-a,--algorithm", s.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
-      ->capture_default_str();
-  sort->add_option("--device", s.device,
-                   "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one); several ids "
-                   "separated by commas sort on all of them (chunks, then buckets cut at exact ranks)");
-  sort->add_option("--values", s.values, "Values file carried along with the keys (same element count)");
+                   "raw (even if the bytes start like .npy; no text warning) or npy")
+      ->type_name("auto|raw|npy")
+      ->group(kInput);
+  sort->add_option("--values", s.values_files,
+                   "Values carried along with the keys (same element count); once per input, in the same order")
+      ->type_name("FILE")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(kInput);
   sort->add_option("--values-type", s.values_type,
                    "Value type: any key type name (its size is the value width) or bytesK (K opaque bytes, K = 1, 2, "
-                   "4, 8, 16); "
-                   "optional for .npy values");
-  sort->add_option("--values-out", s.values_out, "Where the permuted values go");
-  sort->add_option("--wg", s.work_group_size,
-                   "Work-group (CUDA block) size, a power of two; 0 = the algorithm's default (only for algorithms "
-                   "that take it)");
-  sort->add_option("--items-per-thread", s.items_per_thread,
-                   "Keys per work-item in tiled kernels; 0 = default (only for algorithms that take it)");
-  sort->add_option("--local", s.local_variant, "Algorithm-specific local-sort variant (SortOptions::local_variant)");
-  sort->add_option("--merge", s.merge_variant, "Algorithm-specific merge variant (SortOptions::merge_variant)");
+                   "4, 8, 16); optional for .npy values")
+      ->type_name("TYPE")
+      ->group(kInput);
+  sort->add_option("-o,--output", s.output,
+                   "Where the sorted keys go (a file is replaced only once complete; - is standard output, also the "
+                   "default unless --indices-out is given; .npy if every input is .npy or the name ends in .npy)")
+      ->type_name("FILE")
+      ->group(kOutput);
+  sort->add_option("--values-out", s.values_out, "Where the permuted values go")->type_name("FILE")->group(kOutput);
+  sort->add_option("--indices-out", s.indices_out,
+                   "Where argsort's indices go: int64 positions in the (concatenated) input, stable; .npy if every "
+                   "input is .npy or the name ends in .npy. Without -o only the indices (and values) are written")
+      ->type_name("FILE")
+      ->group(kOutput);
+  sort->add_flag("-d,--descending,-r,--reverse", s.descending, "Sort in descending order (NaNs first for floats)")
+      ->group(kOrder);
+  sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)")
+      ->group(kOrder);
+  sort->add_flag("-u,--unique", s.unique,
+                 "Keep only the first of each run of equal keys (and its value and index; implies --stable; -0 "
+                 "equals +0, NaN equals NaN); with -c, equal neighbours are out of order")
+      ->group(kOrder);
+  sort->add_flag("-c,--check", s.check,
+                 "Sort nothing: exit 0 if the inputs are in order, else 1 naming the first key out of order on "
+                 "stderr (FILE:INDEX: disorder: ...)")
+      ->group(kOrder);
+  sort->add_flag("-C", s.check_quietly, "Like -c, but print nothing")->group(kOrder);
   sort->add_option("--comparator", s.comparator,
                    "A run-time order: the body of `int before(K a, K b)` in the kernel dialect (K: the key type), "
                    "e.g. 'return (a & 255u) < (b & 255u);', or @FILE to read it from FILE; sorts with merge "
                    "unless --algorithm names another comparison sort (compiled once, then cached). With "
                    "--record-size: the body of `int before(GLOBAL const u8* a, GLOBAL const u8* b)` over two "
-                   "records, reading fields with gs_u32(a, OFFSET), gs_bytes_cmp(a, b, OFFSET, K) and the like");
+                   "records, reading fields with gs_u32(a, OFFSET), gs_bytes_cmp(a, b, OFFSET, K) and the like")
+      ->type_name("BODY|@FILE")
+      ->group(kOrder);
+  sort->add_option("-a,--algorithm", s.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
+      ->type_name("NAME")
+      ->capture_default_str()
+      ->group(kAlgorithm);
+  sort->add_option("--device", s.device,
+                   "Device id from `gpusort devices` (default: $GPUSORT_DEVICE or the best one); several ids "
+                   "separated by commas sort on all of them (chunks, then buckets cut at exact ranks)")
+      ->type_name("ID[,ID...]")
+      ->group(kAlgorithm);
+  sort->add_option("--wg", s.work_group_size,
+                   "Work-group (CUDA block) size, a power of two; 0 = the algorithm's default (only for algorithms "
+                   "that take it)")
+      ->type_name("N")
+      ->group(kAlgorithm);
+  sort->add_option("--items-per-thread", s.items_per_thread,
+                   "Keys per work-item in tiled kernels; 0 = default (only for algorithms that take it)")
+      ->type_name("N")
+      ->group(kAlgorithm);
+  sort->add_option("--local", s.local_variant, "Algorithm-specific local-sort variant (SortOptions::local_variant)")
+      ->type_name("NAME")
+      ->group(kAlgorithm);
+  sort->add_option("--merge", s.merge_variant, "Algorithm-specific merge variant (SortOptions::merge_variant)")
+      ->type_name("NAME")
+      ->group(kAlgorithm);
   sort->add_option("--host-levels", s.host_merge_levels,
-                   "hybrid: how many top merge levels host threads do, -1..64; -1 = automatic");
-  sort->add_option("--device-memory-limit", s.device_memory_limit,
-                   "Device memory the sort may use, in bytes or with a unit (768M, 4GiB, 2GB; 0 = 70% of the "
-                   "device); larger inputs are sorted in two passes: chunks, then buckets cut at exact ranks");
+                   "hybrid: how many top merge levels host threads do, -1..64; -1 = automatic")
+      ->type_name("N")
+      ->group(kAlgorithm);
   sort->add_option("--threads", s.threads,
                    "Host threads per copy direction between host memory and the device, 0..64; 0 = automatic "
-                   "(one-piece sorts: every hardware thread, at most 16; pipelined: half, at most 8)");
+                   "(one-piece sorts: every hardware thread, at most 16; pipelined: half, at most 8)")
+      ->type_name("N")
+      ->group(kAlgorithm);
+  sort->add_option("--device-memory-limit", s.device_memory_limit,
+                   "Device memory the sort may use, in bytes or with a unit (768M, 4GiB, 2GB; 0 = 70% of the "
+                   "device); larger inputs are sorted in two passes: chunks, then buckets cut at exact ranks")
+      ->type_name("SIZE")
+      ->group(kMemory);
   sort->add_option("-S,--memory-limit", s.memory_limit,
                    "Host memory for keys and values, in bytes or with a unit (like sort -S); raw files larger than "
                    "it are sorted externally through runs in the temporary directory (standard input and pipes "
-                   "are read whole)");
+                   "are read whole; several inputs, -u and --indices-out refuse inputs larger than it)")
+      ->type_name("SIZE")
+      ->group(kMemory);
   sort->add_option("-T,--temporary-directory", s.temporary_directory,
-                   "Where external sorts keep their runs (default: $TMPDIR, else /tmp)");
+                   "Where external sorts keep their runs (default: $TMPDIR, else /tmp)")
+      ->type_name("DIR")
+      ->group(kMemory);
   sort->add_option("--record-size", s.record_size,
                    "Sort fixed-size binary records of this many bytes (1..1024) by --key (or --comparator) instead "
-                   "of keys");
+                   "of keys")
+      ->type_name("N")
+      ->group(kRecords);
   sort->add_option("--key", s.key,
                    "Record key fields OFFSET:TYPE[:desc], comma-separated, the first deciding: TYPE a key type or "
-                   "bytesK (K bytes, unsigned, lexicographic); records with equal keys keep their order");
-  sort->add_flag("--progress", s.progress, "Draw a progress line on stderr even when it is not a terminal");
-  sort->add_flag("--no-progress", s.no_progress, "Never draw the progress line");
-  sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr");
+                   "bytesK (K bytes, unsigned, lexicographic); records with equal keys keep their order")
+      ->type_name("FIELDS")
+      ->group(kRecords);
+  sort->add_flag("--progress", s.progress, "Draw a progress line on stderr even when it is not a terminal")
+      ->group(kReport);
+  sort->add_flag("--no-progress", s.no_progress, "Never draw the progress line")->group(kReport);
+  sort->add_flag("-v,--verbose", s.verbose, "Print device, algorithm, timings and keys/s to stderr")->group(kReport);
 
   GenArgs g;
   auto* gen = app.add_subcommand("gen", "Generate test keys");
@@ -206,7 +281,7 @@ int main(int argc, char** argv) {
   verify->add_option("file", v.file, "Keys: raw little-endian array of --type, or a .npy file")->required();
   verify->add_option("-t,--type", v.type, "Key type (optional for .npy files)");
   verify->add_option("--format", v.format, "How the file is read: auto, raw or npy (as for sort)");
-  verify->add_flag("-d,--descending", v.descending, "Check descending order");
+  verify->add_flag("-d,--descending,-r,--reverse", v.descending, "Check descending order");
   verify->add_flag("-q,--quiet", v.quiet, "Print nothing; only the exit status tells");
 
   PlanArgs pl;
@@ -217,7 +292,7 @@ int main(int argc, char** argv) {
   plan->add_option("--values", pl.sort.values_type, "Value type carried along: a key type name or bytesK");
   plan->add_option("--indices", pl.indices, "argsort: the indices' width in bytes, 4 or 8");
   plan->add_option("--where", pl.where, "Where the data lie: host (files, host arrays) or device")->capture_default_str();
-  plan->add_flag("-d,--descending", pl.sort.descending, "Descending order");
+  plan->add_flag("-d,--descending,-r,--reverse", pl.sort.descending, "Descending order");
   plan->add_flag("-s,--stable", pl.sort.stable, "A stable sort");
   plan->add_option("-a,--algorithm", pl.sort.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
       ->capture_default_str();

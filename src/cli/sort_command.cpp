@@ -27,6 +27,11 @@
 #include "option_numbers.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
+#include "sort_args.hpp"
+#include "sort_check.hpp"
+#include "sort_indices.hpp"
+#include "sort_inputs.hpp"
+#include "sort_unique.hpp"
 #include "streamed_file_sort.hpp"
 #include "api/host_transfer.hpp"
 #include "runtime/program_cache.hpp"
@@ -107,7 +112,7 @@ std::string comparator_text(const std::string& arg) {
 SortOptions make_options(const SortArgs& a) {
   SortOptions o;
   o.order = a.descending ? order::descending : order::ascending;
-  o.stable = a.stable;
+  o.stable = a.stable || a.unique || !a.indices_out.empty();  // -u keeps the first of equal keys; indices are argsort's
   o.algorithm = a.algorithm.empty() ? "auto" : a.algorithm;
   // Broad syntax and range checks here; the library checks each value against the algorithm and
   // the device (its errors name SortOptions fields, which main.cpp turns into these flags).
@@ -158,19 +163,26 @@ std::vector<Context> open_contexts(const std::string& ids) {
   return contexts;
 }
 
-// The keys output and, with values, the values output, opened now: an unwritable destination, or
-// two names for one file, fail before any work.
+// The keys output (none where --indices-out is given without -o) and, with values, the values
+// output, and the indices output, opened now: an unwritable destination, or two names for one
+// file, fail before any work.
 struct Outputs {
-  std::unique_ptr<OutputFile> keys, values;
+  std::unique_ptr<OutputFile> keys, values, indices;
   std::vector<OutputFile*> all;
 };
 Outputs open_outputs(const SortArgs& a, bool with_values) {
   Outputs o;
-  o.keys = std::make_unique<OutputFile>(a.output, "output");
-  o.all.push_back(o.keys.get());
+  if (!a.output.empty()) {
+    o.keys = std::make_unique<OutputFile>(a.output, "output");
+    o.all.push_back(o.keys.get());
+  }
   if (with_values) {
     o.values = std::make_unique<OutputFile>(a.values_out, "values output");
     o.all.push_back(o.values.get());
+  }
+  if (!a.indices_out.empty()) {
+    o.indices = std::make_unique<OutputFile>(a.indices_out, "indices output");
+    o.all.push_back(o.indices.get());
   }
   check_distinct(o.all);
   return o;
@@ -227,6 +239,8 @@ struct SortRun {
   unsigned host_threads = 0;  // copy threads the streamed sort was given under --memory-limit (0: automatic)
   double read_ms = 0, write_ms = 0, commit_ms = 0, total_ms = 0;
   std::size_t n = 0;
+  std::optional<std::size_t> unique_kept;  // -u: the keys kept of the n sorted
+  bool indices = false;                     // --indices-out: int64 positions sorted along as values
   key_type type = key_type::u32;
   std::size_t value_bytes = 0;
 };
@@ -242,7 +256,7 @@ bool try_streamed_sort(const SortArgs& args, SortOptions options, std::optional<
                    SortRun& run, Progress& progress) {
   // What can be told without opening anything first: a FIFO output opened and closed again would
   // end its reader's input.
-  if (args.device.find(',') != std::string::npos) return false;
+  if (args.device.find(',') != std::string::npos || reads_inputs_whole(args)) return false;
   if (!positionable_target(args.output) || (!args.values.empty() && !positionable_target(args.values_out)))
     return false;
   if (host_memory_limit && host_memory_limit < kStagingPerThread + kStreamedHeads) return false;
@@ -272,42 +286,61 @@ bool try_streamed_sort(const SortArgs& args, SortOptions options, std::optional<
   return true;
 }
 
-// Anything else: the inputs read whole into host memory, sorted there through the device(s) (in
-// chunks when larger than a device), and written out.
+// Anything else: the inputs read whole into host memory (several concatenated), sorted there
+// through the device(s) (in chunks when larger than a device), and written out; -u and
+// --indices-out are applied here (sort_unique.hpp, sort_indices.hpp).
 void sort_in_host_memory(const SortArgs& args, const SortOptions& options, std::optional<key_type> type,
                          const std::optional<ValueType>& value_type, FileFormat format, SortRun& run,
                          Progress& progress) {
   const auto t_read = Clock::now();
   progress.phase("reading", input_size(args.input).bytes);
-  KeyFile keys = load_keys(args.input, type, format);
-  std::optional<ArrayFile> values;
-  if (!args.values.empty()) {
-    values = load_values(args.values, value_type, format);
-    if (values->count != keys.file.count)
-      throw Error(errc::invalid_argument, "values file '" + args.values + "' holds " + std::to_string(values->count) +
-                                              " elements but input '" + args.input + "' holds " +
-                                              std::to_string(keys.file.count) + " keys");
-  }
+  SortInputs in = load_sort_inputs(args, type, value_type, format);
   run.read_ms = ms_since(t_read);
-  run.n = keys.file.count;
-  run.type = keys.type;
-  run.value_bytes = values ? values->item_size : 0;
-  progress.phase("sorting", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
+  run.n = in.n;
+  run.type = in.type;
+  // With --indices-out the sort carries the positions; values given are gathered by them after.
+  const bool with_indices = !args.indices_out.empty();
+  core::HostArray indices = with_indices ? positions(in.n) : core::HostArray();
+  run.value_bytes = in.value_bytes;
+  run.indices = with_indices;
+  progress.phase("sorting", in.data_bytes());
 
-  if (!run.outputs) run.outputs = open_outputs(args, values.has_value());
+  if (!run.outputs) run.outputs = open_outputs(args, in.value_bytes != 0);
   // --device a,b,... sorts on several devices at once (gpusort/multi_device.hpp).
   if (run.contexts.empty()) run.contexts = open_contexts(args.device);
   const std::vector<Context*> context_ptrs = pointers(run.contexts);
-  run.report = sort_host_multi(context_ptrs, keys.type, keys.file.data(), run.n, values ? values->data() : nullptr,
-                               run.value_bytes, options);
+  run.report = sort_host_multi(context_ptrs, in.type, in.keys(), run.n, with_indices ? indices.get() : in.values(),
+                               with_indices ? sizeof(std::int64_t) : in.value_bytes, options);
+
+  std::size_t n = run.n;
+  const auto* index = reinterpret_cast<const std::int64_t*>(indices.get());
+  if (args.unique) {
+    std::vector<CarriedArray> carried;
+    if (with_indices) carried.push_back({indices.get(), sizeof(std::int64_t)});
+    else if (in.value_bytes) carried.push_back({in.values(), in.value_bytes});
+    n = keep_first_of_equal_keys(in.type, in.keys(), n, carried);
+    run.unique_kept = n;
+  }
+  const unsigned char* values = in.values();
+  core::HostArray gathered;
+  if (with_indices && in.value_bytes) {
+    gathered = core::make_host_array(n * in.value_bytes + 1);
+    gather_by_indices(in.values(), gathered.get(), n, in.value_bytes, index);
+    values = gathered.get();
+  }
 
   const auto t_write = Clock::now();
-  progress.phase("writing", keys.file.data_bytes() + (values ? values->data_bytes() : 0));
-  write_array(*run.outputs->keys, keys.file.data(), run.n, keys.file.item_size,
-              keys.file.npy || has_npy_extension(args.output), keys.file.npy ? keys.file.descr : descr_of(keys.type));
-  if (values)
-    write_array(*run.outputs->values, values->data(), run.n, values->item_size,
-                values->npy || has_npy_extension(args.values_out), values->descr);
+  progress.phase("writing", n * (key_size(in.type) + in.value_bytes + (with_indices ? sizeof(std::int64_t) : 0)));
+  const Outputs& out = *run.outputs;
+  if (out.keys)
+    write_array(*out.keys, in.keys(), n, key_size(in.type), in.keys_npy || has_npy_extension(args.output),
+                in.keys_descr);
+  if (out.values)
+    write_array(*out.values, values, n, in.value_bytes, in.values_npy || has_npy_extension(args.values_out),
+                in.values_descr);
+  if (out.indices)
+    write_array(*out.indices, index, n, sizeof(std::int64_t), in.keys_npy || has_npy_extension(args.indices_out),
+                kIndicesDescr);
   run.write_ms = ms_since(t_write);
 }
 
@@ -320,7 +353,9 @@ void print_report(const SortArgs& args, const SortRun& run) {
                args.algorithm == "auto" ? " (auto)" : "", args.descending ? "descending" : "ascending");
   std::fprintf(stderr, "gpusort: keys:      %zu x %s", run.n, std::string(key_type_name(run.type)).c_str());
   if (run.value_bytes) std::fprintf(stderr, " with %zu-byte values", run.value_bytes);
+  if (run.indices) std::fprintf(stderr, ", int64 indices sorted along (--indices-out)");
   std::fprintf(stderr, "\n");
+  if (run.unique_kept) std::fprintf(stderr, "gpusort: unique:    kept %zu of %zu keys (-u)\n", *run.unique_kept, run.n);
   if (run.streamed) {
     std::fprintf(stderr,
                  "gpusort: streamed through the device: read+upload %.3f ms, sort %.3f ms, download+write %.3f ms, "
@@ -354,7 +389,9 @@ void print_report(const SortArgs& args, const SortRun& run) {
 
 }  // namespace
 
-int run_sort(const SortArgs& args) {
+int run_sort(const SortArgs& given) {
+  const SortArgs args = resolve_sort_args(given);  // several inputs, -o absent, -c (sort_args.hpp)
+  if (args.check) return run_sort_check(args);
   check_arguments(args);
   if (!args.record_size.empty()) return run_record_sort(args, make_options(args));
   if (!args.key.empty()) throw Error(errc::invalid_argument, "--key needs --record-size (it names fields of records)");
@@ -373,6 +410,7 @@ int run_sort(const SortArgs& args) {
   std::uint64_t limit = 0;
   if (!args.memory_limit.empty()) {
     limit = parse_size_arg(args.memory_limit, "--memory-limit");
+    check_whole_inputs_fit(args, limit);
     if (over_memory_limit(args, limit) &&
         !try_streamed_sort(args, options, type, value_type, format, limit, run, progress)) {
       check_external_inputs(args, type, value_type, format);

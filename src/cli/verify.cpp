@@ -7,7 +7,7 @@
 
 namespace gpusort::cli {
 
-std::optional<Unsorted> find_unsorted(key_type t, const void* keys, std::size_t n, bool descending) {
+std::optional<Unsorted> find_unsorted(key_type t, const void* keys, std::size_t n, bool descending, bool strict) {
   return visit_key_type(t, [&](auto tag) -> std::optional<Unsorted> {
     using T = decltype(tag);
     const auto* p = static_cast<const unsigned char*>(keys);
@@ -17,10 +17,11 @@ std::optional<Unsorted> find_unsorted(key_type t, const void* keys, std::size_t 
       return v;
     };
     if (n < 2) return std::nullopt;
+    const gpusort::key_less<T> before{descending ? order::descending : order::ascending};
     T prev = load(0);
     for (std::size_t i = 1; i < n; ++i) {
       const T cur = load(i);
-      if (gpusort::key_less<T>{descending ? order::descending : order::ascending}(cur, prev)) return Unsorted{i, format_key(cur), format_key(prev)};
+      if (strict ? !before(prev, cur) : before(cur, prev)) return Unsorted{i, format_key(cur), format_key(prev)};
       prev = cur;
     }
     return std::nullopt;

@@ -91,7 +91,7 @@ TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
 
 // The segments' program (radix_segments.cl: keys of 32 or 64 bits), all its shapes, with the register
 // cap of the widths' row: its own form of the tiles' passes for every key type and value width (the
-// define sets the sorts build), every form (SegmentPolicy::rank_form) for u32 and u64 keys alone and
+// define sets the sorts build), both forms (SegmentPolicy::rank_first) for u32 and u64 keys alone and
 // with values of their width and for f32 keys alone, and 4-byte integer pairs read unpacked (their
 // row's are interleaved) (each build takes about 2 s here).
 TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
@@ -99,13 +99,13 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
   const std::string source = rt::assemble_kernel_source("radix_segments.cl");
   int built = 0;
-  const auto build = [&](key_type type, std::size_t value_bytes, std::optional<std::uint32_t> rank_form,
+  const auto build = [&](key_type type, std::size_t value_bytes, std::optional<bool> rank_first,
                          std::optional<bool> interleaved = std::nullopt) {
     const auto defines = algo::radix_segments_program_defines(
-        algo::radix_tuning_for(h100_description()), type, value_bytes, rank_form, interleaved);
+        algo::radix_tuning_for(h100_description()), type, value_bytes, rank_first, interleaved);
     EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
-        << key_type_name(type) << " keys, " << value_bytes << "-byte values, rank form "
-        << (rank_form ? std::to_string(*rank_form) : "of the row");
+        << key_type_name(type) << " keys, " << value_bytes << "-byte values, "
+        << (!rank_first ? "the row's form" : *rank_first ? "rank first" : "count first");
     ++built;
   };
   for (key_type type : all_key_types) {
@@ -116,10 +116,10 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
   for (key_type type : {key_type::u32, key_type::u64, key_type::f32})
     for (std::size_t value_bytes : {std::size_t(0), key_size(type)})
       if (type != key_type::f32 || value_bytes == 0)
-        for (std::uint32_t rank_form : {0u, 1u, 2u}) build(type, value_bytes, rank_form);
-  // 4-byte pairs unpacked (the row's are interleaved: radix_segments.cl's packed pairs build only so)
+        for (bool rank_first : {false, true}) build(type, value_bytes, rank_first);
+  // 4-byte pairs unpacked (the row's are interleaved)
   build(key_type::u32, 4, std::nullopt, false);
-  EXPECT_EQ(built, 36 + 5 * 3 + 1);
+  EXPECT_EQ(built, 36 + 5 * 2 + 1);
 }
 
 }  // namespace

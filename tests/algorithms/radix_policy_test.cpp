@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -72,14 +73,10 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
   EXPECT_EQ(single_tile_local_bytes({.threads = 512, .items = 8}, 4, 4), (4096u + 128u) * 8u + 16u * 1024u);
   EXPECT_EQ(single_tile_local_bytes({.threads = 1024, .items = 16}, 2, 0), (16384u + 512u) * 2u + 32u * 1024u);
   EXPECT_EQ(single_tile_local_bytes({.threads = 256, .items = 4}, 8, 16), (1024u + 32u) * 24u + 8u * 1024u);
-  {  // float keys: RADIX_FLOAT_FLAG (the network's check for -0 and NaN) unless float_flag=0
-    const auto flag = [&](const RadixPolicyOverride& o) {
-      return has(to_defines(choose_radix_policy(dev, key_type::f32, 0, 4096, {}, o), RadixPath::single_tile),
-                 "RADIX_FLOAT_FLAG=1");
-    };
-    EXPECT_TRUE(flag({}));
-    EXPECT_FALSE(flag({.float_flag = false}));
-  }
+  // float keys: the kernels check for -0 and NaN themselves (no switch from the host)
+  for (RadixPath path : {RadixPath::single_tile, RadixPath::onesweep, RadixPath::segments})
+    for (const std::string& d : to_defines(choose(dev, key_type::f32, 0, 4096), path))
+      EXPECT_EQ(d.find("FLOAT_FLAG"), std::string::npos) << d;
   {  // switched off by bitonic_max = 0 or a smaller single_tile_max (then the radix tile, or nothing)
     const auto with = [&](const RadixPolicyOverride& o, std::uint64_t n) {
       return choose_radix_policy(dev, key_type::u32, 0, n, {}, o).single_tile;
@@ -143,28 +140,28 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
     EXPECT_EQ(os.packed_pairs, c.packed) << key_type_name(c.t) << "/" << c.vb << " 2^" << c.log2n;
   }
   // switches: values beside the keys up to 8 bytes together, digits recomputed for integer keys
-  // staged apart, the snapshot and float flag by key type, fewer histogram copies beyond 4 passes
+  // staged apart, the snapshot by key type, fewer histogram copies beyond 4 passes
   const OnesweepPolicy u64 = choose(dev, key_type::u64, 0, 1 << 20).onesweep;
-  EXPECT_TRUE(u64.recompute_digit && u64.snapshot == 4 && u64.hist_copies == 16 && !u64.float_flag);
+  EXPECT_TRUE(u64.recompute_digit && u64.snapshot == 4 && u64.hist_copies == 16);
   const OnesweepPolicy f32 = choose(dev, key_type::f32, 4, 1 << 20).onesweep;
-  EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.float_flag && f32.snapshot == 0 && f32.hist_copies == 32);
+  EXPECT_TRUE(f32.split_stage && !f32.recompute_digit && f32.snapshot == 0 && f32.hist_copies == 32);
   // 4-byte keys alone: 16 histogram copies from 2^21 to below 2^24 (kHistCopies16Keys4From)
   EXPECT_EQ(choose(dev, key_type::u32, 0, (1 << 21) - 1).onesweep.hist_copies, 32u);
   EXPECT_EQ(choose(dev, key_type::f32, 0, 1 << 21).onesweep.hist_copies, 16u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, (1 << 24) - 1).onesweep.hist_copies, 16u);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1 << 24).onesweep.hist_copies, 32u);
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1 << 22).onesweep.hist_copies, 32u);
-  // the histogram's blocks: about 8 per SM by default (whole spans of 8192 keys), an override's number,
-  // more where a span would pass 2^19 keys (u16 lane counters)
-  const auto hist_groups = [&](std::uint64_t n, std::optional<std::uint32_t> per_sm) {
-    return choose_radix_policy(dev, key_type::u32, 0, n, {}, {.hist_blocks_per_sm = per_sm}).onesweep.hist_spans;
+  // the histogram's blocks: about 8 per SM (whole spans of 8192 keys), more where a span would pass
+  // 2^19 keys (u16 lane counters)
+  const auto hist_groups = [&](const DeviceDescription& d, std::uint64_t n) {
+    return choose(d, key_type::u32, 0, n).onesweep.hist_spans;
   };
-  EXPECT_GT(hist_groups(1 << 24, {}).groups, 7u * dev.compute_units);
-  EXPECT_LE(hist_groups(1 << 24, {}).groups, 8u * dev.compute_units);
-  EXPECT_GT(hist_groups(1 << 24, 3).groups, 2u * dev.compute_units);
-  EXPECT_LE(hist_groups(1 << 24, 3).groups, 3u * dev.compute_units);
-  EXPECT_EQ(hist_groups(1ull << 29, 1).groups, 1024u);
-  EXPECT_EQ(hist_groups(1ull << 29, 1).span, 1ull << 19);
+  EXPECT_GT(hist_groups(dev, 1 << 24).groups, 7u * dev.compute_units);
+  EXPECT_LE(hist_groups(dev, 1 << 24).groups, 8u * dev.compute_units);
+  DeviceDescription one_sm = dev;
+  one_sm.compute_units = 1;
+  EXPECT_EQ(hist_groups(one_sm, 1ull << 29).groups, 1024u);
+  EXPECT_EQ(hist_groups(one_sm, 1ull << 29).span, 1ull << 19);
   EXPECT_FALSE(choose(dev, key_type::u32, 0, 1 << 20).onesweep.recompute_digit);
   EXPECT_TRUE(choose(dev, key_type::u32, 0, 1 << 24).onesweep.recompute_digit);  // kRecomputeKeys4From
   EXPECT_TRUE(choose(dev, key_type::i32, 0, 1ull << 28).onesweep.recompute_digit);
@@ -256,7 +253,7 @@ TEST(RadixPolicy, CudaPathsAndTileShapes) {
 // CUDA segments (kSegmentsFrom, kSegmentShapes): integer keys of 4 or 8 bytes alone or with values of
 // their own width, from the rows' n, in the smallest measured shape that holds a segment; never for
 // floats, other widths, other backends or portions; the override takes any width of 32 bits or more
-// and the unmeasured 512 x 18 shape. The layout asks for the segments' words.
+// (in 256-thread tiles only). The layout asks for the segments' words.
 TEST(RadixPolicy, CudaSegments) {
   const auto dev = cuda_device();
   const auto tile = [&](key_type t, std::size_t vb, std::uint64_t n, RadixPolicyOverride o = {}) {
@@ -273,8 +270,8 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(tile(key_type::f32, 0, 1ull << 28), 0u);
   EXPECT_EQ(tile(key_type::f64, 8, 1ull << 28), 0u);
   EXPECT_EQ(tile(key_type::u32, 8, 1ull << 28), 0u);
-  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 29), 0u);  // only the unmeasured shape holds its segments
-  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 29, {.segments = true}), 9216u);
+  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 29), 0u);  // segments larger than 256 x 18 keys
+  EXPECT_EQ(tile(key_type::u64, 0, 1ull << 29, {.segments = true}), 0u);
   EXPECT_EQ(tile(key_type::u64, 0, 1ull << 30, {.segments = true}), 0u);  // portions
   EXPECT_EQ(tile(key_type::f32, 4, 100001, {.segments = true}), 1536u);
   EXPECT_EQ(tile(key_type::u16, 0, 1ull << 28, {.segments = true}), 0u);
@@ -287,39 +284,26 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 0, 30011, {}, parse_radix_policy_override("segments=1,segment_skew_percent=1000"))
                 .segments.skew_percent,
             1000u);
-  // the forms: 512-thread tiles and passes that rank first only through the override
-  const RadixPolicy wide = choose_radix_policy(dev, key_type::u32, 0, 1ull << 28, {},
-                                               parse_radix_policy_override("segment_threads=512,segment_rank=2"));
-  EXPECT_EQ(wide.segments.threads, 512u);
-  EXPECT_EQ(wide.segments.tile(), 4608u);
-  EXPECT_EQ(wide.segments.rank_form, 2u);
-  EXPECT_TRUE(has(to_defines(wide, RadixPath::segments), "RADIX_SEGMENT_RANK=2"));
+  // the tiles' form: the row's, or the override's
+  const RadixPolicy other = choose_radix_policy(dev, key_type::u32, 4, 1ull << 28, {},
+                                                parse_radix_policy_override("segment_rank_first=1"));
+  EXPECT_TRUE(other.segments.rank_first);
+  EXPECT_TRUE(has(to_defines(other, RadixPath::segments), "RADIX_SEGMENT_RANK_FIRST=1"));
   EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 0, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_MIN_BLOCKS=4"));
-  EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 4, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_RANK=0"));
+  EXPECT_TRUE(has(to_defines(choose(dev, key_type::u32, 4, 1ull << 28), RadixPath::segments), "RADIX_SEGMENT_RANK_FIRST=0"));
   EXPECT_THROW(parse_radix_policy_override("segment_min_blocks=9"), Error);
+  EXPECT_THROW(parse_radix_policy_override("segment_rank_first=2"), Error);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.threads, 256u);
   // the rows' passes: 4-byte keys alone rank first with an atomic first pass in 64 registers
-  EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.rank_form, 2u);
+  EXPECT_TRUE(choose(dev, key_type::u32, 0, 1ull << 28).segments.rank_first);
   EXPECT_EQ(choose(dev, key_type::u32, 0, 1ull << 28).segments.min_blocks, 4u);
-  EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28).segments.rank_form, 0u);
+  EXPECT_FALSE(choose(dev, key_type::u32, 4, 1ull << 28).segments.rank_first);
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28).segments.min_blocks, 0u);
-  EXPECT_EQ(choose_radix_policy(dev, key_type::f32, 0, 100001, {}, {.segments = true}).segments.rank_form, 2u);
-  EXPECT_EQ(choose_radix_policy(dev, key_type::u32, 8, 100001, {}, {.segments = true}).segments.rank_form, kSegmentRankForm);
-  EXPECT_EQ(tile(key_type::u32, 0, (1ull << 28) - 1, {.segment_threads = 512}), 0u);  // the override's threads alone: no segments below the rule
-  EXPECT_THROW(parse_radix_policy_override("segment_threads=128"), Error);
-  // packed pairs: 4-byte integer keys with 4-byte values only
-  const auto packed = [&](key_type t, std::size_t vb) {
-    return choose_radix_policy(dev, t, vb, 1ull << 28, {}, {.segments = true, .segment_packed = true}).segments.packed;
-  };
-  EXPECT_TRUE(packed(key_type::u32, 4));
-  EXPECT_TRUE(packed(key_type::i32, 4));
-  EXPECT_FALSE(packed(key_type::f32, 4));
-  EXPECT_FALSE(packed(key_type::u32, 0));
-  EXPECT_FALSE(packed(key_type::u32, 8));
-  EXPECT_FALSE(packed(key_type::u64, 4));
+  EXPECT_FALSE(choose(dev, key_type::u64, 0, 1ull << 28).segments.rank_first);
+  EXPECT_TRUE(choose_radix_policy(dev, key_type::f32, 0, 100001, {}, {.segments = true}).segments.rank_first);
+  EXPECT_FALSE(choose_radix_policy(dev, key_type::u32, 8, 100001, {}, {.segments = true}).segments.rank_first);
   // interleaved pairs: 4-byte integer keys with 4-byte values where the onesweep passes pack them (from
-  // 2^22), unless the tiles take packed pairs or the override says no; the tiles' program and the
-  // segments' words know
+  // 2^22), unless the override says no; the tiles' program and the segments' words know
   const auto interleaved = [&](key_type t, std::size_t vb, std::uint64_t n, RadixPolicyOverride o = {.segments = true}) {
     return choose_radix_policy(dev, t, vb, n, {}, o).segments.interleaved;
   };
@@ -329,7 +313,6 @@ TEST(RadixPolicy, CudaSegments) {
   EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 21));
   EXPECT_TRUE(interleaved(key_type::u32, 4, 1ull << 21, {.packed_pairs = true, .segments = true}));
   EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 28, {.packed_pairs = false}));
-  EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 28, {.segment_packed = true}));
   EXPECT_FALSE(interleaved(key_type::u32, 4, 1ull << 28, parse_radix_policy_override("segment_interleaved=0")));
   EXPECT_FALSE(interleaved(key_type::u32, 0, 1ull << 28, {}));
   EXPECT_FALSE(interleaved(key_type::u64, 8, 1ull << 28, {}));
@@ -380,13 +363,10 @@ TEST(RadixPolicy, OpenclGpuPaths) {
   EXPECT_EQ(choose_radix_policy(cpu_device(), key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = true}).path,
             RadixPath::portable_onesweep);
   EXPECT_EQ(parse_radix_policy_override("portable_onesweep=1,spin_limit=0,fallback_only=1").spin_limit, 0u);
-  // on CUDA only when asked (to compare and profile the portable kernels there)
-  EXPECT_EQ(choose(cuda_device(), key_type::u32, 0, 1 << 20).path, RadixPath::onesweep);
-  const RadixPolicy on_cuda =
-      choose_radix_policy(cuda_device(), key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = true});
-  EXPECT_EQ(on_cuda.path, RadixPath::portable_onesweep);
-  EXPECT_EQ(on_cuda.portable.tile(), 2048u);
-  EXPECT_TRUE(on_cuda.portable.warp_rank);
+  // never on CUDA, whatever the override says (radix_onesweep.cl at every n)
+  for (std::optional<bool> portable : {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}})
+    EXPECT_EQ(choose_radix_policy(cuda_device(), key_type::u32, 0, 1 << 20, {}, {.portable_onesweep = portable}).path,
+              RadixPath::onesweep);
   // warp votes on NVIDIA's GPUs only, whole warps, and not when switched off
   DeviceDescription nvidia_cl = dev;
   nvidia_cl.vendor = "NVIDIA Corporation";
@@ -443,7 +423,6 @@ TEST(RadixPolicy, NvidiaOpenclOnesweep) {
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 20}).onesweep.items, 20u);  // explicit shape
   EXPECT_EQ(choose(dev, key_type::u32, 4, 1ull << 28, {.items_per_thread = 32}).onesweep.items, 28u);  // shrunk to fit
   EXPECT_EQ(choose(dev, key_type::u64, 0, 1ull << 28).onesweep.hist_copies, 8u);
-  EXPECT_TRUE(choose(dev, key_type::f32, 0, 1ull << 28).onesweep.float_flag);
   for (key_type t : {key_type::u8, key_type::i16, key_type::u32, key_type::f32, key_type::u64, key_type::f64})
     for (std::size_t vb : {0, 1, 2, 4, 8, 16})
       for (std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 22, std::uint64_t(1) << 28}) {
@@ -488,10 +467,9 @@ TEST(RadixPolicy, OverrideSeam) {
   const auto dev = cuda_device();
   const RadixPolicyOverride o =
       parse_radix_policy_override("items=20,min_blocks=2,packed_pairs=0,,single_tile_max=0,bitonic_max=64,overlap_passes=0,early_trigger=1,"
-                                  "uniform_count=1,hist_blocks_per_sm=3");
+                                  "uniform_count=1");
   EXPECT_EQ(o.items, 20u);
   EXPECT_EQ(o.uniform_count, true);
-  EXPECT_EQ(o.hist_blocks_per_sm, 3u);
   EXPECT_EQ(o.min_blocks, 2u);
   EXPECT_EQ(o.packed_pairs, false);
   EXPECT_EQ(o.single_tile_max, 0u);
@@ -500,8 +478,10 @@ TEST(RadixPolicy, OverrideSeam) {
   EXPECT_EQ(o.early_trigger, true);
   EXPECT_FALSE(o.snapshot.has_value());
   EXPECT_FALSE(parse_radix_policy_override("").items.has_value());
-  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "uniform_count=2", "items=3x", "hist_blocks_per_sm=0",
-                          "packed_registers=0"})  // the parked form is gone
+  for (const char* bad : {"itemz=3", "items", "items=", "items=-1", "items=65", "packed_pairs=2", "uniform_count=2", "items=3x",
+                          "packed_registers=0",  // the parked form is gone
+                          // settled switches, gone with their kernels' other forms
+                          "float_flag=0", "hist_blocks_per_sm=3", "segment_threads=512", "segment_rank=1", "segment_packed=1"})
     EXPECT_THROW(parse_radix_policy_override(bad), Error) << bad;
   {
     const ScopedRadixPolicyOverride scoped(o);
@@ -523,7 +503,7 @@ TEST(RadixPolicy, DefinesAndLayout) {
   const auto d = to_defines(p, RadixPath::onesweep, true, false);
   for (const char* want : {"KEY_KIND=2", "ITEMS=24", "ONESWEEP_MIN_BLOCKS=3", "ONESWEEP_SPLIT_STAGE=1",
                            "ONESWEEP_RECOMPUTE_DIGIT=0", "ONESWEEP_LOOKBACK_SNAPSHOT=0", "RADIX_HIST_COPIES=32",
-                           "RADIX_FLOAT_FLAG=1", "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0"})
+                           "ONESWEEP_PACKED_IN=1", "ONESWEEP_PACKED_OUT=0"})
     EXPECT_TRUE(has(d, want)) << want;
   EXPECT_EQ(radix_onesweep_program_defines(dev, key_type::f32, 4, 1ull << 26).size(), 4u);  // + 3 packed passes
   // one layout for the sort and its size query: ping-pong copies, the meta buffer, the second status buffer

@@ -118,14 +118,13 @@ TEST(Radix, CudaSingleTileEdges) {
   check_pairs<double, Bytes16>(o, {2, 257, 1025, 2047, 2048}, dist::specials);
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 256, 257, 1023, 1025, 2049, 8191, 8192}, dist::uniform);
   // float keys with -0 and NaN take ordered_key digits of the plain images they travel as
-  // (kernels/radix_float_flip.h, radix_canonical_image): pairs, and every float sort through that path
-  // (float_flag=0)
+  // (kernels/radix_float_flip.h, radix_canonical_image): keys and pairs of every block size
   for (dist d : {dist::specials, dist::entropy, dist::sorted})
     check_pairs<float, std::uint32_t>(o, {2, 257, 2049, 4095, 4096, 8192}, d);
   {
-    const algo::ScopedRadixPolicyOverride float_flag_off({.float_flag = false, .single_tile_max = 16384, .bitonic_max = 0});
-    check_keys_matrix<float>(o, {2, 1025, 4096, 8191, 16384}, {dist::uniform, dist::specials, dist::all_equal});
-    check_keys_matrix<double>(o, {3, 2048, 4097}, {dist::uniform, dist::specials});
+    const algo::ScopedRadixPolicyOverride larger_tiles({.single_tile_max = 16384, .bitonic_max = 0});
+    check_keys_matrix<float>(o, {2, 1025, 4096, 8191, 16384}, {dist::specials, dist::entropy});
+    check_keys_matrix<double>(o, {3, 2048, 4097}, {dist::specials, dist::entropy});
     check_pairs<float, std::uint64_t>(o, {2, 1025, 2048}, dist::specials);
   }
   // sorted and reverse input: long runs of one digit in the high passes
@@ -138,8 +137,8 @@ TEST(Radix, CudaSingleTileEdges) {
 // network size (n padded to 2^7 .. 2^12) at and around its edges, signed, narrow and 64-bit types,
 // both orders, ties and all-equal keys; floats with -0 and NaN (kept in input order: their spread
 // images hold their input positions), also entropy-reduced (f32: a few dozen zeros of both signs in
-// 4096 keys) and with float_flag=0, which sends every float block through the spread images; pairs
-// stable with values of every width; 64-bit keys with values and 4097 keys do not take it.
+// 4096 keys); pairs stable with values of every width; 64-bit keys with values and 4097 keys do not
+// take it.
 TEST(Radix, CudaSmallBitonic) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "radix_small_bitonic runs on CUDA devices";
@@ -176,11 +175,6 @@ TEST(Radix, CudaSmallBitonic) {
   check_pairs<std::uint8_t, std::uint16_t>(o, {2, 255, 4096}, dist::few_unique);
   check_pairs<std::int16_t, std::uint8_t>(o, {129, 3000}, dist::uniform);
   check_pairs<float, Bytes16>(o, {127, 2048, 4095}, dist::specials);
-  {  // every float block through the spread images (without the block's check for -0 and NaN)
-    const algo::ScopedRadixPolicyOverride spread({.float_flag = false, .bitonic_max = 4096});
-    check_keys_matrix<float>(o, sizes, float_dists);
-    check_keys_matrix<double>(o, edges, float_dists);
-  }
 }
 
 // CUDA, 4-byte keys with 4-byte values: between the first and the last pass the pairs travel packed
@@ -403,25 +397,20 @@ TEST(Radix, CudaSegments) {
 }
 
 // The segments' other forms (beside CudaSegments' defaults, where 4-byte keys alone rank first with
-// an atomic first pass): the tiles' passes that count first (segment_rank=0), rank first with the
-// ballots throughout (1), with atomics' ranks in the first pass of keys alone (2), in 256- and
-// 512-thread tiles (segment_threads), 4-byte integer pairs packed one word a pair (segment_packed), and
-// 4-byte integer pairs left interleaved by packed onesweep passes (packed_pairs=1 forces those at these
-// sizes; n % 32 != 0, so the last pairs are unpacked; segments of one pair; the fallback from
-// interleaved pairs),
+// an atomic first pass): the tiles' passes that count first (segment_rank_first=0) or rank first
+// (1: atomics' ranks in the first pass of keys alone, the ballots for pairs), with a register cap
+// (segment_min_blocks), and 4-byte integer pairs left interleaved by packed onesweep passes
+// (packed_pairs=1 forces those at these sizes; n % 32 != 0, so the last pairs are unpacked; segments
+// of one pair; the fallback from interleaved pairs),
 // on integer keys, pairs of both widths and i32/f32 pairs, floats with specials
 // (digits of canonical images), sorted keys and keys whose low 16 bits are all ones (the atomic pass
 // keeps the tiles' padding, the same low bits, apart), both orders; the skew check off.
 TEST(Radix, CudaSegmentsForms) {
   Context& ctx = test_context();
   if (ctx.device().backend != "cuda") GTEST_SKIP() << "CUDA's radix_segments.cl";
-  for (const char* form : {"segment_rank=1,segment_threads=256", "segment_rank=0,segment_threads=256",
-                           "segment_rank=0,segment_threads=512", "segment_rank=2,segment_threads=512",
-                           "segment_packed=1,segment_rank=1,segment_threads=256",
-                           "segment_packed=1,segment_rank=0,segment_threads=512,segment_min_blocks=4",
-                           "packed_pairs=1,segment_rank=0,segment_threads=256",
-                           "packed_pairs=1,segment_rank=1,segment_threads=512",
-                           "packed_pairs=1,segment_interleaved=0,segment_threads=256"}) {
+  for (const char* form : {"segment_rank_first=1", "segment_rank_first=0", "segment_rank_first=0,segment_min_blocks=4",
+                           "packed_pairs=1,segment_rank_first=0", "packed_pairs=1,segment_rank_first=1",
+                           "packed_pairs=1,segment_interleaved=0"}) {
     SCOPED_TRACE(form);
     const algo::ScopedRadixPolicyOverride forced(
         algo::parse_radix_policy_override(std::string("segments=1,segment_skew_percent=100000,") + form));
@@ -469,13 +458,11 @@ TEST(Radix, CudaSegmentsForms) {
     };
     // 2 orders x (uniform and sorted u32, i64, 3 pair types) + the float, the low-ones and the wide
     // segments' sorts; 16 distinct keys make 16 segments too large for any tile (the ordinary passes:
-    // u32 keys and pairs); segment_packed, or packed onesweep passes (packed_pairs) unless
-    // segment_interleaved=0: the 4-byte integer pairs' tiles (2 orders x 2 types + the wide segments)
+    // u32 keys and pairs); packed onesweep passes (packed_pairs) unless segment_interleaved=0: the
+    // 4-byte integer pairs' tiles (2 orders x 2 types + the wide segments)
     const std::string f(form);
-    const bool packed = f.find("segment_packed") != std::string::npos;
     const bool interleaved = f.find("packed_pairs=1") != std::string::npos && f.find("segment_interleaved=0") == std::string::npos;
     EXPECT_EQ(count("segment tiles"), 2u * 6u + 3u) << ph;
-    EXPECT_EQ(count("segment tiles (packed)"), packed ? 5u : 0u) << ph;
     EXPECT_EQ(count("segment tiles (interleaved)"), interleaved ? 5u : 0u) << ph;
     EXPECT_EQ(count("outgrew"), 4u) << ph;
   }
@@ -627,7 +614,8 @@ TEST(Radix, CudaPortions) {
 }
 
 // Other devices' onesweep passes (kernels/radix_onesweep_portable.cl; the default on OpenCL GPUs,
-// forced here on any device, CUDA's too, with the single work-group path off): every key type around
+// forced here on any OpenCL device, with the single work-group path off; CUDA runs radix_onesweep.cl
+// only): every key type around
 // tile edges with skipped passes and both orders, stable pairs of several value widths; then the
 // look-back's fallback: every predecessor counted from its keys (fallback_only: also tile 0's
 // count with its digits' global offsets), and counting as soon as a predecessor has published
@@ -635,6 +623,7 @@ TEST(Radix, CudaPortions) {
 // four words.
 TEST(Radix, PortableOnesweep) {
   Context& ctx = test_context();
+  if (ctx.device().backend == "cuda") GTEST_SKIP() << "CUDA devices run radix_onesweep.cl only";
   const SortOptions o{.stable = true, .algorithm = kRadix};
   const auto tile = static_cast<std::size_t>(
       algo::choose_radix_policy(ctx.device(), key_type::u32, 0, 1 << 20, o, {.portable_onesweep = true})

@@ -1,6 +1,7 @@
-// The on-disk program cache: a second process compiles nothing; build errors carry the log; a
-// damaged, foreign or odd entry costs a compile and nothing else; an untrusted directory is not
-// used; the size limit evicts the least recently used entries; info and clear.
+// The on-disk program cache: a second process compiles nothing; build errors carry the log; the
+// build flow and memo the backends share; a damaged, foreign or odd entry costs a compile and nothing
+// else; an untrusted directory is not used; the size limit evicts the least recently used entries;
+// info and clear.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,8 @@
 #include <thread>
 
 #include "runtime/device.hpp"
+#include "runtime/kernel_sources.hpp"
+#include "runtime/program_build.hpp"
 #include "runtime/program_cache.hpp"
 #include "support/test_support.hpp"
 
@@ -129,6 +132,55 @@ struct TempCache {
 };
 
 std::string test_key(const std::string& name) { return rt::program_cache_key("opencl", "test device", "driver", name, ""); }
+
+// The build flow both backends share (runtime/program_build.hpp), with stand-ins for a backend's
+// steps: the first build compiles and stores its binary, the next loads that binary; a binary the
+// backend's load refuses (stale, foreign) is compiled again; other options are another entry.
+TEST(ProgramBuild, SharedFlowCompilesOnceThenLoads) {
+  TempCache cache;
+  ScopedEnv cached("GPUSORT_NO_CACHE", nullptr);
+  const rt::BuildIdentity id{"opencl", "test device", "driver"};
+  const std::string source = rt::assemble_kernel_source("bitonic.cl");
+  const Bytes binary(source.begin(), source.begin() + 64);
+  int compiles = 0;
+  Bytes loaded;
+  const auto compile = [&](const std::string& text) {
+    ++compiles;
+    EXPECT_EQ(text, source);
+    return rt::CompiledProgram<int>{7, Bytes(text.begin(), text.begin() + 64)};
+  };
+  const auto load = [&](const Bytes& b) {
+    loaded = b;
+    return 9;
+  };
+  const auto refuse = [](const Bytes&) { return 0; };
+  const rt::ProgramCacheStats before = rt::program_cache_stats();
+  EXPECT_EQ(rt::load_or_compile<int>(id, "bitonic.cl", "-DX=1", load, compile), 7);
+  EXPECT_EQ(rt::load_or_compile<int>(id, "bitonic.cl", "-DX=1", load, compile), 9);
+  EXPECT_EQ(loaded, binary);
+  EXPECT_EQ(rt::load_or_compile<int>(id, "bitonic.cl", "-DX=1", refuse, compile), 7);
+  EXPECT_EQ(rt::load_or_compile<int>(id, "bitonic.cl", "-DX=2", load, compile), 7);
+  EXPECT_EQ(compiles, 3);
+  const rt::ProgramCacheStats after = rt::program_cache_stats();
+  EXPECT_EQ(after.compiled - before.compiled, 3u);
+  EXPECT_EQ(after.loaded - before.loaded, 1u);
+}
+
+// A device's memo of built programs: each (file, defines) built once; a build that throws keeps
+// nothing, so the next lookup builds again.
+TEST(ProgramBuild, MemoBuildsEachProgramOnce) {
+  rt::ProgramMemo<int> memo;
+  int builds = 0;
+  const auto build = [&] { return std::make_unique<int>(++builds); };
+  int& first = memo.get("f.cl", {"A=1"}, build);
+  EXPECT_EQ(&memo.get("f.cl", {"A=1"}, build), &first);
+  EXPECT_EQ(memo.get("f.cl", {"A=2"}, build), 2);
+  EXPECT_EQ(memo.get("g.cl", {"A=1"}, build), 3);
+  const auto fails = []() -> std::unique_ptr<int> { throw Error(errc::build_error, "a failed build"); };
+  EXPECT_THROW(memo.get("h.cl", {}, fails), Error);
+  EXPECT_EQ(memo.get("h.cl", {}, build), 4);
+  EXPECT_EQ(builds, 4);
+}
 
 Bytes test_payload(std::size_t size, unsigned seed) {
   Bytes b(size);

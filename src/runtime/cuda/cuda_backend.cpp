@@ -10,8 +10,7 @@
 
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
-#include "runtime/kernel_sources.hpp"
-#include "runtime/program_cache.hpp"
+#include "runtime/program_build.hpp"
 
 namespace gpusort::rt {
 namespace {
@@ -344,40 +343,31 @@ class CudaDevice final : public Device {
   const DeviceDescription& description() const override { return desc_; }
 
   Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
-    std::string memory_key = program_memo_key(kernel_file, defines);  // the options follow from the defines
-    std::lock_guard lock(programs_mutex_);
-    if (auto it = programs_.find(memory_key); it != programs_.end()) return *it->second;
-
-    const std::vector<std::string> options = nvrtc_options(defines, target_.arch);
-    const std::string joined = join(options);
-
-    const std::string source = assemble_kernel_source(kernel_file);
-    const std::string key = program_cache_key("cuda", cache_device_, cache_driver_, source, joined);
-    Current cur(*ctx_);
-    CUmodule module = nullptr;
-    if (auto binary = program_cache_load(key)) {
-      if (!target_.cubin && binary->back() != '\0') binary->push_back('\0');
-      if (api_.cuModuleLoadData(&module, binary->data()) == CUDA_SUCCESS)
-        note_program_loaded();
-      else
-        module = nullptr;  // a stale or foreign entry: compile afresh and overwrite it
-    }
-    if (!module) {
-      std::vector<unsigned char> binary = nvrtc_compile(source, kernel_file, options, target_.cubin);
-      note_program_compiled();
-      CUresult r = api_.cuModuleLoadData(&module, binary.data());
-      if (r != CUDA_SUCCESS) {
-        std::string hint;
-        if (nvrtc_major() * 1000 > api_.version)
-          hint = " (" + nvrtc_version_string() + " is newer than " + desc_.driver.substr(0, desc_.driver.find(',')) +
-                 "; set GPUSORT_NVRTC_LIBRARY to an NVRTC no newer than the driver)";
-        cuda_check(r, "cuModuleLoadData(" + kernel_file + ", " + target_.arch + ")" + hint);
-      }
-      program_cache_store(key, binary);
-    }
-    auto& slot = programs_[std::move(memory_key)];
-    slot = std::make_unique<CudaProgram>(ctx_, kernel_file, module);
-    return *slot;
+    return programs_.get(kernel_file, defines, [&] {  // the options follow from the defines
+      const std::vector<std::string> options = nvrtc_options(defines, target_.arch);
+      Current cur(*ctx_);
+      const auto load = [&](std::vector<unsigned char>& binary) {
+        if (!target_.cubin && binary.back() != '\0') binary.push_back('\0');
+        CUmodule module = nullptr;
+        // a stale or foreign entry: compiled afresh and overwritten
+        return api_.cuModuleLoadData(&module, binary.data()) == CUDA_SUCCESS ? module : nullptr;
+      };
+      const auto compile = [&](const std::string& source) {
+        CompiledProgram<CUmodule> c{nullptr, nvrtc_compile(source, kernel_file, options, target_.cubin)};
+        CUresult r = api_.cuModuleLoadData(&c.program, c.binary->data());
+        if (r != CUDA_SUCCESS) {
+          std::string hint;
+          if (nvrtc_major() * 1000 > api_.version)
+            hint = " (" + nvrtc_version_string() + " is newer than " + desc_.driver.substr(0, desc_.driver.find(',')) +
+                   "; set GPUSORT_NVRTC_LIBRARY to an NVRTC no newer than the driver)";
+          cuda_check(r, "cuModuleLoadData(" + kernel_file + ", " + target_.arch + ")" + hint);
+        }
+        return c;
+      };
+      const CUmodule module =
+          load_or_compile<CUmodule>({"cuda", cache_device_, cache_driver_}, kernel_file, join(options), load, compile);
+      return std::make_unique<CudaProgram>(ctx_, kernel_file, module);
+    });
   }
 
   BufferPtr alloc(std::size_t bytes) override {
@@ -659,8 +649,7 @@ class CudaDevice final : public Device {
   NvrtcTarget target_;
   std::string cache_device_, cache_driver_;
   std::unique_ptr<CudaQueue> default_queue_;
-  std::mutex programs_mutex_;
-  std::unordered_map<std::string, std::unique_ptr<CudaProgram>> programs_;
+  ProgramMemo<CudaProgram> programs_;
 };
 
 // The driver and NVRTC, or why not.

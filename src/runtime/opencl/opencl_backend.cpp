@@ -12,7 +12,7 @@
 #include "runtime/kernel_sources.hpp"
 #include "runtime/large_stack.hpp"
 #include "runtime/opencl/opencl_errors.hpp"
-#include "runtime/program_cache.hpp"
+#include "runtime/program_build.hpp"
 
 namespace gpusort::rt {
 namespace {
@@ -245,31 +245,23 @@ class ClDevice final : public Device {
   const DeviceDescription& description() const override { return desc_; }
 
   Program& program(const std::string& kernel_file, const std::vector<std::string>& defines) override {
-    std::string memo = program_memo_key(kernel_file, defines);  // the options follow from the defines
-    std::lock_guard lock(programs_mutex_);
-    if (auto it = programs_.find(memo); it != programs_.end()) return *it->second;
-    std::string options = "-cl-std=CL1.2";
-    for (const auto& d : defines) {
-      options += " -D" + d;
-      // GS_MAX_REGISTERS=N: the register cap CUDA kernels state with __launch_bounds__, as NVIDIA's
-      // compiler option (cl_nv_compiler_options); other compilers take none
-      if (d.starts_with(kMaxRegistersDefine) && nvidia_gpu(desc_))
-        options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
-    }
-    std::string source = assemble_kernel_source(kernel_file);
-    std::string key = program_cache_key("opencl", desc_.name, desc_.driver, source, options);
-    cl_program prog = nullptr;
-    if (auto binary = program_cache_load(key)) prog = from_binary(*binary, options);
-    if (prog) {
-      note_program_loaded();
-    } else {
-      prog = compile(kernel_file, source, options);
-      note_program_compiled();
-      if (auto bin = binary_of(prog)) program_cache_store(key, *bin);
-    }
-    auto& slot = programs_[std::move(memo)];
-    slot = std::make_unique<ClProgram>(prog);
-    return *slot;
+    return programs_.get(kernel_file, defines, [&] {  // the options follow from the defines
+      std::string options = "-cl-std=CL1.2";
+      for (const auto& d : defines) {
+        options += " -D" + d;
+        // GS_MAX_REGISTERS=N: the register cap CUDA kernels state with __launch_bounds__, as NVIDIA's
+        // compiler option (cl_nv_compiler_options); other compilers take none
+        if (d.starts_with(kMaxRegistersDefine) && nvidia_gpu(desc_))
+          options += " -cl-nv-maxrregcount=" + d.substr(kMaxRegistersDefine.size());
+      }
+      const auto load = [&](const std::vector<unsigned char>& binary) { return from_binary(binary, options); };
+      const auto compile_source = [&](const std::string& source) {
+        cl_program prog = compile(kernel_file, source, options);
+        return CompiledProgram<cl_program>{prog, binary_of(prog)};
+      };
+      return std::make_unique<ClProgram>(
+          load_or_compile<cl_program>({"opencl", desc_.name, desc_.driver}, kernel_file, options, load, compile_source));
+    });
   }
 
   BufferPtr alloc(std::size_t bytes) override {
@@ -588,8 +580,7 @@ class ClDevice final : public Device {
   DeviceDescription desc_;
   cl_context context_ = nullptr;
   std::unique_ptr<ClQueue> default_queue_;
-  std::mutex programs_mutex_;
-  std::unordered_map<std::string, std::unique_ptr<ClProgram>> programs_;
+  ProgramMemo<ClProgram> programs_;
 };
 
 }  // namespace

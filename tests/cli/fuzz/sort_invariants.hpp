@@ -1,8 +1,9 @@
 #pragma once
 // What every run of `gpusort sort` must satisfy, whatever its arguments and input:
 //   - it exits by itself (no hang, no signal) with status 0, 1 or 2;
-//   - on success the output exists, is sorted in the requested order and holds exactly the input's
-//     keys (with --values: the same key/value pairs, and with --stable equal keys keep their order);
+//   - on success the output exists (standard output without -o), is sorted in the requested order
+//     and holds exactly the keys of the inputs, concatenated (with --values: the same key/value pairs,
+//     and with --stable equal keys keep their order);
 //   - on failure stderr holds one "gpusort: error:" line (more lines only with --verbose; before it,
 //     "gpusort: warning:" lines, as for input that looks like text) and the outputs are exactly as
 //     before: absent, or with their old bytes;
@@ -28,7 +29,8 @@ namespace fs = std::filesystem;
 
 // The parts of a sort command line the checker needs, read from the arguments themselves.
 struct SortArgsView {
-  std::string input, output, type, values, values_out, format;
+  std::string input, output, type, values, values_out, format;  // input: the first of inputs
+  std::vector<std::string> inputs;  // several are sorted as one, concatenated
   bool descending = false, stable = false, verbose = false;
 };
 
@@ -62,11 +64,12 @@ inline SortArgsView view_sort_args(const std::vector<std::string>& args) {
     bool skipped = false;
     for (const auto& o : other_valued) skipped = skipped || value_of(i, a, o[0], o[1], ignored);
     if (skipped) continue;
-    if (a == "-d" || a == "--descending") v.descending = true;
+    if (a == "-d" || a == "--descending" || a == "-r" || a == "--reverse") v.descending = true;
     else if (a == "-s" || a == "--stable") v.stable = true;
     else if (a == "-v" || a == "--verbose") v.verbose = true;
-    else if (a.rfind("-", 0) != 0 && v.input.empty()) v.input = a;
+    else if (a.rfind("-", 0) != 0) v.inputs.push_back(a);
   }
+  if (!v.inputs.empty()) v.input = v.inputs.front();
   return v;
 }
 
@@ -88,10 +91,14 @@ inline FileState file_state(const std::string& path) {
 struct BeforeRun {
   FileState input, output, values, values_out;
   std::vector<std::string> entries;
+  std::vector<FileState> inputs;  // every input, the first being `input`
 };
 
 inline BeforeRun snapshot(const SortArgsView& v, const cli_test::TempDir& dir) {
-  return {file_state(v.input), file_state(v.output), file_state(v.values), file_state(v.values_out), dir.entries()};
+  BeforeRun b{file_state(v.input), file_state(v.output), file_state(v.values), file_state(v.values_out),
+              dir.entries(), {}};
+  for (const auto& p : v.inputs) b.inputs.push_back(file_state(p));
+  return b;
 }
 
 struct Payload {
@@ -133,7 +140,7 @@ class SortInvariants {
     const bool wrote_over_input = o.exit_code == 0 && same_path(view_.input, view_.output);
     if (!wrote_over_input && file_state(view_.input).bytes != before_.input.bytes) add("the input file changed");
     if (o.exit_code == 0)
-      check_success();
+      check_success(o);
     else
       check_failure(o);
     std::string all;
@@ -164,12 +171,29 @@ class SortInvariants {
     if (dir_.entries() != before_.entries) add("failed run left new files in the directory");
   }
 
-  void check_success() {
+  // The inputs' payloads one after another, with the first one's dtype (several inputs are sorted as
+  // one array).
+  std::optional<Payload> inputs_payload(std::string& problem) const {
+    std::optional<Payload> all;
+    for (const auto& f : before_.inputs) {
+      const auto p = payload_of(f.bytes, problem, view_.format == "raw");
+      if (!p) return std::nullopt;
+      if (!all) all = p;
+      else all->bytes.insert(all->bytes.end(), p->bytes.begin(), p->bytes.end());
+    }
+    return all;
+  }
+
+  void check_success(const Outcome& o) {
     std::string problem;
-    if (!fs::is_regular_file(view_.output)) return add("exit 0 but no output file");
-    const auto in = payload_of(before_.input.bytes, problem, view_.format == "raw");
+    // Without -o (or with -o -) the keys are on standard output.
+    const bool to_stdout = view_.output.empty() || view_.output == "-";
+    if (!to_stdout && !fs::is_regular_file(view_.output)) return add("exit 0 but no output file");
+    const auto in = inputs_payload(problem);
     if (!in) return add("exit 0 for " + problem);
-    const auto out = payload_of(cli_test::read_bytes(view_.output), problem);
+    const auto out = payload_of(to_stdout ? std::vector<unsigned char>(o.out.begin(), o.out.end())
+                                          : cli_test::read_bytes(view_.output),
+                                problem);
     if (!out) return add("output is " + problem);
     // The dtype: the output header's, else the --type given, else the input header's.
     std::string descr = out->descr;

@@ -12,6 +12,7 @@
 #include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
+#include "gpusort/records.hpp"
 
 namespace gpusort {
 
@@ -37,6 +38,14 @@ struct SortRequest {
   // k first elements of each row (0: all of them, a full sort).
   std::uint64_t rows = 1;
   std::uint64_t k = 0;
+  // A record sort (gpusort/records.hpp): n records of record_bytes each (0: keys, not records),
+  // ordered by record_fields, or by options.comparator where there are none; type, value_bytes
+  // and positions are then not read.
+  std::size_t record_bytes = 0;
+  std::vector<RecordField> record_fields = {};
+  // A distributed sort (gpusort/dist.hpp): the n elements shared among this many ranks, each
+  // sorting its share as one plan says (0: not distributed).
+  std::uint32_t ranks = 0;
   SortOptions options = {};
 };
 
@@ -44,6 +53,7 @@ struct SortRequest {
 struct SortPlan {
   std::string algorithm;     // the name `gpusort algorithms` lists
   std::string path;          // "one piece", "chunks and buckets (N chunks)", "in place on the device", ...
+                             // (record and distributed sorts: their own paths, each part's steps below)
   std::string device;        // the device's id and name
   std::string device_class;  // the key the tuning rows are chosen by (DeviceDescription::device_class)
   // Each pass or kernel that will run, in order, with the tuning it takes; a choice the sort makes

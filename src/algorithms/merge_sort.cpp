@@ -15,28 +15,24 @@ namespace gpusort::algo {
 namespace merge {
 namespace {
 
+// A variant and its kernel file; its default keys per work-item are the device's MergeTuning row's.
 struct VariantFile {
   const char* name;
   const char* file;
-  std::uint32_t default_items;
 };
 
-// Local variants: keys per work-item chosen so the O(TILE^2) sorts keep small tiles. "blocked"
-// keeps its keys in registers: 16 per work-item for keys up to 4 bytes, 8 for 8-byte keys
-// (kWideKeyItems), so a 256-wide tile of pairs fits 48 KiB of local memory.
+// Local variants (the tile sorts), the default first.
 constexpr VariantFile kLocal[] = {
-    {"blocked", "merge_local_blocked.cl", 16}, {"merge", "merge_local_merge.cl", 4},
-    {"bitonic", "merge_local_bitonic.cl", 4},  {"rank", "merge_local_rank.cl", 2},
-    {"odd-even", "merge_local_odd_even.cl", 2}, {"bubble", "merge_local_bubble.cl", 8},
+    {"blocked", "merge_local_blocked.cl"}, {"merge", "merge_local_merge.cl"},
+    {"bitonic", "merge_local_bitonic.cl"}, {"rank", "merge_local_rank.cl"},
+    {"odd-even", "merge_local_odd_even.cl"}, {"bubble", "merge_local_bubble.cl"},
 };
-// Merge variants: items = outputs per work-item (blocked, path) or cache keys per work-item
-// (cached, hashed).
+// Merge variants (the global passes), the default first.
 constexpr VariantFile kMerge[] = {
-    {"blocked", "merge_global_blocked.cl", 16}, {"path", "merge_global_path.cl", 8},
-    {"rank", "merge_global_rank.cl", 1},        {"half", "merge_global_half.cl", 1},
-    {"cached", "merge_global_cached.cl", 4},    {"hashed", "merge_global_hashed.cl", 4},
+    {"blocked", "merge_global_blocked.cl"}, {"path", "merge_global_path.cl"},
+    {"rank", "merge_global_rank.cl"},       {"half", "merge_global_half.cl"},
+    {"cached", "merge_global_cached.cl"},   {"hashed", "merge_global_hashed.cl"},
 };
-constexpr std::uint32_t kWideKeyItems = 8;
 
 // field: the SortOptions field the name came from, for the error.
 template <std::size_t N>
@@ -93,13 +89,14 @@ void check_local_bytes(const rt::Device& device, std::uint64_t bytes, const std:
                                             "SortOptions::items_per_thread");
 }
 
-// A variant's default keys per work-item for this key width, halved while its local memory would
-// not fit the device (a power of two, at least 1).
+// A variant's default keys per work-item for this key width (the device's MergeTuning row), halved
+// while its local memory would not fit the device (a power of two, at least 1).
 std::uint32_t fitted_items(const rt::Device& device, const VariantFile& v, bool local, key_type type,
                            std::size_t value_bytes, std::uint32_t group) {
   const std::size_t kb = key_size(type);
-  std::uint32_t items = v.default_items;
-  if (is_blocked(v.name) && kb > 4) items = std::min(items, kWideKeyItems);
+  const MergeTuning& row = merge_tuning_for(device.description());
+  std::uint32_t items = variant_items(local ? row.local_items : row.merge_items, v.name);
+  if (is_blocked(v.name) && kb > 4) items = std::min(items, row.blocked_wide_key_items);
   auto bytes = [&](std::uint32_t i) {
     const std::uint64_t slots = std::uint64_t(group) * i;
     if (is_blocked(v.name)) return blocked_local_bytes(slots, kb, value_bytes != 0);
@@ -314,8 +311,10 @@ std::vector<std::string> merge_plan_steps(const TempQuery& q) {
   const MergePlan p = plan_merge(q);
   int passes = 0;
   for (std::uint64_t w = p.tile; w < q.n; w <<= 1) ++passes;
-  std::vector<std::string> steps{"tile sort (local variant " + p.local + "): tiles of " + std::to_string(p.tile) +
-                                 " keys, " + std::to_string(p.group) + " work-items x " + std::to_string(p.local_items)};
+  const MergeTuning& row = merge_tuning_for(q.device.description());
+  std::vector<std::string> steps{std::string("tuning row ") + row.name + " (measured on " + row.measured_on + "): " + row.note,
+                                 "tile sort (local variant " + p.local + "): tiles of " + std::to_string(p.tile) +
+                                     " keys, " + std::to_string(p.group) + " work-items x " + std::to_string(p.local_items)};
   if (passes)
     steps.push_back(std::to_string(passes) + " merge passes (variant " + p.pass + "): " + std::to_string(p.group) +
                     " work-items x " + std::to_string(p.merge_items) + " keys");

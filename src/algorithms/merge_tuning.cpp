@@ -13,16 +13,31 @@
 namespace gpusort::algo {
 namespace {
 
+// Keys per work-item chosen so the O(TILE^2) tile sorts keep small tiles; "blocked" keeps its keys
+// in registers: 16 per work-item for keys up to 4 bytes, 8 for 8-byte keys, so a 256-wide tile of
+// pairs fits 48 KiB of local memory.
+constexpr MergeVariantItems kSm90LocalItems[] = {
+    {"blocked", 16}, {"merge", 4}, {"bitonic", 4}, {"rank", 2}, {"odd-even", 2}, {"bubble", 8},
+};
+// Outputs per work-item (blocked, path) or cache keys per work-item (cached, hashed).
+constexpr MergeVariantItems kSm90MergeItems[] = {
+    {"blocked", 16}, {"path", 8}, {"rank", 1}, {"half", 1}, {"cached", 4}, {"hashed", 4},
+};
+
 // Group sizes measured on the H100 (2026-11-24), the value batch on the H200 (2026-11-26).
 constexpr MergeTuning kSm90{
     .name = "sm90-h200",
     .device_class = "cuda:sm_90:H200",
     .measured_on = "cuda:sm_90:H100 (group sizes), cuda:sm_90:H200 (value batch)",
-    .note = "groups of 256, 512 for blocked sorts whose tiles stay 4096 keys; 4 value loads at once",
+    .note = "groups of 256, 512 for blocked sorts whose tiles stay 4096 keys; blocked 16 keys per work-item "
+            "(8 of 8 bytes); 4 value loads at once",
     .group = 256,
     .blocked_wide_group = 512,
     .blocked_wide_group_keys_from = 1ull << 25,
     .blocked_value_batch = 4,
+    .local_items = kSm90LocalItems,
+    .merge_items = kSm90MergeItems,
+    .blocked_wide_key_items = 8,
 };
 
 constexpr MergeTuning with_name(MergeTuning row, const char* name, const char* device_class, const char* note) {
@@ -41,11 +56,19 @@ MergePolicyOverride g_override;
 
 }  // namespace
 
+std::span<const MergeTuning> merge_tuning_rows() { return kRows; }
+
 const MergeTuning& merge_tuning_for(const DeviceDescription& desc) {
   const std::string cls = device_class(desc);
   for (const MergeTuning& row : kRows)
     if (tuning_class_matches(row.device_class, cls)) return row;
   return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+}
+
+std::uint32_t variant_items(std::span<const MergeVariantItems> items, const char* variant) {
+  for (const MergeVariantItems& v : items)
+    if (std::string_view(v.variant) == variant) return v.items;
+  throw Error(errc::invalid_argument, std::string("merge tuning: no keys per work-item for variant '") + variant + "'");
 }
 
 void set_merge_policy_override(const MergePolicyOverride& o) { g_override = o; }

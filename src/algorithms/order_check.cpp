@@ -45,6 +45,11 @@ std::uint64_t order_check_temp_bytes(key_type type, std::uint64_t n, std::size_t
          2 * temp_request_bytes(kPartialBytes);
 }
 
+std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q) {
+  // with a run-time order, also the check's (a copy of the output to restore if it fails)
+  return algorithm.temp_bytes(q) + order_check_temp_bytes(q.type, q.n, q.value_bytes, q.options);
+}
+
 void seed_scatter_destination(const SortJob& job, const rt::Buffer& src_keys, rt::Buffer& dst_keys) {
   if (!job.registered_order.empty()) job.device.copy(src_keys, 0, dst_keys, 0, job.n * key_size(job.type));
 }

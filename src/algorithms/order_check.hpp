@@ -23,6 +23,11 @@ bool has_run_time_order(const SortJob& job);
 std::uint64_t order_check_temp_bytes(key_type type, std::uint64_t n, std::size_t value_bytes,
                                      const SortOptions& options);
 
+// The device temporaries `algorithm` asks for in a sort of q's shape: its own (Algorithm::temp_bytes,
+// which must be set), and with a run-time order the check's (above). What
+// temporary_storage_bytes reports and what caller storage must hold.
+std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q);
+
 // Before a pass that scatters keys from src_keys into dst_keys (each to a position it computes):
 // under an order that is not a strict weak order two keys can take one slot and leave another
 // unwritten. A record order's comparator reads the records through the keys (their addresses), so

@@ -7,6 +7,7 @@
 
 #include "algorithms/chooser.hpp"
 #include "algorithms/order_check.hpp"
+#include "algorithms/records/record_sort.hpp"
 #include "algorithms/request_checks.hpp"
 
 namespace gpusort {
@@ -38,6 +39,8 @@ std::string SortPlan::text(const std::string& line_prefix) const {
 namespace algo {
 namespace {
 
+// The path of a request whose algorithm is chosen and checked: nothing to do, on the device, one
+// piece, or partitioned.
 Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::span<rt::Device* const> devices) {
   Plan plan;
   plan.request = request;
@@ -64,16 +67,104 @@ Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::s
     return plan;
   }
   plan.path = Path::partitioned;
-  plan.chunks = detail::plan_chunks(n, kb, vb, plan.budget, plan.max_buffer);
+  if (!request.options.comparator.empty())
+    throw Error(errc::unsupported, "SortOptions::comparator: this sort needs chunks (out-of-core or several devices), "
+                                   "whose bucket cuts use the natural order; give it a device budget that holds the "
+                                   "data, or one device");
+  // The largest step every device holds, and at most an equal share per device.
+  std::uint64_t max_chunk = ~std::uint64_t(0);
+  for (rt::Device* d : devices)
+    max_chunk = std::min(max_chunk, detail::max_step_elements(kb, vb, detail::device_budget(d->description(), request.options),
+                                                              detail::max_buffer_bytes(d->description())));
+  max_chunk = std::min<std::uint64_t>(max_chunk, std::max<std::uint64_t>(detail::kMinChunk, (n + devices.size() - 1) / devices.size()));
+  plan.chunks = detail::equal_chunks(n, max_chunk);
+  if (plan.chunks.count > detail::kMaxChunks)
+    throw Error(errc::out_of_memory,
+                "sorting " + std::to_string(n) + " elements in chunks of at most " + std::to_string(max_chunk) +
+                    " needs " + std::to_string(plan.chunks.count) + " chunks, more than the " +
+                    std::to_string(detail::kMaxChunks) +
+                    " the partition sort takes (its bookkeeping grows with the square); raise "
+                    "SortOptions::device_memory_limit");
   return plan;
 }
 
-}  // namespace
-
-std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q) {
-  // with a run-time order, also the check's (a copy of the output to restore if it fails)
-  return algorithm.temp_bytes(q) + order_check_temp_bytes(q.type, q.n, q.value_bytes, q.options);
+Plan part_of(const SortRequest& request, const Algorithm& algorithm, rt::Device& device) {
+  rt::Device* one[] = {&device};
+  Plan part = plan_checked(request, algorithm, one);
+  part.part = true;
+  return part;
 }
+
+// A record sort (SortRequest::record_bytes): its passes, the one algorithm of all their sorts,
+// and where they run: on the device (the records' buffer, or uploaded in one piece when they fit
+// the budget), else host passes, each a sort of host memory planned as a part.
+Plan plan_records(const SortRequest& request, rt::Device& device) {
+  Plan plan;
+  plan.request = request;
+  plan.request.options.stable = true;  // the passes rely on it
+  const SortOptions& o = plan.options();
+  const std::uint64_t n = request.n;
+  const std::size_t rb = request.record_bytes;
+  RecordsPlan& rec = plan.records;
+  rec.passes = detail::record_passes(request.record_fields);
+  rec.move_with_key = detail::records_move_with_key(rec.passes, rb);
+  rec.index_bytes = detail::record_index_bytes(n);
+  // The choice for every pass: a pass's order or key type never changes it.
+  plan.algorithm = &detail::checked_algorithm(device.description(), n, o);
+  const std::size_t vb = rec.move_with_key ? rb : rec.index_bytes;
+  if (request.where == data_location::host && !rec.passes.empty()) {  // what the host passes' chunks need
+    std::size_t widest = 0;
+    for (const detail::RecordPass& pass : rec.passes) widest = std::max(widest, key_size(pass.type));
+    detail::check_device_memory_limit(o, widest, vb);
+  }
+  if (n <= 1) {
+    plan.path = Path::nothing_to_do;
+    return plan;
+  }
+  if (request.where != data_location::host) {
+    plan.path = Path::on_device;
+    return plan;
+  }
+  if (detail::records_fit_device(device, n, rb, rec.passes, *plan.algorithm, o)) {
+    plan.path = Path::one_piece;
+    return plan;
+  }
+  if (rec.passes.empty())
+    throw Error(errc::unsupported,
+                "a record comparator runs on the device: " + std::to_string(n) + " records of " + std::to_string(rb) +
+                    " bytes, their addresses and the sort's temporaries (" +
+                    std::to_string(n * rb + detail::records_device_extra_bytes(device, n, rb, rec.passes,
+                                                                               *plan.algorithm, o)) +
+                    " bytes) do not fit the device budget; sort by key fields (RecordField) instead");
+  plan.path = Path::host_passes;
+  for (const detail::RecordPass& pass : rec.passes) {
+    SortRequest part{.type = pass.type, .n = n, .value_bytes = vb, .options = o};
+    part.options.order = pass.descending ? order::descending : order::ascending;
+    plan.parts.push_back(part_of(part, *plan.algorithm, device));
+    if (rec.move_with_key) break;
+  }
+  return plan;
+}
+
+// A distributed sort (SortRequest::ranks): the algorithm chosen for the share of one rank,
+// ceil(n / ranks) elements, and that share planned as the plan's part.
+Plan plan_distributed(const SortRequest& request, rt::Device& device) {
+  SortRequest share = request;
+  share.ranks = 0;
+  share.n = (request.n + request.ranks - 1) / request.ranks;
+  Plan plan;
+  plan.request = request;
+  plan.path = Path::distributed;
+  plan.algorithm = &detail::checked_algorithm(device.description(), share.n, request.options);
+  plan.parts.push_back(part_of(share, *plan.algorithm, device));
+  return plan;
+}
+
+// describe() of a record sort's or a distributed sort's own lines; `out` has the device's.
+void describe_records(const Plan& plan, rt::Device& device, SortPlan& out);
+void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out);
+
+}  // namespace
 
 const char* to_string(Path path) {
   switch (path) {
@@ -81,6 +172,10 @@ const char* to_string(Path path) {
     case Path::one_piece: return "one piece (upload, sort, download through pinned staging)";
     case Path::partitioned: return "chunks, then buckets cut at exact ranks";
     case Path::on_device: return "on the device, where the data lie";
+    case Path::host_passes: return "host passes: each pass's keys made on the host and sorted with record indices as a "
+                                   "sort of host memory (below), then the records gathered on the host";
+    case Path::distributed: return "distributed: each rank sorts its share, the ranks cut their sorted runs at exact "
+                                   "global ranks and exchange the slices all-to-all";
   }
   return "?";
 }
@@ -93,10 +188,23 @@ Plan make_plan(const SortRequest& request, rt::Device& device) {
 Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices) {
   if (devices.empty()) throw Error(errc::invalid_argument, "no device to sort on");
   detail::check_request(request);
+  if (devices.size() > 1 && (request.record_bytes || request.ranks))
+    throw Error(errc::unsupported, "record and distributed sorts are planned for one device each");
+  if (request.record_bytes) return plan_records(request, *devices[0]);
+  if (request.ranks) return plan_distributed(request, *devices[0]);
   // Several devices: chosen for the first, and the choice checked against every one of them.
   const Algorithm& algorithm = detail::checked_algorithm(devices[0]->description(), request.n, request.options);
   for (rt::Device* d : devices.subspan(1)) detail::check_options(request.options, algorithm, d->description());
   return plan_checked(request, algorithm, devices);
+}
+
+Plan share_plan(const Plan& distributed, std::uint64_t n, rt::Device& device) {
+  const Plan& share = distributed.parts.at(0);
+  if (n == share.request.n) return share;
+  check_size(*distributed.algorithm, n);
+  SortRequest r = share.request;
+  r.n = n;
+  return part_of(r, *distributed.algorithm, device);
 }
 
 SortPlan describe(const Plan& plan, rt::Device& device) {
@@ -107,6 +215,14 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
   out.device = d.id + " (" + d.name + ")";
   out.device_class = device_class(d);
   out.path = to_string(plan.path);
+  if (r.record_bytes) {
+    describe_records(plan, device, out);
+    return out;
+  }
+  if (plan.path == Path::distributed) {
+    describe_distributed(plan, device, out);
+    return out;
+  }
   if (plan.path == Path::partitioned) {
     out.chunks = plan.chunks.count;
     out.path += " (" + std::to_string(plan.chunks.count) + " chunks of up to " + std::to_string(plan.chunks.chunk) +
@@ -138,8 +254,76 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
   return out;
 }
 
+namespace {
+
+// A part's path and steps under one heading each: "HEAD: path", then "HEAD: step" for each step.
+void add_part(SortPlan& out, const std::string& head, const SortPlan& part) {
+  out.steps.push_back(head + ": " + part.path);
+  for (const std::string& step : part.steps) out.steps.push_back(head + ": " + step);
+  out.temporary_bytes = std::max(out.temporary_bytes, part.temporary_bytes);
+  out.temp_bytes_known = part.temp_bytes_known;
+  out.device_bytes = std::max(out.device_bytes, part.device_bytes);
+  out.chunks = std::max(out.chunks, part.chunks);
+}
+
+void describe_records(const Plan& plan, rt::Device& device, SortPlan& out) {
+  const SortRequest& r = plan.request;
+  const RecordsPlan& rec = plan.records;
+  const std::string what = std::to_string(r.n) + " records of " + std::to_string(r.record_bytes) + " bytes, " +
+                           (rec.passes.empty()          ? std::string("by a comparator")
+                            : rec.passes.size() == 1 ? std::string("1 sort pass")
+                                                     : std::to_string(rec.passes.size()) + " sort passes");
+  if (plan.path == Path::one_piece)
+    out.path = "records in one piece (" + what + "): uploaded once through pinned staging, sorted on the device, "
+               "downloaded once";
+  else if (plan.path == Path::on_device)
+    out.path = "records on the device, where they lie (" + what + ")";
+  else
+    out.path += " (" + what + ")";
+  if (plan.path == Path::nothing_to_do) {
+    out.temp_bytes_known = true;
+    return;
+  }
+  if (plan.path == Path::host_passes) {
+    for (std::size_t p = 0; p < plan.parts.size(); ++p)
+      add_part(out, "pass " + std::to_string(p + 1) + " (" + detail::record_pass_name(rec.passes[p]) + "; " +
+                        (rec.move_with_key ? "the records" : std::to_string(rec.index_bytes) + "-byte indices") +
+                        " as values)",
+               describe(plan.parts[p], device));
+    out.steps.push_back("host: the records gathered in the sorted order");
+    return;
+  }
+  out.steps = detail::record_device_steps(plan, device);
+  out.temporary_bytes =
+      detail::records_device_extra_bytes(device, r.n, r.record_bytes, rec.passes, *plan.algorithm, plan.options());
+  out.temp_bytes_known = plan.algorithm->temp_bytes != nullptr;
+  out.device_bytes = r.n * r.record_bytes + out.temporary_bytes;
+}
+
+void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out) {
+  const SortRequest& r = plan.request;
+  const Plan& share = plan.parts.at(0);
+  const bool host = r.where == data_location::host;
+  out.path = "distributed over " + std::to_string(r.ranks) + (r.ranks == 1 ? " rank" : " ranks") +
+             ": each sorts its share of up to " +
+             std::to_string(share.request.n) + " elements as planned below; with more than one rank they cut " +
+             "their sorted runs at exact global ranks, exchange the slices all-to-all and " +
+             (host ? "sort what they receive again" : "merge the runs they receive");
+  add_part(out, "share", describe(share, device));
+  if (r.ranks < 2) return;
+  out.steps.push_back(std::string("cuts: a bisection over every rank's sorted run for the exact global ranks (") +
+                      (host ? "host binary searches" : "one dist_bounds.cl launch per step") + ")");
+  out.steps.push_back(host ? "exchange: the slices all-to-all through the communicator"
+                           : "exchange: the slices all-to-all through the device exchange, into receive buffers");
+  out.steps.push_back(host ? "final: the received runs sorted again, as the share above"
+                           : "final: the " + std::to_string(r.ranks) +
+                                 " received runs merged (merge_uneven_runs: blocked merge passes)");
+}
+
+}  // namespace
+
 void print_if_verbose(const Plan& plan, rt::Device& device) {
-  if (plan.options().verbose) std::fputs(describe(plan, device).text("gpusort: plan: ").c_str(), stderr);
+  if (plan.options().verbose && !plan.part) std::fputs(describe(plan, device).text("gpusort: plan: ").c_str(), stderr);
 }
 
 }  // namespace algo

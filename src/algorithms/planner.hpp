@@ -11,6 +11,8 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/host_sizing.hpp"
+#include "algorithms/order_check.hpp"
+#include "algorithms/records/record_passes.hpp"
 #include "gpusort/plan.hpp"
 #include "runtime/device.hpp"
 
@@ -22,11 +24,23 @@ enum class Path {
   one_piece,      // host data: uploaded, sorted and downloaded in one step (api/sort_pipeline.hpp)
   partitioned,    // host data larger than the device allows: chunks, then buckets (api/out_of_core.hpp)
   on_device,      // the data are on the device already: sorted where they lie
+  // record sorts too large for the device: keys made and records gathered on the host, each pass a
+  // sort of host memory (Plan::parts)
+  host_passes,
+  distributed,    // over SortRequest::ranks ranks, each sorting its share (Plan::parts[0]), then exchanging
 };
 const char* to_string(Path path);
 
+// A record sort's passes (algorithms/records/record_passes.hpp) as planned.
+struct RecordsPlan {
+  std::vector<detail::RecordPass> passes;  // least significant first; empty: by options.comparator
+  bool move_with_key = false;              // one pass, the records the values of its keys
+  std::size_t index_bytes = 0;             // a record index's bytes, where the records do not move with their key
+};
+
 struct Plan {
   SortRequest request;
+  // The one algorithm of the request: every pass of a record sort, every rank's sorts, every chunk.
   const Algorithm* algorithm = nullptr;
   Path path = Path::nothing_to_do;
   // Host requests: the device bytes they may use and the largest buffer they may plan for
@@ -34,6 +48,11 @@ struct Plan {
   std::uint64_t budget = 0;
   std::uint64_t max_buffer = 0;
   detail::ChunkPlan chunks;
+  RecordsPlan records;  // record sorts (SortRequest::record_bytes) only
+  // The sorts this one is made of, planned here with its algorithm: a record sort's host passes
+  // (Path::host_passes, one per pass), the share one rank sorts (Path::distributed, parts[0]).
+  std::vector<Plan> parts;
+  bool part = false;  // one of another plan's parts: printed with that plan, not alone
 
   const SortOptions& options() const { return request.options; }
 };
@@ -45,15 +64,16 @@ Plan make_plan(const SortRequest& request, rt::Device& device);
 // algorithm, checked against every device, and the partition sort's path.
 Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices);
 
-// The device temporaries `algorithm` asks for in a sort of q's shape: its own (Algorithm::temp_bytes,
-// which must be set), and with a run-time order the check's (algorithms/order_check.hpp). What
-// temporary_storage_bytes reports and what caller storage must hold.
-std::uint64_t sort_temp_bytes(const Algorithm& algorithm, const TempQuery& q);
+// A distributed plan's share for a rank holding n elements: parts[0] where n is the share it was
+// planned for, else the same request of n elements with the plan's algorithm (only the path may
+// differ). Error(unsupported) where n exceeds what the algorithm takes.
+Plan share_plan(const Plan& distributed, std::uint64_t n, rt::Device& device);
 
 // The plan in words (gpusort::plan, `gpusort plan`, and what SortOptions::verbose prints first).
 SortPlan describe(const Plan& plan, rt::Device& device);
 
-// SortOptions::verbose: prints describe(plan) to stderr, one "gpusort: plan: " line each.
+// SortOptions::verbose: prints describe(plan) to stderr, one "gpusort: plan: " line each (not for
+// a part of another plan, printed with it).
 void print_if_verbose(const Plan& plan, rt::Device& device);
 
 }  // namespace gpusort::algo

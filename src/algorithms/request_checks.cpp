@@ -3,6 +3,7 @@
 
 #include "algorithms/chooser.hpp"
 #include "algorithms/host_sizing.hpp"
+#include "algorithms/records/record_passes.hpp"
 
 namespace gpusort::detail {
 namespace {
@@ -45,19 +46,30 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 }  // namespace
 
 void check_request(const SortRequest& r) {
-  check_key_type(r.type);
-  if (r.positions) check_argsort_indices(r.n, r.value_bytes);
-  if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
-    throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
-                                            " bytes are not supported (1, 2, 4, 8 or 16)");
+  const bool records = r.record_bytes != 0 || !r.record_fields.empty();
+  if (records) {
+    check_record_order(r.record_bytes, r.record_fields, r.options);
+  } else {
+    check_key_type(r.type);
+    if (r.positions) check_argsort_indices(r.n, r.value_bytes);
+    if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
+      throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
+                                              " bytes are not supported (1, 2, 4, 8 or 16)");
+  }
   if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
   if (r.rows != 1)
     throw Error(errc::unsupported, "sorts of several rows at once are not supported yet: sort each row separately");
   if (r.k != 0) throw Error(errc::unsupported, "top-k is not supported yet: sort and take the first k");
-  if (r.where == data_location::host)
-    check_device_memory_limit(r.options, key_size(r.type), r.value_bytes);
-  else
+  if (r.ranks != 0) {
+    if (records || r.positions)
+      throw Error(errc::unsupported, "a distributed sort sorts keys and values: no records, no argsort");
+    if (!r.options.comparator.empty())
+      throw Error(errc::unsupported, "dist::sort: SortOptions::comparator is not supported (the cuts use the natural order)");
+  }
+  if (r.where != data_location::host)
     check_no_host_options(r.options);
+  else if (!records)  // a record sort's limit depends on its passes: the planner checks it with them
+    check_device_memory_limit(r.options, key_size(r.type), r.value_bytes);
 }
 
 void check_key_type(key_type type) {

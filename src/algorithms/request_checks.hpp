@@ -15,8 +15,9 @@
 namespace gpusort::detail {
 
 // The request's own fields, before an algorithm is chosen: key type, value width, n, positions
-// (check_argsort_indices), the room for rows and k (defaults only, today), and the host-only
-// options by where the data lie (check_device_memory_limit, check_no_host_options).
+// (check_argsort_indices), a record sort's size and order (check_record_order), what a distributed
+// sort cannot take, the room for rows and k (defaults only, today), and the host-only options by
+// where the data lie (check_device_memory_limit, check_no_host_options).
 void check_request(const SortRequest& request);
 
 // A key_type of the type-erased entry points is one of its ten enumerators (a cast integer may be

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "algorithms/order_check.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {

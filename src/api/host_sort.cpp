@@ -25,8 +25,7 @@ SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys
   algo::print_if_verbose(plan, device);
   if (plan.path == algo::Path::partitioned) {
     rt::Device* one[] = {&device};
-    return sort_host_partitioned(one, *plan.algorithm, r.type, keys, r.n, values, r.value_bytes, r.options,
-                                 std::move(report));
+    return sort_host_partitioned(one, plan, keys, values, std::move(report));
   }
   // One step: upload, sort, download (api/sort_pipeline.hpp). The caller's arrays are written by
   // the download only, once the sort has succeeded.

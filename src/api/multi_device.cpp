@@ -28,8 +28,7 @@ SortReport sort_host_multi(std::span<Context* const> contexts, key_type type, vo
   report.algorithm = plan.algorithm->name;
   for (Context* c : contexts) report.device += (report.device.empty() ? "" : "+") + c->device().id;
   algo::print_if_verbose(plan, *devices[0]);
-  return detail::sort_host_partitioned(devices, *plan.algorithm, type, keys, n, values, value_bytes, options,
-                                       std::move(report));
+  return detail::sort_host_partitioned(devices, plan, keys, values, std::move(report));
 }
 
 }  // namespace gpusort

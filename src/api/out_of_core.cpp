@@ -91,28 +91,14 @@ StepTimes run_on_devices(std::span<rt::Device* const> devices, const algo::Algor
 
 }  // namespace
 
-SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm,
-                                 key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
-                                 const SortOptions& options, SortReport report) {
-  if (!options.comparator.empty())
-    throw Error(errc::unsupported, "SortOptions::comparator: this sort needs chunks (out-of-core or several devices), "
-                                   "whose bucket cuts use the natural order; give it a device budget that holds the "
-                                   "data, or one device");
-  const std::size_t kb = key_size(type), vb = value_bytes, d_count = devices.size();
-  // The largest step every device holds, and at most an equal share per device.
-  std::uint64_t max_chunk = ~std::uint64_t(0);
-  for (rt::Device* d : devices)
-    max_chunk = std::min(max_chunk, max_step_elements(kb, vb, device_budget(d->description(), options),
-                                                      max_buffer_bytes(d->description())));
-  max_chunk = std::min<std::uint64_t>(max_chunk, std::max<std::uint64_t>(kMinChunk, (n + d_count - 1) / d_count));
-  const ChunkPlan plan = equal_chunks(n, max_chunk);
-  if (plan.count > kMaxChunks)
-    throw Error(errc::out_of_memory,
-                "sorting " + std::to_string(n) + " elements in chunks of at most " + std::to_string(max_chunk) +
-                    " needs " + std::to_string(plan.count) + " chunks, more than the " + std::to_string(kMaxChunks) +
-                    " the partition sort takes (its bookkeeping grows with the square); raise "
-                    "SortOptions::device_memory_limit");
-  const std::size_t m = static_cast<std::size_t>(plan.chunk), chunks = plan.count;
+SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Plan& plan, void* keys,
+                                 void* values, SortReport report) {
+  const algo::Algorithm& algorithm = *plan.algorithm;
+  const key_type type = plan.request.type;
+  const std::size_t n = std::size_t(plan.request.n), vb = plan.request.value_bytes, kb = key_size(type);
+  const std::size_t d_count = devices.size();
+  const SortOptions& options = plan.options();
+  const std::size_t m = static_cast<std::size_t>(plan.chunks.chunk), chunks = plan.chunks.count;
   SortOptions step_options = options;
   step_options.verbose = false;  // one line per step from here, not the algorithm's phase times
   if (options.verbose)

@@ -7,6 +7,7 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/host_sizing.hpp"
+#include "algorithms/planner.hpp"
 #include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
@@ -28,8 +29,8 @@ namespace gpusort::detail {
 // that fails after its first download began, they are restored from the scratch area (every
 // element present, order unspecified); before that, they are unchanged.
 // `report` arrives with algorithm and device filled in.
-SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Algorithm& algorithm,
-                                 key_type type, void* keys, std::size_t n, void* values, std::size_t value_bytes,
-                                 const SortOptions& options, SortReport report);
+// `plan`: a partitioned plan (algorithms/planner.hpp) for these devices, whose chunks it sorts.
+SortReport sort_host_partitioned(std::span<rt::Device* const> devices, const algo::Plan& plan, void* keys,
+                                 void* values, SortReport report);
 
 }  // namespace gpusort::detail

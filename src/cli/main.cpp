@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
   PlanArgs pl;
   auto* plan = app.add_subcommand("plan", "Print what a sort would run (algorithm, path, each pass with its tuning, "
                                           "temporaries) without sorting anything");
-  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
+  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (keys; not with --record-size)");
   plan->add_option("-n,--count", pl.count, "Number of keys: decimal, or 2^K")->required();
   plan->add_option("--values", pl.sort.values_type, "Value type carried along: a key type name or bytesK");
   plan->add_option("--indices", pl.indices, "argsort: the indices' width in bytes, 4 or 8");
@@ -311,6 +311,8 @@ int main(int argc, char** argv) {
   plan->add_option("-S,--memory-limit", pl.sort.memory_limit,
                    "Host memory for keys and values, as for sort: larger data plan the external sort through runs");
   plan->add_option("--ranks", pl.ranks, "The distributed sort (gpusort dist-sort) over this many ranks");
+  plan->add_option("--record-size", pl.sort.record_size, "Records of this many bytes (1..1024), as for sort");
+  plan->add_option("--key", pl.sort.key, "Record key fields OFFSET:TYPE[:desc],..., as for sort");
 
   auto* cache = add_cache_command(app);
   // Listed for --help only: main() hands dist-sort to gpusort-dist before parsing.

@@ -10,14 +10,37 @@
 #include "gpusort/plan.hpp"
 #include "gpusort/sort_file.hpp"
 #include "option_numbers.hpp"
+#include "record_sort.hpp"
 
 namespace gpusort::cli {
+namespace {
+
+// --record-size with --key fields or a --comparator: a record sort's request, as gpusort sort makes it.
+void plan_records(const PlanArgs& args, SortRequest& request) {
+  const SortArgs& s = args.sort;
+  if (!s.type.empty() || !s.values_type.empty() || !args.indices.empty())
+    throw Error(errc::invalid_argument, "--record-size plans records: no --type, --values or --indices");
+  if (!s.comparator.empty() && !s.key.empty())
+    throw Error(errc::invalid_argument, "--record-size takes --key or --comparator, not both");
+  if (s.descending && s.comparator.empty())
+    throw Error(errc::invalid_argument, "--descending applies to a record --comparator; give :desc per --key field");
+  request.record_bytes = parse_unsigned_arg(s.record_size, "--record-size", 1, kMaxRecordBytes, "bytes per record");
+  if (s.comparator.empty()) request.record_fields = parse_key_fields(s.key, request.record_bytes);
+}
+
+}  // namespace
 
 int run_plan(const PlanArgs& args) {
   const SortArgs& s = args.sort;
   SortRequest request;
-  request.type = parse_key_type_arg(s.type, "--type");
   request.n = parse_count_arg(args.count, "--count");
+  if (!s.record_size.empty()) {
+    plan_records(args, request);
+  } else {
+    if (!s.key.empty()) throw Error(errc::invalid_argument, "--key needs --record-size (it names fields of records)");
+    if (s.type.empty()) throw Error(errc::invalid_argument, "--type is required (or --record-size for records)");
+    request.type = parse_key_type_arg(s.type, "--type");
+  }
   if (!s.values_type.empty()) request.value_bytes = parse_value_type_arg(s.values_type, "--values").size;
   if (!args.indices.empty()) {
     if (request.value_bytes)
@@ -37,16 +60,13 @@ int run_plan(const PlanArgs& args) {
   // host memory limit, sorted through runs on disk. Each prints its own lines, then the plan of one
   // piece it sorts (a rank's share, a run).
   std::string outer;
-  if (!args.ranks.empty()) {
-    const std::uint64_t ranks = parse_unsigned_arg(args.ranks, "--ranks", 1, 1u << 20);
-    request.n = (request.n + ranks - 1) / ranks;
-    outer += "path: distributed over " + std::to_string(ranks) + " ranks (gpusort dist-sort): each rank sorts its "
-             "share of up to " + std::to_string(request.n) + " elements as planned below, the ranks agree on "
-             "exact splitters, exchange their slices all-to-all and merge what they receive\n";
+  if (!args.ranks.empty()) {  // the distributed sort's plan, as each rank makes it (gpusort dist-sort)
+    if (!s.memory_limit.empty()) throw Error(errc::invalid_argument, "--ranks and -S exclude each other");
+    request.ranks = std::uint32_t(parse_unsigned_arg(args.ranks, "--ranks", 1, 1u << 20));
   }
   Context ctx(s.device);
   std::optional<FileSortPlan> file;
-  if (!s.memory_limit.empty()) {
+  if (!s.memory_limit.empty() && request.record_bytes == 0) {
     // A file sort under a host memory limit: its path as gpusort sort (gpusort::sort_file) plans
     // it, from the same planning function, for regular files of this shape.
     Context* one[] = {&ctx};

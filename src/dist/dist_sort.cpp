@@ -10,6 +10,7 @@
 
 #include "algorithms/planner.hpp"
 #include "algorithms/request_checks.hpp"
+#include "api/host_sort.hpp"
 #include "core/host_array.hpp"
 #include "core/ordered_search.hpp"
 #include "dist/dist_steps.hpp"
@@ -60,21 +61,22 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
   const detail::RankShares shares = detail::gather_shares(comm, type, n, vb);
   const std::vector<std::uint64_t>& counts = shares.counts;
   report.total = shares.total;
-  // The request's checks, then the local sort (stable when asked: the global order is then
+  // The request's checks and its one plan (the same on every rank, so a bad request fails
+  // everywhere alike), then the local sort as planned (stable when asked: the global order is then
   // (key, rank, index)), each agreed on by all ranks.
+  rt::Device& device = ctx.runtime_device();
+  gpusort::algo::Plan local;
   detail::collectively(comm, [&] {
     detail::check_same_request(shares, me);
-    detail::check_dist_options(options);
-    if (value_bytes != 0 && !is_supported_value_size(value_bytes))
-      throw Error(errc::invalid_argument, "values of " + std::to_string(value_bytes) + " bytes are not supported (1, 2, 4, 8 or 16)");
     if ((value_bytes == 0 && values != nullptr) || (value_bytes != 0 && values == nullptr && n > 0))
       throw Error(errc::invalid_argument, "values and value size must be given together");
     if (n > 0 && !keys) throw Error(errc::invalid_argument, "keys is null");
-    // Also on ranks with nothing to sort, so a bad option fails everywhere alike.
-    gpusort::algo::make_plan({.type = type, .n = std::max<std::uint64_t>(report.total, 2), .value_bytes = vb, .options = options},
-                              ctx.runtime_device());
+    const gpusort::algo::Plan plan = gpusort::algo::make_plan(
+        {.type = type, .n = report.total, .value_bytes = vb, .ranks = std::uint32_t(p), .options = options}, device);
+    if (me == 0) gpusort::algo::print_if_verbose(plan, device);
+    local = gpusort::algo::share_plan(plan, n, device);
     const auto t = clock_type::now();
-    if (n > 1) report.local_sort = gpusort::sort_host(ctx, type, keys, n, values, vb, options);
+    report.local_sort = gpusort::detail::sort_host_with(device, local, keys, values);
     report.local_sort_ms = ms_since(t);
   });
   if (p == 1) {
@@ -113,7 +115,7 @@ DistReport sort_host(Context& ctx, Communicator& comm, key_type type, void* keys
   // 4. The received runs (in source-rank order) sorted again, stably, then into the caller's arrays.
   t = clock_type::now();
   detail::collectively(comm, [&] {
-    if (n > 1) report.final_sort = gpusort::sort_host(ctx, type, recv_keys, n, vb ? recv_values : nullptr, vb, options);
+    report.final_sort = gpusort::detail::sort_host_with(device, local, recv_keys, vb ? recv_values : nullptr);
   });
   std::memcpy(keys, recv_keys, n * kb);
   if (vb) std::memcpy(values, recv_values, n * vb);

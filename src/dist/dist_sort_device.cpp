@@ -12,6 +12,7 @@
 #include "algorithms/merge_uneven_runs.hpp"
 #include "algorithms/planner.hpp"
 #include "algorithms/request_checks.hpp"
+#include "api/device_run.hpp"
 #include "core/host_array.hpp"
 #include "dist/dist_policy.hpp"
 #include "dist/dist_steps.hpp"
@@ -93,19 +94,29 @@ struct TempLayout {
   std::uint64_t total() const { return recv_keys + recv_values + shared; }
 };
 
-// `own_local_ok`: an algorithm that cannot report its temporaries then takes its own (the
-// allocating form) instead of failing.
-TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t vb, int ranks,
-                       const SortOptions& options, bool own_local_ok) {
+// The plan of a distributed sort of keys (and values) in device memory (the same on every rank).
+algo::Plan plan_of(rt::Device& device, key_type type, std::uint64_t total, std::size_t vb, int ranks,
+                   const SortOptions& options) {
+  return algo::make_plan({.type = type, .n = total, .value_bytes = vb, .where = data_location::device,
+                          .ranks = std::uint32_t(ranks), .options = options},
+                         device);
+}
+
+// `local`: this rank's share as planned. `own_local_ok`: an algorithm that cannot report its
+// temporaries then takes its own (the allocating form) instead of failing.
+TempLayout temp_layout(Context& ctx, const algo::Plan& local, int ranks, bool own_local_ok) {
+  const key_type type = local.request.type;
+  const std::uint64_t n = local.request.n;
+  const std::size_t vb = local.request.value_bytes;
   TempLayout l;
-  std::uint64_t local = 0;
+  std::uint64_t local_bytes = 0;
   if (n > 1) {
-    try {
-      local = gpusort::temporary_storage_bytes(ctx, type, n, vb, options);
-    } catch (const Error& e) {
-      if (e.code() != errc::unsupported || !own_local_ok) throw;
+    if (local.algorithm->temp_bytes)
+      local_bytes = gpusort::detail::needed_temp_bytes(local, ctx.runtime_device());
+    else if (own_local_ok)
       l.local_sort_in_shared = false;
-    }
+    else
+      gpusort::detail::needed_temp_bytes(local, ctx.runtime_device());  // Error(unsupported) naming the algorithm
   }
   std::uint64_t merge = 0;
   if (ranks > 1) {
@@ -114,7 +125,7 @@ TempLayout temp_layout(Context& ctx, key_type type, std::size_t n, std::size_t v
     l.recv_values = vb ? algo::temp_request_bytes(extent * vb) : 0;
     merge = algo::merge_uneven_runs_temp_bytes(ctx.runtime_device(), type, vb, n, std::size_t(ranks));
   }
-  l.shared = algo::temp_request_bytes(std::max(local, merge));
+  l.shared = algo::temp_request_bytes(std::max(local_bytes, merge));
   return l;
 }
 
@@ -133,6 +144,8 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
 
   // 1. Checks and the temporaries (timed in total_ms only), then the local sort, each agreed by all ranks.
   TempLayout layout;
+  rt::Device& device = ctx.runtime_device();
+  algo::Plan local;  // this rank's share, as the one plan of the request says
   DeviceBuffer own_storage, shared, recv_keys, recv_values;
   DeviceBuffer* storage = nullptr;
   // Views of one allocation where views run at full speed, or wherever the caller supplies the
@@ -140,14 +153,14 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
   const bool carve = temporary_storage != nullptr || rt::views_at_full_speed(ctx.device());
   detail::collectively(comm, [&] {
     detail::check_same_request(shares, me);
-    detail::check_dist_options(options);
     if ((vb == 0) != (values == nullptr))
       throw Error(errc::invalid_argument, "values and value size must be given together");
     if (n * kb > keys.bytes() || (values && n * vb > values->bytes()))
       throw Error(errc::invalid_argument, "dist::sort_device: the buffers hold fewer than n elements");
-    gpusort::algo::make_plan({.type = type, .n = std::max<std::uint64_t>(report.total, 2), .value_bytes = vb, .where = data_location::device, .options = options},
-                              ctx.runtime_device());
-    layout = temp_layout(ctx, type, n, vb, p, options, temporary_storage == nullptr);
+    const algo::Plan plan = plan_of(device, type, report.total, vb, p, options);
+    if (me == 0) algo::print_if_verbose(plan, device);
+    local = algo::share_plan(plan, n, device);
+    layout = temp_layout(ctx, local, p, temporary_storage == nullptr);
     if (temporary_storage && temporary_storage->bytes() < layout.total())
       throw Error(errc::invalid_argument, "dist::sort_device: the temporary storage holds " +
                                               std::to_string(temporary_storage->bytes()) + " bytes, " +
@@ -167,10 +180,15 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
   // Only once every rank has its temporaries: a rank that has none leaves every rank's data as it was.
   detail::collectively(comm, [&] {
     const auto t = clock_type::now();
-    if (n > 1)
-      report.local_sort = carve && layout.local_sort_in_shared
-                              ? gpusort::sort_device(ctx, type, keys, n, values, vb, options, shared)
-                              : gpusort::sort_device(ctx, type, keys, n, values, vb, options);
+    report.local_sort.algorithm = local.algorithm->name;
+    report.local_sort.device = device.description().id;
+    if (n > 1) {
+      rt::Buffer* temp = carve && layout.local_sort_in_shared ? &shared.runtime_buffer() : nullptr;
+      const gpusort::detail::DeviceRun run = gpusort::detail::run_on_device(
+          device, local, keys.runtime_buffer(), values ? &values->runtime_buffer() : nullptr, temp);
+      report.local_sort.sort_ms = run.ms;
+      report.local_sort.programs_compiled = run.compiled;
+    }
     report.local_sort_ms = ms_since(t);
   });
   if (p == 1) {
@@ -180,7 +198,6 @@ DistReport sort_device_with(Context& ctx, Communicator& comm, DeviceExchange& ex
 
   // 2. Exact cuts: the bisection's counts come from the bounds kernel.
   auto t = clock_type::now();
-  rt::Device& device = ctx.runtime_device();
   std::exception_ptr failed;
   std::vector<std::uint64_t> cut = visit_key_type(type, [&](auto tag) {
     using K = decltype(tag);
@@ -237,9 +254,11 @@ std::unique_ptr<DeviceExchange> staged_exchange(Communicator& comm) { return std
 
 std::size_t sort_device_temporary_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes, int ranks,
                                         const SortOptions& options) {
-  gpusort::detail::check_key_type(type);
   if (ranks < 1) throw Error(errc::invalid_argument, "dist::sort_device_temporary_bytes: ranks must be at least 1");
-  return std::size_t(temp_layout(ctx, type, n, value_bytes, ranks, options, false).total());
+  // This rank's n as a share of a sort planned for ranks shares of n (each rank asks for its own).
+  rt::Device& device = ctx.runtime_device();
+  const algo::Plan plan = plan_of(device, type, std::uint64_t(n) * std::uint64_t(ranks), value_bytes, ranks, options);
+  return std::size_t(temp_layout(ctx, algo::share_plan(plan, n, device), ranks, false).total());
 }
 
 DistReport sort_device(Context& ctx, Communicator& comm, DeviceExchange& exchange, key_type type, DeviceBuffer& keys,

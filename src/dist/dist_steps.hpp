@@ -35,12 +35,6 @@ inline RankShares gather_shares(Communicator& comm, key_type type, std::uint64_t
   return s;
 }
 // A rank that sorts another key type or value size would corrupt the exchange.
-// What a distributed sort cannot take: a run-time order (the cuts bisect by the natural order).
-inline void check_dist_options(const SortOptions& options) {
-  if (!options.comparator.empty())
-    throw Error(errc::unsupported, "dist::sort: SortOptions::comparator is not supported (the cuts use the natural order)");
-}
-
 inline void check_same_request(const RankShares& s, int me) {
   for (std::size_t j = 0; j < s.counts.size(); ++j)
     if (s.requests[2 * j] != s.requests[2 * me] || s.requests[2 * j + 1] != s.requests[2 * me + 1])

@@ -26,6 +26,27 @@ TEST(MergeTuning, RowsPickedByDeviceClass) {
   EXPECT_EQ(merge_tuning_for(cuda_device("NVIDIA H200")).blocked_value_batch, 4u);
 }
 
+// Every row names every variant's keys per work-item; today every row holds the values the
+// variants had as constants before they became rows (unchanged on every device).
+TEST(MergeTuning, EveryRowNamesEveryVariantsItems) {
+  const std::pair<const char*, std::uint32_t> local[] = {{"blocked", 16}, {"merge", 4}, {"bitonic", 4},
+                                                         {"rank", 2},     {"odd-even", 2}, {"bubble", 8}};
+  const std::pair<const char*, std::uint32_t> pass[] = {{"blocked", 16}, {"path", 8},   {"rank", 1},
+                                                        {"half", 1},     {"cached", 4}, {"hashed", 4}};
+  ASSERT_EQ(merge::local_variants().size(), std::size(local));
+  ASSERT_EQ(merge::merge_variants().size(), std::size(pass));
+  for (const MergeTuning& row : merge_tuning_rows()) {
+    for (const auto& [name, items] : local) EXPECT_EQ(variant_items(row.local_items, name), items) << row.name << " " << name;
+    for (const auto& [name, items] : pass) EXPECT_EQ(variant_items(row.merge_items, name), items) << row.name << " " << name;
+    for (const std::string& v : merge::local_variants()) EXPECT_NO_THROW(variant_items(row.local_items, v.c_str())) << v;
+    for (const std::string& v : merge::merge_variants()) EXPECT_NO_THROW(variant_items(row.merge_items, v.c_str())) << v;
+    EXPECT_STREQ(row.local_items[0].variant, merge::local_variants()[0].c_str());  // the default first
+    EXPECT_STREQ(row.merge_items[0].variant, merge::merge_variants()[0].c_str());
+    EXPECT_EQ(row.blocked_wide_key_items, 8u);
+  }
+  EXPECT_THROW(variant_items(merge_tuning_rows()[0].local_items, "no-such"), Error);
+}
+
 TEST(MergeTuning, ValueBatchFromTheRowOrTheOverride) {
   const DeviceDescription h200 = cuda_device("NVIDIA H200");
   // the environment no longer reaches it (GPUSORT_MERGE_VALUE_BATCH was read on the release path)

@@ -1,5 +1,6 @@
 // Partition sort over several contexts. On a machine with one device the contexts share it, which
 // still exercises the concurrent chunk sorts, the rank splits and the concurrent bucket sorts.
+#include "algorithms/planner.hpp"
 #include "api/out_of_core.hpp"
 #include "support/test_support.hpp"
 
@@ -41,6 +42,22 @@ TEST(MultiDevice, KeysEveryDistribution) {
   check_keys<std::uint8_t>(3, 7777, dist::uniform, order::ascending);
   check_keys<double>(2, 1, dist::uniform, order::ascending);
   check_keys<std::uint16_t>(5, 3, dist::uniform, order::ascending);
+}
+
+// The plan of a sort on several devices is what runs: its chunks (at most an equal share per
+// device) are the chunks the partition sort sorts, by the plan's algorithm.
+TEST(MultiDevice, RunsThePlansChunks) {
+  auto contexts = make_contexts(3);
+  auto ptrs = pointers(contexts);
+  std::vector<rt::Device*> devices;
+  for (Context* c : ptrs) devices.push_back(&c->runtime_device());
+  const std::size_t n = 30000;
+  const algo::Plan plan = algo::make_plan({.type = key_type::u32, .n = n}, std::span<rt::Device* const>(devices));
+  EXPECT_EQ(plan.chunks.count, 3u);
+  auto keys = make_keys<std::uint32_t>(n, dist::uniform, fresh_seed());
+  const SortReport r = sort(std::span<Context* const>(ptrs), std::span<std::uint32_t>(keys), {});
+  EXPECT_EQ(r.chunks, plan.chunks.count);
+  EXPECT_EQ(r.algorithm, plan.algorithm->name);
 }
 
 TEST(MultiDevice, StablePairs) {

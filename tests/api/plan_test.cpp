@@ -73,6 +73,22 @@ TEST(Plan, NothingToDoForOneElement) {
   EXPECT_NE(p.path.find("nothing to do"), std::string::npos);
 }
 
+// A distributed sort is planned for the share of one rank: the algorithm is chosen (and checked
+// against its size limit) for ceil(n / ranks) elements, and that share is the plan's part.
+TEST(Plan, ADistributedSortPlansTheShareOfOneRank) {
+  const SortOptions o{.algorithm = "rank"};  // at most 65536 keys
+  const SortPlan p = plan(test_context(), {.type = key_type::u32, .n = 200000, .ranks = 4, .options = o});
+  EXPECT_EQ(p.algorithm, "rank");
+  EXPECT_NE(p.path.find("distributed over 4 ranks"), std::string::npos) << p.text();
+  EXPECT_NE(p.path.find("share of up to 50000 elements"), std::string::npos) << p.text();
+  EXPECT_TRUE(any_step_has(p, "share: ")) << p.text();
+  EXPECT_TRUE(any_step_has(p, "cuts: ")) << p.text();
+  EXPECT_THROW(plan(test_context(), {.type = key_type::u32, .n = 200000, .ranks = 2, .options = o}), Error);
+  const SortPlan device = plan(test_context(), {.type = key_type::u32, .n = 200000, .where = data_location::device,
+                                                .ranks = 4, .options = o});
+  EXPECT_TRUE(any_step_has(device, "merged")) << device.text();
+}
+
 void expect_refused(const SortRequest& r, errc code, const std::string& part) {
   try {
     plan(test_context(), r);
@@ -96,6 +112,16 @@ TEST(Plan, RefusesWhatTheSortsRefuse) {
                  errc::invalid_argument, "cannot sort stably");
   expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20, .options = {.algorithm = "rank"}},
                  errc::unsupported, "O(n^2)");
+  expect_refused({.type = key_type::u32, .n = 1000, .ranks = 2, .options = {.comparator = "return a < b;"}},
+                 errc::unsupported, "comparator");
+  expect_refused({.type = key_type::u32, .n = 1000, .value_bytes = 4, .positions = true, .ranks = 2},
+                 errc::unsupported, "argsort");
+  expect_refused({.n = 10, .record_bytes = 8, .record_fields = {{.offset = 4, .type = key_type::u64}}},
+                 errc::invalid_argument, "does not fit a record");
+  // a run-time order cannot cut buckets: a budget below the data refuses it, as the sort does
+  expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20,
+                  .options = {.comparator = "return a < b;", .device_memory_limit = 1 << 20}},
+                 errc::unsupported, "comparator");
   // Room for what comes next, refused until it is built.
   expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::unsupported, "rows");
   expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::unsupported, "top-k");

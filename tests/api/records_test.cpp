@@ -8,6 +8,7 @@
 
 #include "algorithms/records/record_sort.hpp"
 #include "gpusort/device_array.hpp"
+#include "gpusort/plan.hpp"
 #include "gpusort/records.hpp"
 #include "support/test_support.hpp"
 
@@ -71,13 +72,12 @@ void check(std::size_t n, std::size_t rb, std::vector<RecordField> fields, Path 
     SortOptions options;
     // A budget of the records alone: the device path needs more (a second copy, keys, index).
     if (path == Path::host) options.device_memory_limit = n * rb;
-    if (n > 1) {
-      options.stable = true;
-      const bool fits = detail::records_fit_device(test_context().runtime_device(), n, rb,
-                                                   detail::record_passes(fields), options);
-      ASSERT_EQ(fits, path == Path::automatic) << "the test meant the other path";
-    }
+    const SortPlan planned = plan(test_context(), {.n = n, .record_bytes = rb, .record_fields = fields, .options = options});
+    if (n > 1)
+      ASSERT_NE(planned.path.find(path == Path::automatic ? "one piece" : "host passes"), std::string::npos)
+          << "the test meant the other path:\n" << planned.text();
     const SortReport report = sort_records(test_context(), records.data(), n, rb, fields, options);
+    EXPECT_EQ(report.algorithm, planned.algorithm) << "what ran is what was planned";
     if (n > 1) EXPECT_GE(report.chunks, fields.size());
   }
   for (std::size_t i = 0; i < n; ++i)
@@ -154,6 +154,36 @@ TEST(Records, WideIndices) {
   check(5003, 333, {{.offset = 300, .type = key_type::f32, .descending = true}, {.offset = 100, .bytes = 33}},
         Path::device_out_of_place);
   check(7001, 20, {{.offset = 11, .type = key_type::i64}, {.offset = 1, .bytes = 7, .descending = true}}, Path::device);
+}
+
+// The plan of a record sort (gpusort::plan, gpusort plan --record-size) is what runs: the one
+// algorithm of every pass, the path and the passes; and what the sort refuses the plan refuses
+// (an algorithm that cannot sort stably: the passes rely on stability).
+TEST(Records, ThePlanIsWhatRuns) {
+  const std::vector<RecordField> fields{{.offset = 8, .type = key_type::i32, .descending = true},
+                                        {.offset = 0, .bytes = 10}};  // 3 passes: the i32, 2 + 8 bytes
+  const std::size_t n = 20001, rb = 100;
+  for (const char* algorithm : {"auto", "merge"})
+    for (const bool host_passes : {false, true}) {
+      SortOptions o{.algorithm = algorithm};
+      if (host_passes) o.device_memory_limit = n * rb;
+      const SortPlan planned = plan(test_context(), {.n = n, .record_bytes = rb, .record_fields = fields, .options = o});
+      EXPECT_EQ(planned.path.find("host passes") != std::string::npos, host_passes) << planned.text();
+      for (const char* pass : {"pass 1 (", "pass 2 (", "pass 3 ("})
+        EXPECT_NE(planned.text().find(pass), std::string::npos) << pass << " missing:\n" << planned.text();
+      auto records = random_records(n, rb, fresh_seed());
+      const SortReport report = sort_records(test_context(), records.data(), n, rb, fields, o);
+      EXPECT_EQ(report.algorithm, planned.algorithm) << algorithm;
+      EXPECT_EQ(report.chunks, 3u) << "one sort per planned pass";
+    }
+  const SortOptions unstable{.algorithm = "bitonic"};
+  std::vector<unsigned char> r(n * rb);
+  EXPECT_THROW(plan(test_context(), {.n = n, .record_bytes = rb, .record_fields = fields, .options = unstable}), Error);
+  EXPECT_THROW(sort_records(test_context(), r.data(), n, rb, fields, unstable), Error);
+  DeviceBuffer buffer(test_context(), 100 * rb);
+  EXPECT_THROW(plan(test_context(), {.n = 100, .where = data_location::device, .record_bytes = rb,
+                                     .record_fields = fields, .options = unstable}), Error);
+  EXPECT_THROW(sort_records_device(test_context(), buffer, 100, rb, fields, unstable), Error);
 }
 
 TEST(Records, OptionsAreCheckedOnEveryPath) {

@@ -44,6 +44,32 @@ TEST(CliPlan, TheExternalAndDistributedPathsPlanTheirPieces) {
   expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "10", "--ranks", "0"}), 2);
 }
 
+// A record sort's plan: the algorithm of every pass, the path and each pass; what gpusort sort
+// --record-size would refuse, refused alike.
+TEST(CliPlan, RecordsPlanTheirPasses) {
+  const auto r = run_cli({"plan", "--record-size", "100", "--key", "8:i32:desc,0:bytes10", "-n", "20000"});
+  ASSERT_EQ(r.code, 0) << describe(r);
+  for (const char* line : {"algorithm: ", "path: records in one piece", "3 sort passes", "records_make_keys",
+                           "(i32 at byte 8, descending)", "(2 bytes at byte 8 as u16, ascending)", "records_gather",
+                           "temporary bytes: "})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " missing:\n" << describe(r);
+  const auto host = run_cli({"plan", "--record-size", "100", "--key", "0:bytes10", "-n", "20001",
+                             "--device-memory-limit", "2000100"});
+  ASSERT_EQ(host.code, 0) << describe(host);
+  EXPECT_NE(host.out.find("path: host passes"), std::string::npos) << describe(host);
+  EXPECT_NE(host.out.find("pass 2 (8 bytes at byte 0 as u64, ascending; 4-byte indices as values)"), std::string::npos)
+      << describe(host);
+  const auto device = run_cli({"plan", "--record-size", "16", "--key", "0:u64", "-n", "1000", "--where", "device",
+                               "-a", "merge"});
+  ASSERT_EQ(device.code, 0) << describe(device);
+  EXPECT_NE(device.out.find("algorithm: merge"), std::string::npos) << describe(device);
+  EXPECT_NE(device.out.find("the records as its values"), std::string::npos) << describe(device);
+  expect_clean_error(run_cli({"plan", "--record-size", "100", "--key", "0:bytes10", "-n", "10", "-a", "bitonic"}), 2);
+  expect_clean_error(run_cli({"plan", "--record-size", "8", "--key", "4:u64", "-n", "10"}), 2);
+  expect_clean_error(run_cli({"plan", "--record-size", "8", "--key", "0:u32", "-t", "u32", "-n", "10"}), 2);
+  expect_clean_error(run_cli({"plan", "--key", "0:u32", "-t", "u32", "-n", "10"}), 2);
+}
+
 TEST(CliPlan, RefusesWhatASortWouldRefuse) {
   expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "abc"}), 2);
   expect_clean_error(run_cli({"plan", "-t", "u33", "-n", "10"}), 2);

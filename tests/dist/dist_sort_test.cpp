@@ -11,6 +11,7 @@
 #include "gpusort/dist_mpi.hpp"
 #include "dist/dist_steps.hpp"
 #include "gpusort/dist_nccl.hpp"
+#include "gpusort/plan.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -138,6 +139,43 @@ TEST(DistSortDevice, KeysAndStablePairs) {
 TEST(DistSortDevice, SuppliedTemporaryStorage) {
   check<std::uint32_t, std::uint32_t>(100003, dist::uniform, order::ascending, true, false, true, true, true);
   check<float, std::uint32_t>(20011, dist::specials, order::descending, false, true, false, true, true);
+}
+
+// What `gpusort plan --ranks P` prints (gpusort::plan of the distributed request) is what every rank
+// runs: the plan's algorithm sorts each rank's share (and, for host data, what it receives). The
+// algorithm 'rank' takes at most 65536 keys: the shares of 70000 keys fit it though the whole does
+// not, so the plan accepts the request, and so does the sort, in both forms.
+TEST(DistSort, EveryRankRunsThePlanOfTheRequest) {
+  if (rank_count() < 2) GTEST_SKIP() << "needs two ranks";
+  const std::size_t n = 70000;
+  const std::vector<std::size_t> count = shares(n, false);
+  const std::size_t first = std::accumulate(count.begin(), count.begin() + my_rank(), std::size_t(0));
+  const std::vector<std::uint32_t> all = make_keys<std::uint32_t>(n, dist::uniform, shared_seed());
+  std::vector<std::uint32_t> sorted = all;
+  std::sort(sorted.begin(), sorted.end());
+  const SortOptions opt{.algorithm = "rank"};
+  auto comm = gpusort::dist::mpi_communicator(MPI_COMM_WORLD);
+  for (const data_location where : {data_location::host, data_location::device}) {
+    const SortPlan planned = plan(test_context(), {.type = key_type::u32, .n = n, .where = where,
+                                                   .ranks = std::uint32_t(rank_count()), .options = opt});
+    EXPECT_EQ(planned.algorithm, "rank") << planned.text();
+    std::vector<std::uint32_t> keys(all.begin() + first, all.begin() + first + count[my_rank()]);
+    gpusort::dist::DistReport rep;
+    if (where == data_location::host) {
+      EXPECT_NO_THROW(rep = gpusort::dist::sort(test_context(), *comm, std::span(keys), opt));
+      EXPECT_EQ(rep.final_sort.algorithm, planned.algorithm);
+    } else {
+      auto exchange = gpusort::dist::staged_exchange(*comm);
+      DeviceBuffer dkeys(test_context(), keys.size() * 4);
+      dkeys.upload(keys.data(), keys.size() * 4);
+      EXPECT_NO_THROW(rep = gpusort::dist::sort_device(test_context(), *comm, *exchange, key_type::u32, dkeys,
+                                                       keys.size(), nullptr, 0, opt));
+      dkeys.download(keys.data(), keys.size() * 4);
+    }
+    EXPECT_EQ(rep.local_sort.algorithm, planned.algorithm) << to_string(where);
+    EXPECT_TRUE(std::equal(keys.begin(), keys.end(), sorted.begin() + first))
+        << "rank " << my_rank() << " holds another range than the sorted whole's (" << to_string(where) << ")";
+  }
 }
 
 // Too little temporary storage on one rank: every rank throws before anything moves, and every

@@ -8,8 +8,7 @@
 
 #include "algorithms/positions.hpp"
 #include "algorithms/host_sizing.hpp"
-#include "algorithms/planner.hpp"
-#include "algorithms/request_checks.hpp"
+#include "algorithms/order_check.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/drain_on_unwind.hpp"
 #include "runtime/kernel_sources.hpp"
@@ -65,15 +64,9 @@ SortOptions pass_options(const SortOptions& options, const RecordPass& pass) {
   return o;
 }
 
-// The options of the first sort: the first pass's, or the comparator's sort of the addresses.
-SortOptions first_sort_options(const SortOptions& options, const std::vector<RecordPass>& passes) {
-  return passes.empty() ? device_sort_options(options) : pass_options(options, passes[0]);
-}
-
 // A pass's sort temporaries; for an algorithm that does not report them, twice its data.
-std::uint64_t sort_temp_bytes(rt::Device& device, key_type type, std::uint64_t n, std::size_t vb,
-                              const SortOptions& options) {
-  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
+std::uint64_t sort_temp_bytes(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::uint64_t n,
+                              std::size_t vb, const SortOptions& options) {
   if (!algorithm.temp_bytes) return 2 * n * (key_size(type) + vb);
   return algo::sort_temp_bytes(algorithm, {device, type, n, vb, options});
 }
@@ -135,13 +128,14 @@ class RecordKernels {
   rt::BufferPtr table_;
 };
 
-// A sort of n keys (and values: vb bytes each, 0 for none) already on the device, with `options`
-// as given and the run-time order registered as `order` (or none). Not waited for here: the passes
-// and the gather queue up behind each other (a driver may still wait inside, e.g. radix reading
-// its histogram back, and freeing a temporary above the pool's limit synchronizes on CUDA).
-void sort_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buffer& keys, rt::Buffer* values,
-                    std::size_t vb, const SortOptions& options, const std::string& order = {}) {
-  const algo::Algorithm& algorithm = checked_algorithm(device.description(), n, options);
+// A sort of n keys (and values: vb bytes each, 0 for none) already on the device by the plan's
+// algorithm, with `options` as given and the run-time order registered as `order` (or none). Not
+// waited for here: the passes and the gather queue up behind each other (a driver may still wait
+// inside, e.g. radix reading its histogram back, and freeing a temporary above the pool's limit
+// synchronizes on CUDA).
+void sort_on_device(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::uint64_t n,
+                    rt::Buffer& keys, rt::Buffer* values, std::size_t vb, const SortOptions& options,
+                    const std::string& order = {}) {
   algo::SortJob job{device, type, n, vb, keys, values, options, nullptr};
   job.registered_order = order;
   // A record order sorts addresses of our own (the records are gathered only after its check).
@@ -150,9 +144,9 @@ void sort_on_device(rt::Device& device, key_type type, std::uint64_t n, rt::Buff
 }
 
 // One pass's sort: its keys with the records (or their index) as values.
-void sort_pass(rt::Device& device, const RecordPass& pass, std::uint64_t n, rt::Buffer& keys, rt::Buffer& values,
-               std::size_t vb, const SortOptions& options) {
-  sort_on_device(device, pass.type, n, keys, &values, vb, pass_options(options, pass));
+void sort_pass(rt::Device& device, const algo::Algorithm& algorithm, const RecordPass& pass, std::uint64_t n,
+               rt::Buffer& keys, rt::Buffer& values, std::size_t vb, const SortOptions& options) {
+  sort_on_device(device, algorithm, pass.type, n, keys, &values, vb, pass_options(options, pass));
 }
 
 // The records in the order of `index`, from `in` into `out`; in == out: gathered into a temporary
@@ -177,18 +171,17 @@ void gather_sorted(rt::Device& device, RecordKernels& kernels, rt::Buffer& in, r
 // Records ordered by a run-time comparator (options.comparator): their addresses sorted by it
 // (kernels/records.cl, records_addresses; the order's programs read the records through them),
 // turned back into indices, then the gather.
-void run_comparator_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
-                                const SortOptions& options) {
+void run_comparator_record_sort(rt::Device& device, const algo::Algorithm& algorithm, rt::Buffer& in, rt::Buffer& out,
+                                std::uint64_t n, std::size_t rb, std::size_t ib, const SortOptions& options) {
   rt::BufferPool& pool = device.temp_pool();
   rt::PhaseTimer timer{device, options.verbose, "records"};
   timer.mark("start");
-  const std::size_t ib = record_index_bytes(n);
   RecordKernels kernels(device, ib);
   rt::BufferPtr addresses = pool.get(n * 8);
   rt::BufferPtr index = pool.get(n * ib);
   kernels.addresses(in, n, rb, *addresses);
   timer.mark("addresses");
-  sort_on_device(device, key_type::u64, n, *addresses, nullptr, 0, device_sort_options(options),
+  sort_on_device(device, algorithm, key_type::u64, n, *addresses, nullptr, 0, device_sort_options(options),
                  rt::register_record_order(options.comparator, options.order == order::descending));
   timer.mark("sort by the comparator");
   kernels.index_of_addresses(in, *addresses, n, rb, *index);
@@ -199,26 +192,29 @@ void run_comparator_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& 
 // The sort itself: the records of `in` sorted into `out`. in == out sorts in place: a sort that
 // gathers (every one but records that travel with their key) then gathers into a temporary and
 // copies back.
-void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n, std::size_t rb,
-                     const std::vector<RecordPass>& passes, const SortOptions& options) {
-  if (passes.empty()) return run_comparator_record_sort(device, in, out, n, rb, options);
+void run_record_sort(rt::Device& device, const algo::Plan& plan, rt::Buffer& in, rt::Buffer& out) {
+  const algo::Algorithm& algorithm = *plan.algorithm;
+  const std::uint64_t n = plan.request.n;
+  const std::size_t rb = plan.request.record_bytes, ib = plan.records.index_bytes;
+  const std::vector<RecordPass>& passes = plan.records.passes;
+  const SortOptions& options = plan.options();
+  if (passes.empty()) return run_comparator_record_sort(device, algorithm, in, out, n, rb, ib, options);
   rt::BufferPool& pool = device.temp_pool();
   rt::PhaseTimer timer{device, options.verbose, "records"};
   timer.mark("start");
   std::vector<std::uint64_t> at;
   const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
-  if (records_move_with_key(passes, rb)) {
+  if (plan.records.move_with_key) {
     const RecordPass& pass = passes[0];
     if (&in != &out) device.copy(in, 0, out, 0, n * rb);
     rt::BufferPtr keys = pool.get(keys_bytes);
     RecordKernels(device, 4).make_keys(out, n, rb, passes, at, *keys);
     timer.mark("keys");
-    sort_pass(device, pass, n, *keys, out, rb, options);
+    sort_pass(device, algorithm, pass, n, *keys, out, rb, options);
     timer.mark("sort with the records");
     timer.print();
     return;
   }
-  const std::size_t ib = record_index_bytes(n);
   RecordKernels kernels(device, ib);
   rt::BufferPtr index = pool.get(n * ib);
   rt::BufferPtr all_keys = pool.get(keys_bytes);  // pass 0's keys at its start are sorted there
@@ -231,7 +227,7 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
       kernels.order_keys(*all_keys, at[p], *index, n, passes[p].type, *keys);
       timer.mark("keys of pass " + std::to_string(p) + " in order");
     }
-    sort_pass(device, passes[p], n, p == 0 ? *all_keys : *keys, *index, ib, options);
+    sort_pass(device, algorithm, passes[p], n, p == 0 ? *all_keys : *keys, *index, ib, options);
     timer.mark("sort of pass " + std::to_string(p));
   }
   gather_sorted(device, kernels, in, out, n, rb, *index, timer);
@@ -240,25 +236,27 @@ void run_record_sort(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::u
 }  // namespace
 
 std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
-                                         const std::vector<RecordPass>& passes, const SortOptions& options) {
+                                         const std::vector<RecordPass>& passes, const algo::Algorithm& algorithm,
+                                         const SortOptions& options) {
   if (passes.empty())  // addresses, index, the sort's temporaries, the gather's second copy
     return n * 8 + n * record_index_bytes(n) +
-           sort_temp_bytes(device, key_type::u64, n, 0, device_sort_options(options)) + n * record_bytes;
+           sort_temp_bytes(device, algorithm, key_type::u64, n, 0, device_sort_options(options)) + n * record_bytes;
   std::vector<std::uint64_t> at;
   const std::uint64_t keys_bytes = layout_pass_keys(n, passes, at);
   if (records_move_with_key(passes, record_bytes)) {
     const RecordPass& pass = passes[0];
-    return keys_bytes + sort_temp_bytes(device, pass.type, n, record_bytes, pass_options(options, pass));
+    return keys_bytes + sort_temp_bytes(device, algorithm, pass.type, n, record_bytes, pass_options(options, pass));
   }
   const std::size_t ib = record_index_bytes(n);
   std::uint64_t sort_temp = 0;
   for (const RecordPass& pass : passes)
-    sort_temp = std::max(sort_temp, sort_temp_bytes(device, pass.type, n, ib, pass_options(options, pass)));
+    sort_temp = std::max(sort_temp, sort_temp_bytes(device, algorithm, pass.type, n, ib, pass_options(options, pass)));
   return keys_bytes + ordered_keys_bytes(n, passes) + n * ib + sort_temp + n * record_bytes;
 }
 
 bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
-                        const std::vector<RecordPass>& passes, const SortOptions& options) {
+                        const std::vector<RecordPass>& passes, const algo::Algorithm& algorithm,
+                        const SortOptions& options) {
   const std::uint64_t data = n * record_bytes;
   // Every buffer within the device's largest allocation: the records (twice), all passes' keys,
   // the ordered keys, the index, and each pass's sort as largest_buffer_bytes plans it.
@@ -278,7 +276,7 @@ bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_
   }
   if (largest > max_buffer) return false;
   const std::uint64_t budget = device_budget(device.description(), options);
-  const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, options);
+  const std::uint64_t extra = records_device_extra_bytes(device, n, record_bytes, passes, algorithm, options);
   return data <= budget && extra <= budget - data;
 }
 
@@ -288,13 +286,13 @@ std::size_t record_index_bytes(std::uint64_t n) {
 
 void set_records_wide_index_for_testing(bool wide) { wide_index_for_testing.store(wide); }
 
-SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
-                                  std::size_t record_bytes, const std::vector<RecordPass>& passes,
-                                  const SortOptions& options) {
+SortReport sort_records_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& in, rt::Buffer& out) {
+  const std::uint64_t n = plan.request.n;
+  const std::size_t record_bytes = plan.request.record_bytes;
   SortReport report;
   report.device = device.description().id;
-  report.chunks = std::max<std::size_t>(1, passes.size());
-  report.algorithm = checked_algorithm(device.description(), n, first_sort_options(options, passes)).name;
+  report.chunks = std::max<std::size_t>(1, plan.records.passes.size());
+  report.algorithm = plan.algorithm->name;
   if (n <= 1) {  // already sorted; out-of-place, the one record is copied
     if (n == 1 && &in != &out) {
       device.copy(in, 0, out, 0, record_bytes);
@@ -305,7 +303,7 @@ SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   rt::DrainOnUnwind drain(device);
   auto start = device.record();
-  run_record_sort(device, in, out, n, record_bytes, passes, options);
+  run_record_sort(device, plan, in, out);
   auto stop = device.record();
   report.sort_ms = stop->elapsed_ms_since(*start);
   report.programs_compiled = rt::program_cache_stats().compiled - compiled_before;

@@ -3,13 +3,16 @@
 // pass makes its keys from them by the current index order and sorts (key, index) pairs on the
 // device; one gather then moves the records. The host form uploads the records through pinned
 // staging first and downloads them last; it is taken whenever the records and the sort's
-// temporaries fit the device budget. `passes` empty: the records are ordered by a run-time
+// temporaries fit the device budget. No passes: the records are ordered by a run-time
 // comparator, options.comparator (rt::register_record_order), whose sort of the records' addresses
-// replaces the passes.
+// replaces the passes. Every sort takes the plan's algorithm (algorithms/planner.hpp): nothing here
+// chooses one.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "algorithms/planner.hpp"
 #include "algorithms/records/record_passes.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/sort.hpp"
@@ -18,22 +21,31 @@
 namespace gpusort::detail {
 
 // The device memory a device record sort of n records takes besides the records themselves
-// (keys, index, the sorts' temporaries, the gather's second copy of the records).
+// (keys, index, the sorts' temporaries, the gather's second copy of the records), each sort by
+// `algorithm` (the plan's).
 std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
-                                         const std::vector<RecordPass>& passes, const SortOptions& options);
+                                         const std::vector<RecordPass>& passes, const algo::Algorithm& algorithm,
+                                         const SortOptions& options);
 
 // Whether the host form fits the device: the records in one buffer and everything within
 // the budget (SortOptions::device_memory_limit, else 70% of the device's memory).
 bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
-                        const std::vector<RecordPass>& passes, const SortOptions& options);
+                        const std::vector<RecordPass>& passes, const algo::Algorithm& algorithm,
+                        const SortOptions& options);
 
-// Sorts n records of record_bytes each from `in` into `out` (device memory; the same buffer: in
-// place), and returns when they are sorted; options.stable must be set. The options are checked
-// (the passes' algorithm) even when n <= 1. SortReport::sort_ms:
-// device time of the whole (key making, sorts, gather); chunks: the number of sort passes.
-SortReport sort_records_on_device(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n,
-                                  std::size_t record_bytes, const std::vector<RecordPass>& passes,
-                                  const SortOptions& options);
+// The record sort of `plan` (a record sort's, algorithms/planner.hpp; Path::one_piece or
+// on_device) on n records from `in` into `out` (device memory; the same buffer: in place): every
+// sort by the plan's algorithm. Returns when they are sorted. SortReport::sort_ms: device time of
+// the whole (key making, sorts, gather); chunks: the number of sort passes.
+SortReport sort_records_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& in, rt::Buffer& out);
+
+// A pass in words: "u32 at byte 8, descending", "8 bytes at byte 0 as u64, ascending" (a piece of
+// a bytesK field).
+std::string record_pass_name(const RecordPass& pass);
+
+// What sort_records_on_device runs for `plan`, in words (the plan's steps): the key making, each
+// pass with the algorithm's own steps, the gather.
+std::vector<std::string> record_device_steps(const algo::Plan& plan, rt::Device& device);
 
 // Bytes of a record index for n records: 4 below 2^32 records, else 8 (8 always while the test
 // switch below is on).

@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   sort->add_option("--format", s.format,
                    "How inputs are read: auto (a .npy magic, else raw; a warning if raw bytes look like text), "
                    "raw (even if the bytes start like .npy; no text warning) or npy");
-  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 (optional for .npy input)");
+  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool (optional for .npy input)");
   sort->add_flag("-d,--descending", s.descending, "Sort in descending order (NaNs first for floats)");
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)");
   sort->add_option("-a,--algorithm", s.algorithm, "Algorithm name from `gpusort algorithms`, or auto")
@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
   GenArgs g;
   auto* gen = app.add_subcommand("gen", "Generate test keys");
   gen->footer("Distributions:\n" + gpusort::core::distribution_help());
-  gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
+  gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool")->required();
   gen->add_option("-n,--count", g.count, "Number of keys: decimal, or 2^K")->required();
   gen->add_option("--dist", g.dist, "Distribution (see below)")->capture_default_str();
   gen->add_option("--seed", g.seed, "Random seed (same seed, same data)")->capture_default_str();
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
   PlanArgs pl;
   auto* plan = app.add_subcommand("plan", "Print what a sort would run (algorithm, path, each pass with its tuning, "
                                           "temporaries) without sorting anything");
-  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64")->required();
+  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool")->required();
   plan->add_option("-n,--count", pl.count, "Number of keys: decimal, or 2^K")->required();
   plan->add_option("--values", pl.sort.values_type, "Value type carried along: a key type name or bytesK");
   plan->add_option("--indices", pl.indices, "argsort: the indices' width in bytes, 4 or 8");

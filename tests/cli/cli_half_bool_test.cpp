@@ -73,6 +73,7 @@ void expect_npy_pairs_sorted(const std::vector<T>& keys, const std::string& desc
       ASSERT_EQ(std::memcmp(&got_keys[i], &keys[ref[i]], sizeof(T)), 0) << "key bits changed at " << i;
     std::vector<std::string> verify = {"verify", (d / "ko.npy").string()};
     if (descending) verify.push_back("--descending");
+    verify.insert(verify.end(), extra.begin(), extra.end());
     EXPECT_CLI_OK(run_cli(verify));
   }
 }
@@ -93,12 +94,13 @@ TEST(CliHalfBool, Bf16AsMlDtypesSavesItIsReadFromV2) {
   expect_npy_pairs_sorted(keys_with<bfloat16_bits>(bf16_specials, 6007, 6), "<V2", "<V2");
 }
 
-// A 2-byte void has no type of its own: --type names another 2-byte type for it.
+// A 2-byte void has no type of its own: --type names another 2-byte type for it (the output keeps
+// the input's dtype).
 TEST(CliHalfBool, V2IsReadAsTheTwoByteTypeGiven) {
   std::vector<std::uint16_t> keys(3001);
   std::mt19937 rng(7);
   for (auto& k : keys) k = std::uint16_t(rng());
-  expect_npy_pairs_sorted(keys, "<V2", "<u2", {"--type", "u16"});
+  expect_npy_pairs_sorted(keys, "<V2", "<V2", {"--type", "u16"});
 }
 
 // '|b1': false before true; any nonzero byte is true, and true keys of different bytes keep their

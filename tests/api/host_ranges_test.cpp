@@ -1,6 +1,5 @@
 // Host keys in any contiguous range, every integer spelling mapped by size and signedness (bool to
-// the bool key), and
-// device arrays that cannot be copied by accident.
+// the bool key), and device arrays that cannot be copied by accident.
 #include <array>
 #include <type_traits>
 

@@ -1,8 +1,9 @@
 """The public sorting functions, shaped like the Array API's sort/argsort.
 
-Every function: keys must be a 1-D C-contiguous array of uint8..uint64, int8..int64, float32 or
-float64 (TypeError for another dtype, ValueError for another shape or layout); numpy arrays, and
-host arrays of other libraries through DLPack. `algorithm`: a name from gpusort.algorithms(), None
+Every function: keys must be a 1-D C-contiguous array of uint8..uint64, int8..int64, float16,
+bfloat16, float32, float64 or bool (TypeError for another dtype, ValueError for another shape or
+layout); numpy arrays (bfloat16: ml_dtypes'), and host arrays of other libraries through DLPack.
+16-bit floats keep float32's order rules; bools sort false first. `algorithm`: a name from gpusort.algorithms(), None
 for gpusort's choice. `device`: an id from gpusort.devices() ("cuda:0", "opencl:0:0"), None for
 the default ($GPUSORT_DEVICE, else the best device). `comparator`: a run-time order, the body of
 `int before(K a, K b)` in the kernel dialect with K the key type (e.g. "return fabs(a) < fabs(b);"),

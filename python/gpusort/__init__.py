@@ -9,8 +9,9 @@
 
 Keys: 1-D C-contiguous arrays of uint8..uint64, int8..int64, float16, bfloat16, float32, float64,
 bool. Values: 1-D arrays of 1, 2, 4, 8 or 16-byte elements. Floats: -0.0 == +0.0; NaN is greater
-than every number (last ascending, first descending) and NaN payloads are kept. Bools: false first. Sorts are stable by default; descending
-is its own order, so equal keys keep their input order there too.
+than every number (last ascending, first descending) and NaN payloads are kept. Bools: false first.
+Sorts are stable by default; descending is its own order, so equal keys keep their input order there
+too.
 """
 from ._gpusort import (
     DeviceError,

@@ -2,11 +2,13 @@
 //
 // Specialised by the host with:
 //   KEY_BITS    8, 16, 32 or 64: the key's storage width; keys are stored and moved as key_t bits.
-//   KEY_KIND    0 unsigned, 1 signed two's complement, 2 IEEE float (f32 / f64 by KEY_BITS).
+//   KEY_KIND    0 unsigned, 1 signed two's complement, 2 float (f16 / f32 / f64 by KEY_BITS; bfloat16
+//               with KEY_BFLOAT16=1 and KEY_BITS 16), 3 bool (KEY_BITS 8: the byte 0 false, any other true).
 //   VALUE_BYTES 0 (keys only), 1, 2, 4, 8 or 16.
 //
 // ordered_key(k, flip) maps a key to an unsigned integer whose natural order is the sort order:
 //   - signed: flip the sign bit;
+//   - bool: 0 for false, 1 for true, so a true byte other than 1 sorts with the 1s;
 //   - float: -0.0 and +0.0 map to the same value, every NaN maps to the largest value (NaN last
 //     ascending), other values by the usual sign-magnitude flip. The map is not injective, which is
 //     why kernels move the original bits and only compare ordered keys: NaN payloads and the sign of
@@ -34,6 +36,11 @@ typedef u16 key_t;
 typedef u32 okey_t;
 #define KEY_SIGN_BIT 0x8000u
 #define KEY_ALL_ONES 0xFFFFu
+#if KEY_BFLOAT16
+#define KEY_EXP_MASK 0x7F80u  // bfloat16: 8 exponent bits, 7 mantissa bits
+#else
+#define KEY_EXP_MASK 0x7C00u  // binary16: 5 exponent bits, 10 mantissa bits
+#endif
 #elif KEY_BITS == 32
 typedef u32 key_t;
 typedef u32 okey_t;
@@ -50,8 +57,11 @@ typedef u64 okey_t;
 #error "KEY_BITS must be 8, 16, 32 or 64"
 #endif
 
-#if KEY_KIND == 2 && KEY_BITS != 32 && KEY_BITS != 64
-#error "float keys are 32 or 64 bits"
+#if KEY_KIND == 2 && KEY_BITS == 8
+#error "float keys are 16, 32 or 64 bits"
+#endif
+#if KEY_KIND == 3 && KEY_BITS != 8
+#error "bool keys are 8 bits"
 #endif
 
 // The flip argument every kernel takes for the order: 0 ascending, KEY_ALL_ONES descending.
@@ -60,6 +70,8 @@ DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
   okey_t o = (okey_t)k;
 #elif KEY_KIND == 1
   okey_t o = (okey_t)(k ^ KEY_SIGN_BIT);
+#elif KEY_KIND == 3
+  okey_t o = k != 0 ? 1u : 0u;
 #else
   // branch-free (selects): negative -> ~k, positive -> k | sign; then -0/+0 and NaN fixed up
   const okey_t kk = (okey_t)k;
@@ -101,11 +113,11 @@ DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
 }
 #else
 // The same order as ordered_key(a, flip) < ordered_key(b, flip), spelled for the type: descending
-// swaps the operands; integers compare natively (signed kinds as signed); float keys on CUDA
-// compare as floats with NaN last (-0 == +0 and NaN == NaN, as ordered_key has them): a few
-// instructions where the mapping costs a dozen per comparison (H100, 2026-11-23, f64 merge sort of
-// 2^28 keys: 49.6 ms mapped, 32.0 ms with the run-time comparator `return a < b;`). OpenCL maps
-// floats: fp64 is optional there.
+// swaps the operands; integers compare natively (signed kinds as signed), bools as truth values;
+// f32 and f64 keys on CUDA compare as floats with NaN last (-0 == +0 and NaN == NaN, as ordered_key
+// has them): a few instructions where the mapping costs a dozen per comparison (H100, 2026-11-23,
+// f64 merge sort of 2^28 keys: 49.6 ms mapped, 32.0 ms with the run-time comparator `return a <
+// b;`). OpenCL maps floats (fp64 is optional there), and so does CUDA for 16-bit floats.
 DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
   const key_t x = flip ? b : a, y = flip ? a : b;
 #if KEY_KIND == 0
@@ -118,12 +130,14 @@ DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
   return (i32)x < (i32)y;
 #elif KEY_KIND == 1
   return (i64)x < (i64)y;
+#elif KEY_KIND == 3
+  return (x == 0) & (y != 0);
 #elif GS_CUDA && KEY_BITS == 32
   // x is a number and not (x >= y): x < y, or y is NaN (a NaN y follows every number x). Two
   // comparisons, no branches ("less or unordered" and a NaN test of x).
   const float fx = __int_as_float((int)x), fy = __int_as_float((int)y);
   return (fx == fx) & !(fx >= fy);
-#elif GS_CUDA
+#elif GS_CUDA && KEY_BITS == 64
   const double fx = __longlong_as_double((long long)x), fy = __longlong_as_double((long long)y);
   return (fx == fx) & !(fx >= fy);
 #else

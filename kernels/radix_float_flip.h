@@ -13,18 +13,26 @@
 #include "radix_common.h"
 
 #if KEY_KIND == 2
+// 16-bit keys have 32-bit images (okey_t): their images keep the top 16 bits zero.
 DEVICE_FN okey_t radix_plain_float_key(key_t k, okey_t flip) {
+#if KEY_BITS == 16
+  const okey_t neg = (okey_t)((i32)(i16)k >> 15);
+  return ((okey_t)k ^ (neg | (okey_t)KEY_SIGN_BIT) ^ flip) & (okey_t)KEY_ALL_ONES;
+#else
 #if KEY_BITS == 32
   const okey_t neg = (okey_t)((i32)k >> 31);
 #else
   const okey_t neg = (okey_t)((i64)k >> 63);
 #endif
   return (okey_t)k ^ (neg | (okey_t)KEY_SIGN_BIT) ^ flip;
+#endif
 }
 // its inverse (the plain flip is a bijection): the sign bit of o ^ flip says the key's sign
 DEVICE_FN key_t radix_plain_float_key_inverse(okey_t o, okey_t flip) {
   const okey_t x = o ^ flip;
-#if KEY_BITS == 32
+#if KEY_BITS == 16
+  const okey_t was_positive = (okey_t)((i32)(i16)(u16)x >> 15);
+#elif KEY_BITS == 32
   const okey_t was_positive = (okey_t)((i32)x >> 31);
 #else
   const okey_t was_positive = (okey_t)((i64)x >> 63);
@@ -63,7 +71,27 @@ DEVICE_FN bool radix_float_special(key_t k) {
 // sort a -0 or NaN is read back from its input position, every other key turns back by the plain
 // flip's inverse (ordered_key is the plain flip for it).
 DEVICE_FN okey_t radix_zero_image(okey_t flip) { return ordered_key((key_t)0, flip); }
-DEVICE_FN okey_t radix_nan_image(okey_t flip) { return (okey_t)KEY_ALL_ONES ^ flip; }
+DEVICE_FN okey_t radix_nan_image(okey_t flip) { return ((okey_t)KEY_ALL_ONES ^ flip) & (okey_t)KEY_ALL_ONES; }
+#define RADIX_NOT_SPREAD 0xFFFFFFFFu
+#if KEY_BITS == 16
+// 16-bit keys: their images leave the top half of okey_t free, so a spread image is the image shifted
+// up by 16 with the input position (p < room <= 2^16) in the low half for a -0 or NaN: no room needs
+// making below the zeros, where the images of -inf (0x3FF for f16, 0x7F for bf16) leave too little.
+DEVICE_FN okey_t radix_spread_float_image(key_t k, u32 p, okey_t flip, okey_t room) {
+  (void)room;
+  const okey_t o = ordered_key(k, flip);
+  return o << 16 | (o == radix_nan_image(flip) || o == radix_zero_image(flip) ? (okey_t)p : 0u);
+}
+DEVICE_FN u32 radix_spread_input_position(okey_t x, okey_t flip, okey_t room) {
+  (void)room;
+  const okey_t o = x >> 16;
+  return o == radix_nan_image(flip) || o == radix_zero_image(flip) ? (u32)(x & 0xFFFFu) : RADIX_NOT_SPREAD;
+}
+DEVICE_FN key_t radix_spread_float_key(okey_t x, okey_t flip, okey_t room) {
+  (void)room;
+  return radix_plain_float_key_inverse(x >> 16, flip);
+}
+#else
 DEVICE_FN okey_t radix_spread_nan_base(okey_t flip, okey_t room) {
   return flip != 0 ? (okey_t)0 : (okey_t)KEY_ALL_ONES - room;
 }
@@ -75,7 +103,6 @@ DEVICE_FN okey_t radix_spread_float_image(key_t k, u32 p, okey_t flip, okey_t ro
                                     : o;
 }
 // The input position a spread image holds (a -0 or NaN), or RADIX_NOT_SPREAD
-#define RADIX_NOT_SPREAD 0xFFFFFFFFu
 DEVICE_FN u32 radix_spread_input_position(okey_t x, okey_t flip, okey_t room) {
   const okey_t from_nan = x - radix_spread_nan_base(flip, room), from_zero = x - (radix_zero_image(flip) - room);
   return from_nan < room ? (u32)from_nan : from_zero < room ? (u32)from_zero : RADIX_NOT_SPREAD;
@@ -84,6 +111,7 @@ DEVICE_FN u32 radix_spread_input_position(okey_t x, okey_t flip, okey_t room) {
 DEVICE_FN key_t radix_spread_float_key(okey_t x, okey_t flip, okey_t room) {
   return radix_plain_float_key_inverse(x < radix_zero_image(flip) - room ? x + room : x, flip);
 }
+#endif
 #endif
 
 #endif  // GPUSORT_RADIX_FLOAT_FLIP_H

@@ -1,7 +1,9 @@
 #pragma once
 // The order gpusort sorts by, on the host: the same rules the kernels apply (kernels/keys.h).
 //  - integers: their natural order;
-//  - floats: -0.0 == +0.0; NaN (any payload) is greater than every number and equal to every NaN;
+//  - floats (f16, bf16, f32, f64): -0.0 == +0.0; NaN (any payload) is greater than every number and
+//    equal to every NaN;
+//  - bool: false before true; the byte 0 is false, any other byte true;
 //  - descending is the exact reverse of ascending, so a stable descending sort keeps equal keys
 //    in input order.
 // Useful to verify results: std::is_sorted(v.begin(), v.end(), gpusort::key_less<T>{order}).
@@ -9,22 +11,49 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
 
 namespace gpusort {
 
+// The bit layout of a float key type: its storage bits, the exponent field, the mantissa width.
+template <class T>
+struct float_layout;
+template <class U, U ExpMask, int MantissaBits>
+struct float_layout_of {
+  using bits_type = U;
+  static constexpr U exp_mask = ExpMask;
+  static constexpr int mantissa_bits = MantissaBits;
+};
+template <> struct float_layout<float> : float_layout_of<std::uint32_t, 0x7F800000u, 23> {};
+template <> struct float_layout<double> : float_layout_of<std::uint64_t, 0x7FF0000000000000ull, 52> {};
+template <> struct float_layout<half_bits> : float_layout_of<std::uint16_t, 0x7C00u, 10> {};
+template <> struct float_layout<bfloat16_bits> : float_layout_of<std::uint16_t, 0x7F80u, 7> {};
+#if defined(__STDCPP_FLOAT16_T__)
+template <> struct float_layout<std::float16_t> : float_layout<half_bits> {};
+#endif
+#if defined(__STDCPP_BFLOAT16_T__)
+template <> struct float_layout<std::bfloat16_t> : float_layout<bfloat16_bits> {};
+#endif
+
+// Keys sorted by the float rules above.
+template <class T>
+concept float_key = requires { float_layout<std::remove_cv_t<T>>::exp_mask; };
+
 // Maps a key to an unsigned integer whose natural order is the ascending sort order.
 template <class T>
 constexpr auto ordered_bits(T key) noexcept {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-    constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
-    constexpr U exp_mask = sizeof(T) == 4 ? U(0x7F800000u) : U(0x7FF0000000000000ull);
+  if constexpr (float_key<T>) {
+    using U = typename float_layout<T>::bits_type;
+    constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
+    constexpr U exp_mask = float_layout<T>::exp_mask;
     U bits = std::bit_cast<U>(key);
     U mag = bits & ~sign;
     if (mag > exp_mask) return U(~U(0));  // NaN
     if (mag == 0) return sign;            // +-0
     return (bits & sign) ? U(~bits) : U(bits | sign);
+  } else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, bool_byte>) {
+    return std::uint8_t(std::bit_cast<std::uint8_t>(key) != 0);  // the byte, not the bool's value
   } else if constexpr (std::is_signed_v<T>) {
     using U = std::make_unsigned_t<T>;
     return U(U(key) ^ (U(1) << (sizeof(U) * 8 - 1)));

@@ -5,20 +5,43 @@
 #include <optional>
 #include <string_view>
 #include <type_traits>
+#if __has_include(<stdfloat>)
+#include <stdfloat>
+#endif
 
 namespace gpusort {
 
-enum class key_type { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64 };
+// f16: IEEE binary16, bf16: bfloat16 (the top half of an f32), b8: bool (one byte; 0 is false,
+// any other byte true).
+enum class key_type { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16, bf16, b8 };
 
 inline constexpr key_type all_key_types[] = {key_type::u8,  key_type::u16, key_type::u32, key_type::u64,
                                              key_type::i8,  key_type::i16, key_type::i32, key_type::i64,
-                                             key_type::f32, key_type::f64};
+                                             key_type::f32, key_type::f64, key_type::f16, key_type::bf16,
+                                             key_type::b8};
 
 std::size_t key_size(key_type t) noexcept;
-std::string_view key_type_name(key_type t) noexcept;           // "u32", "f64", ...
+std::string_view key_type_name(key_type t) noexcept;           // "u32", "f64", "f16", "bf16", "bool", ...
 std::optional<key_type> parse_key_type(std::string_view name);  // accepts the names above
-bool is_float(key_type t) noexcept;
+bool is_float(key_type t) noexcept;                             // f16, bf16, f32, f64
 bool is_signed(key_type t) noexcept;
+
+// 16-bit float keys as their bits, for C++ without std::float16_t / std::bfloat16_t (<stdfloat>,
+// C++23) and for code that only moves them: sorting a span of these sorts f16 / bf16 keys.
+struct half_bits {
+  std::uint16_t bits = 0;
+  friend constexpr bool operator==(half_bits, half_bits) = default;  // bitwise
+};
+struct bfloat16_bits {
+  std::uint16_t bits = 0;
+  friend constexpr bool operator==(bfloat16_bits, bfloat16_bits) = default;  // bitwise
+};
+// A bool key as its byte, as arrays of bools from other languages may hold it: 0 is false, any other
+// byte true (a C++ bool holds only 0 or 1). Sorting a span of bool or of these sorts b8 keys.
+struct bool_byte {
+  std::uint8_t byte = 0;
+  friend constexpr bool operator==(bool_byte, bool_byte) = default;  // bytewise
+};
 
 template <class T>
 struct key_type_of;  // undefined for types gpusort cannot sort
@@ -32,9 +55,27 @@ template <> struct key_type_of<std::int32_t> { static constexpr key_type value =
 template <> struct key_type_of<std::int64_t> { static constexpr key_type value = key_type::i64; };
 template <> struct key_type_of<float> { static constexpr key_type value = key_type::f32; };
 template <> struct key_type_of<double> { static constexpr key_type value = key_type::f64; };
+template <> struct key_type_of<half_bits> { static constexpr key_type value = key_type::f16; };
+template <> struct key_type_of<bfloat16_bits> { static constexpr key_type value = key_type::bf16; };
+template <> struct key_type_of<bool> { static constexpr key_type value = key_type::b8; };
+template <> struct key_type_of<bool_byte> { static constexpr key_type value = key_type::b8; };
+#if defined(__STDCPP_FLOAT16_T__)
+template <> struct key_type_of<std::float16_t> { static constexpr key_type value = key_type::f16; };
+#endif
+#if defined(__STDCPP_BFLOAT16_T__)
+template <> struct key_type_of<std::bfloat16_t> { static constexpr key_type value = key_type::bf16; };
+#endif
+// CUDA's 16-bit floats, where cuda_fp16.h / cuda_bf16.h come before this header (sort_native's keys)
+#if defined(__CUDA_FP16_TYPES_EXIST__)
+template <> struct key_type_of<__half> { static constexpr key_type value = key_type::f16; };
+#endif
+#if defined(__CUDA_BF16_TYPES_EXIST__)
+template <> struct key_type_of<__nv_bfloat16> { static constexpr key_type value = key_type::bf16; };
+#endif
 
 // Calls f(T{}) with the C++ type of a run-time key type: the one switch over key types that code
 // generic over keys needs (f is usually a generic lambda: [&](auto tag) { using T = decltype(tag); }).
+// 16-bit floats come as half_bits / bfloat16_bits on every compiler, bools as bool_byte.
 template <class F>
 decltype(auto) visit_key_type(key_type t, F&& f) {
   switch (t) {
@@ -48,12 +89,15 @@ decltype(auto) visit_key_type(key_type t, F&& f) {
     case key_type::i64: return f(std::int64_t{});
     case key_type::f32: return f(float{});
     case key_type::f64: return f(double{});
+    case key_type::f16: return f(half_bits{});
+    case key_type::bf16: return f(bfloat16_bits{});
+    case key_type::b8: return f(bool_byte{});
   }
   return f(std::uint8_t{});  // unreachable for valid enumerators
 }
 
 // Other integer types map by size and signedness (long long, unsigned long long, char, signed
-// char, long on platforms where int64_t is long long, ...); bool is not a key.
+// char, long on platforms where int64_t is long long, ...); bool is the b8 key above.
 template <class T>
   requires(std::is_integral_v<T> && !std::is_same_v<T, bool> &&
            (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8))

@@ -239,8 +239,29 @@ def host_copy(x):
     if isinstance(x, np.ndarray):
         return x.copy()
     if hasattr(x, "__dlpack__"):
+        if _is_bfloat16(x):
+            return _bfloat16_host_copy(x)
         return np.from_dlpack(x).copy()
     return np.array(memoryview(x), copy=True)  # the buffer protocol (array.array, memoryview, bytes)
+
+
+def _is_bfloat16(x):
+    """Whether x holds bfloat16 keys (JAX's and PyTorch's dtype names end so), which numpy's DLPack
+    import does not take."""
+    return str(getattr(x, "dtype", "")).rpartition(".")[2] == "bfloat16"
+
+
+def _bfloat16_host_copy(x):
+    """A numpy (ml_dtypes) bfloat16 copy of a host bfloat16 array: through __array__ (JAX), or as its
+    16 bits (PyTorch, whose tensors numpy cannot convert)."""
+    if pool_library(x) != "torch":
+        return np.array(x, copy=True)
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError("x: sorting a PyTorch CPU bfloat16 tensor into a new tensor needs ml_dtypes "
+                        "(pip install ml_dtypes); gpusort.sort_(x) sorts it in place without it") from None
+    return np.from_dlpack(x.view(_library(x).int16)).copy().view(ml_dtypes.bfloat16)
 
 
 def empty_host_indices(n):
@@ -270,6 +291,11 @@ def like(x, result):
         return result
     if isinstance(x, np.ndarray) or not hasattr(x, "__dlpack__"):
         return result
+    if _is_bfloat16(x) and result.dtype.name == "bfloat16":  # no DLPack for numpy's bfloat16
+        if pool_library(x) == "torch":
+            return _library(x).from_dlpack(result.view(np.int16)).view(_library(x).bfloat16)
+        if hasattr(x, "__array_namespace__"):
+            return x.__array_namespace__().asarray(result)
     if hasattr(x, "__array_namespace__"):
         library = x.__array_namespace__()
     else:

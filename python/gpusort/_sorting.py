@@ -1,7 +1,7 @@
 """The public sorting functions, shaped like torch.sort, numpy.sort and the Array API's sort/argsort.
 
-Inputs (x, keys): arrays of uint8..uint64, int8..int64, float32 or float64 (TypeError for another
-dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
+Inputs (x, keys): arrays of uint8..uint64, int8..int64, float16, bfloat16 (ml_dtypes'), float32,
+float64 or bool (TypeError for another dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
 and CuPy CUDA arrays, JAX arrays, buffer-protocol objects (array.array, bytes, ctypes arrays), and
 array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). 1-D, or 0-d (sorted
 as one element; the results are 0-d); strided 1-D arrays are gathered by their own library where
@@ -10,7 +10,8 @@ its device (numpy for numpy arrays, array-likes and buffers).
 
 Order: ascending, or descending=True; stable unless stable=False (equal keys keep their input
 order, in both orders: argsort(x) equals numpy.argsort(x, kind="stable")). Floats: -0.0 == +0.0;
-NaN is greater than every number (last ascending, first descending) and NaN payloads are kept.
+NaN is greater than every number (last ascending, first descending) and NaN payloads are kept;
+16-bit floats keep these rules. Bools sort false first.
 
 `algorithm`: a name from gpusort.algorithms(), None for gpusort's choice. `device`: an id from
 gpusort.devices() ("cuda:0", "opencl:0:0"), None for the default ($GPUSORT_DEVICE, else the best

@@ -10,7 +10,8 @@ using nb::dlpack::dtype_code;
 namespace gpusort::python {
 namespace {
 
-constexpr const char* supported_keys = "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float32, float64";
+constexpr const char* supported_keys =
+    "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16, float32, float64, bool";
 constexpr const char* supported_values = "elements of 1, 2, 4, 8 or 16 bytes";
 
 std::string dtype_name(nb::dlpack::dtype t) {
@@ -41,8 +42,13 @@ std::optional<key_type> key_type_for(nb::dlpack::dtype t) {
       case 64: return s ? key_type::i64 : key_type::u64;
     }
   } else if (code == dtype_code::Float) {
+    if (t.bits == 16) return key_type::f16;
     if (t.bits == 32) return key_type::f32;
     if (t.bits == 64) return key_type::f64;
+  } else if (code == dtype_code::Bfloat) {
+    if (t.bits == 16) return key_type::bf16;
+  } else if (code == dtype_code::Bool) {
+    if (t.bits == 8) return key_type::b8;
   }
   return std::nullopt;
 }
@@ -93,6 +99,15 @@ nb::object importable(nb::handle obj, const char* name) {
   return nb::borrow(obj);
 }
 
+// A numpy array of ml_dtypes' bfloat16 (JAX's and ml_dtypes' host arrays): numpy exports it neither
+// through DLPack nor the buffer protocol, so it is imported as its uint16 bits (a view).
+bool is_numpy_bfloat16(nb::handle obj) {
+  PyTypeObject* ndarray = numpy_array_type();
+  if (!ndarray || !PyObject_TypeCheck(obj.ptr(), ndarray)) return false;
+  const nb::object dtype = obj.attr("dtype");
+  return text_of(dtype.attr("name")) == "bfloat16" && nb::cast<std::size_t>(dtype.attr("itemsize")) == 2;
+}
+
 // A 1-D numpy array whose stride is not a whole number of elements (a field of packed records, say)
 // cannot be imported at all: say so as the layout error it is, not as an unknown dtype.
 void raise_if_misaligned_stride(nb::handle obj, const char* name) {
@@ -117,6 +132,12 @@ ArrayView import_array(nb::handle given, const char* name, const char* supported
   if (!nb::try_cast(obj, v.array, /*convert=*/false)) {
     nb::ndarray<nb::ro> readonly;
     if (!nb::try_cast(obj, readonly, /*convert=*/false)) {
+      if (is_numpy_bfloat16(obj)) {  // checked only here: other arrays pay nothing for it
+        ArrayView bits = import_array(obj.attr("view")("uint16"), name, supported);
+        bits.dtype = "bfloat16";
+        bits.bfloat16 = true;
+        return bits;
+      }
       raise_if_misaligned_stride(obj, name);
       raise(PyExc_TypeError, std::string(name) + ": gpusort cannot read " + describe_unreadable(given) +
                                  "; it takes 1-D numpy arrays (or objects with __dlpack__) of " + supported +
@@ -173,6 +194,8 @@ ArrayView obtain_values(nb::handle obj, const char* name) {
   return v;
 }
 
-key_type key_type_of_view(const ArrayView& keys) { return *key_type_for(keys.array.dtype()); }
+key_type key_type_of_view(const ArrayView& keys) {
+  return keys.bfloat16 ? key_type::bf16 : *key_type_for(keys.array.dtype());
+}
 
 }  // namespace gpusort::python

@@ -26,14 +26,15 @@ struct ArrayView {
   void* data = nullptr;
   std::size_t n = 0;
   std::size_t itemsize = 0;
-  std::string dtype;  // numpy's spelling: "uint32", "float64", "bool"
+  std::string dtype;  // numpy's spelling: "uint32", "float64", "bool", "bfloat16"
   memory_kind memory = memory_kind::host;
   int device_id = 0;
   bool writable = true;
+  bool bfloat16 = false;  // a numpy bfloat16 array, imported as its uint16 bits (array's dtype)
 };
 
 // `name` is the parameter's name in the Python API ("x", "keys", "values"), used in messages.
-// Keys: one of the ten key types. Values: any element of 1, 2, 4, 8 or 16 bytes.
+// Keys: one of gpusort's key types (numpy's float16 and bool, ml_dtypes' and DLPack's bfloat16). Values: any element of 1, 2, 4, 8 or 16 bytes.
 ArrayView obtain_keys(nanobind::handle obj, const char* name);
 ArrayView obtain_values(nanobind::handle obj, const char* name);
 

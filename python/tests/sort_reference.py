@@ -1,12 +1,13 @@
 """What gpusort must return, computed with numpy, by gpusort's rules: integers in their natural
-order; floats with -0.0 == +0.0 and NaN greater than every number (numpy's rules too); stable;
+order; floats with -0.0 == +0.0 and NaN greater than every number (numpy's rules too); bools false
+before true; stable;
 descending is its own order, so equal keys keep their input order there as well."""
 import os
 
 import numpy as np
 
 KEY_DTYPES = [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64,
-              np.float32, np.float64]
+              np.float32, np.float64, np.float16, np.bool_]
 DISTRIBUTIONS = ["random", "sorted", "few-unique", "all-equal"]
 
 
@@ -31,6 +32,8 @@ def make_keys(dtype, n, distribution, seed=1):
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
         x = rng.standard_normal(n).astype(dtype) * dtype.type(1000)
+    elif dtype.kind == "b":
+        x = rng.integers(0, 2, size=n).astype(dtype)
     else:
         info = np.iinfo(dtype)
         x = rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)

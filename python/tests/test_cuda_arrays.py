@@ -16,8 +16,10 @@ try:
 except ImportError:
     cupy = None
 
-TORCH_DTYPES = ["uint8", "int8", "int16", "int32", "int64", "float32", "float64", "uint16", "uint32", "uint64"]
-NUMPY_DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64"]
+TORCH_DTYPES = ["uint8", "int8", "int16", "int32", "int64", "float32", "float64", "uint16", "uint32", "uint64",
+                "float16", "bool"]
+NUMPY_DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64",
+                "float16", "bool"]
 
 
 def need_torch_cuda():
@@ -41,6 +43,8 @@ def host_keys(dtype, n, seed):
         specials = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf], dtype=dtype)
         x[rng.integers(0, n, 64)] = rng.choice(specials, 64)
         return x
+    if np.dtype(dtype).kind == "b":
+        return rng.integers(0, 2, n).astype(dtype)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
 
@@ -348,3 +352,45 @@ def test_strided_device_arrays_are_gathered_on_the_device(library):
     scalar = dev(np.array(3.5, np.float32))
     values, indices = gpusort.sort(scalar, return_indices=True)
     assert tuple(values.shape) == () and tuple(indices.shape) == () and float(values) == 3.5 and int(indices) == 0
+def torch_keys(dtype, n, seed):
+    """A tensor of torch's `dtype` on the CPU (float16, bfloat16, bool: bfloat16 from float32, which
+    numpy cannot hold), with the float32 (or bool) numpy array of its values for the reference."""
+    x = host_keys("bool" if dtype == "bool" else "float32", n, seed)
+    t = torch.from_numpy(x).to(getattr(torch, dtype))
+    return t, (t.numpy() if dtype == "bool" else t.float().numpy())
+
+
+def torch_bits(t):
+    return t.view(torch.uint8 if t.dtype == torch.bool else torch.int16).cpu().numpy()
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "bool"])
+def test_torch_half_and_bool_on_device(dtype, descending):
+    need_torch_cuda()
+    t, values = torch_keys(dtype, 20011, 5)
+    d = t.cuda()
+    result = gpusort.sort(d, descending=descending)
+    assert result.dtype == d.dtype and result.is_cuda
+    order = reference_order(values, descending)
+    np.testing.assert_array_equal(torch_bits(result), torch_bits(t)[order])
+    idx = gpusort.argsort(d, descending=descending)
+    assert idx.dtype == torch.int64
+    np.testing.assert_array_equal(idx.cpu().numpy(), order)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "bool"])
+def test_torch_half_and_bool_on_the_cpu(dtype):
+    if torch is None:
+        pytest.skip("needs PyTorch")
+    t, values = torch_keys(dtype, 5003, 9)
+    order = reference_order(values, False)
+    if dtype == "bfloat16":
+        pytest.importorskip("ml_dtypes")  # a new CPU bfloat16 tensor is made through numpy
+    result = gpusort.sort(t)
+    assert isinstance(result, torch.Tensor) and result.dtype == t.dtype and not result.is_cuda
+    np.testing.assert_array_equal(torch_bits(result), torch_bits(t)[order])
+    np.testing.assert_array_equal(gpusort.argsort(t).numpy(), order)
+    in_place = t.clone()
+    gpusort.sort_(in_place)
+    np.testing.assert_array_equal(torch_bits(in_place), torch_bits(t)[order])

@@ -105,7 +105,7 @@ def test_order_flags_take_any_truth_value():
 
 @pytest.mark.parametrize("where", WHERE)
 @pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16], ids=dtype_id)
 def test_float_specials(dtype, descending, where):
     x = float_specials(dtype)
     result = gpusort.sort(x, descending=descending, **where_options(where))

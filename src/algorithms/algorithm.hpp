@@ -76,7 +76,7 @@ inline std::uint64_t temp_request_bytes(std::uint64_t bytes) {
 
 // A sort's shape, for Algorithm::temp_bytes. Field names match SortJob's, so helpers written as
 // templates over the job serve both.
-// KEY_BITS / KEY_KIND / VALUE_BYTES of kernels/keys.h for a key type and value width.
+// KEY_BITS / KEY_KIND / VALUE_BYTES (and KEY_BFLOAT16) of kernels/keys.h for a key type and value width.
 std::vector<std::string> key_defines_for(key_type type, std::size_t value_bytes);
 
 struct TempQuery {

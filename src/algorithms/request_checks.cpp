@@ -1,6 +1,8 @@
 // Checks of SortOptions against the chosen algorithm and the device (algorithms/request_checks.hpp).
 #include "algorithms/request_checks.hpp"
 
+#include <iterator>
+
 #include "algorithms/chooser.hpp"
 #include "algorithms/host_sizing.hpp"
 #include "algorithms/records/record_passes.hpp"
@@ -73,9 +75,9 @@ void check_request(const SortRequest& r) {
 }
 
 void check_key_type(key_type type) {
-  if (static_cast<unsigned>(type) > static_cast<unsigned>(key_type::f64))
+  if (static_cast<unsigned>(type) >= std::size(all_key_types))
     throw Error(errc::invalid_argument, "key type " + std::to_string(static_cast<int>(type)) +
-                                            " is none of the ten key types (u8 ... f64)");
+                                            " is none of the key types (u8 ... f64, f16, bf16, bool)");
 }
 
 const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {

@@ -64,15 +64,20 @@ using bits_t = std::conditional_t<sizeof(T) == 1, std::uint8_t,
                std::conditional_t<sizeof(T) == 2, std::uint16_t,
                std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
-// A finite key from random bits: an all-ones float exponent loses its top bit.
+template <class T>
+constexpr bits_t<T> sign_bit = bits_t<T>(bits_t<T>(1) << (sizeof(T) * 8 - 1));
+
+// A finite key from random bits: an all-ones float exponent loses its top bit; a bool is false or
+// true (one bit; the sorts' rule for other bytes is tested apart).
 template <class T>
 T key_from_bits(std::uint64_t r) noexcept {
   using U = bits_t<T>;
   U bits = static_cast<U>(r);
-  if constexpr (std::is_floating_point_v<T>) {
-    constexpr int mant = std::numeric_limits<T>::digits - 1;
-    constexpr U exp_mask = U(((U(1) << (sizeof(T) * 8 - 1 - mant)) - 1)) << mant;
+  if constexpr (gpusort::float_key<T>) {
+    constexpr U exp_mask = gpusort::float_layout<T>::exp_mask;
     if ((bits & exp_mask) == exp_mask) bits &= ~(U(1) << (sizeof(T) * 8 - 2));
+  } else if constexpr (std::is_same_v<T, bool_byte>) {
+    bits &= 1u;
   }
   return std::bit_cast<T>(bits);
 }
@@ -81,38 +86,59 @@ T key_from_bits(std::uint64_t r) noexcept {
 template <class T>
 T key_from_ordered(bits_t<T> o) noexcept {
   using U = bits_t<T>;
-  constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
-  if constexpr (std::is_floating_point_v<T>)
+  constexpr U sign = sign_bit<T>;
+  if constexpr (gpusort::float_key<T>)
     return std::bit_cast<T>((o & sign) ? U(o ^ sign) : U(~o));
+  else if constexpr (std::is_same_v<T, bool_byte>)
+    return bool_byte{o};
   else if constexpr (std::is_signed_v<T>)
     return static_cast<T>(U(o ^ sign));
   else
     return static_cast<T>(o);
 }
 
+// Float keys from bits: the edge values and the finite range, for every float_layout (the 16-bit
+// float keys have no std::numeric_limits).
+template <class T>
+constexpr T float_from_bits(bits_t<T> bits) noexcept {
+  return std::bit_cast<T>(bits);
+}
+template <class T>
+constexpr bits_t<T> float_max_bits = bits_t<T>(gpusort::float_layout<T>::exp_mask - 1);  // the largest finite
+template <class T>
+constexpr bits_t<T> float_one_bits =  // 1.0: the exponent's bias, mantissa zero
+    bits_t<T>((gpusort::float_layout<T>::exp_mask >> (gpusort::float_layout<T>::mantissa_bits + 1))
+              << gpusort::float_layout<T>::mantissa_bits);
+
 // A quiet NaN carrying `payload` in its low mantissa bits (the sorts must keep them bit for bit).
 template <class T>
 constexpr T nan_with_payload(bits_t<T> payload, bool negative) noexcept {
   using U = bits_t<T>;
-  const U sign = negative ? U(U(1) << (sizeof(U) * 8 - 1)) : U(0);
-  return std::bit_cast<T>(U(std::bit_cast<U>(std::numeric_limits<T>::quiet_NaN()) | payload | sign));
+  constexpr U quiet = U(gpusort::float_layout<T>::exp_mask | (U(1) << (gpusort::float_layout<T>::mantissa_bits - 1)));
+  return float_from_bits<T>(U(quiet | payload | (negative ? sign_bit<T> : U(0))));
 }
 
 }  // namespace detail
 
 // The edge values of a key type (the specials distribution draws from them): integers min, max,
-// 0, 1, -1; floats +-0, +-inf, NaNs of both signs, +-denorm_min, max, lowest, +-1.
+// 0, 1, -1; floats +-0, +-inf, NaNs of both signs, +-denorm_min, max, lowest, +-1; bools false, true.
 template <class T>
 constexpr T edge_keys[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), T(1),
                              static_cast<T>(-1)};
 template <class T>
-  requires std::is_floating_point_v<T>
-constexpr T edge_keys<T>[] = {T(0.0), -T(0.0), std::numeric_limits<T>::infinity(),
-                              -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN(),
-                              -std::numeric_limits<T>::quiet_NaN(), detail::nan_with_payload<T>(1, false),
-                              detail::nan_with_payload<T>(5, true), std::numeric_limits<T>::denorm_min(),
-                              -std::numeric_limits<T>::denorm_min(), std::numeric_limits<T>::max(),
-                              std::numeric_limits<T>::lowest(), T(1), T(-1)};
+  requires gpusort::float_key<T>
+constexpr T edge_keys<T>[] = {
+    detail::float_from_bits<T>(0), detail::float_from_bits<T>(detail::sign_bit<T>),
+    detail::float_from_bits<T>(gpusort::float_layout<T>::exp_mask),
+    detail::float_from_bits<T>(detail::sign_bit<T> | gpusort::float_layout<T>::exp_mask),
+    detail::nan_with_payload<T>(0, false), detail::nan_with_payload<T>(0, true), detail::nan_with_payload<T>(1, false),
+    detail::nan_with_payload<T>(5, true), detail::float_from_bits<T>(1), detail::float_from_bits<T>(detail::sign_bit<T> | 1u),
+    detail::float_from_bits<T>(detail::float_max_bits<T>),
+    detail::float_from_bits<T>(detail::sign_bit<T> | detail::float_max_bits<T>),
+    detail::float_from_bits<T>(detail::float_one_bits<T>),
+    detail::float_from_bits<T>(detail::sign_bit<T> | detail::float_one_bits<T>)};
+template <>
+constexpr bool_byte edge_keys<bool_byte>[] = {bool_byte{0}, bool_byte{1}};
 
 namespace detail {
 
@@ -121,8 +147,16 @@ namespace detail {
 template <class T>
 T spread_key(std::size_t i, std::size_t n, SplitMix64& rng) noexcept {
   using U = bits_t<T>;
-  const U lo = gpusort::ordered_bits(std::numeric_limits<T>::lowest());
-  const U hi = gpusort::ordered_bits(std::numeric_limits<T>::max());
+  U lo, hi;
+  if constexpr (gpusort::float_key<T>) {
+    lo = gpusort::ordered_bits(float_from_bits<T>(sign_bit<T> | float_max_bits<T>));
+    hi = gpusort::ordered_bits(float_from_bits<T>(float_max_bits<T>));
+  } else if constexpr (std::is_same_v<T, bool_byte>) {
+    lo = 0, hi = 1;
+  } else {
+    lo = gpusort::ordered_bits(std::numeric_limits<T>::lowest());
+    hi = gpusort::ordered_bits(std::numeric_limits<T>::max());
+  }
   const unsigned __int128 span = static_cast<unsigned __int128>(U(hi - lo)) + 1;
   const unsigned __int128 step = span / n;
   const unsigned __int128 jitter = step > 1 ? rng.next() % static_cast<std::uint64_t>(std::min<unsigned __int128>(step, UINT64_MAX)) : 0;

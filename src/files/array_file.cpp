@@ -42,21 +42,23 @@ ArrayLayout read_layout(const std::string& path, const std::string& what, const 
   return l;
 }
 
-// numpy's name for a type, for the conversion hint.
+// numpy's dtype for a type, for the conversion hint.
 std::string numpy_name(const std::string& type_name) {
-  if (type_name.empty()) return "uint32";
+  if (type_name.empty()) return "np.uint32";
   const char kind = type_name[0];
   const std::string bits = type_name.substr(1);
-  if (kind == 'u') return "uint" + bits;
-  if (kind == 'i') return "int" + bits;
-  if (kind == 'f') return "float" + bits;
-  return "uint8";
+  if (type_name == "bf16") return "__import__('ml_dtypes').bfloat16";  // numpy has none of its own
+  if (type_name == "bool") return "np.bool_";
+  if (kind == 'u') return "np.uint" + bits;
+  if (kind == 'i') return "np.int" + bits;
+  if (kind == 'f') return "np.float" + bits;
+  return "np.uint8";
 }
 
 // How to turn numbers written as text into the raw array gpusort reads.
 std::string text_conversion_hint(const std::string& path, const std::string& what, const std::string& type_name) {
   const std::string src = path == "-" ? "sys.stdin" : "'" + path + "'";
-  return "convert it first, e.g. python3 -c \"import sys, numpy as np; np.loadtxt(" + src + ", dtype=np." +
+  return "convert it first, e.g. python3 -c \"import sys, numpy as np; np.loadtxt(" + src + ", dtype=" +
          numpy_name(type_name) + ").tofile('" + (what == "values" ? "values" : "keys") + ".bin')\"";
 }
 
@@ -155,7 +157,10 @@ KeyLayout key_layout(const std::string& path, const unsigned char* head, std::si
                      std::optional<key_type> type, FileFormat format, const std::string& what) {
   ArrayLayout l = read_layout(path, what, head, head_size, total, format);
   if (l.npy) {
-    const key_type t = key_type_of_descr(l.descr, path);
+    key_type t = key_type_of_descr(l.descr, path);
+    // a 2-byte void holds bf16 keys unless --type names another 2-byte type: void has no type of its own
+    if (type && t == key_type::bf16 && l.item_size == 2 && key_size(*type) == 2 && l.descr.find('V') != std::string::npos)
+      t = *type;
     if (type && *type != t)
       throw Error(errc::invalid_argument, what + " " + q(path) + " holds " + std::string(key_type_name(t)) +
                                               " keys (dtype " + q(l.descr) + ") but --type " +

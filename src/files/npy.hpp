@@ -31,10 +31,11 @@ std::size_t npy_header_bytes(const unsigned char* data, std::size_t size) noexce
 // Throws gpusort::Error(invalid_argument) naming `path` on anything else.
 NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_t size, const std::string& path);
 
-// The key type a dtype holds: "<u4" -> u32, "|i1" -> i8, ... Throws (naming path) for big-endian
-// and non-key dtypes.
+// The key type a dtype holds: "<u4" -> u32, "|i1" -> i8, "<f2" -> f16, "|b1" -> bool, "<V2" -> bf16
+// (np.save keeps no more of an ml_dtypes.bfloat16 array's dtype than its 2 bytes), ... Throws
+// (naming path) for big-endian and non-key dtypes.
 key_type key_type_of_descr(const std::string& descr, const std::string& path);
-// The dtype of a key type: u32 -> "<u4", u8 -> "|u1".
+// The dtype of a key type: u32 -> "<u4", u8 -> "|u1", bf16 -> "<V2" (as np.save writes bfloat16).
 std::string descr_of(key_type t);
 
 // A version 1.0 header (padded to 64 bytes) for `count` elements of dtype `descr`.

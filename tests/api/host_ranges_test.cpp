@@ -1,5 +1,5 @@
-// Host keys in any contiguous range, every integer spelling mapped by size and signedness, and
-// device arrays that cannot be copied by accident.
+// Host keys in any contiguous range, every integer spelling mapped by size and signedness (bool to
+// the bool key), and device arrays that cannot be copied by accident.
 #include <array>
 #include <type_traits>
 
@@ -13,7 +13,7 @@ static_assert(key_type_of<unsigned long long>::value == key_type::u64);
 static_assert(key_type_of<long>::value == (sizeof(long) == 8 ? key_type::i64 : key_type::i32));
 static_assert(key_type_of<signed char>::value == key_type::i8);
 static_assert(key_type_of<char>::value == (std::is_signed_v<char> ? key_type::i8 : key_type::u8));
-static_assert(!sortable_key<bool>);
+static_assert(key_type_of<bool>::value == key_type::b8);  // bool keys: false before true
 static_assert(!std::is_copy_constructible_v<DeviceArray<int>> && std::is_move_constructible_v<DeviceArray<int>>);
 static_assert(!std::is_copy_assignable_v<DeviceBuffer>);
 

@@ -90,14 +90,14 @@ void expect_rejected(const SortOptions& options, const std::vector<std::string>&
 // ---- ranges ----------------------------------------------------------------------------------
 
 // The type-erased entry points take a key_type that a cast integer may have made: each refuses one
-// outside the ten enumerators before touching anything (it once reached kernel compilation and
+// outside the enumerators before touching anything (it once reached kernel compilation and
 // failed there with build_error).
 TEST(OptionRanges, KeyTypeOutsideTheEnumerators) {
-  const auto bad = static_cast<key_type>(10);
+  const auto bad = static_cast<key_type>(std::size(all_key_types));
   EXPECT_EQ(key_type_name(bad), "invalid");
   std::vector<std::uint32_t> keys{3, 1, 2}, values{0, 1, 2};
   std::vector<std::uint64_t> indices(3, 99);
-  const std::vector<std::string> parts{"key type 10"};
+  const std::vector<std::string> parts{"key type " + std::to_string(std::size(all_key_types))};
   expect_rejected_by("sort_host", [&] { sort_host(test_context(), bad, keys.data(), keys.size(), nullptr, 0, {}); },
                      parts);
   expect_rejected_by("sort_host pairs",

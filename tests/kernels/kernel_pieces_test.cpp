@@ -9,6 +9,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "algorithms/algorithm.hpp"
 #include "runtime/device.hpp"
 #include "support/key_types.hpp"
 #include "support/test_support.hpp"
@@ -18,9 +19,15 @@ namespace {
 
 template <class T>
 std::vector<std::string> defines_for() {
-  constexpr key_type t = key_type_of<T>::value;
-  const int kind = is_float(t) ? 2 : is_signed(t) ? 1 : 0;
-  return {"KEY_BITS=" + std::to_string(sizeof(T) * 8), "KEY_KIND=" + std::to_string(kind), "VALUE_BYTES=0"};
+  return algo::key_defines_for(key_type_of<T>::value, 0);
+}
+
+// A key's bits, zero-extended.
+template <class T>
+std::uint64_t key_bits(T key) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &key, sizeof(T));
+  return b;
 }
 
 // The kernels' okey_t: 32 bits for keys up to 32 bits, 64 for 64-bit keys.
@@ -77,7 +84,7 @@ TYPED_TEST(KernelPieces, OrderedKeyMatchesTheHostOrder) {
 // else unchanged. Every NaN payload of either sign near the edges, both zeros, infinities, subnormals.
 template <class T>
 class KernelPiecesFloat : public ::testing::Test {};
-using FloatKeyTypes = ::testing::Types<float, double>;
+using FloatKeyTypes = ::testing::Types<float, double, half_bits, bfloat16_bits>;
 TYPED_TEST_SUITE(KernelPiecesFloat, FloatKeyTypes);
 
 TYPED_TEST(KernelPiecesFloat, CanonicalImageOfThePlainFlipIsTheOrderedKey) {
@@ -88,11 +95,11 @@ TYPED_TEST(KernelPiecesFloat, CanonicalImageOfThePlainFlipIsTheOrderedKey) {
   auto keys = make_keys<T>(5000, dist::specials, fresh_seed());
   for (T s : core::edge_keys<T>) keys.push_back(s);
   const bits_t sign = bits_t(1) << (8 * sizeof(T) - 1);
-  const bits_t inf = std::bit_cast<bits_t>(std::numeric_limits<T>::infinity());
+  const bits_t inf = float_layout<T>::exp_mask;
   for (bits_t b : {bits_t(0), sign, inf, bits_t(inf + 1), bits_t(inf - 1), bits_t(sign - 1), bits_t(sign | inf),
                    bits_t((sign | inf) + 1), bits_t(sign | (inf - 1)), bits_t(~bits_t(0)), bits_t(~bits_t(0) - 1), bits_t(1),
                    bits_t(sign | 1)})
-    keys.push_back(std::bit_cast<T>(b));
+    keys.push_back(std::bit_cast<T>(static_cast<typename float_layout<T>::bits_type>(b)));
   const std::uint64_t n = keys.size();
   auto in = upload(dev, keys);
   auto out = dev.alloc(n * sizeof(bits_t));
@@ -103,7 +110,7 @@ TYPED_TEST(KernelPiecesFloat, CanonicalImageOfThePlainFlipIsTheOrderedKey) {
     auto got = download<bits_t>(dev, *out, n);
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(got[i], host_image(keys[i], descending))
-          << "key bits " << std::hex << std::bit_cast<bits_t>(keys[i]) << (descending ? " descending" : " ascending");
+          << "key bits " << std::hex << key_bits(keys[i]) << (descending ? " descending" : " ascending");
   }
 }
 
@@ -138,16 +145,16 @@ TYPED_TEST(KernelPiecesFloat, SpreadImagesSortStablyAndTurnBack) {
       });
       const char* how = descending ? " descending" : " ascending";
       for (std::size_t j = 0; j < n; ++j) {
-        ASSERT_EQ(std::bit_cast<bits_t>(keys[by_image[j]]), std::bit_cast<bits_t>(keys[stable[j]]))
+        ASSERT_EQ(key_bits(keys[by_image[j]]), key_bits(keys[stable[j]]))
             << "sorted position " << j << how << " (" << dist_name(d) << ")";
         ASSERT_NE(got[by_image[j]], ~bits_t(0)) << "an image equals the padding at " << j << how;
         if (j > 0 && got[by_image[j]] == got[by_image[j - 1]])
-          ASSERT_EQ(std::bit_cast<bits_t>(keys[by_image[j]]), std::bit_cast<bits_t>(keys[by_image[j - 1]]))
+          ASSERT_EQ(key_bits(keys[by_image[j]]), key_bits(keys[by_image[j - 1]]))
               << "keys of different bits share an image at " << j << how;
       }
       for (std::size_t i = 0; i < n; ++i) {
-        const bits_t b = std::bit_cast<bits_t>(keys[i]), sign = bits_t(1) << (8 * sizeof(T) - 1);
-        const bool special = (b & ~sign) == 0 || std::isnan(keys[i]);  // a zero of either sign or a NaN
+        const bits_t b = key_bits(keys[i]), sign = bits_t(1) << (8 * sizeof(T) - 1);
+        const bool special = (b & ~sign) == 0 || (b & ~sign) > float_layout<T>::exp_mask;  // a zero of either sign or a NaN
         ASSERT_EQ(turned[i], special ? bits_t(i) : b) << "key bits " << std::hex << b << how;
       }
     }

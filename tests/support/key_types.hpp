@@ -25,7 +25,8 @@ struct KeyTypeList {
 };
 
 using AllKeyTypeList = KeyTypeList<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
-                                   std::int16_t, std::int32_t, std::int64_t, float, double>;
+                                   std::int16_t, std::int32_t, std::int64_t, float, double, half_bits,
+                                   bfloat16_bits, bool_byte>;
 
 namespace detail {
 template <class List>

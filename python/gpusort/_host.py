@@ -42,8 +42,15 @@ def _kind(keys: np.ndarray) -> Optional[Literal["stable"]]:
     return None if keys.dtype.kind in "iu" else "stable"
 
 
+def _truth(keys: np.ndarray) -> np.ndarray:
+    """Bool keys as gpusort orders them, any nonzero byte true (numpy compares a bool's bytes, so a
+    byte 2 would sort after 1); other keys as they are."""
+    return keys.view(np.uint8) != 0 if keys.dtype == np.bool_ else keys
+
+
 def order(keys: np.ndarray, descending: bool) -> np.ndarray:
     """The stable int64 permutation that sorts keys."""
+    keys = _truth(keys)
     if not descending:
         return np.argsort(keys, kind="stable")
     n = keys.shape[0]
@@ -52,6 +59,8 @@ def order(keys: np.ndarray, descending: bool) -> np.ndarray:
 
 def sort_values(keys: np.ndarray, descending: bool, out: Optional[np.ndarray] = None) -> np.ndarray:
     """keys sorted (into out where given, which may be keys itself)."""
+    if keys.dtype == np.bool_:  # written back as 0 and 1, as gpusort's one-block device sorts do
+        return sort_values(_truth(keys), descending, out)
     if not descending:
         if out is keys:
             keys.sort(kind=_kind(keys))

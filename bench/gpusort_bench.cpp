@@ -46,7 +46,7 @@ struct None {};
 constexpr const char* kMergeComparator = "merge:comparator";
 
 struct KV {
-  const char* key;    // "u32", "u64", "f32", "f64"
+  const char* key;    // "u32", "u64", "f32", "f64", "f16", "bf16"
   const char* value;  // "", "u32", "u64"
 };
 inline constexpr KV all_kvs[] = {{"u32", ""}, {"u64", ""}, {"f32", ""}, {"u32", "u32"}, {"u64", "u64"}};
@@ -63,6 +63,10 @@ void with_types(const KV& kv, F&& f) {
   else if (k == "f32" && v == "u32") f.template operator()<float, std::uint32_t>();
   else if (k == "u64" && v == "u32") f.template operator()<std::uint64_t, std::uint32_t>();
   else if (k == "f64" && v == "u64") f.template operator()<double, std::uint64_t>();
+  else if (k == "f16" && v.empty()) f.template operator()<gpusort::half_bits, None>();
+  else if (k == "bf16" && v.empty()) f.template operator()<gpusort::bfloat16_bits, None>();
+  else if (k == "f16" && v == "u32") f.template operator()<gpusort::half_bits, std::uint32_t>();
+  else if (k == "bf16" && v == "u32") f.template operator()<gpusort::bfloat16_bits, std::uint32_t>();
   else throw gpusort::Error(gpusort::errc::invalid_argument, "unsupported type pair " + k + "/" + v);
 }
 
@@ -70,7 +74,9 @@ bool parse_kv(const std::string& s, KV& out) {
   static const std::vector<std::pair<std::string, KV>> names = {
       {"u32", {"u32", ""}},         {"u64", {"u64", ""}},         {"f32", {"f32", ""}},
       {"u32/u32", {"u32", "u32"}}, {"u64/u64", {"u64", "u64"}}, {"f32/u32", {"f32", "u32"}},
-      {"u64/u32", {"u64", "u32"}},  {"f64", {"f64", ""}},         {"f64/u64", {"f64", "u64"}}};
+      {"u64/u32", {"u64", "u32"}},  {"f64", {"f64", ""}},         {"f64/u64", {"f64", "u64"}},
+      {"f16", {"f16", ""}},         {"bf16", {"bf16", ""}},       {"f16/u32", {"f16", "u32"}},
+      {"bf16/u32", {"bf16", "u32"}}};
   for (const auto& [name, kv] : names)
     if (s == name) {
       out = kv;
@@ -79,7 +85,10 @@ bool parse_kv(const std::string& s, KV& out) {
   return false;
 }
 std::string kv_name(const KV& kv) { return std::string(kv.key) + (kv.value[0] ? std::string("/") + kv.value : ""); }
-int key_kind(const std::string& k) { return k == "u32" ? 0 : k == "u64" ? 1 : k == "f32" ? 2 : 3; }
+// The CUB peer's key kinds (cub_peer.h).
+int key_kind(const std::string& k) {
+  return k == "u32" ? 0 : k == "u64" ? 1 : k == "f32" ? 2 : k == "f64" ? 3 : k == "f16" ? 4 : 5;
+}
 int value_kind(const std::string& v) { return v.empty() ? 0 : v == "u32" ? 1 : 2; }
 
 std::vector<std::string> split(const std::string& s, char sep = ',') {

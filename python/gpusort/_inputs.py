@@ -2,7 +2,10 @@
 
 - Array-likes (lists, tuples, Python and numpy scalars, anything numpy.asarray reads that is no
   array or buffer) become numpy arrays, by numpy's rules (their dtype is numpy's choice).
-- A 0-d array is sorted as one element; the results are 0-d again (torch.sort's rule).
+- A 0-d array follows its own library's rule. PyTorch's (and JAX's and other DLPack producers'
+  here): sorted as one element, the results 0-d again, as torch.sort does. numpy's (numpy and CuPy
+  arrays, array-likes): argsort sees one element and returns a 1-D array of it, as numpy.argsort
+  does, and the sorts raise numpy's AxisError, as numpy.sort does (there is no axis -1 to sort).
 - A strided (non-contiguous) 1-D array is gathered into a contiguous copy by its own library,
   where it lives (numpy; PyTorch's .contiguous() and cupy.ascontiguousarray on the array's device
   and current stream); in-place calls write the sorted copy back through the caller's view.
@@ -21,6 +24,7 @@ class Prepared(NamedTuple):
     scalar: bool    # the caller's array was 0-d: results are reshaped to ()
     gathered: bool  # array is a contiguous copy of the caller's strided view (not a view of it)
     converted: bool = False  # array is numpy's array of an array-like (in-place calls refuse it)
+    numpy_rule: bool = False  # a 0-d array of numpy's family: sorts refuse it, argsort returns 1-D
 
 
 # Objects numpy turns into arrays that have no array or buffer interface of their own.
@@ -38,7 +42,8 @@ def prepare(x: Any) -> Prepared:
         return _reshaped(x, x.dim(), lambda a: a.contiguous(), lambda a: a.is_contiguous())
     if library == "cupy":
         cupy = _arrays.library_of(x)
-        return _reshaped(x, x.ndim, cupy.ascontiguousarray, lambda a: a.flags.c_contiguous)
+        prepared = _reshaped(x, x.ndim, cupy.ascontiguousarray, lambda a: a.flags.c_contiguous)
+        return prepared._replace(numpy_rule=prepared.scalar)
     if isinstance(x, np.ndarray):  # a subclass: masked arrays are refused by the compiled module
         return Prepared(x, False, False) if isinstance(x, np.ma.MaskedArray) else _numpy(x)
     if isinstance(x, _ARRAY_LIKES):
@@ -60,7 +65,7 @@ def prepare(x: Any) -> Prepared:
 
 def _numpy(x: Any) -> Prepared:
     if x.ndim == 0:
-        return Prepared(x.reshape(1), True, False)
+        return Prepared(x.reshape(1), True, False, numpy_rule=True)
     if x.ndim == 1 and not x.flags.c_contiguous and x.shape[0] > 1:
         return Prepared(np.ascontiguousarray(x), False, True)
     return Prepared(x, False, False)
@@ -75,8 +80,22 @@ def _reshaped(x: Any, ndim: int, gather: Any, contiguous: Any) -> Prepared:
 
 
 def shaped(prepared: Prepared, result: Any) -> Any:
-    """A result (values or indices) in the caller's shape: 0-d where the input was."""
-    return result.reshape(()) if prepared.scalar else result
+    """A result (values or indices) in the caller's shape: 0-d where the input was (numpy's rule
+    keeps argsort's one element 1-D)."""
+    return result.reshape(()) if prepared.scalar and not prepared.numpy_rule else result
+
+
+def scalar_result(prepared: Prepared) -> bool:
+    """Whether results (and out= arrays) are 0-d."""
+    return prepared.scalar and not prepared.numpy_rule
+
+
+def refuse_numpy_scalar(prepared: Prepared) -> None:
+    """A sort of a 0-d array of numpy's family raises numpy's AxisError, as numpy.sort does."""
+    if prepared.scalar and prepared.numpy_rule:
+        axis_error = getattr(getattr(np, "exceptions", np), "AxisError", None) or np.AxisError
+        raise axis_error("axis -1 is out of bounds for array of dimension 0 (numpy.sort's rule; "
+                         "gpusort.argsort takes it, and PyTorch tensors sort as one element)")
 
 
 def write_back(x: Any, prepared: Prepared) -> None:

@@ -3,8 +3,9 @@
 Inputs (x, keys): arrays of uint8..uint64, int8..int64, float16, bfloat16 (ml_dtypes'), float32,
 float64 or bool (TypeError for another dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
 and CuPy CUDA arrays, JAX arrays, buffer-protocol objects (array.array, bytes, ctypes arrays), and
-array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). 1-D, or 0-d (sorted
-as one element; the results are 0-d); strided 1-D arrays are gathered by their own library where
+array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). 1-D, or 0-d (as the
+array's own library does: PyTorch and JAX sort it as one element with 0-d results; for numpy and
+CuPy arrays and array-likes argsort returns one index, 1-D, and the sorts raise numpy's AxisError); strided 1-D arrays are gathered by their own library where
 they live; n-D arrays raise ValueError. Out-of-place calls return arrays of the input's own kind on
 its device (numpy for numpy arrays, array-likes and buffers).
 
@@ -221,11 +222,12 @@ def sort(x: Any, /, *, descending: bool = False, stable: bool = True, return_ind
         return SortResult(*_host.sort_with_order(x, down)) if with_indices else _host.sort_values(x, down)
     options = _options(descending, stable, algorithm, device, comparator)
     prepared = _inputs.prepare(x)
+    _inputs.refuse_numpy_scalar(prepared)
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
     outs = None
     if out is not None:
-        outs = _out.checked(out, 2 if with_indices else 1, "gpusort.sort", x, info, prepared.scalar)
+        outs = _out.checked(out, 2 if with_indices else 1, "gpusort.sort", x, info, _inputs.scalar_result(prepared))
     if with_indices:
         keys, order = _sorted_with_indices(a, info, options, *(outs or (None, None)))
         if out is not None:
@@ -252,7 +254,7 @@ def argsort(x: Any, /, *, descending: bool = False, stable: bool = True, out: An
     prepared = _inputs.prepare(x)
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
-    outs = _out.checked(out, 1, "gpusort.argsort", x, info, prepared.scalar) if out is not None else None
+    outs = _out.checked(out, 1, "gpusort.argsort", x, info, _inputs.scalar_result(prepared)) if out is not None else None
     order = _sorted_with_indices(a, info, options, indices_out=outs[0] if outs else None, want_keys=False)[1]
     if out is not None:
         return out[0] if isinstance(out, tuple) else out
@@ -267,6 +269,7 @@ def sort_pairs(keys: Any, values: Any, /, *, descending: bool = False, stable: b
     dtype: they are moved as bytes). Inputs as sort's; the inputs are left unchanged."""
     options = _options(descending, stable, algorithm, device, comparator)
     prepared_keys, prepared_values = _inputs.prepare(keys), _inputs.prepare(values)
+    _inputs.refuse_numpy_scalar(prepared_keys)
     k, v = prepared_keys.array, prepared_values.array
     info = _arrays.inspect(k, "keys", "keys")
     values_info = _arrays.inspect(_arrays.as_value_bytes(v), "values", "values")
@@ -295,6 +298,7 @@ def sort_(x: ArrayT, /, *, descending: bool = False, stable: bool = True, algori
     _refuse_immutable("gpusort.sort_", instead, ("x", x))
     prepared = _inputs.prepare(x)
     _refuse_converted("gpusort.sort_", instead, "x", x, prepared)
+    _inputs.refuse_numpy_scalar(prepared)
     a = prepared.array
     if _arrays.host_sortable_in_place(a) and a.shape[0] < _arrays.host_sort_below():
         info = _arrays.inspect(a, "x", "keys")
@@ -320,6 +324,7 @@ def sort_pairs_(keys: ArrayT, values: Any, /, *, descending: bool = False, stabl
     prepared_keys, prepared_values = _inputs.prepare(keys), _inputs.prepare(values)
     _refuse_converted("gpusort.sort_pairs_", instead, "keys", keys, prepared_keys)
     _refuse_converted("gpusort.sort_pairs_", instead, "values", values, prepared_values)
+    _inputs.refuse_numpy_scalar(prepared_keys)
     k, v = prepared_keys.array, prepared_values.array
     plain_values = _arrays.as_value_bytes(v)
     if (_arrays.host_sortable_in_place(k) and _arrays.host_sortable_in_place(v) and k.shape == v.shape

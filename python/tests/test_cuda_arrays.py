@@ -349,9 +349,17 @@ def test_strided_device_arrays_are_gathered_on_the_device(library):
     assert gpusort.sort_(view) is view
     np.testing.assert_array_equal(host(d)[::2], expected)
     np.testing.assert_array_equal(host(d)[1::2], base[1::2])
-    scalar = dev(np.array(3.5, np.float32))
-    values, indices = gpusort.sort(scalar, return_indices=True)
-    assert tuple(values.shape) == () and tuple(indices.shape) == () and float(values) == 3.5 and int(indices) == 0
+    scalar = dev(np.array(3.5, np.float32)).reshape(())  # (np.ascontiguousarray makes 0-d arrays 1-D)
+    if library == "torch":  # torch.sort's rule: one element, 0-d results
+        values, indices = gpusort.sort(scalar, return_indices=True)
+        assert tuple(values.shape) == () and tuple(indices.shape) == ()
+        assert float(values) == 3.5 and int(indices) == 0
+    else:  # numpy's, which CuPy follows: argsort returns one index, 1-D; sort raises AxisError
+        assert host(gpusort.argsort(scalar)).tolist() == [0]
+        with pytest.raises(ValueError, match="out of bounds"):
+            gpusort.sort(scalar)
+
+
 def torch_keys(dtype, n, seed):
     """A tensor of torch's `dtype` on the CPU (float16, bfloat16, bool: bfloat16 from float32, which
     numpy cannot hold), with the float32 (or bool) numpy array of its values for the reference."""

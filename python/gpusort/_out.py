@@ -3,7 +3,8 @@
 An output must be what the call would return otherwise: an array of the same library (numpy for
 numpy arrays, array-likes and buffers; a PyTorch tensor for a tensor, a CuPy array for a CuPy
 array), in the same memory (host, or the same GPU), of the input's shape, contiguous and writable,
-with the keys' dtype for sorted keys and int64 for indices. Immutable arrays (JAX's) are refused
+with the keys' dtype for sorted keys and int64 for indices (a PyTorch tensor of another shape is
+resized to the result's first, as PyTorch's own out= does). Immutable arrays (JAX's) are refused
 with TypeError, as is another library or dtype; another shape, place or layout, and read-only
 memory, with ValueError. Nothing is written before every check has passed.
 """
@@ -57,6 +58,8 @@ def checked(out: Any, count: int, call: str, x: Any, info: Any, scalar: bool) ->
         if kind is not expected_type:
             raise TypeError(f"{call}: {name} must be a {_name(expected_type)} (what the call returns for x), "
                             f"not a {_name(kind)}")
+        if tuple(array.shape) != shape and _arrays.pool_library(array) == "torch":
+            array.resize_(shape)  # torch's rule: an out= tensor of another shape is resized to the result's
         if tuple(array.shape) != shape:
             raise ValueError(f"{call}: {name} must have x's shape {shape}, not {tuple(array.shape)}")
         one_d = array.reshape(1) if scalar else array

@@ -402,3 +402,18 @@ def test_torch_half_and_bool_on_the_cpu(dtype):
     in_place = t.clone()
     gpusort.sort_(in_place)
     np.testing.assert_array_equal(torch_bits(in_place), torch_bits(t)[order])
+
+
+def test_torch_out_tensors_of_another_shape_are_resized():
+    """torch.sort's out= rule: empty (or otherwise shaped) out tensors are resized to the result."""
+    need_torch_cuda()
+    x = host_keys("float32", 3001, 17)
+    d = torch.from_numpy(x).cuda()
+    values = torch.tensor((), device="cuda")
+    indices = torch.tensor(0, dtype=torch.int64, device="cuda")
+    result = gpusort.sort(d, return_indices=True, out=(values, indices))
+    assert result.values is values and result.indices is indices
+    assert tuple(values.shape) == (x.size,) and values.stride() == (1,) and tuple(indices.shape) == (x.size,)
+    order = reference_order(x, False)
+    np.testing.assert_array_equal(indices.cpu().numpy(), order)
+    np.testing.assert_array_equal(values.cpu().numpy().view(np.uint32), x[order].view(np.uint32))

@@ -59,15 +59,15 @@ def order(keys: np.ndarray, descending: bool) -> np.ndarray:
 
 def sort_values(keys: np.ndarray, descending: bool, out: Optional[np.ndarray] = None) -> np.ndarray:
     """keys sorted (into out where given, which may be keys itself)."""
-    if keys.dtype == np.bool_:  # written back as 0 and 1, as gpusort's one-block device sorts do
-        return sort_values(_truth(keys), descending, out)
+    # bools by their truth, written back as 0 and 1, as gpusort's one-block device sorts write them
+    ordered = _truth(keys)
     if not descending:
-        if out is keys:
+        if out is keys and ordered is keys:
             keys.sort(kind=_kind(keys))
             return keys
-        result = np.sort(keys, kind=_kind(keys))
+        result = np.sort(ordered, kind=_kind(keys))
     else:
-        result = np.sort(keys[::-1], kind=_kind(keys))[::-1]
+        result = np.sort(ordered[::-1], kind=_kind(keys))[::-1]
     if out is None:
         return np.ascontiguousarray(result)
     np.copyto(out, result)

@@ -39,9 +39,13 @@ def checked(out: Any, count: int, call: str, x: Any, info: Any, scalar: bool) ->
     as the 1-D array gpusort writes (a 0-d output reshaped to one element: a view of it). x is the
     caller's array, info the compiled module's inspection of what is sorted, scalar whether x is 0-d."""
     arrays = _outputs(out, count, call)
+    names = ["out"] if count == 1 else ["out[0] (values)", "out[1] (indices)"]
+    for name, array in zip(names, arrays):  # first: an immutable output is refused as such wherever it lives
+        library = _arrays.immutable_library(array)
+        if library is not None:
+            raise TypeError(f"{call}: {name} is a {library} array, and {library} arrays are immutable; call without out=")
     if info.memory == "cuda" and _arrays.pool_library(x) is None:
         raise TypeError(f"{call}: out= takes numpy, PyTorch and CuPy arrays, not {type(x).__name__}")
-    names = ["out"] if count == 1 else ["out[0] (values)", "out[1] (indices)"]
     dtypes = [info.dtype] if count == 1 else [info.dtype, "int64"]
     if call.startswith("gpusort.argsort"):
         dtypes = ["int64"]
@@ -51,9 +55,6 @@ def checked(out: Any, count: int, call: str, x: Any, info: Any, scalar: bool) ->
     for index, name in enumerate(names):
         array: Any = arrays[index]
         dtype = dtypes[index]
-        library = _arrays.immutable_library(array)
-        if library is not None:
-            raise TypeError(f"{call}: {name} is a {library} array, and {library} arrays are immutable; call without out=")
         kind: type = type(array)
         if kind is not expected_type:
             raise TypeError(f"{call}: {name} must be a {_name(expected_type)} (what the call returns for x), "

@@ -11,7 +11,9 @@
 
 namespace cli_fuzz {
 
-// A dtype the checker can compare: kind 'u', 'i' or 'f' and a size of 1, 2, 4 or 8 bytes.
+// A dtype the checker can compare: kind 'u', 'i' or 'f' and a size of 1, 2, 4 or 8 bytes ('f': 2, 4
+// or 8), 'b' (bool, one byte, any nonzero byte true) or 'B' (bfloat16, 2 bytes: '<V2' is what np.save
+// writes for ml_dtypes' bfloat16, and what the command reads as bf16).
 struct KeyKind {
   char kind = 'u';
   std::size_t size = 4;
@@ -22,18 +24,21 @@ inline std::optional<KeyKind> key_kind_of_descr(const std::string& descr) {
   std::string d = descr;
   if (!d.empty() && std::string("<|=>").find(d[0]) != std::string::npos) d = d.substr(1);
   if (d.size() != 2 || (descr[0] == '>' && d[1] != '1')) return std::nullopt;
+  if (d == "b1") return KeyKind{'b', 1};
+  if (d == "V2") return KeyKind{'B', 2};
   const char kind = d[0];
   const std::string digits = d.substr(1);
   if (std::string("uif").find(kind) == std::string::npos) return std::nullopt;
   if (digits != "1" && digits != "2" && digits != "4" && digits != "8") return std::nullopt;
-  if (kind == 'f' && (digits == "1" || digits == "2")) return std::nullopt;
+  if (kind == 'f' && digits == "1") return std::nullopt;
   return KeyKind{kind, static_cast<std::size_t>(std::stoul(digits))};
 }
 
 // Key type names of the command (-t) and their dtypes.
 inline std::optional<std::string> descr_of_type_name(const std::string& name) {
   static const char* table[][2] = {{"u8", "|u1"},  {"u16", "<u2"}, {"u32", "<u4"}, {"u64", "<u8"}, {"i8", "|i1"},
-                                   {"i16", "<i2"}, {"i32", "<i4"}, {"i64", "<i8"}, {"f32", "<f4"}, {"f64", "<f8"}};
+                                   {"i16", "<i2"}, {"i32", "<i4"}, {"i64", "<i8"}, {"f32", "<f4"}, {"f64", "<f8"},
+                                   {"f16", "<f2"}, {"bf16", "<V2"}, {"bool", "|b1"}};
   for (const auto& row : table)
     if (name == row[0]) return std::string(row[1]);
   return std::nullopt;
@@ -90,11 +95,22 @@ inline std::optional<std::uint64_t> header_count(const std::string& header) {
   return count;
 }
 
-// The key at index i as raw little-endian bits.
-inline std::uint64_t key_bits(const unsigned char* data, std::size_t i, std::size_t size) {
+// The key at index i as raw little-endian bits (bools as 0 or 1: a sort may write a true byte as 1).
+inline std::uint64_t key_bits(const unsigned char* data, std::size_t i, std::size_t size, char kind = 'u') {
   std::uint64_t v = 0;
   std::memcpy(&v, data + i * size, size);
-  return v;
+  return kind == 'b' ? std::uint64_t(v != 0) : v;
+}
+
+// An IEEE half's value, decoded by hand (the checker's own reading, not the command's).
+inline double half_value(std::uint64_t bits) {
+  const int sign = (bits >> 15) & 1, exponent = (bits >> 10) & 31;
+  const double mantissa = double(bits & 1023);
+  double v;
+  if (exponent == 31) v = mantissa != 0 ? std::nan("") : INFINITY;
+  else if (exponent == 0) v = std::ldexp(mantissa, -24);
+  else v = std::ldexp(1024 + mantissa, exponent - 25);
+  return sign ? -v : v;
 }
 
 // a < b for keys of this kind; NaN counts as larger than every number (ascending puts NaNs last,
@@ -105,10 +121,15 @@ inline bool key_less(KeyKind k, std::uint64_t a, std::uint64_t b) {
     const unsigned shift = static_cast<unsigned>(64 - 8 * k.size);
     return static_cast<std::int64_t>(a << shift) < static_cast<std::int64_t>(b << shift);
   }
+  if (k.kind == 'b') return (a != 0) < (b != 0);
   double x, y;
-  if (k.size == 4) {
+  if (k.kind == 'f' && k.size == 2) {
+    x = half_value(a);
+    y = half_value(b);
+  } else if (k.kind == 'B' || k.size == 4) {  // bfloat16: the upper half of a float32
+    const auto shift = k.kind == 'B' ? 16u : 0u;
     float fx, fy;
-    const auto ax = static_cast<std::uint32_t>(a), by = static_cast<std::uint32_t>(b);
+    const auto ax = static_cast<std::uint32_t>(a) << shift, by = static_cast<std::uint32_t>(b) << shift;
     std::memcpy(&fx, &ax, 4);
     std::memcpy(&fy, &by, 4);
     x = fx;

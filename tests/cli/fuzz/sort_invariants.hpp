@@ -208,8 +208,8 @@ class SortInvariants {
     if (!out->descr.empty() && out->count != n) return add("output header's shape does not match its payload");
     std::vector<std::uint64_t> keys_in(n), keys_out(n);
     for (std::size_t i = 0; i < n; ++i) {
-      keys_in[i] = key_bits(in->bytes.data(), i, kind->size);
-      keys_out[i] = key_bits(out->bytes.data(), i, kind->size);
+      keys_in[i] = key_bits(in->bytes.data(), i, kind->size, kind->kind);
+      keys_out[i] = key_bits(out->bytes.data(), i, kind->size, kind->kind);
     }
     for (std::size_t i = 1; i < n; ++i) {
       const bool wrong = view_.descending ? key_less(*kind, keys_out[i - 1], keys_out[i])

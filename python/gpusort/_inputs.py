@@ -18,6 +18,11 @@ import numpy as np
 
 from . import _arrays
 
+try:  # numpy 1.25 and later
+    from numpy.exceptions import AxisError
+except ImportError:  # pragma: no cover
+    AxisError = np.AxisError  # type: ignore[attr-defined,misc]
+
 
 class Prepared(NamedTuple):
     array: Any      # what gpusort sorts: a 1-D array (contiguous where gpusort could make it so)
@@ -93,8 +98,7 @@ def scalar_result(prepared: Prepared) -> bool:
 def refuse_numpy_scalar(prepared: Prepared) -> None:
     """A sort of a 0-d array of numpy's family raises numpy's AxisError, as numpy.sort does."""
     if prepared.scalar and prepared.numpy_rule:
-        axis_error = getattr(getattr(np, "exceptions", np), "AxisError", None) or np.AxisError
-        raise axis_error("axis -1 is out of bounds for array of dimension 0 (numpy.sort's rule; "
+        raise AxisError("axis -1 is out of bounds for array of dimension 0 (numpy.sort's rule; "
                          "gpusort.argsort takes it, and PyTorch tensors sort as one element)")
 
 

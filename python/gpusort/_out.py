@@ -40,8 +40,8 @@ def checked(out: Any, count: int, call: str, x: Any, info: Any, scalar: bool) ->
     caller's array, info the compiled module's inspection of what is sorted, scalar whether x is 0-d."""
     arrays = _outputs(out, count, call)
     names = ["out"] if count == 1 else ["out[0] (values)", "out[1] (indices)"]
-    for name, array in zip(names, arrays):  # first: an immutable output is refused as such wherever it lives
-        library = _arrays.immutable_library(array)
+    for name, given in zip(names, arrays):  # first: an immutable output is refused as such wherever it lives
+        library = _arrays.immutable_library(given)
         if library is not None:
             raise TypeError(f"{call}: {name} is a {library} array, and {library} arrays are immutable; call without out=")
     if info.memory == "cuda" and _arrays.pool_library(x) is None:

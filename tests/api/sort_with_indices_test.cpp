@@ -21,7 +21,7 @@ void expect_sorted_with_indices(std::size_t n, dist d, order o, bool in_place = 
   else
     sort_with_indices(test_context(), keys, sorted, indices, options);
   const std::vector<K>& out = in_place ? keys : sorted;
-  if (!in_place) EXPECT_EQ(std::memcmp(keys.data(), input.data(), n * sizeof(K)), 0) << "the keys were written";
+  if (!in_place && n) EXPECT_EQ(std::memcmp(keys.data(), input.data(), n * sizeof(K)), 0) << "the keys were written";
   // the pairs (key, index) are the stable reference sort's, and each key is the one its index names
   EXPECT_TRUE(pairs_sorted_like_reference(input, out, indices, o, true)) << "n=" << n << " seed=" << seed;
   for (std::size_t i = 0; i < n; ++i)

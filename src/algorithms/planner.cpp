@@ -39,6 +39,14 @@ std::string SortPlan::text(const std::string& line_prefix) const {
 namespace algo {
 namespace {
 
+// The paths decided by the request alone: nothing to sort (n <= 1), or data already on the device.
+bool trivial_path(Plan& plan, std::uint64_t n, data_location where) {
+  if (n <= 1) plan.path = Path::nothing_to_do;
+  else if (where != data_location::host) plan.path = Path::on_device;
+  else return false;
+  return true;
+}
+
 // The path of a request whose algorithm is chosen and checked: nothing to do, on the device, one
 // piece, or partitioned.
 Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::span<rt::Device* const> devices) {
@@ -46,14 +54,7 @@ Plan plan_checked(const SortRequest& request, const Algorithm& algorithm, std::s
   plan.request = request;
   plan.algorithm = &algorithm;
   const std::uint64_t n = request.n;
-  if (n <= 1) {
-    plan.path = Path::nothing_to_do;
-    return plan;
-  }
-  if (request.where != data_location::host) {
-    plan.path = Path::on_device;
-    return plan;
-  }
+  if (trivial_path(plan, n, request.where)) return plan;
   const std::size_t kb = key_size(request.type), vb = request.value_bytes;
   // Several devices: each takes a share of the chunks, so the smallest budget and buffer decide.
   plan.budget = ~std::uint64_t(0);
@@ -117,14 +118,7 @@ Plan plan_records(const SortRequest& request, rt::Device& device) {
     for (const detail::RecordPass& pass : rec.passes) widest = std::max(widest, key_size(pass.type));
     detail::check_device_memory_limit(o, widest, vb);
   }
-  if (n <= 1) {
-    plan.path = Path::nothing_to_do;
-    return plan;
-  }
-  if (request.where != data_location::host) {
-    plan.path = Path::on_device;
-    return plan;
-  }
+  if (trivial_path(plan, n, request.where)) return plan;
   if (detail::records_fit_device(device, n, rb, rec.passes, *plan.algorithm, o)) {
     plan.path = Path::one_piece;
     return plan;

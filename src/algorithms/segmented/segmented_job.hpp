@@ -1,0 +1,31 @@
+#pragma once
+// What every segmented-sort bin receives (gpusort/segmented.hpp): a one-array job (SortJob: key type,
+// buffers, options, temporaries, programs) and how its n elements are cut into segments.
+// Each bin sorts every segment it is given on its own, leaving the result in job.sort.keys /
+// job.sort.values (read from keys_in / values_in when those are set, which are then never written),
+// stable within each segment when the options ask for it, and never reads anything back to the host.
+#include <cstdint>
+
+#include "algorithms/algorithm.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::algo {
+
+struct SegmentShape {
+  std::uint64_t count = 1;       // segments
+  std::uint64_t row_length = 0;  // uniform rows: every segment's length; 0: offsets below
+  // Offsets on the device (count + 1 entries of offset_bytes, 4 or 8, starting offsets_byte_offset
+  // bytes into the buffer): segment s is [offsets[s], offsets[s + 1]).
+  rt::Buffer* offsets = nullptr;
+  std::uint64_t offsets_byte_offset = 0;
+  std::size_t offset_bytes = 8;
+
+  bool uniform() const { return row_length != 0 || offsets == nullptr; }
+};
+
+struct SegmentedJob {
+  SortJob& sort;  // sort.values_are_positions: argsort, each value its key's position in its segment
+  SegmentShape segments;
+};
+
+}  // namespace gpusort::algo

@@ -33,24 +33,11 @@ DEVICE_FN void radix_hist_lane_count(LOCAL u32* c, u32 lc, key_t k, okey_t flip,
     ATOMIC_ADD_U32(&c[p * HL_WORDS + (d >> 1) * HL_COPIES + lc], 1u << ((d & 1u) * 16u));
   }
 }
-#if GS_CUDA
-#define HL_BOUNDS __launch_bounds__(GROUP_SIZE)
-#else
-#define HL_BOUNDS
-#endif
-KERNEL HL_BOUNDS
-radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span,
-                      GLOBAL u64* RESTRICT hist GS_DYNAMIC_LOCAL) {
-  GS_DECLARE_DYNAMIC_LOCAL(u32, c);
+// Counts keys [begin, end) into the lane counters c (zeroed by the caller, RADIX_PASSES * HL_WORDS
+// words): 16-byte loads where the keys allow, the unaligned head and tail one key at a time. Returns
+// whether a key of this thread is -0 or NaN (float keys). Every thread of the group calls it.
+DEVICE_FN u32 radix_hist_lanes_count(LOCAL u32* c, GLOBAL const key_t* RESTRICT keys, u64 begin, u64 end, okey_t flip) {
   const u32 t = LOCAL_ID(), lc = t & (HL_COPIES - 1u);
-  for (u32 i = t; i < RADIX_PASSES * HL_WORDS; i += GROUP_SIZE) c[i] = 0;
-#if KEY_KIND == 2 && !GS_CUDA
-  LOCAL_ARRAY u32 any_odd;  // some key of the group is -0 or NaN (CUDA: __syncthreads_or)
-  if (t == 0) any_odd = 0;
-#endif
-  BARRIER();
-  const u64 begin = GROUP_ID() * span;
-  const u64 end = gs_min_u64(n, begin + span);
   u64 vbegin = (begin + HL_KPV - 1) / HL_KPV, vend = end / HL_KPV;
   if ((((u64)keys) & 15u) != 0 || vend < vbegin) vend = vbegin;  // unaligned: scalar loop only
   typedef union {
@@ -74,6 +61,38 @@ radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64
   // keys outside the whole vectors: the span's unaligned head and tail
   for (u64 i = begin + t; i < gs_min_u64(end, vbegin * HL_KPV); i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip, &odd);
   for (u64 i = gs_max_u64(begin, vend * HL_KPV) + t; i < end; i += GROUP_SIZE) radix_hist_lane_count(c, lc, keys[i], flip, &odd);
+  return odd;
+}
+
+// Adds the lane counters' sums to hist[pass * RADIX + digit] (after a barrier; zero sums skipped).
+DEVICE_FN void radix_hist_lanes_flush(const LOCAL u32* c, GLOBAL u64* RESTRICT hist) {
+  for (u32 i = LOCAL_ID(); i < RADIX_PASSES * RADIX; i += GROUP_SIZE) {
+    const u32 p = i / RADIX, d = i % RADIX;
+    const LOCAL u32* row = c + p * HL_WORDS + (d >> 1) * HL_COPIES;
+    u32 sum = 0;
+    for (u32 j = 0; j < HL_COPIES; ++j) sum += (row[(j + d) & (HL_COPIES - 1u)] >> ((d & 1u) * 16u)) & 0xFFFFu;
+    if (sum != 0) ATOMIC_ADD_U64(&hist[i], sum);
+  }
+}
+
+#if GS_CUDA
+#define HL_BOUNDS __launch_bounds__(GROUP_SIZE)
+#else
+#define HL_BOUNDS
+#endif
+KERNEL HL_BOUNDS
+radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64 span,
+                      GLOBAL u64* RESTRICT hist GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u32, c);
+  const u32 t = LOCAL_ID();
+  for (u32 i = t; i < RADIX_PASSES * HL_WORDS; i += GROUP_SIZE) c[i] = 0;
+#if KEY_KIND == 2 && !GS_CUDA
+  LOCAL_ARRAY u32 any_odd;  // some key of the group is -0 or NaN (CUDA: __syncthreads_or)
+  if (t == 0) any_odd = 0;
+#endif
+  BARRIER();
+  const u64 begin = GROUP_ID() * span;
+  const u32 odd = radix_hist_lanes_count(c, keys, begin, gs_min_u64(n, begin + span), flip);
 #if KEY_KIND == 2 && GS_CUDA
   if (__syncthreads_or((int)odd) && t == 0) ATOMIC_ADD_U64(&hist[RADIX_PASSES * RADIX], 1u);
 #elif KEY_KIND == 2
@@ -81,18 +100,13 @@ radix_histogram_lanes(GLOBAL const key_t* RESTRICT keys, u64 n, okey_t flip, u64
   BARRIER();
   if (any_odd && t == 0) ATOMIC_ADD_U64(&hist[RADIX_PASSES * RADIX], 1u);
 #else
+  (void)odd;
   BARRIER();
 #endif
 #if ONESWEEP_ALLOW_NEXT
   GS_ALLOW_NEXT_GRID();  // the first pass's blocks may start once every block is here (they wait for our end)
 #endif
-  for (u32 i = t; i < RADIX_PASSES * RADIX; i += GROUP_SIZE) {
-    const u32 p = i / RADIX, d = i % RADIX;
-    const LOCAL u32* row = c + p * HL_WORDS + (d >> 1) * HL_COPIES;
-    u32 sum = 0;
-    for (u32 j = 0; j < HL_COPIES; ++j) sum += (row[(j + d) & (HL_COPIES - 1u)] >> ((d & 1u) * 16u)) & 0xFFFFu;
-    if (sum != 0) ATOMIC_ADD_U64(&hist[i], sum);
-  }
+  radix_hist_lanes_flush(c, hist);
 }
 
 #endif  // GPUSORT_RADIX_LANE_HISTOGRAM_H

@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "algorithms/drivers.hpp"
 #include "algorithms/segmented/segmented_onesweep.hpp"
 #include "gpusort/device_array.hpp"
 #include "support/key_types.hpp"
@@ -111,7 +112,8 @@ void check_rows(Context& ctx, std::uint64_t rows, std::uint64_t length, dist d, 
   }
 }
 
-// Rows 1, 3 and 64 of lengths just above the tile, 4097, 65537 and 131072 + 7.
+// Rows 1, 3 and 64 of lengths just above a whole number of tiles (the fewest the bin takes), 4097,
+// 65537 and 131072 + 7.
 template <class K, class V = std::uint32_t>
 void check_shapes(Context& ctx, dist d, Mode mode) {
   const std::size_t vb = mode == Mode::keys ? 0 : sizeof(V);
@@ -119,7 +121,9 @@ void check_shapes(Context& ctx, dist d, Mode mode) {
   for (std::uint64_t rows : {1, 3, 64})
     for (std::uint64_t length : {std::uint64_t(0), std::uint64_t(4097), std::uint64_t(65537), std::uint64_t(131072 + 7)})
       for (order o : {order::ascending, order::descending}) {
-        const std::uint64_t len = length ? length : tile_of(ctx, key_type_of<K>::value, vb, rows, 4097) + 1;
+        const std::uint64_t min = algo::segmented_onesweep_tuning_for(ctx.runtime_device().description()).min_row_length;
+        const std::uint64_t tile = tile_of(ctx, key_type_of<K>::value, vb, rows, min);
+        const std::uint64_t len = length ? length : (min - 1 + tile - 1) / tile * tile + 1;
         check_rows<K, V>(ctx, rows, len, d, o, mode, out_of_place);
         if (::testing::Test::HasFatalFailure()) return;
         out_of_place = !out_of_place;
@@ -203,7 +207,6 @@ TEST(SegmentedOnesweep, Timing) {
     const std::vector<float> host = make_keys<float>(n, dist::uniform, fresh_seed());
     DeviceArray<float> kin(ctx, std::span<const float>(host)), kout(ctx, n);
     DeviceArray<std::uint32_t> vin(ctx, n), vout(ctx, n);
-    const SortOptions options{.stable = true};
     const auto median_ms = [&](auto&& run) {
       run();  // warm-up: program builds, pool temporaries
       std::vector<double> ms;
@@ -217,26 +220,38 @@ TEST(SegmentedOnesweep, Timing) {
       std::sort(ms.begin(), ms.end());
       return ms[3];
     };
-    const auto sort = [&](bool argsort, bool values) {
+    // the bin (or, segmented false, the 1-D radix sort of all rows x length keys as one array)
+    const auto sort = [&](bool argsort, bool values, const SortOptions& options, bool segmented = true) {
       algo::SortJob job{dev, key_type::f32, n, values ? 4u : 0u, kout.buffer().runtime_buffer(),
                         values ? &vout.buffer().runtime_buffer() : nullptr, options};
       job.keys_in = &kin.buffer().runtime_buffer();
       if (values && !argsort) job.values_in = &vin.buffer().runtime_buffer();
       job.values_are_positions = argsort;
       algo::SegmentedJob sj{job, algo::SegmentShape{.count = rows, .row_length = length}};
-      algo::segmented_onesweep_sort(sj);
+      if (segmented)
+        algo::segmented_onesweep_sort(sj);
+      else
+        algo::radix_sort(job);
     };
     const double copy = median_ms([&] {
       dev.copy(kin.buffer().runtime_buffer(), 0, kout.buffer().runtime_buffer(), 0, n * 4);
       dev.copy(vin.buffer().runtime_buffer(), 0, vout.buffer().runtime_buffer(), 0, n * 4);
     });
-    const double keys = median_ms([&] { sort(false, false); });
-    const double pairs = median_ms([&] { sort(false, true); });
-    const double arg = median_ms([&] { sort(true, true); });
-    std::printf("segmented onesweep %llu x %llu f32 (%s): copy keys+values %.3f ms; keys %.3f ms; pairs (u32 values) %.3f ms; "
-                "argsort (u32 positions made) %.3f ms\n",
-                (unsigned long long)rows, (unsigned long long)length, dev.description().name.c_str(), copy, keys, pairs,
-                arg);
+    const SortOptions stable{.stable = true};
+    std::printf("%llu x %llu f32 (%s): copy keys+values %.3f ms; 1-D radix of all keys: keys %.3f ms, pairs %.3f ms\n",
+                (unsigned long long)rows, (unsigned long long)length, dev.description().name.c_str(), copy,
+                median_ms([&] { sort(false, false, stable, false); }), median_ms([&] { sort(false, true, stable, false); }));
+    for (std::size_t items : {0, 8, 12, 16, 20, 24}) {
+      const SortOptions options{.stable = true, .items_per_thread = items};
+      const auto p = algo::choose_segmented_onesweep_policy(dev.description(), key_type::f32, 4, rows, length, options);
+      const auto pk = algo::choose_segmented_onesweep_policy(dev.description(), key_type::f32, 0, rows, length, options);
+      std::printf("  items %zu (keys %u x %llu tiles/row, pairs %u x %llu tiles/row, min_blocks %u): keys %.3f ms; "
+                  "pairs (u32 values) %.3f ms; argsort (u32 positions made) %.3f ms\n",
+                  items, pk.radix.onesweep.items, (unsigned long long)pk.tiles_per_row, p.radix.onesweep.items,
+                  (unsigned long long)p.tiles_per_row, p.radix.onesweep.min_blocks,
+                  median_ms([&] { sort(false, false, options); }), median_ms([&] { sort(false, true, options); }),
+                  median_ms([&] { sort(true, true, options); }));
+    }
   }
 }
 

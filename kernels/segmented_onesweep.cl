@@ -14,6 +14,9 @@
 //    look-back walks only the row's tiles, and the scatter writes within the row. Order, floats and
 //    stability are the 1-D passes'. make_positions (argsort): the first pass makes each value its
 //    key's position within the row instead of reading values.
+// Packed pairs (radix_packed_pairs.h; the host's OnesweepPolicy::packed_pairs, rows of even length
+// in 8-byte aligned buffers): a row's packed pairs lie in the row's parts of both buffers, as a 1-D
+// array of row_length pairs does in its buffers.
 // Rows hold fewer than 2^30 keys (30-bit status counts, 32-bit positions within a row).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
@@ -30,20 +33,19 @@
 #if !GS_CUDA
 #error "segmented_onesweep.cl is for CUDA"
 #endif
-#if (defined(ONESWEEP_PACKED_IN) && ONESWEEP_PACKED_IN) || (defined(ONESWEEP_PACKED_OUT) && ONESWEEP_PACKED_OUT) || \
-    (defined(ONESWEEP_PORTIONS) && ONESWEEP_PORTIONS)
-#error "segmented_onesweep.cl takes neither packed pairs nor portions"
+#if !defined(ONESWEEP_PACKED_IN) || !defined(ONESWEEP_PACKED_OUT)
+#error "segmented_onesweep.cl takes ONESWEEP_PACKED_IN and ONESWEEP_PACKED_OUT from the host"
 #endif
-#undef ONESWEEP_PACKED_IN
-#undef ONESWEEP_PACKED_OUT
+#if ONESWEEP_PACKED_OUT > 1 || (defined(ONESWEEP_PORTIONS) && ONESWEEP_PORTIONS)
+#error "segmented_onesweep.cl takes neither interleaved pairs nor portions"
+#endif
 #undef ONESWEEP_PORTIONS
-#define ONESWEEP_PACKED_IN 0
-#define ONESWEEP_PACKED_OUT 0
 #define ONESWEEP_PORTIONS 0
 #ifndef ONESWEEP_ALLOW_NEXT
 #define ONESWEEP_ALLOW_NEXT 0
 #endif
-#define ONESWEEP_VALUES_IN_RANK 0
+// a packed-input pass keeps the values in registers from the load and stages each with its key
+#define ONESWEEP_VALUES_IN_RANK ONESWEEP_PACKED_IN
 #define ONESWEEP_BOUNDS __launch_bounds__(GROUP_SIZE, ONESWEEP_MIN_BLOCKS)
 typedef u32 gpos_t;  // positions within a row
 #define TILE (GROUP_SIZE * ITEMS)
@@ -63,6 +65,7 @@ typedef u32 gpos_t;  // positions within a row
 #define ONESWEEP_FULL_PATH (!(HAS_VALUES && !ONESWEEP_SPLIT_STAGE))
 
 #include "radix_float_flip.h"
+#include "radix_packed_pairs.h"
 #include "radix_warp_rank.h"
 #include "radix_block_scan.h"
 #include "radix_lane_histogram.h"
@@ -149,7 +152,7 @@ segmented_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* R
                                                       tile, in_stripe, full_count);
   onesweep_rank_and_stage(k, v, dpk, pos, warp_off[warp], (LOCAL key_t*)stage, stage_values, stage_digit, snap,
                           row_status, tile, in_stripe, full_stripe);
-#if HAS_VALUES && (VALUE_BYTES == 4 || VALUE_BYTES == 8)
+#if HAS_VALUES && (VALUE_BYTES == 4 || VALUE_BYTES == 8) && !ONESWEEP_PACKED_IN
   if (make_positions) {  // argsort: the value is the key's position in its row
 #pragma unroll
     for (u32 i = 0; i < ITEMS; ++i) v[i] = (value_t)(stripe + i * 32u + lane);

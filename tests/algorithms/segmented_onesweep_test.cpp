@@ -172,6 +172,23 @@ TEST(SegmentedOnesweep, StableDescending) {
     for (bool out : {false, true}) check_rows<float, std::uint32_t>(ctx, 3, 131072 + 7, d, order::descending, Mode::pairs, out);
 }
 
+// Rows of even length with enough pairs in all: the passes between the first and the last move the
+// pairs packed in 8-byte words (radix_packed_pairs.h), each row's within the row's parts of the buffers.
+TEST(SegmentedOnesweep, PackedPairsOnEvenRows) {
+  REQUIRE_CUDA();
+  const DeviceDescription& desc = ctx.runtime_device().description();
+  for (auto [type, rows] : {std::pair{key_type::u32, 64}, {key_type::i32, 64}, {key_type::f32, 256}})
+    if (!algo::choose_segmented_onesweep_policy(desc, type, 4, rows, 65538, {}).radix.onesweep.packed_pairs)
+      GTEST_SKIP() << "this device's tuning packs no pairs at these shapes";
+  for (bool out : {false, true}) {
+    check_rows<std::uint32_t, std::uint32_t>(ctx, 64, 65538, dist::few_unique, order::descending, Mode::pairs, out);
+    check_rows<std::int32_t, std::uint32_t>(ctx, 64, 65538, dist::uniform, order::ascending, Mode::argsort, out);
+  }
+  check_rows<float, std::uint32_t>(ctx, 256, 65538, dist::specials, order::descending, Mode::pairs, true);
+  EXPECT_FALSE(algo::choose_segmented_onesweep_policy(desc, key_type::u32, 4, 64, 65537, {}).radix.onesweep.packed_pairs)
+      << "odd rows would start packed pairs 4-byte aligned";
+}
+
 // Which shapes the bin takes (no device needed: the descriptions alone).
 TEST(SegmentedOnesweep, TakesLongUniformRowsOnCudaOnly) {
   DeviceDescription cuda;

@@ -63,15 +63,16 @@ const SegmentedOnesweepTuning& segmented_onesweep_tuning_for(const DeviceDescrip
 
 SegmentedOnesweepPolicy choose_segmented_onesweep_policy(const DeviceDescription& desc, key_type type,
                                                          std::size_t value_bytes, std::uint64_t rows,
-                                                         std::uint64_t row_length, const SortOptions& options) {
+                                                         std::uint64_t row_length, const SortOptions& options,
+                                                         bool unpacked) {
   SegmentedOnesweepPolicy p;
   p.tuning = &segmented_onesweep_tuning_for(desc);
   p.rows = rows;
   p.row_length = row_length;
-  // the 1-D chooser for an array of all the keys (capped where portions would start), without packed
-  // pairs, segments or the one-block path
+  // the 1-D chooser for an array of all the keys (capped where portions would start), without
+  // segments or the one-block path
   RadixPolicyOverride o;
-  o.packed_pairs = false;
+  if (unpacked || row_length % 2 != 0) o.packed_pairs = false;  // a row's packed pairs start 8-byte aligned: even lengths
   o.segments = false;
   o.single_tile_max = 0;
   o.single_group_max = 0;
@@ -112,8 +113,9 @@ bool segmented_onesweep_takes(const SegmentedJob& job) {
                                         s.options, s.values_are_positions);
 }
 
-std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolicy& p) {
-  return to_defines(p.radix, RadixPath::onesweep);
+std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolicy& p, bool packed_in,
+                                                    std::uint32_t packed_out) {
+  return to_defines(p.radix, RadixPath::onesweep, packed_in, packed_out);
 }
 
 std::uint64_t segmented_onesweep_temp_bytes(const SegmentedOnesweepPolicy& p) {
@@ -130,14 +132,19 @@ void segmented_onesweep_sort(SegmentedJob& job) {
     throw Error(errc::unsupported, "segmented onesweep: this shape is not one of its (CUDA, uniform rows above a tile)");
   rt::Device& dev = s.device;
   const std::uint64_t rows = job.segments.count, length = s.n / rows;
+  // packed pairs store 8-byte words: not where a buffer is a view only 4-byte aligned
+  bool unpacked = false;
+  for (const rt::Buffer* b : {&s.keys, s.values, s.keys_in, s.values_in})
+    if (b && b->address_alignment() < 8) unpacked = true;
   const SegmentedOnesweepPolicy p =
-      choose_segmented_onesweep_policy(dev.description(), s.type, s.value_bytes, rows, length, s.options);
+      choose_segmented_onesweep_policy(dev.description(), s.type, s.value_bytes, rows, length, s.options, unpacked);
   const OnesweepPolicy& os = p.radix.onesweep;
   const Layout l = layout_of(p);
   const std::uint32_t passes = p.radix.passes;
   const bool positions = s.values_are_positions;
+  const bool packed = os.packed_pairs && passes > 1;  // the first pass packs, the last unpacks
 
-  // Temporaries first, and the program: a failure leaves the input untouched.
+  // Temporaries first, and the programs: a failure leaves the input untouched.
   rt::BufferPtr tmp_keys = s.temp(l.keys);
   rt::BufferPtr tmp_values = s.values ? s.temp(l.values) : nullptr;
   rt::BufferPtr meta = s.temp(l.meta);
@@ -145,18 +152,25 @@ void segmented_onesweep_sort(SegmentedJob& job) {
   rt::BufferPtr hist = dev.sub_buffer(*meta, 0, l.hist);
   rt::BufferPtr counters = dev.sub_buffer(*meta, l.counters_offset, l.status_offset - l.counters_offset);
   rt::BufferPtr status = dev.sub_buffer(*meta, l.status_offset, l.status_bytes);
-  std::vector<std::string> defines = segmented_onesweep_defines(p);
-  rt::Program* prog = nullptr;
-  try {
-    prog = &dev.program("segmented_onesweep.cl", defines);
-  } catch (const Error& e) {
-    // ptxas failed on some forms of the warp match's immediates (radix_sort.cpp keeps the same
-    // fallback): the masks from constant memory instead
-    if (!os.match_immediate || (e.code() != errc::build_error && e.code() != errc::device_error)) throw;
-    SegmentedOnesweepPolicy masks = p;
-    masks.radix.onesweep.match_immediate = 0;
-    prog = &dev.program("segmented_onesweep.cl", segmented_onesweep_defines(masks));
-  }
+  bool immediate = os.match_immediate != 0;
+  const auto program = [&](bool packed_in, std::uint32_t packed_out) -> rt::Program& {
+    SegmentedOnesweepPolicy q = p;
+    if (immediate) {
+      try {
+        return dev.program("segmented_onesweep.cl", segmented_onesweep_defines(q, packed_in, packed_out));
+      } catch (const Error& e) {
+        // ptxas failed on some forms of the warp match's immediates (radix_sort.cpp keeps the same
+        // fallback): the masks from constant memory instead
+        if (e.code() != errc::build_error && e.code() != errc::device_error) throw;
+        immediate = false;
+      }
+    }
+    q.radix.onesweep.match_immediate = 0;
+    return dev.program("segmented_onesweep.cl", segmented_onesweep_defines(q, packed_in, packed_out));
+  };
+  std::vector<rt::Program*> pass_programs;
+  for (std::uint32_t i = 0; i < passes; ++i)
+    pass_programs.push_back(&program(packed && i > 0, packed && i + 1 < passes ? 1 : 0));
 
   // Where each pass reads and writes: the last pass writes the caller's buffers (A), the one before
   // it the temporaries (B), and so on back; the first reads the input.
@@ -178,7 +192,7 @@ void segmented_onesweep_sort(SegmentedJob& job) {
 
   dev.fill_bytes(*meta, 0, 0, l.meta);
   const std::uint64_t hist_local = onesweep_hist_local_bytes(p.radix);
-  dev.launch(prog->kernel("segmented_histogram"), {rows * p.hist_chunks, os.hist_group, hist_local},
+  dev.launch(pass_programs[0]->kernel("segmented_histogram"), {rows * p.hist_chunks, os.hist_group, hist_local},
              {*keys_from, length, static_cast<std::uint32_t>(p.hist_chunks), p.hist_span, s.flip_arg(), *hist});
   const std::size_t local_bytes = onesweep_pass_local_bytes(p.radix);
   rt::Buffer* st[2] = {status.get(), status2 ? status2.get() : status.get()};
@@ -186,7 +200,7 @@ void segmented_onesweep_sort(SegmentedJob& job) {
     rt::Buffer& k_in = i == 0 ? *keys_from : *keys_side[to(i - 1)];
     rt::Buffer& v_in = i == 0 ? *values_from : *values_side[to(i - 1)];
     const std::uint32_t make_positions = positions && i == 0 ? 1 : 0;
-    dev.launch(prog->kernel("segmented_onesweep"), {p.tiles(), os.group, local_bytes, os.overlap_passes},
+    dev.launch(pass_programs[i]->kernel("segmented_onesweep"), {p.tiles(), os.group, local_bytes, os.overlap_passes},
                {k_in, v_in, *keys_side[to(i)], *values_side[to(i)], length,
                 static_cast<std::uint32_t>(p.tiles_per_row), s.flip_arg(), i * kRadixBits, *hist, *st[i & 1],
                 *st[(i + 1) & 1], *counters, i, make_positions});
@@ -211,6 +225,7 @@ std::vector<std::string> segmented_onesweep_plan_steps(const DeviceDescription& 
   steps.push_back(std::to_string(p.radix.passes) + " passes (every pass runs: nothing is read back), each one launch of " +
                   std::to_string(p.tiles()) + " tiles with one look-back chain per row; min_blocks " +
                   std::to_string(os.min_blocks) + ", values " + (os.split_stage ? "staged beside the keys" : "staged after the keys") +
+                  (os.packed_pairs ? ", pairs packed between the first and last pass (where the buffers are 8-byte aligned)" : "") +
                   ", overlapped launches " + (os.overlap_passes ? "on" : "off"));
   return steps;
 }

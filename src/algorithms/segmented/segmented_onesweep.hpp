@@ -33,8 +33,8 @@ struct SegmentedOnesweepTuning {
 std::span<const SegmentedOnesweepTuning> segmented_onesweep_tuning_rows();
 const SegmentedOnesweepTuning& segmented_onesweep_tuning_for(const DeviceDescription& desc);
 
-// What one sort runs: the 1-D onesweep's shape and switches (radix.onesweep, never packed pairs or
-// portions; its to_defines build the kernel file), the rows' tiles and the histogram's chunks.
+// What one sort runs: the 1-D onesweep's shape and switches (radix.onesweep, never portions; its
+// to_defines build the kernel file), the rows' tiles and the histogram's chunks.
 struct SegmentedOnesweepPolicy {
   const SegmentedOnesweepTuning* tuning = nullptr;
   RadixPolicy radix;
@@ -51,12 +51,17 @@ bool segmented_onesweep_takes_shape(const DeviceDescription& desc, key_type type
                                     bool positions = false);
 bool segmented_onesweep_takes(const SegmentedJob& job);
 
-// The policy for a shape the bin takes.
+// The policy for a shape the bin takes. Packed pairs (4-byte keys with 4-byte values, from the 1-D
+// tuning row's n on) need rows of even length and 8-byte aligned buffers: unpacked asks for the
+// policy without them.
 SegmentedOnesweepPolicy choose_segmented_onesweep_policy(const DeviceDescription& desc, key_type type,
                                                          std::size_t value_bytes, std::uint64_t rows,
-                                                         std::uint64_t row_length, const SortOptions& options);
-// The -D list kernels/segmented_onesweep.cl is built with.
-std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolicy& p);
+                                                         std::uint64_t row_length, const SortOptions& options,
+                                                         bool unpacked = false);
+// The -D list kernels/segmented_onesweep.cl is built with: packed_in for the passes that read packed
+// pairs, packed_out for those that write them.
+std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolicy& p, bool packed_in = false,
+                                                    std::uint32_t packed_out = 0);
 
 // Sorts every row of job (job.segments uniform, segmented_onesweep_takes(job)); its temporaries come
 // from job.sort.temp(), requested before the first launch.

@@ -79,6 +79,16 @@ SegmentedOnesweepPolicy choose_segmented_onesweep_policy(const DeviceDescription
   if (const std::uint32_t items = value_bytes ? p.tuning->items_pairs : p.tuning->items_keys; items != 0) o.items = items;
   const std::uint64_t n = std::min(rows * row_length, kOnesweepMaxN);
   p.radix = choose_radix_policy(desc, type, value_bytes, n, options, o);
+  if (!o.items && options.items_per_thread == 0) {
+    // the chosen items' number of tiles per row, each as full as it can be: the fewest keys per
+    // thread that keep that number (a row's last tile is otherwise up to a tile short)
+    const std::uint64_t group = p.radix.onesweep.group, tiles = ceil_div(row_length, p.radix.onesweep.tile());
+    const auto fitted = static_cast<std::uint32_t>(ceil_div(row_length, group * tiles));
+    if (fitted < p.radix.onesweep.items) {
+      o.items = fitted;
+      p.radix = choose_radix_policy(desc, type, value_bytes, n, options, o);
+    }
+  }
   p.radix.path = RadixPath::onesweep;
   const OnesweepPolicy& os = p.radix.onesweep;
   p.tiles_per_row = ceil_div(row_length, os.tile());

@@ -13,11 +13,14 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "algorithms/drivers.hpp"
 #include "algorithms/segmented/segmented_onesweep.hpp"
 #include "gpusort/device_array.hpp"
+#include "runtime/cuda/nvrtc_check.hpp"
+#include "runtime/kernel_sources.hpp"
 #include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
@@ -210,6 +213,31 @@ TEST(SegmentedOnesweep, TakesLongUniformRowsOnCudaOnly) {
   const auto steps = algo::segmented_onesweep_plan_steps(cuda, key_type::f32, 4, 64, 128256, {});
   ASSERT_GE(steps.size(), 3u);
   EXPECT_NE(steps[1].find("64 rows x 128256 keys"), std::string::npos) << steps[1];
+}
+
+// The kernel file as NVRTC builds it for the H100, every key type and value width at two shapes (the
+// tile shape depends on the rows), the packed passes' forms included: ptxas failures show up without
+// a GPU.
+TEST(SegmentedOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
+  std::string why;
+  if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.is_gpu = true, h100.compute_units = 132, h100.vendor = "NVIDIA Corporation";
+  h100.name = "NVIDIA H100 80GB HBM3", h100.architecture = "sm_90";
+  h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
+  const std::string source = rt::assemble_kernel_source("segmented_onesweep.cl");
+  std::set<std::string> built;
+  for (key_type type : all_key_types)
+    for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)})
+      for (auto [rows, length] : {std::pair<std::uint64_t, std::uint64_t>{64, 128256}, {4096, 32768}})
+        for (const auto& defines : algo::segmented_onesweep_program_defines(h100, type, value_bytes, rows, length)) {
+          std::string all;
+          for (const auto& d : defines) all += " " + d;
+          if (!built.insert(all).second) continue;
+          EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")
+              << key_type_name(type) << " keys, " << value_bytes << "-byte values, " << rows << " x " << length << ":" << all;
+        }
+  EXPECT_GE(built.size(), 60u);
 }
 
 // Not a check: prints the bin's device time on the long-row shapes (f32 keys; u32 values or

@@ -128,6 +128,16 @@ std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolic
   return to_defines(p.radix, RadixPath::onesweep, packed_in, packed_out);
 }
 
+std::vector<std::vector<std::string>> segmented_onesweep_program_defines(const DeviceDescription& desc, key_type type,
+                                                                         std::size_t value_bytes, std::uint64_t rows,
+                                                                         std::uint64_t row_length) {
+  const SegmentedOnesweepPolicy p = choose_segmented_onesweep_policy(desc, type, value_bytes, rows, row_length, {});
+  std::vector<std::vector<std::string>> all{segmented_onesweep_defines(p)};
+  if (p.radix.onesweep.packed_pairs)  // the first pass packs, the middle ones keep them packed, the last unpacks
+    for (auto [in, out] : {std::pair{false, 1u}, {true, 1u}, {true, 0u}}) all.push_back(segmented_onesweep_defines(p, in, out));
+  return all;
+}
+
 std::uint64_t segmented_onesweep_temp_bytes(const SegmentedOnesweepPolicy& p) {
   const Layout l = layout_of(p);
   std::uint64_t t = temp_request_bytes(l.keys) + temp_request_bytes(l.meta);

@@ -62,6 +62,11 @@ SegmentedOnesweepPolicy choose_segmented_onesweep_policy(const DeviceDescription
 // pairs, packed_out for those that write them.
 std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolicy& p, bool packed_in = false,
                                                     std::uint32_t packed_out = 0);
+// Every -D list the sort of this shape builds the kernel file with (the packed passes' forms too;
+// the NVRTC build test compiles each without a GPU).
+std::vector<std::vector<std::string>> segmented_onesweep_program_defines(const DeviceDescription& desc, key_type type,
+                                                                         std::size_t value_bytes, std::uint64_t rows,
+                                                                         std::uint64_t row_length);
 
 // Sorts every row of job (job.segments uniform, segmented_onesweep_takes(job)); its temporaries come
 // from job.sort.temp(), requested before the first launch.

@@ -247,7 +247,15 @@ TEST(SegmentedOnesweep, Timing) {
   if (!env || std::string(env) != "1") GTEST_SKIP() << "GPUSORT_SEGMENTED_ONESWEEP_TIMING=1 times the bin";
   REQUIRE_CUDA();
   rt::Device& dev = ctx.runtime_device();
-  for (auto [rows, length] : {std::pair<std::uint64_t, std::uint64_t>{64, 128256}, {4096, 32768}, {256, 131072}, {4, 1ull << 24}}) {
+  // GPUSORT_SEGMENTED_ONESWEEP_ITEMS=16,24: keys per thread to time beside the default (0)
+  std::vector<std::size_t> items_list{0};
+  if (const char* items = std::getenv("GPUSORT_SEGMENTED_ONESWEEP_ITEMS"))
+    for (const char* c = items; *c;) {
+      char* end = nullptr;
+      items_list.push_back(std::strtoul(c, &end, 10));
+      c = *end ? end + 1 : end;
+    }
+  for (auto [rows, length] : {std::pair<std::uint64_t, std::uint64_t>{64, 128256}, {4096, 32768}}) {
     const std::uint64_t n = rows * length;
     const std::vector<float> host = make_keys<float>(n, dist::uniform, fresh_seed());
     DeviceArray<float> kin(ctx, std::span<const float>(host)), kout(ctx, n);
@@ -286,7 +294,7 @@ TEST(SegmentedOnesweep, Timing) {
     std::printf("%llu x %llu f32 (%s): copy keys+values %.3f ms; 1-D radix of all keys: keys %.3f ms, pairs %.3f ms\n",
                 (unsigned long long)rows, (unsigned long long)length, dev.description().name.c_str(), copy,
                 median_ms([&] { sort(false, false, stable, false); }), median_ms([&] { sort(false, true, stable, false); }));
-    for (std::size_t items : {0, 16, 24, 28}) {
+    for (std::size_t items : items_list) {
       const SortOptions options{.stable = true, .items_per_thread = items};
       const auto p = algo::choose_segmented_onesweep_policy(dev.description(), key_type::f32, 4, rows, length, options);
       const auto pk = algo::choose_segmented_onesweep_policy(dev.description(), key_type::f32, 0, rows, length, options);

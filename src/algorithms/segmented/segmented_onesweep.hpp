@@ -28,6 +28,9 @@ struct SegmentedOnesweepTuning {
   // keys per thread of a tile of 256 threads, keys alone / pairs (0: the 1-D onesweep's choice for an
   // array of rows x row_length keys, radix_policy.cpp)
   std::uint32_t items_keys, items_pairs;
+  // the 1-D choice's tiles per row kept, with the fewest keys per thread that fill them (a row's last
+  // tile is otherwise up to a tile short); an explicit items_per_thread is taken as it is
+  bool fit_items_to_rows;
   std::uint64_t min_row_length;  // rows of at least this many keys take the bin
 };
 std::span<const SegmentedOnesweepTuning> segmented_onesweep_tuning_rows();

@@ -4,7 +4,8 @@
 // order), values as the stable reference's positions. Rows 1, 3 and 64 of lengths just above the
 // tile, 4097, 65537 and 131072 + 7; keys alone, pairs and argsort with positions local to the row;
 // both orders; f32 with NaN and -0, u32, i64, f16, u8 (one pass: the odd count's copy); in place and
-// out of place (the input left alone).
+// out of place (the input left alone); rows of even length whose pairs move packed. Without a GPU,
+// the kernel file's every program for two shapes is compiled by NVRTC for sm_90.
 // GPUSORT_SEGMENTED_ONESWEEP_TIMING=1 also times the bin on 64 x 128256 and 4096 x 32768 (f32 keys with
 // u32 values and argsort; CUDA events, median of 7 after a warm-up) beside a copy of keys and values.
 #include <algorithm>

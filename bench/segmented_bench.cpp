@@ -254,7 +254,7 @@ class SegBench {
         for (const std::string& variant : ours->variants()) {
           SegRow r = base;
           r.contender = "gpusort";
-          r.entry = std::string("gpusort::") + (ib ? "argsort_segments_" : "sort_segments_") + ours->form();
+          r.entry = ours->entry(ib);
           r.variant = variant;
           try {
             ours->run_once(variant, ib, out_k, out_i);

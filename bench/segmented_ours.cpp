@@ -144,7 +144,10 @@ std::vector<std::string> OursShape::variants() const {
   return v;
 }
 
-std::string OursShape::form() const { return impl_->cuda ? "native" : "device"; }
+std::string OursShape::entry(std::size_t index_bytes) const {
+  if (impl_->cuda) return index_bytes ? "gpusort::argsort_segments_native" : "gpusort::sort_segments_native";
+  return index_bytes ? "gpusort::argsort_segments_host" : "gpusort::sort_segments_device";
+}
 
 void OursShape::run_once(const std::string& variant, std::size_t index_bytes, std::vector<float>& out_keys,
                          std::vector<unsigned char>& out_indices) {

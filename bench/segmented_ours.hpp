@@ -32,11 +32,11 @@ class OursShape {
   // How the segments can be named: "rows" (uniform shapes), "offsets<u32>" (n below 2^32),
   // "offsets<u64>".
   std::vector<std::string> variants() const;
-  // On CUDA, "native": sort_segments_native (keys alone) or argsort_segments_native (index_bytes 4
-  // or 8: sorted keys and indices) on the caller's stream, out of place, the segments' offsets in
-  // device memory. Elsewhere (no native views of OpenCL buffers here) "device": sort_segments_device
+  // The entry point timed. On CUDA sort_segments_native (keys alone) or argsort_segments_native
+  // (index_bytes 4 or 8: sorted keys and indices) on the caller's stream, out of place, the segments'
+  // offsets in device memory. Elsewhere (no native views of OpenCL buffers here) sort_segments_device
   // in place for keys alone, argsort_segments_host for indices, timed by SortReport::sort_ms.
-  std::string form() const;
+  std::string entry(std::size_t index_bytes) const;
   // The result of one sort (it also compiles what the sort needs); the check comes before timing.
   void run_once(const std::string& variant, std::size_t index_bytes, std::vector<float>& out_keys,
                 std::vector<unsigned char>& out_indices);

@@ -21,6 +21,7 @@ struct CubPeer {
   cub_seg_sort_fn seg_sort = nullptr;
   cub_seg_close_fn seg_close = nullptr;
   std::string device_name;
+  std::string cub_version;  // "3.0.1": the CUB headers the peer was built with
   std::string why_absent;  // set when not usable
   bool usable() const { return handle && why_absent.empty(); }
 
@@ -49,6 +50,7 @@ struct CubPeer {
       return;
     }
     auto abi = reinterpret_cast<cub_peer_abi_fn>(dlsym(handle, "cub_peer_abi"));
+    auto version = reinterpret_cast<cub_peer_cub_version_fn>(dlsym(handle, "cub_peer_cub_version"));
     init = reinterpret_cast<cub_peer_init_fn>(dlsym(handle, "cub_peer_init"));
     radix_keys = reinterpret_cast<cub_sort_keys_fn>(dlsym(handle, "cub_radix_sort_keys"));
     merge_keys = reinterpret_cast<cub_sort_keys_fn>(dlsym(handle, "cub_merge_sort_keys"));
@@ -60,7 +62,7 @@ struct CubPeer {
     seg_sort = reinterpret_cast<cub_seg_sort_fn>(dlsym(handle, "cub_seg_sort"));
     seg_close = reinterpret_cast<cub_seg_close_fn>(dlsym(handle, "cub_seg_close"));
     if (!abi || abi() != GPUSORT_CUB_PEER_ABI || !init || !radix_keys || !merge_keys || !radix_pairs ||
-        !merge_pairs || !copy_ms || !sort_records || !seg_open || !seg_sort || !seg_close) {
+        !merge_pairs || !copy_ms || !sort_records || !seg_open || !seg_sort || !seg_close || !version) {
       why_absent = path + " has the wrong interface";
       return;
     }
@@ -70,6 +72,8 @@ struct CubPeer {
       return;
     }
     device_name = name;
+    const int v = version();
+    cub_version = std::to_string(v / 100000) + "." + std::to_string(v / 100 % 1000) + "." + std::to_string(v % 100);
   }
 };
 

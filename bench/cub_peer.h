@@ -21,6 +21,8 @@ extern "C" {
 #define GPUSORT_CUB_PEER_ABI 6
 
 int cub_peer_abi(void);
+// CUB_VERSION of the headers the peer was built with (MMMmmmpp: 300001 is 3.0.1).
+int cub_peer_cub_version(void);
 // Number of CUDA devices (0 when there is no driver or device); selects `device` for later calls.
 int cub_peer_init(int device, char* name, size_t name_bytes);
 double cub_radix_sort_keys(int offset_kind, int key_kind, const void* keys, size_t n, int repeats, void* out_keys);
@@ -72,6 +74,7 @@ double cub_seg_sort(void* input, int entry, int offset_kind, int index_kind, int
 void cub_seg_close(void* input);
 
 typedef int (*cub_peer_abi_fn)(void);
+typedef int (*cub_peer_cub_version_fn)(void);
 typedef int (*cub_peer_init_fn)(int, char*, size_t);
 typedef double (*cub_sort_keys_fn)(int, int, const void*, size_t, int, void*);
 typedef double (*cub_sort_pairs_fn)(int, int, int, const void*, const void*, size_t, int, void*, void*);

@@ -170,7 +170,7 @@ class SegBench {
   int run() {
     std::fprintf(stderr, "gpusort-bench segmented (gpusort %s, commit %s) on %s (%s); CUB: %s; gpusort: %s\n",
                  std::string(gpusort::version()).c_str(), build_commit(), desc_.id.c_str(), desc_.name.c_str(),
-                 cub_.usable() ? cub_.device_name.c_str() : cub_.why_absent.c_str(),
+                 cub_.usable() ? ("CUB " + cub_.cub_version + " on " + cub_.device_name).c_str() : cub_.why_absent.c_str(),
                  ours_built() ? "segmented sorts" : "absent (this build has no segmented sorts)");
     std::fprintf(stdout, "%-24s %-7s %-7s %-38s %-12s %10s %12s %7s %7s  %s\n", "shape", "form", "who", "entry",
                  "variant", "ms", "Mkey/s", "%copy", "x CUB", "status");
@@ -393,7 +393,7 @@ class SegBench {
         .add("is_gpu", desc_.is_gpu)
         .add("repeats", opt_.repeats)
         .add("distribution", opt_.distribution)
-        .add("cub", cub_.usable() ? cub_.device_name : "absent: " + cub_.why_absent)
+        .add("cub", cub_.usable() ? "CUB " + cub_.cub_version + " on " + cub_.device_name : "absent: " + cub_.why_absent)
         .add("gpusort_segmented", ours_built())
         .add("seconds", ms_since(start_) / 1000);
     return m.str();

@@ -171,7 +171,7 @@ class SegBench {
     std::fprintf(stderr, "gpusort-bench segmented (gpusort %s, commit %s) on %s (%s); CUB: %s; gpusort: %s\n",
                  std::string(gpusort::version()).c_str(), build_commit(), desc_.id.c_str(), desc_.name.c_str(),
                  cub_.usable() ? ("CUB " + cub_.cub_version + " on " + cub_.device_name).c_str() : cub_.why_absent.c_str(),
-                 ours_built() ? "segmented sorts" : "absent (this build has no segmented sorts)");
+                 ours_built() ? "segmented sorts" : "absent (no segmented sorts in src/ when CMake last ran)");
     std::fprintf(stdout, "%-24s %-7s %-7s %-38s %-12s %10s %12s %7s %7s  %s\n", "shape", "form", "who", "entry",
                  "variant", "ms", "Mkey/s", "%copy", "x CUB", "status");
     for (const SegShape& s : opt_.shapes) run_shape(s);
@@ -205,7 +205,7 @@ class SegBench {
     }
     std::unique_ptr<OursShape> ours;
     std::string ours_absent;
-    if (!ours_built()) ours_absent = "absent: this build of gpusort has no segmented sorts";
+    if (!ours_built()) ours_absent = "absent: no segmented sorts in src/ when CMake last ran";
     else {
       try {
         ours = std::make_unique<OursShape>(ctx_, keys, offsets, row_length);

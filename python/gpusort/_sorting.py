@@ -3,11 +3,24 @@
 Inputs (x, keys): arrays of uint8..uint64, int8..int64, float16, bfloat16 (ml_dtypes'), float32,
 float64 or bool (TypeError for another dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
 and CuPy CUDA arrays, JAX arrays, buffer-protocol objects (array.array, bytes, ctypes arrays), and
-array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). 1-D, or 0-d (as the
-array's own library does: PyTorch and JAX sort it as one element with 0-d results; for numpy and
-CuPy arrays and array-likes argsort returns one index, 1-D, and the sorts raise numpy's AxisError); strided 1-D arrays are gathered by their own library where
-they live; n-D arrays raise ValueError. Out-of-place calls return arrays of the input's own kind on
-its device (numpy for numpy arrays, array-likes and buffers).
+array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). Any number of
+dimensions: 0-d as the array's own library does (PyTorch and JAX sort it as one element with 0-d
+results; for numpy and CuPy arrays and array-likes argsort returns one index, 1-D, and the sorts
+raise numpy's AxisError); strided 1-D arrays are gathered by their own library where they live.
+Out-of-place calls return arrays of the input's own kind on its device (numpy for numpy arrays,
+array-likes and buffers), of its shape.
+
+axis (every function; default -1, the last): each row along that axis is sorted on its own, as
+numpy.sort(axis=) and torch.sort(dim=) do; argsort's indices are positions within the row (int64).
+Negative axes count from the end; None sorts the array flattened into a 1-D result (numpy's rule;
+not for the in-place forms, as ndarray.sort). An axis out of range raises what the array's library
+raises: IndexError for PyTorch tensors, numpy's AxisError (a ValueError and an IndexError)
+otherwise. The rows are sorted by one segmented sort on the device (gpusort/segmented.hpp): an
+array whose sorted axis lies innermost in memory (a C-contiguous array along its last axis) is
+read and written where it is; another axis goes through a copy with that axis moved last, made by
+the array's library where it lives, and the result is written back through a transposed view.
+Results are laid out as the library's empty_like(x) (numpy's order "K", PyTorch's
+preserve_format: as numpy.sort and torch.sort return them); out= arrays may have any layout.
 
 Order: ascending, or descending=True; stable unless stable=False (equal keys keep their input
 order, in both orders: argsort(x) equals numpy.argsort(x, kind="stable")). Floats: -0.0 == +0.0;
@@ -24,7 +37,7 @@ NaN: "return isnan(b) ? !isnan(a) : a < b;", not `a < b`); a sort that shows it 
 gpusort.Error and leaves the arrays unchanged, and a sort by a comparator returns only once it is
 done (it is checked).
 
-Where the sort runs: host arrays of fewer keys than the default device's tuning row says
+Where the sort runs: host arrays of fewer keys (all rows together) than the default device's tuning row says
 (host_sort_below: gpusort._gpusort.array_library_tuning) are sorted by numpy on the host, with the
 same results, unless algorithm=, device= or comparator= is given; other host arrays go to the device
 and back; CUDA arrays are sorted on their own GPU. The first sort on a device opens it (and may

@@ -235,8 +235,8 @@ def sort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, stabl
     written and returned instead of new arrays; out=x sorts x in place. Order rules, devices and
     streams: see the package's description (help(gpusort))."""
     with_indices = _flag(return_indices, "return_indices")
-    if (out is None and algorithm is None and device is None and comparator is None and _axes.plain(axis)
-            and _host.quick(x)):
+    if (out is None and algorithm is None and device is None and comparator is None
+            and (axis == -1 and type(axis) is int or _axes.plain(axis)) and _host.quick(x)):
         _flag(stable, "stable")  # checked as below; the host's sorts are stable either way
         down = _flag(descending, "descending")
         return SortResult(*_host.sort_with_order(x, down)) if with_indices else _host.sort_values(x, down)
@@ -274,8 +274,8 @@ def argsort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, st
     order (indices ascending), in both orders. out=: an int64 array of x's kind, shape and device,
     written and returned. Order rules, devices and streams: see the package's description
     (help(gpusort))."""
-    if (out is None and algorithm is None and device is None and comparator is None and _axes.plain(axis)
-            and _host.quick(x)):
+    if (out is None and algorithm is None and device is None and comparator is None
+            and (axis == -1 and type(axis) is int or _axes.plain(axis)) and _host.quick(x)):
         _flag(stable, "stable")  # checked as below; the host's sorts are stable either way
         return np.ascontiguousarray(_host.order(x, _flag(descending, "descending")))
     options = _options(descending, stable, algorithm, device, comparator)

@@ -83,17 +83,19 @@ def host_view(a: Any) -> np.ndarray:
         return a
     if hasattr(a, "__dlpack__"):
         if _arrays._is_bfloat16(a):
-            if _arrays.pool_library(a) == "torch":
-                import ml_dtypes
+            if _arrays.pool_library(a) == "torch":  # numpy reads no torch bfloat16: its 16 bits, viewed
+                try:
+                    import ml_dtypes
+                except ImportError:
+                    raise TypeError("x: sorting a PyTorch CPU bfloat16 tensor along an axis needs ml_dtypes "
+                                    "(pip install ml_dtypes)") from None
                 return np.from_dlpack(a.view(_arrays.library_of(a).int16)).view(ml_dtypes.bfloat16)
             return np.asarray(a)
         return np.from_dlpack(a)
-    if isinstance(a, memoryview) or not isinstance(a, (list, tuple)):
-        try:
-            return np.asarray(memoryview(a))
-        except TypeError:
-            pass
-    return np.asarray(a)
+    try:
+        return np.asarray(memoryview(a))  # the buffer protocol
+    except TypeError:
+        return np.asarray(a)
 
 
 def work_order(strides: Sequence[int], axis: int) -> List[int]:

@@ -352,3 +352,16 @@ def test_rows_are_read_where_they_lie(monkeypatch):
     seen.clear()
     gpusort.sort_(x, axis=0, **device)
     assert len(seen) == 1 and seen[0][0] != x.ctypes.data and seen[0][1] == 30
+
+
+def test_jax_zero_dimensional_arrays_along_an_axis():
+    """JAX's 0-d arrays take the package's PyTorch rule (one element, 0-d results) for axis 0 and -1;
+    another axis is numpy's AxisError, a ValueError as JAX's own; None flattens into one element."""
+    jnp = pytest.importorskip("jax.numpy")
+    x = jnp.asarray(np.float32(2.5))
+    for axis in (0, -1):
+        values, indices = gpusort.sort(x, axis=axis, return_indices=True)
+        assert values.shape == () and indices.shape == () and float(values) == 2.5 and int(indices) == 0
+    with pytest.raises(ValueError, match="out of bounds"):
+        gpusort.argsort(x, axis=1)
+    assert gpusort.sort(x, axis=None).shape == (1,)

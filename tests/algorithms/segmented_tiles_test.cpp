@@ -3,7 +3,10 @@
 // within rows, both orders, checked row by row against std::stable_sort (exact bits: stability, NaN
 // payloads, the sign of zero), with the outputs poisoned first and the inputs of out-of-place sorts
 // checked untouched. Few define sets: one program per key type and value width.
+#include <algorithm>
 #include <cstring>
+#include <numeric>
+#include <random>
 #include <string>
 
 #include "algorithms/segmented/segmented_tiles.hpp"
@@ -141,15 +144,26 @@ TEST(SegmentedTiles, CapacityAndShape) {
     EXPECT_LE(s.local_bytes, desc.local_memory_bytes) << length;
   }
   EXPECT_EQ(algo::segmented_tiles_shape(desc, key_type::f32, 4, false, 10, cap + 1).rows_per_group, 0u);
-  const auto steps = algo::segmented_tiles_plan_steps(desc, key_type::f32, 4, false, 1000, 33);
+  const auto steps = algo::segmented_tiles_plan_steps(desc, key_type::f32, 4, false, 33000, 1000, 33);
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_NE(steps[0].find(algo::segmented_tiles_tuning_for(desc).name), std::string::npos) << steps[0];
   EXPECT_NE(steps[1].find("segmented_tiles_rows"), std::string::npos) << steps[1];
   EXPECT_NE(steps[1].find("rows of 33 keys per group"), std::string::npos) << steps[1];
   EXPECT_NE(steps[1].find("bytes of local memory"), std::string::npos) << steps[1];
+  const auto window = algo::segmented_tiles_window(test_context().runtime_device(), key_type::f32, 4);
+  ASSERT_GE(window, 512u);
+  EXPECT_LE(2 * window, cap) << "a window's tile holds twice its keys, and row starts besides";
+  const auto by_offsets = algo::segmented_tiles_offsets_shape(desc, key_type::f32, 4, false, 10 * window + 1);
+  EXPECT_EQ(by_offsets.window, window);
+  EXPECT_EQ(by_offsets.groups, 11u);
+  EXPECT_LE(by_offsets.local_bytes, desc.local_memory_bytes);
+  const auto offsets_steps = algo::segmented_tiles_plan_steps(desc, key_type::f32, 4, true, 100000, 300, 0);
+  ASSERT_EQ(offsets_steps.size(), 2u);
+  EXPECT_NE(offsets_steps[1].find("segmented_tiles_offsets"), std::string::npos) << offsets_steps[1];
+  EXPECT_NE(offsets_steps[1].find("indices made in the kernel"), std::string::npos) << offsets_steps[1];
 }
 
-TEST(SegmentedTiles, TooLongRowsAndOffsetsAreRefused) {
+TEST(SegmentedTiles, TooLongRowsAndComparatorsAreRefused) {
   Context& ctx = test_context();
   rt::Device& dev = ctx.runtime_device();
   const std::uint64_t length = capacity(key_type::u32, 0) + 1;
@@ -158,10 +172,12 @@ TEST(SegmentedTiles, TooLongRowsAndOffsetsAreRefused) {
   algo::SortJob job{dev, key_type::u32, 2 * length, 0, keys.runtime_buffer(), nullptr, options};
   algo::SegmentedJob too_long{job, {.count = 2, .row_length = length}};
   EXPECT_THROW(algo::segmented_tiles_sort(too_long), Error);
-  algo::SegmentedJob offsets{job, {.count = 2, .row_length = 0, .offsets = &keys.runtime_buffer()}};
+  const SortOptions by_comparator{.comparator = "return a < b;"};
+  algo::SortJob comparator_job{dev, key_type::u32, 2 * length, 0, keys.runtime_buffer(), nullptr, by_comparator};
+  algo::SegmentedJob comparator{comparator_job, {.count = 2, .row_length = length}};
   try {
-    algo::segmented_tiles_sort(offsets);
-    FAIL() << "offsets taken";
+    algo::segmented_tiles_sort(comparator);
+    FAIL() << "a run-time comparator taken";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), errc::unsupported) << e.what();
   }
@@ -219,6 +235,164 @@ TEST(SegmentedTiles, OtherKeyTypes) {
       check_rows<bool_byte, std::uint16_t>({b8 / length + 3, length, mode::pairs, o, true, dist::uniform});
     check_rows<double>({20, 333, mode::keys, o, false, dist::specials});
     check_rows<bfloat16_bits>({50, 100, mode::keys, o, true, dist::specials});
+  }
+}
+
+// ---- segments by offsets ----------------------------------------------------------------------
+
+struct OffsetsCase {
+  std::vector<std::uint64_t> lengths;  // the segments' lengths, in order
+  mode m;
+  order o;
+  bool out_of_place;
+  bool wide;  // 8-byte offsets
+  dist d;
+};
+
+// Sorts one case by offsets (placed 3 offsets into their buffer) and checks every segment: those of
+// at most the window sorted like std::stable_sort, longer ones untouched (the input in place, the
+// poison out of place, indices unwritten).
+template <class K, class V = std::uint32_t>
+void check_offsets(const OffsetsCase& c) {
+  Context& ctx = test_context();
+  rt::Device& dev = ctx.runtime_device();
+  const std::uint64_t seed = fresh_seed();
+  const std::uint64_t window = algo::segmented_tiles_window(dev, key_type_of<K>::value, c.m == mode::keys ? 0 : sizeof(V),
+                                                            c.m == mode::argsort);
+  std::vector<std::uint64_t> offsets = {0};
+  for (std::uint64_t l : c.lengths) offsets.push_back(offsets.back() + l);
+  const std::size_t n = offsets.back();
+  const std::string where = std::to_string(c.lengths.size()) + " segments, " + std::to_string(n) + " keys, " +
+                            mode_name(c.m) + ", " + (c.o == order::ascending ? "asc" : "desc") +
+                            (c.out_of_place ? ", out of place" : ", in place") + (c.wide ? ", u64" : ", u32") +
+                            " offsets, dist " + dist_name(c.d) + ", seed " + std::to_string(seed);
+  const std::vector<K> keys = make_keys<K>(n, c.d, seed);
+  const std::vector<V> values = index_values<V>(n);
+  const std::size_t vb = c.m == mode::keys ? 0 : sizeof(V);
+
+  const std::size_t ob = c.wide ? 8 : 4, lead = 3;
+  std::vector<unsigned char> offset_bytes((offsets.size() + lead) * ob, 0xEE);
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const std::uint32_t narrow = static_cast<std::uint32_t>(offsets[i]);
+    std::memcpy(offset_bytes.data() + (lead + i) * ob, c.wide ? static_cast<const void*>(&offsets[i]) : &narrow, ob);
+  }
+  DeviceBuffer offsets_buffer(ctx, offset_bytes.size());
+  offsets_buffer.upload(offset_bytes.data(), offset_bytes.size());
+  DeviceBuffer keys_out(ctx, n * sizeof(K)), values_out(ctx, n * sizeof(V));
+  DeviceBuffer keys_in(ctx, n * sizeof(K)), values_in(ctx, n * sizeof(V));
+  dev.fill_bytes(values_out.runtime_buffer(), 0xA5, 0, values_out.bytes());
+  if (c.out_of_place) {
+    dev.fill_bytes(keys_out.runtime_buffer(), 0xA5, 0, keys_out.bytes());
+    keys_in.upload(keys.data(), n * sizeof(K));
+    values_in.upload(values.data(), n * sizeof(V));
+  } else {
+    keys_out.upload(keys.data(), n * sizeof(K));
+    if (c.m == mode::pairs) values_out.upload(values.data(), n * sizeof(V));
+  }
+  const SortOptions options{.order = c.o, .stable = true};
+  algo::SortJob job{dev, key_type_of<K>::value, n, vb, keys_out.runtime_buffer(),
+                    vb ? &values_out.runtime_buffer() : nullptr, options};
+  if (c.out_of_place) {
+    job.keys_in = &keys_in.runtime_buffer();
+    if (c.m == mode::pairs) job.values_in = &values_in.runtime_buffer();
+  }
+  job.values_are_positions = c.m == mode::argsort;
+  algo::SegmentedJob seg{job,
+                         {.count = c.lengths.size(), .row_length = 0, .offsets = &offsets_buffer.runtime_buffer(),
+                          .offsets_byte_offset = lead * ob, .offset_bytes = ob}};
+  algo::segmented_tiles_sort(seg);
+
+  std::vector<K> got_keys(n);
+  std::vector<V> got_values(n);
+  keys_out.download(got_keys.data(), n * sizeof(K));
+  values_out.download(got_values.data(), n * sizeof(V));
+  K poison_key;
+  V poison_value;
+  std::memset(&poison_key, 0xA5, sizeof poison_key);
+  std::memset(&poison_value, 0xA5, sizeof poison_value);
+  const key_less<K> less{c.o};
+  std::size_t long_ones = 0;
+  for (std::size_t s = 0; s < c.lengths.size(); ++s) {
+    const std::size_t base = offsets[s], len = c.lengths[s];
+    const bool taken = len <= window;
+    long_ones += !taken;
+    std::vector<std::size_t> ref(len);
+    std::iota(ref.begin(), ref.end(), base);
+    if (taken)
+      std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
+    for (std::size_t i = 0; i < len; ++i) {
+      const std::size_t at = base + i, from = ref[i];
+      const bool poisoned = !taken && c.out_of_place;
+      ASSERT_TRUE(same_bits(got_keys[at], poisoned ? poison_key : keys[from]))
+          << "key at segment " << s << " (" << len << " keys) position " << i << " (" << where << ")";
+      if (c.m == mode::pairs)
+        ASSERT_TRUE(same_bits(got_values[at], poisoned ? poison_value : values[from]))
+            << "value at segment " << s << " position " << i << " (" << where << ")";
+      if (c.m == mode::argsort && taken)
+        ASSERT_EQ(value_index(got_values[at]), from - base) << "index at segment " << s << " position " << i << " ("
+                                                            << where << ")";
+      if (c.m == mode::argsort && !taken)
+        ASSERT_TRUE(same_bits(got_values[at], poison_value)) << "index of a long segment written (" << where << ")";
+    }
+  }
+  if (c.out_of_place) {
+    std::vector<K> in_keys(n);
+    keys_in.download(in_keys.data(), n * sizeof(K));
+    EXPECT_EQ(bytes_of(in_keys), bytes_of(keys)) << "keys_in written (" << where << ")";
+  }
+  if (std::count(c.lengths.begin(), c.lengths.end(), window + 1) != 0)
+    EXPECT_GT(long_ones, 0u) << "a segment one key above the window is left to another bin";
+}
+
+// Lengths of a power-law-like mix: many empty and tiny segments, some around 32, a few up to the
+// window and (when long) some just above it and far above it.
+std::vector<std::uint64_t> mixed_lengths(std::uint64_t window, std::size_t count, bool with_long, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> l;
+  const std::uint64_t edges[] = {0, 1, 2, 31, 32, 33, window - 1, window};
+  for (std::uint64_t e : edges) l.push_back(e);
+  if (with_long) {
+    l.push_back(window + 1);
+    l.push_back(3 * window + 17);
+  }
+  while (l.size() < count) {
+    const unsigned r = rng() % 100;
+    l.push_back(r < 20 ? 0 : r < 60 ? rng() % 8 : r < 90 ? rng() % 100 : r < 97 ? rng() % 1100 : rng() % (window + 1));
+  }
+  std::shuffle(l.begin(), l.end(), rng);
+  return l;
+}
+
+TEST(SegmentedTiles, OffsetsKeysPairsArgsort) {
+  rt::Device& dev = test_context().runtime_device();
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  for (order o : {order::ascending, order::descending}) {
+    const std::uint64_t wk = algo::segmented_tiles_window(dev, key_type::u32, 0);
+    check_offsets<std::uint32_t>({mixed_lengths(wk, 300, true, seed), mode::keys, o, false, false, dist::uniform});
+    check_offsets<std::uint32_t>({mixed_lengths(wk, 40, false, seed + 1), mode::keys, o, true, true, dist::few_unique});
+    const std::uint64_t wp = algo::segmented_tiles_window(dev, key_type::u32, 4);
+    check_offsets<std::uint32_t, std::uint32_t>({mixed_lengths(wp, 300, true, seed + 2), mode::pairs, o, true, false,
+                                                 dist::few_unique});
+    check_offsets<std::uint32_t, std::uint32_t>({mixed_lengths(wp, 100, true, seed + 3), mode::pairs, o, false, true,
+                                                 dist::all_equal});
+    const std::uint64_t wa = algo::segmented_tiles_window(dev, key_type::u32, 4, true);
+    check_offsets<std::uint32_t, std::uint32_t>({mixed_lengths(wa, 300, true, seed + 4), mode::argsort, o, true, true,
+                                                 dist::few_unique});
+    check_offsets<std::uint32_t, std::uint32_t>({std::vector<std::uint64_t>(50, 7), mode::argsort, o, false, false,
+                                                 dist::uniform});
+  }
+}
+
+TEST(SegmentedTiles, OffsetsFloatSpecials) {
+  rt::Device& dev = test_context().runtime_device();
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  const std::uint64_t w = algo::segmented_tiles_window(dev, key_type::f32, 4);
+  for (order o : {order::ascending, order::descending}) {
+    check_offsets<float, std::uint32_t>({mixed_lengths(w, 200, true, seed), mode::pairs, o, true, false, dist::specials});
+    check_offsets<float, std::uint32_t>({mixed_lengths(w, 200, false, seed + 1), mode::argsort, o, false, true,
+                                         dist::specials});
   }
 }
 

@@ -2,7 +2,8 @@
 // The tile bin of segmented sorts: uniform rows short enough that several whole rows fit one
 // work-group's local memory are sorted there, one launch, every key and value read once and written
 // once (kernels/segmented_tiles.cl). Portable: OpenCL (PoCL included) and CUDA through NVRTC.
-// Rows longer than segmented_tiles_capacity, and segments given by offsets, are other bins' work.
+// Segments given by offsets take the same kernel by windows (segmented_tiles_window). Longer rows and
+// segments are other bins' work.
 // Internal: not part of the public API.
 #include <cstddef>
 #include <cstdint>
@@ -36,33 +37,47 @@ const SegmentedTilesTuning& segmented_tiles_tuning_for(const DeviceDescription& 
 // the kernel, not loaded), which leaves more room for keys.
 std::uint64_t segmented_tiles_capacity(const rt::Device& device, key_type type, std::size_t value_bytes,
                                        bool positions = false);
+// Segments given by offsets: the window W. Work-group g takes the segments that start in
+// [g * W, (g + 1) * W) and are at most W keys long (a tile of at most 2W keys); longer segments are
+// left untouched, neither read nor written (out of place too), for another bin.
+std::uint64_t segmented_tiles_window(const rt::Device& device, key_type type, std::size_t value_bytes,
+                                     bool positions = false);
 
-// One launch of segmented_tiles_rows for rows x row_length keys.
+// One launch of segmented_tiles_rows (rows x row_length keys) or segmented_tiles_offsets (n keys).
 struct SegmentedTilesShape {
   const SegmentedTilesTuning* tuning = nullptr;
   std::uint32_t group = 0;
-  std::uint64_t rows_per_group = 0;  // 0: the rows do not fit (longer than the capacity)
+  std::uint64_t rows_per_group = 0;  // rows: 0 when they do not fit (longer than the capacity)
+  std::uint64_t window = 0;          // offsets: 0 when the device has no room for the bin
   std::uint64_t groups = 0;
   std::uint64_t slots = 0;        // elements per local array (the kernel's SG_PAD spare slots included)
   std::uint64_t local_bytes = 0;  // dynamic local memory per group
-  std::uint32_t key_passes = 0, row_passes = 0;  // 4-bit digit passes over the keys, over the row index
+  // 4-bit digit passes over the keys, and at most over the row key (rows: the row's index in the
+  // tile; offsets: its start in the tile, up to 16 bits; passes whose digit is the same for the tile skip)
+  std::uint32_t key_passes = 0, row_passes = 0;
 };
 SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
                                           bool positions, std::uint64_t rows, std::uint64_t row_length);
-// Dynamic local memory of a tile of `tile` keys (kernels/segmented_tiles.cl's layout).
+SegmentedTilesShape segmented_tiles_offsets_shape(const DeviceDescription& desc, key_type type,
+                                                  std::size_t value_bytes, bool positions, std::uint64_t n);
+// Dynamic local memory of a tile of `tile` keys (kernels/segmented_tiles.cl's layout; offsets: the
+// row starts too).
 std::uint64_t segmented_tiles_local_bytes(std::uint64_t tile, std::size_t key_bytes, std::size_t value_bytes,
-                                          bool positions, std::uint32_t group);
+                                          bool positions, std::uint32_t group, bool offsets = false);
 
-// Sorts every row of job (uniform rows of at most segmented_tiles_capacity keys; Error(invalid_argument)
-// otherwise, Error(unsupported) for offsets or a run-time comparator). Reads job.sort.keys_in /
+// Sorts job's segments: uniform rows of at most segmented_tiles_capacity keys (Error(invalid_argument)
+// for longer ones), or, by offsets, every segment of at most segmented_tiles_window keys (longer ones
+// are left untouched, their keys, values and an argsort's indices all unwritten). Error(unsupported)
+// for a run-time comparator. Reads job.sort.keys_in /
 // values_in where set (never writing them), writes job.sort.keys / values; makes an argsort's
 // positions itself (clears values_are_positions). Stable in every order; no temporaries, no read-back.
 void segmented_tiles_sort(SegmentedJob& job);
 
-// What segmented_tiles_sort runs for this shape, one line each (gpusort plan): the tuning row, then
-// the kernel with its work-group size, rows per group, local bytes and passes.
+// What segmented_tiles_sort runs for n keys in count segments, uniform rows of row_length keys (0:
+// by offsets), one line each (gpusort plan): the tuning row, then the kernel with its work-group
+// size, rows per group (or window), local bytes and passes.
 std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& desc, key_type type,
-                                                    std::size_t value_bytes, bool positions, std::uint64_t rows,
-                                                    std::uint64_t row_length);
+                                                    std::size_t value_bytes, bool positions, std::uint64_t n,
+                                                    std::uint64_t count, std::uint64_t row_length);
 
 }  // namespace gpusort::algo

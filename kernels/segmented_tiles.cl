@@ -85,7 +85,7 @@ DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key
   if (t == 0) *skip = 0;
   BARRIER();
 
-  const u32 passes = row_length == 1 ? 0u : RADIX_PASSES + (row_bits + RADIX_BITS - 1) / RADIX_BITS;
+  const u32 passes = row_length == 1 || n <= 1 ? 0u : RADIX_PASSES + (row_bits + RADIX_BITS - 1) / RADIX_BITS;
   const u32 per = (n + GROUP_SIZE - 1) / GROUP_SIZE;
   const u32 begin = gs_min_u32(n, t * per);
   const u32 end = gs_min_u32(n, begin + per);
@@ -177,8 +177,10 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   u64 hi = offsets_lower_bound(offsets, wide, lo, count, from + window);
   if (hi > lo && offset_at(offsets, wide, hi) - offset_at(offsets, wide, hi - 1) > window) --hi;
   const u64 base = offset_at(offsets, wide, lo);
+  // n may be 0 (a window inside a long segment): the group still runs through tile_sort, which then
+  // does nothing. With an early return here instead, PoCL (2026-12-06) left stray values one past
+  // another group's tile now and then; the cause was not found.
   const u32 n = (u32)(offset_at(offsets, wide, hi) - base);
-  if (n == 0) return;  // the same for the whole group
   const int gather = HAS_VALUES && !positions;
   LOCAL u16* row_start = tile_positions(smem, gather, slots) + 2 * slots;
   for (u32 p = LOCAL_ID(); p < n; p += GROUP_SIZE) {  // p lies in the last segment starting at or before it
@@ -186,6 +188,16 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
     row_start[SG_PAD(p)] = (u16)(offset_at(offsets, wide, s) - base);
   }
   // (tile_sort's first barrier comes before any row start is read)
-  const u32 last_start = (u32)(offset_at(offsets, wide, hi - 1) - base);  // the largest row key
+  const u32 last_start = n ? (u32)(offset_at(offsets, wide, hi - 1) - base) : 0u;  // the largest row key
   tile_sort(smem, keys_in, keys_out, values_in, values_out, base, n, 0u, bits_u32(last_start), positions, flip, slots);
 }
+
+#if GS_CUDA
+#include "segmented_warp_rows.h"
+// CUDA, rows of at most 32 keys: 2^width_log2 lanes per row, a bitonic network in registers.
+KERNEL segmented_tiles_warp(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
+                            GLOBAL value_t* values_out, u64 rows, u32 row_length, u32 width_log2, u32 positions,
+                            okey_t flip) {
+  warp_rows_sort(keys_in, keys_out, values_in, values_out, rows, row_length, width_log2, positions, flip);
+}
+#endif

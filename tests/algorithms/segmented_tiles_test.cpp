@@ -163,6 +163,37 @@ TEST(SegmentedTiles, CapacityAndShape) {
   EXPECT_NE(offsets_steps[1].find("indices made in the kernel"), std::string::npos) << offsets_steps[1];
 }
 
+// The shapes chosen for a CUDA device (no device needed): rows of up to 32 keys in warp lanes, a
+// power of two of lanes each, longer rows in tiles; the tuning row's class matches CUDA devices.
+TEST(SegmentedTiles, CudaShapes) {
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.name = "NVIDIA H100 80GB HBM3", h100.vendor = "NVIDIA Corporation";
+  h100.architecture = "sm_90", h100.is_gpu = true;
+  h100.local_memory_bytes = 232448, h100.max_work_group_size = 1024, h100.compute_units = 132;
+  EXPECT_STREQ(algo::segmented_tiles_tuning_for(h100).name, "cuda-generic");
+  for (std::uint64_t length = 1; length <= 32; ++length) {
+    const auto s = algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, length);
+    ASSERT_TRUE(s.warp) << length;
+    EXPECT_GE(1u << s.warp_width_log2, length);
+    EXPECT_LT(1u << s.warp_width_log2, std::max<std::uint64_t>(2, 2 * length));
+    EXPECT_EQ(s.rows_per_group, s.group >> s.warp_width_log2);
+    EXPECT_EQ(s.groups, (1000 + s.rows_per_group - 1) / s.rows_per_group);
+    EXPECT_EQ(s.local_bytes, 0u);
+  }
+  const auto tile = algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 33);
+  EXPECT_FALSE(tile.warp);
+  EXPECT_GE(tile.rows_per_group, 1u);
+  EXPECT_LE(tile.local_bytes, h100.local_memory_bytes);
+  const auto steps = algo::segmented_tiles_plan_steps(h100, key_type::f32, 4, true, 32000, 1000, 32);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_NE(steps[1].find("segmented_tiles_warp"), std::string::npos) << steps[1];
+  EXPECT_NE(steps[1].find("32 lanes per row"), std::string::npos) << steps[1];
+  DeviceDescription cpu;
+  cpu.backend = "opencl", cpu.is_gpu = false, cpu.local_memory_bytes = 1 << 20, cpu.max_work_group_size = 4096;
+  cpu.compute_units = 2;
+  EXPECT_FALSE(algo::segmented_tiles_shape(cpu, key_type::f32, 4, true, 1000, 32).warp) << "warps are CUDA's";
+}
+
 TEST(SegmentedTiles, TooLongRowsAndComparatorsAreRefused) {
   Context& ctx = test_context();
   rt::Device& dev = ctx.runtime_device();
@@ -324,7 +355,9 @@ void check_offsets(const OffsetsCase& c) {
       const std::size_t at = base + i, from = ref[i];
       const bool poisoned = !taken && c.out_of_place;
       ASSERT_TRUE(same_bits(got_keys[at], poisoned ? poison_key : keys[from]))
-          << "key at segment " << s << " (" << len << " keys) position " << i << " (" << where << ")";
+          << "key at segment " << s << " (" << len << " keys) position " << i << " (" << where << "): "
+          << ::testing::PrintToString(got_keys[at]) << " for " << ::testing::PrintToString(poisoned ? poison_key : keys[from])
+          << " input there " << ::testing::PrintToString(keys[at]);
       if (c.m == mode::pairs)
         ASSERT_TRUE(same_bits(got_values[at], poisoned ? poison_value : values[from]))
             << "value at segment " << s << " position " << i << " (" << where << ")";

@@ -17,23 +17,35 @@ namespace {
 constexpr std::uint32_t kDigitBits = 4;  // the kernel's RADIX_BITS: 16 counters per work-item
 constexpr std::uint64_t kMaxTile = 65536;  // u16 tile positions
 
-// Nothing here has been measured yet: the GPU row takes radix_single_group's 256 work-items and tiles
-// of at most 4096 keys (so that a few groups share an SM); the CPU row its 16 work-items.
+// Nothing here has been measured yet: the GPU rows take radix_single_group's 256 work-items and tiles
+// of at most 4096 keys (so that a few groups share an SM); the CPU row its 16 work-items. CUDA sorts
+// rows of up to 32 keys in registers, one row per 2^k lanes of a warp.
 constexpr SegmentedTilesTuning kRows[] = {
+    {.name = "cuda-generic",
+     .device_class = "cuda",
+     .measured_on = "",
+     .note = "256 threads, tiles of up to 4096 keys, 4 blocks per SM; rows of up to 32 keys in warp lanes "
+             "(not measured)",
+     .group = 256,
+     .max_tile = 4096,
+     .groups_per_compute_unit = 4,
+     .warp_max_row = 32},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
      .note = "PoCL on the CPU: 16 work-items, tiles of up to 4096 keys (not measured)",
      .group = 16,
      .max_tile = 4096,
-     .groups_per_compute_unit = 2},
+     .groups_per_compute_unit = 2,
+     .warp_max_row = 0},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
      .note = "256 work-items, tiles of up to 4096 keys, 4 groups per compute unit (not measured)",
      .group = 256,
      .max_tile = 4096,
-     .groups_per_compute_unit = 4},
+     .groups_per_compute_unit = 4,
+     .warp_max_row = 0},
 };
 
 std::uint32_t fitted_group(const DeviceDescription& desc, const SegmentedTilesTuning& row) {
@@ -102,6 +114,15 @@ SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_typ
   s.tuning = &segmented_tiles_tuning_for(desc);
   s.group = fitted_group(desc, *s.tuning);
   s.key_passes = static_cast<std::uint32_t>((key_size(type) * 8 + kDigitBits - 1) / kDigitBits);
+  if (desc.backend == "cuda" && row_length > 0 && row_length <= std::min(s.tuning->warp_max_row, 32u) &&
+      s.group % 32 == 0 && rows > 0) {
+    s.warp = true;
+    s.warp_width_log2 = bits_of(row_length - 1);  // 2^k >= row_length lanes
+    s.rows_per_group = s.group >> s.warp_width_log2;
+    s.groups = ceil_div(rows, s.rows_per_group);
+    s.key_passes = 0;
+    return s;
+  }
   const std::uint64_t cap = capacity_for(desc, type, value_bytes, positions);
   if (rows == 0 || row_length == 0 || row_length > cap) return s;
   // Whole tiles where there are rows enough; fewer rows per group where that leaves groups idle.
@@ -205,13 +226,18 @@ void segmented_tiles_sort(SegmentedJob& job) {
                   "segmented tiles: rows of " + std::to_string(length) + " keys exceed this bin's capacity of " +
                       std::to_string(segmented_tiles_capacity(dev, sort.type, sort.value_bytes, positions)));
     const TileBuffers b = tile_buffers(sort);
-    dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_rows"),
-               {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
-               {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
-                static_cast<std::uint32_t>(s.rows_per_group), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
-                static_cast<std::uint32_t>(s.slots)});
+    if (s.warp)
+      dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
+                 {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
+                  s.warp_width_log2, std::uint32_t(positions ? 1 : 0), sort.flip_arg()});
+    else
+      dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_rows"),
+                 {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+                 {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
+                  static_cast<std::uint32_t>(s.rows_per_group), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
+                  static_cast<std::uint32_t>(s.slots)});
     what = std::to_string(seg.count) + " rows of " + std::to_string(length) + " keys, " +
-           std::to_string(s.rows_per_group) + " per group";
+           std::to_string(s.rows_per_group) + (s.warp ? " per block in warp lanes" : " per group");
   }
   sort.values_are_positions = false;
   if (start) {
@@ -249,6 +275,13 @@ std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& des
   if (s.rows_per_group == 0) {
     lines.push_back("rows of " + std::to_string(row_length) + " keys exceed the tile bin's capacity of " +
                     std::to_string(capacity_for(desc, type, value_bytes, positions)) + " keys: not this bin");
+    return lines;
+  }
+  if (s.warp) {
+    lines.push_back("segmented_tiles.cl segmented_tiles_warp: " + std::to_string(s.groups) + " blocks of " +
+                    std::to_string(s.group) + " threads, " + std::to_string(s.rows_per_group) + " rows of " +
+                    std::to_string(row_length) + " keys per block, " + std::to_string(1u << s.warp_width_log2) +
+                    " lanes per row, a bitonic network in registers, 0 bytes of shared memory" + indices);
     return lines;
   }
   lines.push_back("segmented_tiles.cl segmented_tiles_rows: " + std::to_string(s.groups) + " groups of " +

@@ -28,6 +28,9 @@ struct SegmentedTilesTuning {
   std::uint64_t max_tile;    // keys per work-group at most (<= 65536: u16 tile positions), local memory permitting
   // Few rows: they are spread so that at least compute units x this many groups run, fewer rows each.
   std::uint32_t groups_per_compute_unit;
+  // CUDA: rows of at most this many keys (<= 32) take segmented_tiles_warp, a bitonic network across
+  // the lanes of a warp per row, instead of the tile (0: never)
+  std::uint32_t warp_max_row;
 };
 std::span<const SegmentedTilesTuning> segmented_tiles_tuning_rows();
 const SegmentedTilesTuning& segmented_tiles_tuning_for(const DeviceDescription& desc);
@@ -43,11 +46,14 @@ std::uint64_t segmented_tiles_capacity(const rt::Device& device, key_type type, 
 std::uint64_t segmented_tiles_window(const rt::Device& device, key_type type, std::size_t value_bytes,
                                      bool positions = false);
 
-// One launch of segmented_tiles_rows (rows x row_length keys) or segmented_tiles_offsets (n keys).
+// One launch of segmented_tiles_rows or segmented_tiles_warp (rows x row_length keys), or of
+// segmented_tiles_offsets (n keys).
 struct SegmentedTilesShape {
   const SegmentedTilesTuning* tuning = nullptr;
   std::uint32_t group = 0;
   std::uint64_t rows_per_group = 0;  // rows: 0 when they do not fit (longer than the capacity)
+  std::uint32_t warp_width_log2 = 0;  // warp: lanes per row (log2)
+  bool warp = false;                  // rows: segmented_tiles_warp (CUDA) rather than the tile
   std::uint64_t window = 0;          // offsets: 0 when the device has no room for the bin
   std::uint64_t groups = 0;
   std::uint64_t slots = 0;        // elements per local array (the kernel's SG_PAD spare slots included)

@@ -9,7 +9,8 @@
 // puts the smaller element lower (a stage's first step pairs a position with its mirror), so the
 // padding never moves below a key. The original key bits travel with the image (NaN payloads, the
 // sign of zero); at the end each lane writes its key and gathers its value by e (or writes e itself
-// for an argsort).
+// for an argsort). Keys are read before the network's shuffles, values after it but before any lane
+// writes (a warp barrier between), so in place is safe.
 #ifndef GPUSORT_SEGMENTED_WARP_ROWS_H
 #define GPUSORT_SEGMENTED_WARP_ROWS_H
 #include "keys.h"
@@ -53,16 +54,19 @@ DEVICE_FN void warp_rows_sort(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_ou
       }
     }
   }
+#if HAS_VALUES
+  // In place, another lane of the row may write the value read here: every read before any write.
+  value_t v;
+  if (valid && !positions) v = values_in[base + e];
+  warp_sync();
+#endif
   if (!valid) return;
   keys_out[base + e0] = k;
 #if HAS_VALUES
 #if VALUE_BYTES == 4 || VALUE_BYTES == 8
-  if (positions) {
-    values_out[base + e0] = (value_t)e;
-    return;
-  }
+  if (positions) v = (value_t)e;
 #endif
-  values_out[base + e0] = values_in[base + e];
+  values_out[base + e0] = v;
 #endif
 }
 #endif  // GS_CUDA

@@ -1,6 +1,7 @@
 #pragma once
 // Loads libgpusort_cub_peer.so (bench/cub_peer.cu, cub_records.cu, cub_segmented.cu) with dlopen, so
-// the benchmarks need no CUDA to build or run: when the library or a CUDA device is missing, the CUB rows are left out.
+// the benchmarks need no CUDA to build or run: when the library or a CUDA device is missing, the CUB
+// rows are left out.
 #include <dlfcn.h>
 #include <unistd.h>
 

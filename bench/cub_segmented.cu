@@ -25,7 +25,7 @@ unsigned blocks_for(size_t n) { return static_cast<unsigned>(std::max<size_t>(1,
 // The input of one shape on the device, kept between calls so that each entry costs no upload.
 struct SegInput {
   size_t n = 0, segments = 0;
-  std::uint64_t row_length = 0;            // uniform rows: the length; 0: lengths vary
+  std::uint64_t row_length = 0;             // uniform rows: the length; 0: lengths vary
   std::vector<std::uint64_t> host_offsets;  // segments + 1 (the per-row loop reads them)
   Mem pristine, work;                       // f32 keys: as given, and the copy each repeat sorts
   Mem off32, off64;                         // offsets as int32 (absent above INT32_MAX keys) and int64
@@ -38,8 +38,10 @@ __device__ __forceinline__ std::uint64_t segment_of(std::uint64_t i, std::uint64
   std::uint64_t lo = 0, hi = segments;  // offsets[lo] <= i < offsets[hi]
   while (hi - lo > 1) {
     const std::uint64_t mid = (lo + hi) / 2;
-    if (static_cast<std::uint64_t>(offsets[mid]) <= i) lo = mid;
-    else hi = mid;
+    if (static_cast<std::uint64_t>(offsets[mid]) <= i)
+      lo = mid;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -100,15 +102,16 @@ struct Outputs {
   cudaError_t download(size_t n, void* out_keys, void* out_idx) {
     cudaError_t e = cudaSuccess;
     if (out_keys) e = cudaMemcpy(out_keys, keys.p, n * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess && pairs && out_idx) e = cudaMemcpy(out_idx, idx_out.p, n * sizeof(II), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess && pairs && out_idx)
+      e = cudaMemcpy(out_idx, idx_out.p, n * sizeof(II), cudaMemcpyDeviceToHost);
     return e;
   }
 };
 
 template <class I>
 cudaError_t make_local_indices(SegInput& in, I* idx) {
-  local_indices<I><<<blocks_for(in.n), kThreads>>>(idx, in.n, in.row_length, static_cast<const std::int64_t*>(in.off64.p),
-                                                   in.segments);
+  local_indices<I><<<blocks_for(in.n), kThreads>>>(idx, in.n, in.row_length,
+                                                   static_cast<const std::int64_t*>(in.off64.p), in.segments);
   return cudaGetLastError();
 }
 
@@ -116,8 +119,7 @@ cudaError_t make_local_indices(SegInput& in, I* idx) {
 template <class Run>
 double time_entry(SegInput& in, int repeats, Run&& run) {
   return cub_peer::timed_median(
-      repeats,
-      [&] { return cudaMemcpy(in.work.p, in.pristine.p, in.n * sizeof(float), cudaMemcpyDeviceToDevice); },
+      repeats, [&] { return cudaMemcpy(in.work.p, in.pristine.p, in.n * sizeof(float), cudaMemcpyDeviceToDevice); },
       std::forward<Run>(run));
 }
 
@@ -132,11 +134,15 @@ double segmented_sort(SegInput& in, int repeats, void* out_keys, void* out_idx) 
   auto call = [&](void* t, size_t& tb) -> cudaError_t {
     using S = cub::DeviceSegmentedSort;
     if constexpr (Outputs<I>::pairs) {
-      if constexpr (Stable) return S::StableSortPairs(t, tb, ki, o.k(), o.vi(), o.vo(), n, s, off, off + 1);
-      else return S::SortPairs(t, tb, ki, o.k(), o.vi(), o.vo(), n, s, off, off + 1);
+      if constexpr (Stable)
+        return S::StableSortPairs(t, tb, ki, o.k(), o.vi(), o.vo(), n, s, off, off + 1);
+      else
+        return S::SortPairs(t, tb, ki, o.k(), o.vi(), o.vo(), n, s, off, off + 1);
     } else {
-      if constexpr (Stable) return S::StableSortKeys(t, tb, ki, o.k(), n, s, off, off + 1);
-      else return S::SortKeys(t, tb, ki, o.k(), n, s, off, off + 1);
+      if constexpr (Stable)
+        return S::StableSortKeys(t, tb, ki, o.k(), n, s, off, off + 1);
+      else
+        return S::SortKeys(t, tb, ki, o.k(), n, s, off, off + 1);
     }
   };
   size_t tb = 0;
@@ -167,8 +173,10 @@ double segmented_radix(SegInput& in, int repeats, void* out_keys, void* out_idx)
   const int n = static_cast<int>(in.n), s = static_cast<int>(in.segments);
   auto call = [&](void* t, size_t& tb) -> cudaError_t {
     using S = cub::DeviceSegmentedRadixSort;
-    if constexpr (Outputs<I>::pairs) return S::SortPairs(t, tb, ki, o.k(), o.vi(), o.vo(), n, s, off, off + 1);
-    else return S::SortKeys(t, tb, ki, o.k(), n, s, off, off + 1);
+    if constexpr (Outputs<I>::pairs)
+      return S::SortPairs(t, tb, ki, o.k(), o.vi(), o.vo(), n, s, off, off + 1);
+    else
+      return S::SortKeys(t, tb, ki, o.k(), n, s, off, off + 1);
   };
   size_t tb = 0;
   Mem temp;
@@ -202,8 +210,10 @@ double packed_radix(SegInput& in, int repeats, void* out_keys, void* out_idx) {
   for (std::uint64_t last = in.segments - 1; last; last >>= 1) ++end_bit;
   const Num n = static_cast<Num>(in.n);
   auto call = [&](void* t, size_t& tb) -> cudaError_t {
-    if constexpr (Outputs<I>::pairs) return cub::DeviceRadixSort::SortPairs(t, tb, pi, po, o.vi(), o.vo(), n, 0, end_bit);
-    else return cub::DeviceRadixSort::SortKeys(t, tb, pi, po, n, 0, end_bit);
+    if constexpr (Outputs<I>::pairs)
+      return cub::DeviceRadixSort::SortPairs(t, tb, pi, po, o.vi(), o.vo(), n, 0, end_bit);
+    else
+      return cub::DeviceRadixSort::SortKeys(t, tb, pi, po, n, 0, end_bit);
   };
   size_t tb = 0;
   CHECK(call(nullptr, tb));
@@ -211,8 +221,8 @@ double packed_radix(SegInput& in, int repeats, void* out_keys, void* out_idx) {
   const double ms = time_entry(in, repeats, [&] {
     using II = typename Outputs<I>::II;
     pack<II><<<blocks_for(in.n), kThreads>>>(static_cast<const float*>(in.work.p), pi,
-                                              Outputs<I>::pairs ? o.vi() : nullptr, in.n, in.row_length,
-                                              static_cast<const std::int64_t*>(in.off64.p), in.segments);
+                                             Outputs<I>::pairs ? o.vi() : nullptr, in.n, in.row_length,
+                                             static_cast<const std::int64_t*>(in.off64.p), in.segments);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = call(temp.p, tb);
     if (e != cudaSuccess) return e;
@@ -230,8 +240,7 @@ template <class Num, class I>
 double row_loop(SegInput& in, int repeats, void* out_keys, void* out_idx) {
   if (in.segments > kLoopMaxSegments) return -5;
   std::uint64_t longest = 0;
-  for (size_t s = 0; s < in.segments; ++s)
-    longest = std::max(longest, in.host_offsets[s + 1] - in.host_offsets[s]);
+  for (size_t s = 0; s < in.segments; ++s) longest = std::max(longest, in.host_offsets[s + 1] - in.host_offsets[s]);
   if (longest > std::uint64_t(std::numeric_limits<Num>::max())) return -5;
   Outputs<I> o;
   CHECK(o.alloc(in.n));
@@ -240,7 +249,8 @@ double row_loop(SegInput& in, int repeats, void* out_keys, void* out_idx) {
     const Num num = static_cast<Num>(len);
     if constexpr (Outputs<I>::pairs)
       return cub::DeviceRadixSort::SortPairs(t, tb, ki + at, o.k() + at, o.vi() + at, o.vo() + at, num);
-    else return cub::DeviceRadixSort::SortKeys(t, tb, ki + at, o.k() + at, num);
+    else
+      return cub::DeviceRadixSort::SortKeys(t, tb, ki + at, o.k() + at, num);
   };
   size_t tb = 0;
   Mem temp;
@@ -270,15 +280,21 @@ double by_entry(SegInput& in, int entry, int offset_kind, int repeats, void* ok,
   const bool wide = offset_kind == 1;
   if (!wide && !in.off32.p) return -5;  // more keys than int32 offsets reach
   switch (entry) {
-    case 0: return wide ? segmented_sort<false, std::int64_t, I>(in, repeats, ok, oi)
-                        : segmented_sort<false, std::int32_t, I>(in, repeats, ok, oi);
-    case 1: return wide ? segmented_sort<true, std::int64_t, I>(in, repeats, ok, oi)
-                        : segmented_sort<true, std::int32_t, I>(in, repeats, ok, oi);
-    case 2: return wide ? segmented_radix<std::int64_t, I>(in, repeats, ok, oi)
-                        : segmented_radix<std::int32_t, I>(in, repeats, ok, oi);
-    case 3: return wide ? packed_radix<std::int64_t, I>(in, repeats, ok, oi) : packed_radix<int, I>(in, repeats, ok, oi);
-    case 4: return wide ? row_loop<std::int64_t, I>(in, repeats, ok, oi) : row_loop<int, I>(in, repeats, ok, oi);
-    default: return -4;
+    case 0:
+      return wide ? segmented_sort<false, std::int64_t, I>(in, repeats, ok, oi)
+                  : segmented_sort<false, std::int32_t, I>(in, repeats, ok, oi);
+    case 1:
+      return wide ? segmented_sort<true, std::int64_t, I>(in, repeats, ok, oi)
+                  : segmented_sort<true, std::int32_t, I>(in, repeats, ok, oi);
+    case 2:
+      return wide ? segmented_radix<std::int64_t, I>(in, repeats, ok, oi)
+                  : segmented_radix<std::int32_t, I>(in, repeats, ok, oi);
+    case 3:
+      return wide ? packed_radix<std::int64_t, I>(in, repeats, ok, oi) : packed_radix<int, I>(in, repeats, ok, oi);
+    case 4:
+      return wide ? row_loop<std::int64_t, I>(in, repeats, ok, oi) : row_loop<int, I>(in, repeats, ok, oi);
+    default:
+      return -4;
   }
 }
 
@@ -326,10 +342,14 @@ double cub_seg_sort(void* input, int entry, int offset_kind, int index_kind, int
   if (!input || repeats < 1 || offset_kind < 0 || offset_kind > 1) return -4;
   auto& in = *static_cast<SegInput*>(input);
   switch (index_kind) {
-    case 0: return by_entry<void>(in, entry, offset_kind, repeats, out_keys, out_indices);
-    case 1: return by_entry<std::int32_t>(in, entry, offset_kind, repeats, out_keys, out_indices);
-    case 2: return by_entry<std::int64_t>(in, entry, offset_kind, repeats, out_keys, out_indices);
-    default: return -4;
+    case 0:
+      return by_entry<void>(in, entry, offset_kind, repeats, out_keys, out_indices);
+    case 1:
+      return by_entry<std::int32_t>(in, entry, offset_kind, repeats, out_keys, out_indices);
+    case 2:
+      return by_entry<std::int64_t>(in, entry, offset_kind, repeats, out_keys, out_indices);
+    default:
+      return -4;
   }
 }
 

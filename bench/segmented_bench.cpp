@@ -89,7 +89,8 @@ std::variant<SegOptions, int> parse(int argc, char** argv) {
       },
       "a,b,... : RxL, powerlaw[:S:N], tiny[:R:MAX] (default: 32x131072,64x128256,256x131072,4096x32768,"
       "16384x1024,1048576x32,4x16777216,powerlaw,tiny)");
-  app.add_flag("--quick", o.quick, "64x128256,16384x1024,tiny and 3 repeats (unless --shapes / --repeats say otherwise)");
+  app.add_flag("--quick", o.quick,
+               "64x128256,16384x1024,tiny and 3 repeats (unless --shapes / --repeats say otherwise)");
   app.add_option_function<std::string>(
       "--forms",
       [&o](const std::string& text) {
@@ -127,8 +128,7 @@ struct SegRow {
   std::string variant;    // the segments' form (rows, offsets<u32>, ...), CUB's offset type
   std::string algorithm;  // gpusort: what it reports having run
   int repeats = 0;
-  double median_ms = NAN, min_ms = NAN, keys_per_s = NAN, copy_ms = NAN, frac_of_copy_bw = NAN,
-         ratio_to_cub_best = NAN;
+  double median_ms = NAN, min_ms = NAN, keys_per_s = NAN, copy_ms = NAN, frac_of_copy_bw = NAN, ratio_to_cub_best = NAN;
   std::string status = "ok";
   bool ok() const { return status == "ok" && std::isfinite(median_ms); }
 };
@@ -148,16 +148,21 @@ std::string number(double v, const char* format) {
 std::string cub_error(double code) {
   const int c = static_cast<int>(code);
   switch (c) {
-    case -1: return "error: no CUDA device";
-    case -2: return "error: out of device memory";
-    case -5: return "skipped: not for this shape";
-    default: return "error: CUDA code " + std::to_string(c);
+    case -1:
+      return "error: no CUDA device";
+    case -2:
+      return "error: out of device memory";
+    case -5:
+      return "skipped: not for this shape";
+    default:
+      return "error: CUDA code " + std::to_string(c);
   }
 }
 
 class SegBench {
  public:
-  explicit SegBench(SegOptions o) : opt_(std::move(o)), ctx_(opt_.device), dev_(ctx_.runtime_device()), desc_(ctx_.device()) {
+  explicit SegBench(SegOptions o)
+      : opt_(std::move(o)), ctx_(opt_.device), dev_(ctx_.runtime_device()), desc_(ctx_.device()) {
     if (opt_.no_cub) {
       cub_.why_absent = "--no-cub";
     } else {
@@ -168,10 +173,11 @@ class SegBench {
   }
 
   int run() {
-    std::fprintf(stderr, "gpusort-bench segmented (gpusort %s, commit %s) on %s (%s); CUB: %s; gpusort: %s\n",
-                 std::string(gpusort::version()).c_str(), build_commit(), desc_.id.c_str(), desc_.name.c_str(),
-                 cub_.usable() ? ("CUB " + cub_.cub_version + " on " + cub_.device_name).c_str() : cub_.why_absent.c_str(),
-                 ours_built() ? "segmented sorts" : "absent (no segmented sorts in src/ when CMake last ran)");
+    std::fprintf(
+        stderr, "gpusort-bench segmented (gpusort %s, commit %s) on %s (%s); CUB: %s; gpusort: %s\n",
+        std::string(gpusort::version()).c_str(), build_commit(), desc_.id.c_str(), desc_.name.c_str(),
+        cub_.usable() ? ("CUB " + cub_.cub_version + " on " + cub_.device_name).c_str() : cub_.why_absent.c_str(),
+        ours_built() ? "segmented sorts" : "absent (no segmented sorts in src/ when CMake last ran)");
     std::fprintf(stdout, "%-24s %-7s %-7s %-38s %-12s %10s %12s %7s %7s  %s\n", "shape", "form", "who", "entry",
                  "variant", "ms", "Mkey/s", "%copy", "x CUB", "status");
     for (const SegShape& s : opt_.shapes) run_shape(s);
@@ -205,7 +211,8 @@ class SegBench {
     }
     std::unique_ptr<OursShape> ours;
     std::string ours_absent;
-    if (!ours_built()) ours_absent = "absent: no segmented sorts in src/ when CMake last ran";
+    if (!ours_built())
+      ours_absent = "absent: no segmented sorts in src/ when CMake last ran";
     else {
       try {
         ours = std::make_unique<OursShape>(ctx_, keys, offsets, row_length);
@@ -230,12 +237,15 @@ class SegBench {
             r.entry = kCubEntries[e];
             r.variant = ok ? "int64" : "int32";
             r.repeats = opt_.repeats;
-            const double ms = cub_.seg_sort(cub_input, e, ok, ib == 0 ? 0 : ib == 4 ? 1 : 2, opt_.repeats, out_k.data(),
-                                            ib ? out_i.data() : nullptr);
+            const double ms = cub_.seg_sort(cub_input, e, ok,
+                                            ib == 0   ? 0
+                                            : ib == 4 ? 1
+                                                      : 2,
+                                            opt_.repeats, out_k.data(), ib ? out_i.data() : nullptr);
             if (ms > 0) {
               r.median_ms = ms;
-              const std::string bad = check_segmented(keys, offsets, reference, out_k, ib ? out_i.data() : nullptr, ib,
-                                                      kCubStable[e]);
+              const std::string bad =
+                  check_segmented(keys, offsets, reference, out_k, ib ? out_i.data() : nullptr, ib, kCubStable[e]);
               if (!bad.empty()) r.status = "FAILED check: " + bad;
             } else {
               r.status = cub_error(ms);
@@ -258,7 +268,8 @@ class SegBench {
           r.variant = variant;
           try {
             ours->run_once(variant, ib, out_k, out_i);
-            const std::string bad = check_segmented(keys, offsets, reference, out_k, ib ? out_i.data() : nullptr, ib, true);
+            const std::string bad =
+                check_segmented(keys, offsets, reference, out_k, ib ? out_i.data() : nullptr, ib, true);
             if (!bad.empty()) {
               r.status = "FAILED check: " + bad;
             } else {
@@ -269,8 +280,9 @@ class SegBench {
               r.algorithm = t.algorithm;
             }
           } catch (const gpusort::Error& e) {
-            r.status = (e.code() == gpusort::errc::unsupported ? std::string("unsupported: ") : std::string("error: ")) +
-                       e.what();
+            r.status =
+                (e.code() == gpusort::errc::unsupported ? std::string("unsupported: ") : std::string("error: ")) +
+                e.what();
           }
           rows_.push_back(r);
         }
@@ -341,8 +353,8 @@ class SegBench {
       std::fprintf(stdout, "%-24s %-7s %-7s %-38s %-12s %10s %12s %7s %7s  %s%s%s\n", r.shape.c_str(), r.form.c_str(),
                    r.contender.c_str(), r.entry.c_str(), r.variant.c_str(), number(r.median_ms, "%.4f").c_str(),
                    number(r.keys_per_s / 1e6, "%.1f").c_str(), number(100 * r.frac_of_copy_bw, "%.1f%%").c_str(),
-                   number(r.ratio_to_cub_best, "%.2f").c_str(), r.status.c_str(),
-                   r.algorithm.empty() ? "" : " ran ", r.algorithm.c_str());
+                   number(r.ratio_to_cub_best, "%.2f").c_str(), r.status.c_str(), r.algorithm.empty() ? "" : " ran ",
+                   r.algorithm.c_str());
     }
     std::fflush(stdout);
   }
@@ -370,9 +382,10 @@ class SegBench {
       }
       const std::string cub_entry = cub ? cub->entry + "<" + cub->variant + ">" : "-";
       std::fprintf(stdout, "%-24s %-7s %9s %9s  %-42s %9s  %-13s %7s %7s\n", key.first.c_str(), key.second.c_str(),
-                   number(copy ? copy->median_ms : NAN, "%.4f").c_str(), number(cub ? cub->median_ms : NAN, "%.4f").c_str(),
-                   cub_entry.c_str(), number(ours ? ours->median_ms : NAN, "%.4f").c_str(),
-                   ours ? ours->variant.c_str() : "-", number(ours ? ours->ratio_to_cub_best : NAN, "%.2f").c_str(),
+                   number(copy ? copy->median_ms : NAN, "%.4f").c_str(),
+                   number(cub ? cub->median_ms : NAN, "%.4f").c_str(), cub_entry.c_str(),
+                   number(ours ? ours->median_ms : NAN, "%.4f").c_str(), ours ? ours->variant.c_str() : "-",
+                   number(ours ? ours->ratio_to_cub_best : NAN, "%.2f").c_str(),
                    number(ours ? 100 * ours->frac_of_copy_bw : NAN, "%.1f%%").c_str());
     }
   }
@@ -393,7 +406,8 @@ class SegBench {
         .add("is_gpu", desc_.is_gpu)
         .add("repeats", opt_.repeats)
         .add("distribution", opt_.distribution)
-        .add("cub", cub_.usable() ? "CUB " + cub_.cub_version + " on " + cub_.device_name : "absent: " + cub_.why_absent)
+        .add("cub",
+             cub_.usable() ? "CUB " + cub_.cub_version + " on " + cub_.device_name : "absent: " + cub_.why_absent)
         .add("gpusort_segmented", ours_built())
         .add("seconds", ms_since(start_) / 1000);
     return m.str();

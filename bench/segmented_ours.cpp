@@ -66,8 +66,8 @@ struct OursShape::Impl {
     const bool narrow = variant == "offsets<u32>";
     if (cuda) {
       const gpusort::DeviceBuffer& b = narrow ? dev_off32 : dev_off64;
-      return gpusort::Segments::device_offsets(gpusort::CudaView{static_cast<std::uintptr_t>(dev.cuda_address(b.runtime_buffer()))},
-                                               count, narrow ? 4 : 8);
+      return gpusort::Segments::device_offsets(
+          gpusort::CudaView{static_cast<std::uintptr_t>(dev.cuda_address(b.runtime_buffer()))}, count, narrow ? 4 : 8);
     }
     if (narrow) return gpusort::Segments::offsets(std::span<const std::uint32_t>(off32));
     return gpusort::Segments::offsets(std::span<const std::uint64_t>(off64));

@@ -53,7 +53,8 @@ void check_shape(const SegShape& shape, const std::string& dist_name) {
   // The wrong results, each found.
   auto k = keys;
   std::swap(k[0], k[n - 1]);
-  expect(!check_segmented(in, off, ref, k, nullptr, 0, false).empty() || k[0] == k[n - 1], label + ": keys moved across segments");
+  expect(!check_segmented(in, off, ref, k, nullptr, 0, false).empty() || k[0] == k[n - 1],
+         label + ": keys moved across segments");
   auto i2 = idx;
   for (std::size_t s = 0; s + 1 < off.size(); ++s)
     if (off[s + 1] - off[s] >= 2) {  // a segment's first two indices exchanged: the keys no longer match them
@@ -78,7 +79,8 @@ void check_shape(const SegShape& shape, const std::string& dist_name) {
         expect(!check_segmented(in, off, ref, keys, i4.data(), ib, true).empty(), label + ": instability caught");
         auto i5 = idx;  // both equal keys named by one index: each names a key equal to its own
         i5[i] = i5[i - 1];
-        expect(!check_segmented(in, off, ref, keys, i5.data(), ib, false).empty(), label + ": index given twice caught");
+        expect(!check_segmented(in, off, ref, keys, i5.data(), ib, false).empty(),
+               label + ": index given twice caught");
       }
   auto k5 = keys;
   k5[n / 3] = std::nextafter(k5[n / 3], 1e30f);
@@ -110,7 +112,8 @@ int main() {
       expect(in_range, "tiny: rows of 0-64 keys");
     }
   }
-  expect(!parse_seg_shape("3x0") && !parse_seg_shape("x5") && !parse_seg_shape("tiny:4") && !parse_seg_shape("powerlaw:0:9"),
+  expect(!parse_seg_shape("3x0") && !parse_seg_shape("x5") && !parse_seg_shape("tiny:4") &&
+             !parse_seg_shape("powerlaw:0:9"),
          "bad shapes refused");
   expect(parse_seg_shape("64x128256") && parse_seg_shape("64x128256")->name() == "64x128256", "RxL named as given");
   // The check.

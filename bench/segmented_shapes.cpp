@@ -26,15 +26,20 @@ bool whole(const std::string& t, std::uint64_t& out) {
 }
 
 // A uniform double in (0, 1] from a counter.
-double unit(std::uint64_t seed, std::uint64_t i) { return double((mix64(seed + i * 0x9E3779B97F4A7C15ull) >> 11) + 1) * 0x1p-53; }
+double unit(std::uint64_t seed, std::uint64_t i) {
+  return double((mix64(seed + i * 0x9E3779B97F4A7C15ull) >> 11) + 1) * 0x1p-53;
+}
 
 }  // namespace
 
 std::string SegShape::name() const {
   switch (form) {
-    case kind::rows: return std::to_string(segments) + "x" + std::to_string(length);
-    case kind::powerlaw: return "powerlaw:" + std::to_string(segments) + ":" + std::to_string(length);
-    case kind::tiny: return "tiny:" + std::to_string(segments) + ":" + std::to_string(length);
+    case kind::rows:
+      return std::to_string(segments) + "x" + std::to_string(length);
+    case kind::powerlaw:
+      return "powerlaw:" + std::to_string(segments) + ":" + std::to_string(length);
+    case kind::tiny:
+      return "tiny:" + std::to_string(segments) + ":" + std::to_string(length);
   }
   return "?";
 }
@@ -50,7 +55,8 @@ std::vector<std::uint64_t> SegShape::offsets(std::uint64_t seed) const {
     double sum = 0;
     for (std::uint64_t s = 0; s < segments; ++s) sum += w[s] = std::pow(unit(seed, s), -1.0 / kPowerLawAlpha) - 1;
     std::uint64_t given = 0;
-    for (std::uint64_t s = 0; s < segments; ++s) given += len[s] = static_cast<std::uint64_t>(w[s] / sum * double(length));
+    for (std::uint64_t s = 0; s < segments; ++s)
+      given += len[s] = static_cast<std::uint64_t>(w[s] / sum * double(length));
     for (std::uint64_t s = 0; given < length; s = (s + 1) % segments, ++given) ++len[s];  // the rounding's remainder
   }
   std::vector<std::uint64_t> off(segments + 1, 0);
@@ -83,8 +89,8 @@ std::optional<SegShape> parse_seg_shape(const std::string& text) {
 
 std::vector<SegShape> default_seg_shapes() {
   std::vector<SegShape> out;
-  for (const char* t : {"32x131072", "64x128256", "256x131072", "4096x32768", "16384x1024", "1048576x32",
-                        "4x16777216", "powerlaw", "tiny"})
+  for (const char* t : {"32x131072", "64x128256", "256x131072", "4096x32768", "16384x1024", "1048576x32", "4x16777216",
+                        "powerlaw", "tiny"})
     out.push_back(*parse_seg_shape(t));
   return out;
 }
@@ -132,7 +138,8 @@ std::string check_segmented(const std::vector<float>& input, const std::vector<s
                             const std::vector<float>& reference, const std::vector<float>& keys, const void* indices,
                             std::size_t index_bytes, bool stable) {
   const std::size_t n = input.size();
-  if (keys.size() != n || reference.size() != n) return "result has " + std::to_string(keys.size()) + " keys, not " + std::to_string(n);
+  if (keys.size() != n || reference.size() != n)
+    return "result has " + std::to_string(keys.size()) + " keys, not " + std::to_string(n);
   std::vector<unsigned char> named(indices ? n : 0, 0);
   std::mutex m;
   std::size_t first = n;

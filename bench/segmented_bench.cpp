@@ -482,6 +482,9 @@ int segmented_main(int argc, char** argv) {
   } catch (const gpusort::Error& e) {
     std::fprintf(stderr, "gpusort-bench: %s: %s\n", gpusort::to_string(e.code()), e.what());
     return 2;
+  } catch (const std::exception& e) {  // host memory for the largest shapes, above all
+    std::fprintf(stderr, "gpusort-bench: error: %s\n", e.what());
+    return 2;
   }
 }
 

@@ -62,6 +62,8 @@ void check_segmented_arguments(const SortArgs& a) {
   if (a.unique) usage("-u is not supported with " + what + " (each row is sorted on its own)");
   if (!a.record_size.empty()) usage("--record-size sorts records of one array: not with " + what);
   if (a.device.find(',') != std::string::npos) usage(what + " sorts on one device: give one --device id");
+  if (a.segments == "-" && (a.input == "-" || a.values == "-"))
+    usage("standard input ('-') can be read once only: the input or --values and --segments name it");
 }
 
 // -S: the input (and values and offsets) are read whole, so they must fit under the limit.

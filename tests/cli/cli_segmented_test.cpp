@@ -280,6 +280,10 @@ TEST_F(CliSegmentedErrors, OptionsThatMakeNoSenseWithSegments) {
                                 "--row-length", "17", "-o", (dir_ / "out").string()});
   expect_clean_error(several, 2);
   EXPECT_NE(several.err.find("one input"), std::string::npos) << describe(several);
+  const auto twice = run_cli({"sort", "-", "-t", "f32", "--segments", "-", "-o", (dir_ / "out").string()},
+                             "<" + shell_quote((dir_ / "k.f32").string()));
+  expect_clean_error(twice, 2);
+  EXPECT_NE(twice.err.find("once"), std::string::npos) << describe(twice);
   const auto check = run_cli({"sort", "-c", (dir_ / "k.f32").string(), "-t", "f32", "--row-length", "17"});
   expect_clean_error(check, 2);
   EXPECT_EQ(dir_.entries(), before_);

@@ -116,8 +116,8 @@ class HeaderParser {
         if (k) shape_text += 'x';
         shape_text += std::to_string(dims[k]);
       }
-      bad(path_, "it holds a " + shape_text + " array; this sort takes 1-D arrays (gpusort sort sorts an n-D "
-                 "file along --axis)");
+      bad(path_, "it holds a " + shape_text + " array, and only 1-D arrays are read here (gpusort sort sorts an "
+                 "n-D .npy along --axis)");
     }
     std::size_t count = 1;
     for (const std::size_t d : dims) {

@@ -22,7 +22,7 @@
 #include "option_numbers.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
-#include "segment_offsets.hpp"
+#include "segment_cut.hpp"
 #include "sort_indices.hpp"
 
 namespace gpusort::cli {
@@ -32,39 +32,6 @@ using Clock = core::host_clock;
 using core::ms_since;
 
 [[noreturn]] void usage(const std::string& message) { throw Error(errc::invalid_argument, message); }
-
-std::string quoted(const std::string& path) { return display_name(path); }
-
-std::string shape_text(const std::vector<std::size_t>& shape) {
-  std::string s;
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (k) s += 'x';
-    s += std::to_string(shape[k]);
-  }
-  return s;
-}
-
-// The option that made the sort segmented, for messages.
-std::string segment_option(const SortArgs& a) {
-  if (!a.row_length.empty()) return "--row-length";
-  if (!a.segments.empty()) return "--segments";
-  if (!a.axis.empty()) return "--axis";
-  return "sorting an n-D .npy along an axis";
-}
-
-void check_segmented_arguments(const SortArgs& a) {
-  if (!a.row_length.empty() && !a.segments.empty()) usage("--row-length and --segments exclude each other: give one");
-  if (!a.axis.empty() && (!a.row_length.empty() || !a.segments.empty()))
-    usage("--axis sorts a .npy input along an axis and " + segment_option(a) + " cuts a 1-D input: give one");
-  const std::string what = segment_option(a);
-  if (a.inputs.size() > 1)
-    usage(what + " sorts one input (" + std::to_string(a.inputs.size()) + " were given): sort each on its own");
-  if (a.unique) usage("-u is not supported with " + what + " (each row is sorted on its own)");
-  if (!a.record_size.empty()) usage("--record-size sorts records of one array: not with " + what);
-  if (a.device.find(',') != std::string::npos) usage(what + " sorts on one device: give one --device id");
-  if (a.segments == "-" && (a.input == "-" || a.values == "-"))
-    usage("standard input ('-') can be read once only: the input or --values and --segments name it");
-}
 
 // -S: the input (and values and offsets) are read whole, so they must fit under the limit.
 void check_fits(const SortArgs& a, std::uint64_t memory_limit) {
@@ -80,36 +47,6 @@ void check_fits(const SortArgs& a, std::uint64_t memory_limit) {
                                        std::to_string(memory_limit) + " bytes): raise the limit");
 }
 
-core::HostArray host_array(std::size_t bytes, const char* what) {
-  try {
-    return core::make_host_array(bytes + 1);
-  } catch (const std::bad_alloc&) {
-    throw Error(errc::out_of_memory, std::string("not enough host memory for ") + what + " (" + std::to_string(bytes) +
-                                         " bytes)");
-  }
-}
-
-// Where the segments lie in the sorted (axis-last) layout: uniform rows, or offsets.
-struct SegmentCut {
-  AxisSplit split;                     // rows: split.rows() rows of split.length
-  std::vector<std::uint64_t> offsets;  // non-empty: segments by offsets (split is then not read)
-
-  Segments segments() const {
-    return offsets.empty() ? Segments::rows(split.rows(), split.length)
-                           : Segments::offsets(std::span<const std::uint64_t>(offsets));
-  }
-  std::uint64_t count() const { return offsets.empty() ? split.rows() : offsets.size() - 1; }
-  // fn(begin, end) for every segment, in order.
-  template <class Fn>
-  void for_each(Fn&& fn) const {
-    if (offsets.empty()) {
-      for (std::size_t r = 0; r < split.rows(); ++r) fn(r * split.length, (r + 1) * split.length);
-    } else {
-      for (std::size_t s = 0; s + 1 < offsets.size(); ++s) fn(std::size_t(offsets[s]), std::size_t(offsets[s + 1]));
-    }
-  }
-};
-
 // out[b + j] = in[b + indices[b + j]] within every segment [b, e): values follow their keys.
 void gather_within_segments(const unsigned char* in, unsigned char* out, std::size_t item_size,
                             const std::int64_t* indices, const SegmentCut& cut) {
@@ -118,30 +55,6 @@ void gather_within_segments(const unsigned char* in, unsigned char* out, std::si
       std::memcpy(out + j * item_size, in + (b + static_cast<std::size_t>(indices[j])) * item_size, item_size);
   });
 }
-
-// An array of the input's layout that is sorted in the axis-last layout: a copy there when the
-// axis is not the last, else the array itself.
-class AxisLastView {
- public:
-  AxisLastView(unsigned char* data, std::size_t n, std::size_t item_size, const AxisSplit& split)
-      : data_(data), n_(n), item_size_(item_size), split_(split) {
-    if (split_.inner > 1 && n_ > 0) {
-      copy_ = host_array(n_ * item_size_, "the copy along --axis");
-      move_axis_last(data_, copy_.get(), split_, item_size_);
-    }
-  }
-  unsigned char* get() noexcept { return copy_ ? copy_.get() : data_; }
-  // The sorted elements back in the input's layout.
-  void restore() {
-    if (copy_) move_last_axis_back(copy_.get(), data_, split_, item_size_);
-  }
-
- private:
-  unsigned char* data_;
-  std::size_t n_, item_size_;
-  AxisSplit split_;
-  core::HostArray copy_;
-};
 
 }  // namespace
 
@@ -186,45 +99,19 @@ int run_segmented_sort(const SortArgs& args, const SortOptions& options) {
   const std::size_t n = keys.file.count;
   const std::size_t key_bytes = key_size(keys.type);
   const bool many_dims = keys.file.npy && keys.file.shape.size() >= 2;
-  if (many_dims && args.axis.empty() && (!args.row_length.empty() || !args.segments.empty()))
-    usage("input " + quoted(args.input) + " is a " + shape_text(keys.file.shape) + " .npy array: it is sorted along " +
-          "--axis (default the last); " + segment_option(args) + " cuts raw and 1-D inputs");
-  if (!args.axis.empty() && !keys.file.npy)
-    usage("--axis sorts along an axis of a .npy input, and input " + quoted(args.input) +
-          " is raw: cut it into rows with --row-length N or into segments with --segments FILE");
-
-  SegmentCut cut;
-  cut.split = {1, n, 1};
-  if (!args.row_length.empty()) {
-    const std::uint64_t length = parse_unsigned_arg(args.row_length, "--row-length", 1, ~std::uint64_t(0), "keys per row");
-    if (n % length != 0)
-      usage("--row-length " + std::to_string(length) + " does not divide the input's " + std::to_string(n) +
-            " keys (" + std::to_string(n / length) + " rows and " + std::to_string(n % length) + " keys over)");
-    cut.split = {n / length, static_cast<std::size_t>(length), 1};
-  } else if (!args.segments.empty()) {
-    cut.offsets = load_segment_offsets(args.segments, n, format);
-  } else {
-    // Along an axis of the array as it lies in memory: a Fortran-ordered array of shape S is the
-    // C-ordered array of S reversed, and its axis a that array's axis dims - 1 - a.
-    std::vector<std::size_t> shape = keys.file.shape;
-    if (keys.file.fortran_order) shape.assign(keys.file.shape.rbegin(), keys.file.shape.rend());
-    const std::size_t dims = shape.size();
-    std::size_t axis = args.axis.empty() ? dims - 1 : parse_axis_arg(args.axis, dims);
-    if (keys.file.fortran_order) axis = dims - 1 - axis;
-    cut.split = split_at_axis(shape, axis);
-  }
+  const SegmentCut cut = cut_input(args, keys, format);
 
   std::optional<ArrayFile> values;
   if (!args.values.empty()) {
     values = load_values(args.values, value_type, format, npy_shapes::any);
     if (values->count != n)
-      usage("values file " + quoted(values->path) + " holds " + std::to_string(values->count) + " elements but input " +
-            quoted(args.input) + " holds " + std::to_string(n) + " keys");
+      usage("values file " + display_name(values->path) + " holds " + std::to_string(values->count) + " elements but input " +
+            display_name(args.input) + " holds " + std::to_string(n) + " keys");
     const bool values_many_dims = values->npy && values->shape.size() >= 2;
     if (values->npy && (many_dims || values_many_dims) &&
         (values->shape != keys.file.shape || values->fortran_order != keys.file.fortran_order))
-      usage("values file " + quoted(values->path) + " holds a " + shape_text(values->shape) +
-            (values->fortran_order ? " Fortran-ordered" : "") + " array but input " + quoted(args.input) + " a " +
+      usage("values file " + display_name(values->path) + " holds a " + shape_text(values->shape) +
+            (values->fortran_order ? " Fortran-ordered" : "") + " array but input " + display_name(args.input) + " a " +
             shape_text(keys.file.shape) + (keys.file.fortran_order ? " Fortran-ordered" : "") +
             " one: values of an n-D input have its shape and order (or are raw, in its memory order)");
   }

@@ -22,4 +22,10 @@ bool is_segmented_sort(const SortArgs& args);
 // written on any error.
 int run_segmented_sort(const SortArgs& args, const SortOptions& options);
 
+// -c (and -C) of such a cut (segmented_check.cpp): exit status 0 if every row or segment is in
+// order (-r; with -u, no equal neighbours), else 1 with "gpusort: FILE:INDEX: disorder: KEY (after
+// PREVIOUS)" on stderr, INDEX the key's position in the file (counted in its memory order). Disorder
+// between one segment and the next is none. No device is used; the input is read whole.
+int run_segmented_check(const SortArgs& args);
+
 }  // namespace gpusort::cli

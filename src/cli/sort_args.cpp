@@ -24,9 +24,6 @@ void check_check_arguments(const SortArgs& a) {
   if (!a.indices_out.empty()) refuse("--indices-out", "writes nothing");
   if (!a.comparator.empty()) refuse("--comparator", "checks the natural order of --type only");
   if (!a.record_size.empty()) refuse("--record-size", "checks arrays of keys only");
-  if (!a.axis.empty()) refuse("--axis", "checks one 1-D array");
-  if (!a.row_length.empty()) refuse("--row-length", "checks one 1-D array");
-  if (!a.segments.empty()) refuse("--segments", "checks one 1-D array");
 }
 
 void check_standard_input_once(const SortArgs& a) {

@@ -278,7 +278,7 @@ void print_report(const SortArgs& args, const SortRun& run) {
 
 int run_sort(const SortArgs& given) {
   const SortArgs args = resolve_sort_args(given);  // several inputs, -o absent, -c (sort_args.hpp)
-  if (args.check) return run_sort_check(args);
+  if (args.check) return is_segmented_sort(args) ? run_segmented_check(args) : run_sort_check(args);
   check_arguments(args);
   // Rows or segments each sorted on their own, or an n-D .npy along an axis (segmented_sort.hpp).
   if (is_segmented_sort(args)) return run_segmented_sort(args, make_options(args));

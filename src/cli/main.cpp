@@ -212,8 +212,8 @@ int main(int argc, char** argv) {
                  "equals +0, NaN equals NaN); with -c, equal neighbours are out of order")
       ->group(kOrder);
   sort->add_flag("-c,--check", s.check,
-                 "Sort nothing: exit 0 if the inputs are in order, else 1 naming the first key out of order on "
-                 "stderr (FILE:INDEX: disorder: ...)")
+                 "Sort nothing: exit 0 if the inputs are in order (with rows or segments: each on its own), else 1 "
+                 "naming the first key out of order on stderr (FILE:INDEX: disorder: ...)")
       ->group(kOrder);
   sort->add_flag("-C", s.check_quietly, "Like -c, but print nothing")->group(kOrder);
   sort->add_option("--comparator", s.comparator,

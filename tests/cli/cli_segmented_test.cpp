@@ -337,3 +337,29 @@ TEST_F(CliSegmentedErrors, NdNpyOnStandardInputNeedsAxis) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace cli_test;
+
+// gpusort plan --rows / --segments: the segmented sort's plan, as gpusort sort asks for it (uniform
+// rows for --axis and --row-length, u64 offsets for --segments).
+TEST(CliSegmentedPlan, RowsOrSegmentsByOffsets) {
+  const auto rows = run_cli({"plan", "-t", "f32", "-n", "4096", "--rows", "16", "--indices", "8", "-r"});
+  ASSERT_EQ(rows.code, 0) << describe(rows);
+  EXPECT_NE(rows.out.find("segments: 16 rows of 256"), std::string::npos) << describe(rows);
+  const auto offsets = run_cli({"plan", "-t", "f32", "-n", "4096", "--segments", "100", "--values", "u32"});
+  ASSERT_EQ(offsets.code, 0) << describe(offsets);
+  EXPECT_NE(offsets.out.find("segments: 100 by offsets"), std::string::npos) << describe(offsets);
+  for (const std::vector<std::string>& refused :
+       {std::vector<std::string>{"--rows", "3"}, {"--rows", "0"}, {"--rows", "4", "--segments", "4"},
+        {"--rows", "4", "--ranks", "2"}, {"--segments", "4", "-S", "1G"}}) {
+    std::vector<std::string> args = {"plan", "-t", "f32", "-n", "4096"};
+    args.insert(args.end(), refused.begin(), refused.end());
+    const auto r = run_cli(args);
+    expect_clean_error(r, 2);
+    EXPECT_TRUE(r.out.empty()) << describe(r);
+  }
+}
+
+}  // namespace

@@ -65,7 +65,8 @@ SegmentCut cut_input(const SortArgs& args, const KeyFile& keys, FileFormat forma
   SegmentCut cut;
   cut.split = {1, n, 1};
   if (!args.row_length.empty()) {
-    const std::uint64_t length = parse_unsigned_arg(args.row_length, "--row-length", 1, ~std::uint64_t(0), "keys per row");
+    const std::uint64_t length =
+        parse_unsigned_arg(args.row_length, "--row-length", 1, ~std::uint64_t(0), "keys per row");
     if (n % length != 0)
       usage("--row-length " + std::to_string(length) + " does not divide the input's " + std::to_string(n) +
             " keys (" + std::to_string(n / length) + " rows and " + std::to_string(n % length) + " keys over)");

@@ -105,8 +105,8 @@ int run_segmented_sort(const SortArgs& args, const SortOptions& options) {
   if (!args.values.empty()) {
     values = load_values(args.values, value_type, format, npy_shapes::any);
     if (values->count != n)
-      usage("values file " + display_name(values->path) + " holds " + std::to_string(values->count) + " elements but input " +
-            display_name(args.input) + " holds " + std::to_string(n) + " keys");
+      usage("values file " + display_name(values->path) + " holds " + std::to_string(values->count) +
+            " elements but input " + display_name(args.input) + " holds " + std::to_string(n) + " keys");
     const bool values_many_dims = values->npy && values->shape.size() >= 2;
     if (values->npy && (many_dims || values_many_dims) &&
         (values->shape != keys.file.shape || values->fortran_order != keys.file.fortran_order))
@@ -192,8 +192,8 @@ int run_segmented_sort(const SortArgs& args, const SortOptions& options) {
   const double commit_ms = ms_since(t_commit);
 
   if (args.verbose) {
-    std::fprintf(stderr, "gpusort: device:    %s (%s)\n", report.device.empty() ? ctx.device().id.c_str() : report.device.c_str(),
-                 ctx.device().name.c_str());
+    const std::string device = report.device.empty() ? ctx.device().id : report.device;
+    std::fprintf(stderr, "gpusort: device:    %s (%s)\n", device.c_str(), ctx.device().name.c_str());
     std::fprintf(stderr, "gpusort: algorithm: %s, %s\n", report.algorithm.empty() ? "none" : report.algorithm.c_str(),
                  args.descending ? "descending" : "ascending");
     std::fprintf(stderr, "gpusort: keys:      %zu x %s in %llu segments (%s)", n,

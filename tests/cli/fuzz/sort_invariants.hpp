@@ -256,7 +256,8 @@ class SortInvariants {
       for (std::size_t l = 0; l < lines_.count; ++l)
         for (std::size_t j = 1; j < lines_.length; ++j) {
           const std::size_t i = lines_.at(l, j), before = lines_.at(l, j - 1);
-          const bool equal = !key_less(kind, keys_out[before], keys_out[i]) && !key_less(kind, keys_out[i], keys_out[before]);
+          const bool equal =
+              !key_less(kind, keys_out[before], keys_out[i]) && !key_less(kind, keys_out[i], keys_out[before]);
           if (equal && index_of(out[before].second) > index_of(out[i].second))
             return add("--stable but equal keys changed order at index " + std::to_string(i));
         }

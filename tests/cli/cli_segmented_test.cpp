@@ -1,7 +1,8 @@
 // gpusort sort of rows and segments, each sorted on its own: an n-D .npy along --axis (the last by
 // default, others through a copy on the host, Fortran order too), a raw input cut by --row-length
 // or --segments (empty segments included), values carried, --indices-out local to each segment,
-// and the refusals. Checked against std::stable_sort of every segment. Keys are f32 (alone or
+// -c of every segment, the refusals, and gpusort plan --rows / --segments. Checked against
+// std::stable_sort of every segment. Keys are f32 (alone or
 // with int64 indices) and u32 with u32 values, so few kernel programs are built.
 #include <gtest/gtest.h>
 

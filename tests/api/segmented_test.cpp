@@ -45,12 +45,14 @@ Offsets power_law_offsets(std::size_t count, std::uint64_t longest, std::uint64_
   return o;
 }
 
-// For each output position, the global index of the element the segmented stable sort puts there.
-template <class T>
-std::vector<std::uint64_t> reference_order(const std::vector<T>& keys, const Offsets& offsets, order o) {
+// For each output position, the global index of the element the segmented stable sort puts there
+// (by `less`, else key_less in order o).
+template <class T, class Less = key_less<T>>
+std::vector<std::uint64_t> reference_order(const std::vector<T>& keys, const Offsets& offsets, order o,
+                                           Less less = Less{}) {
+  if constexpr (std::is_same_v<Less, key_less<T>>) less = key_less<T>{o};
   std::vector<std::uint64_t> at(keys.size());
   std::iota(at.begin(), at.end(), std::uint64_t(0));
-  const key_less<T> less{o};
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
     std::stable_sort(at.begin() + offsets[s], at.begin() + offsets[s + 1],
                      [&](std::uint64_t a, std::uint64_t b) { return less(keys[a], keys[b]); });
@@ -246,6 +248,29 @@ TEST(Segmented, DeviceArraySortsInPlace) {
   values.download(got_values);
   EXPECT_TRUE(keys_like_reference(input, ref, got_keys));
   EXPECT_TRUE(values_like_reference(ref, got_values));
+}
+
+// The request's algorithm and run-time order sort the keys (the portable bin's first sort).
+TEST(Segmented, ANamedAlgorithmAndAComparator) {
+  const Offsets offsets = power_law_offsets(300, 3000, fresh_seed());
+  HostOffsets<std::uint32_t> given(offsets);
+  const auto input = make_keys<std::uint32_t>(offsets.back(), dist::uniform, fresh_seed());
+  {
+    const auto ref = reference_order(input, offsets, order::descending);
+    std::vector<std::uint32_t> keys = input, values = index_values<std::uint32_t>(input.size());
+    const SortReport report = sort_segments_pairs(test_context(), std::span(keys), std::span(values), given.segments(),
+                                                  {.order = order::descending, .stable = true, .algorithm = "merge"});
+    EXPECT_EQ(report.algorithm, "merge");
+    EXPECT_TRUE(keys_like_reference(input, ref, keys));
+    EXPECT_TRUE(values_like_reference(ref, values));
+  }
+  const auto low_byte = [](std::uint32_t a, std::uint32_t b) { return (a & 0xFFu) < (b & 0xFFu); };
+  const auto ref = reference_order(input, offsets, order::ascending, low_byte);
+  std::vector<std::uint32_t> keys = input, values = index_values<std::uint32_t>(input.size());
+  sort_segments_pairs(test_context(), std::span(keys), std::span(values), given.segments(),
+                      {.stable = true, .comparator = "return (a & 0xFFu) < (b & 0xFFu);"});
+  EXPECT_TRUE(keys_like_reference(input, ref, keys));
+  EXPECT_TRUE(values_like_reference(ref, values));
 }
 
 // Bins forced through the policy's override: per-row (rows of whole 4096-byte blocks) and the

@@ -118,6 +118,31 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   return c;
 }
 
+SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
+  SegmentedPolicyOverride o;
+  while (!spec.empty()) {
+    const std::string_view item = spec.substr(0, spec.find(','));
+    spec.remove_prefix(std::min(spec.size(), item.size() + 1));
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string_view name = item.substr(0, eq), value = eq == item.npos ? "" : item.substr(eq + 1);
+    const auto bad = [&](const char* why) {
+      return Error(errc::invalid_argument, "segmented policy: '" + std::string(item) + "': " + why);
+    };
+    if (name == "bin") {
+      for (SegmentedBin b : {SegmentedBin::portable, SegmentedBin::per_row, SegmentedBin::tiles, SegmentedBin::onesweep})
+        if (value == to_string(b)) o.bin = b;
+      if (!o.bin) throw bad("the bins are portable, per-row, tiles and onesweep");
+    } else if (name == "position_bytes" || name == "segment_bytes") {
+      if (value != "4" && value != "8") throw bad("4 or 8");
+      (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;
+    } else {
+      throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
+    }
+  }
+  return o;
+}
+
 void set_segmented_policy_override(const SegmentedPolicyOverride& o) { g_override = o; }
 const SegmentedPolicyOverride& segmented_policy_override() { return g_override; }
 

@@ -1,6 +1,7 @@
 #include "api/segmented_request.hpp"
 
 #include <string>
+#include <variant>
 
 #include "runtime/buffer_pool.hpp"
 
@@ -62,6 +63,11 @@ DeviceSegments device_segments(rt::Device& device, const Segments& segments, con
     d.offsets = device.temp_pool().get(bytes);
     device.write(*d.offsets, 0, segments.host, bytes);
   } else if (segments.form == Segments::kind::device_offsets) {
+    // kernels read the offsets through typed pointers (OpenCL offsets: wrap checks the device's alignment)
+    if (const auto* v = std::get_if<CudaView>(&*segments.device); v && v->ptr % d.shape.offset_bytes != 0)
+      throw Error(errc::invalid_argument, "segment offsets: CUDA address " + std::to_string(v->ptr) +
+                                              " is not a multiple of their width (" +
+                                              std::to_string(d.shape.offset_bytes) + " bytes)");
     d.offsets = device.wrap(*segments.device, bytes);
   }
   d.shape.offsets = d.offsets.get();

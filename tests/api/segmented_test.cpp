@@ -45,12 +45,14 @@ Offsets power_law_offsets(std::size_t count, std::uint64_t longest, std::uint64_
   return o;
 }
 
-// For each output position, the global index of the element the segmented stable sort puts there.
-template <class T>
-std::vector<std::uint64_t> reference_order(const std::vector<T>& keys, const Offsets& offsets, order o) {
+// For each output position, the global index of the element the segmented stable sort puts there
+// (by `less`, else key_less in order o).
+template <class T, class Less = key_less<T>>
+std::vector<std::uint64_t> reference_order(const std::vector<T>& keys, const Offsets& offsets, order o,
+                                           Less less = Less{}) {
+  if constexpr (std::is_same_v<Less, key_less<T>>) less = key_less<T>{o};
   std::vector<std::uint64_t> at(keys.size());
   std::iota(at.begin(), at.end(), std::uint64_t(0));
-  const key_less<T> less{o};
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
     std::stable_sort(at.begin() + offsets[s], at.begin() + offsets[s + 1],
                      [&](std::uint64_t a, std::uint64_t b) { return less(keys[a], keys[b]); });
@@ -248,6 +250,29 @@ TEST(Segmented, DeviceArraySortsInPlace) {
   EXPECT_TRUE(values_like_reference(ref, got_values));
 }
 
+// The request's algorithm and run-time order sort the keys (the portable bin's first sort).
+TEST(Segmented, ANamedAlgorithmAndAComparator) {
+  const Offsets offsets = power_law_offsets(300, 3000, fresh_seed());
+  HostOffsets<std::uint32_t> given(offsets);
+  const auto input = make_keys<std::uint32_t>(offsets.back(), dist::uniform, fresh_seed());
+  {
+    const auto ref = reference_order(input, offsets, order::descending);
+    std::vector<std::uint32_t> keys = input, values = index_values<std::uint32_t>(input.size());
+    const SortReport report = sort_segments_pairs(test_context(), std::span(keys), std::span(values), given.segments(),
+                                                  {.order = order::descending, .stable = true, .algorithm = "merge"});
+    EXPECT_EQ(report.algorithm, "merge");
+    EXPECT_TRUE(keys_like_reference(input, ref, keys));
+    EXPECT_TRUE(values_like_reference(ref, values));
+  }
+  const auto low_byte = [](std::uint32_t a, std::uint32_t b) { return (a & 0xFFu) < (b & 0xFFu); };
+  const auto ref = reference_order(input, offsets, order::ascending, low_byte);
+  std::vector<std::uint32_t> keys = input, values = index_values<std::uint32_t>(input.size());
+  sort_segments_pairs(test_context(), std::span(keys), std::span(values), given.segments(),
+                      {.stable = true, .comparator = "return (a & 0xFFu) < (b & 0xFFu);"});
+  EXPECT_TRUE(keys_like_reference(input, ref, keys));
+  EXPECT_TRUE(values_like_reference(ref, values));
+}
+
 // Bins forced through the policy's override: per-row (rows of whole 4096-byte blocks) and the
 // portable bin with 8-byte positions and segment numbers (what 2^32 elements or segments take).
 struct PolicyOverride {
@@ -315,12 +340,19 @@ TEST(Segmented, BadOffsetsAreRefusedBeforeAnythingIsWritten) {
 }
 
 TEST(Segmented, PlanOfASegmentedRequest) {
-  const SortPlan rows = plan(test_context(), {.type = key_type::f32, .n = 4000, .value_bytes = 4, .positions = true,
-                                              .rows = 4, .row_length = 1000});
-  EXPECT_EQ(rows.path.rfind("segments: 4 rows of 1000", 0), 0u) << rows.text();
+  // rows longer than a tile: the portable bin
+  const SortPlan rows = plan(test_context(), {.type = key_type::f32, .n = 40000, .value_bytes = 4, .positions = true,
+                                              .rows = 4, .row_length = 10000});
+  EXPECT_EQ(rows.path.rfind("segments: 4 rows of 10000", 0), 0u) << rows.text();
   const std::string text = rows.text();
-  for (const char* part : {"bin: ", "by key", "by segment", "gather", "segment's start", "temporary bytes: "})
+  for (const char* part : {"bin: portable", "by key", "by segment", "gather", "segment's start", "temporary bytes: "})
     EXPECT_NE(text.find(part), std::string::npos) << part << " missing from:\n" << text;
+  // short rows: several to a work-group, in local memory
+  const SortPlan short_rows = plan(test_context(), {.type = key_type::f32, .n = 4000, .value_bytes = 4,
+                                                    .positions = true, .rows = 4, .row_length = 1000});
+  EXPECT_NE(short_rows.text().find("bin: tiles"), std::string::npos) << short_rows.text();
+  EXPECT_NE(short_rows.text().find("segmented_tiles_rows"), std::string::npos) << short_rows.text();
+  EXPECT_EQ(short_rows.temporary_bytes, 0u) << short_rows.text();
   const SortPlan by_offsets = plan(test_context(), {.type = key_type::u64, .n = 5000, .where = data_location::device,
                                                     .rows = 7, .offset_bytes = 8});
   EXPECT_EQ(by_offsets.path.rfind("segments: 7 by offsets", 0), 0u) << by_offsets.text();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
@@ -21,8 +22,9 @@ constexpr SegmentedTuning kRows[] = {
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "",
-     .note = "a 1-D sort per row for up to 64 rows of 2^20+ keys, else the portable bin (not measured)",
-     .tiles_max_length = 0,
+     .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, else the "
+             "portable bin (not measured)",
+     .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = std::uint64_t(1) << 20,
      .per_row_max_rows = 64},
@@ -32,8 +34,9 @@ constexpr SegmentedTuning kRows[] = {
     {.name = "generic",
      .device_class = "",
      .measured_on = "",
-     .note = "the portable bin for every shape but one segment (rows as sub-buffers are slow on some OpenCL devices)",
-     .tiles_max_length = 0,
+     .note = "rows of up to 4096 keys in tiles, the portable bin for every other shape but one segment (rows as "
+             "sub-buffers are slow on some OpenCL devices)",
+     .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = 0,
      .per_row_max_rows = 0},
@@ -85,7 +88,8 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   const bool specialised = automatic(r.options);
   if (r.rows <= 1)
     c.bin = SegmentedBin::per_row;  // one segment: the 1-D sort itself
-  else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length)
+  else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length &&
+           segmented_tiles_shape(device, r.type, r.value_bytes, r.positions, r.rows, length).rows_per_group != 0)
     c.bin = SegmentedBin::tiles;
   else if (uniform && specialised && device.backend == "cuda" && row.onesweep_min_length != 0 &&
            length >= row.onesweep_min_length)
@@ -112,6 +116,31 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   }
   c.sort_n = c.bin == SegmentedBin::per_row && r.rows > 1 ? length : r.n;
   return c;
+}
+
+SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
+  SegmentedPolicyOverride o;
+  while (!spec.empty()) {
+    const std::string_view item = spec.substr(0, spec.find(','));
+    spec.remove_prefix(std::min(spec.size(), item.size() + 1));
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string_view name = item.substr(0, eq), value = eq == item.npos ? "" : item.substr(eq + 1);
+    const auto bad = [&](const char* why) {
+      return Error(errc::invalid_argument, "segmented policy: '" + std::string(item) + "': " + why);
+    };
+    if (name == "bin") {
+      for (SegmentedBin b : {SegmentedBin::portable, SegmentedBin::per_row, SegmentedBin::tiles, SegmentedBin::onesweep})
+        if (value == to_string(b)) o.bin = b;
+      if (!o.bin) throw bad("the bins are portable, per-row, tiles and onesweep");
+    } else if (name == "position_bytes" || name == "segment_bytes") {
+      if (value != "4" && value != "8") throw bad("4 or 8");
+      (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;
+    } else {
+      throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
+    }
+  }
+  return o;
 }
 
 void set_segmented_policy_override(const SegmentedPolicyOverride& o) { g_override = o; }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 
 #include "gpusort/device.hpp"
 #include "gpusort/plan.hpp"
@@ -75,5 +76,8 @@ struct SegmentedPolicyOverride {
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
+// "bin=per-row,position_bytes=8" (bin: portable, per-row, tiles or onesweep): for gpusort-bench.
+// Throws Error(invalid_argument) on an unknown name or a bad value.
+SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
 
 }  // namespace gpusort::algo

@@ -13,11 +13,13 @@ DeviceDescription cuda_device() {
   DeviceDescription d;
   d.backend = "cuda", d.vendor = "NVIDIA Corporation", d.name = "NVIDIA H100 80GB HBM3", d.architecture = "sm_90";
   d.is_gpu = true;
+  d.local_memory_bytes = 232448, d.max_work_group_size = 1024, d.compute_units = 132;
   return d;
 }
 DeviceDescription cpu_device() {
   DeviceDescription d;
   d.backend = "opencl", d.architecture = "cpu";
+  d.local_memory_bytes = 1 << 20, d.max_work_group_size = 4096, d.compute_units = 2;
   return d;
 }
 
@@ -45,10 +47,13 @@ TEST(SegmentedPolicy, BinsByShape) {
   EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4, (1 << 24) + 1)).bin, SegmentedBin::portable);
   EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4096, 1 << 20)).bin, SegmentedBin::portable);
   EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 4, 1 << 24)).bin, SegmentedBin::portable);
-  // short rows and offsets: portable, sorting all n at once
-  const SegmentedChoice short_rows = choose_segmented(cuda_device(), rows(key_type::f32, 1 << 20, 32));
-  EXPECT_EQ(short_rows.bin, SegmentedBin::portable);
-  EXPECT_EQ(short_rows.sort_n, 32u << 20);
+  // short rows: several to a work-group, in local memory, on every backend; longer ones portable
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 1 << 20, 32)).bin, SegmentedBin::tiles);
+  EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 16, 4096)).bin, SegmentedBin::tiles);
+  const SegmentedChoice long_rows = choose_segmented(cpu_device(), rows(key_type::f32, 16, 4097));
+  EXPECT_EQ(long_rows.bin, SegmentedBin::portable);
+  EXPECT_EQ(long_rows.sort_n, 16u * 4097);
+  // offsets: portable, sorting all n at once
   const SortRequest offsets{.type = key_type::u32, .n = 1 << 26, .rows = 1 << 16, .offset_bytes = 8};
   EXPECT_EQ(choose_segmented(cuda_device(), offsets).bin, SegmentedBin::portable);
 }

@@ -340,12 +340,19 @@ TEST(Segmented, BadOffsetsAreRefusedBeforeAnythingIsWritten) {
 }
 
 TEST(Segmented, PlanOfASegmentedRequest) {
-  const SortPlan rows = plan(test_context(), {.type = key_type::f32, .n = 4000, .value_bytes = 4, .positions = true,
-                                              .rows = 4, .row_length = 1000});
-  EXPECT_EQ(rows.path.rfind("segments: 4 rows of 1000", 0), 0u) << rows.text();
+  // rows longer than a tile: the portable bin
+  const SortPlan rows = plan(test_context(), {.type = key_type::f32, .n = 40000, .value_bytes = 4, .positions = true,
+                                              .rows = 4, .row_length = 10000});
+  EXPECT_EQ(rows.path.rfind("segments: 4 rows of 10000", 0), 0u) << rows.text();
   const std::string text = rows.text();
-  for (const char* part : {"bin: ", "by key", "by segment", "gather", "segment's start", "temporary bytes: "})
+  for (const char* part : {"bin: portable", "by key", "by segment", "gather", "segment's start", "temporary bytes: "})
     EXPECT_NE(text.find(part), std::string::npos) << part << " missing from:\n" << text;
+  // short rows: several to a work-group, in local memory
+  const SortPlan short_rows = plan(test_context(), {.type = key_type::f32, .n = 4000, .value_bytes = 4,
+                                                    .positions = true, .rows = 4, .row_length = 1000});
+  EXPECT_NE(short_rows.text().find("bin: tiles"), std::string::npos) << short_rows.text();
+  EXPECT_NE(short_rows.text().find("segmented_tiles_rows"), std::string::npos) << short_rows.text();
+  EXPECT_EQ(short_rows.temporary_bytes, 0u) << short_rows.text();
   const SortPlan by_offsets = plan(test_context(), {.type = key_type::u64, .n = 5000, .where = data_location::device,
                                                     .rows = 7, .offset_bytes = 8});
   EXPECT_EQ(by_offsets.path.rfind("segments: 7 by offsets", 0), 0u) << by_offsets.text();

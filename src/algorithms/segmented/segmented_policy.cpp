@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
@@ -21,8 +22,9 @@ constexpr SegmentedTuning kRows[] = {
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "",
-     .note = "a 1-D sort per row for up to 64 rows of 2^20+ keys, else the portable bin (not measured)",
-     .tiles_max_length = 0,
+     .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, else the "
+             "portable bin (not measured)",
+     .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = std::uint64_t(1) << 20,
      .per_row_max_rows = 64},
@@ -32,8 +34,9 @@ constexpr SegmentedTuning kRows[] = {
     {.name = "generic",
      .device_class = "",
      .measured_on = "",
-     .note = "the portable bin for every shape but one segment (rows as sub-buffers are slow on some OpenCL devices)",
-     .tiles_max_length = 0,
+     .note = "rows of up to 4096 keys in tiles, the portable bin for every other shape but one segment (rows as "
+             "sub-buffers are slow on some OpenCL devices)",
+     .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = 0,
      .per_row_max_rows = 0},
@@ -85,7 +88,8 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   const bool specialised = automatic(r.options);
   if (r.rows <= 1)
     c.bin = SegmentedBin::per_row;  // one segment: the 1-D sort itself
-  else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length)
+  else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length &&
+           segmented_tiles_shape(device, r.type, r.value_bytes, r.positions, r.rows, length).rows_per_group != 0)
     c.bin = SegmentedBin::tiles;
   else if (uniform && specialised && device.backend == "cuda" && row.onesweep_min_length != 0 &&
            length >= row.onesweep_min_length)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "algorithms/segmented/segmented_bins.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::algo {
@@ -20,7 +21,7 @@ void run_bin(const Plan& plan, SegmentedJob& job) {
   switch (plan.segments.bin) {
     case SegmentedBin::portable: return segmented_portable(job, plan);
     case SegmentedBin::per_row: return segmented_per_row(job, plan);
-    case SegmentedBin::tiles:     // segmented_tiles.hpp
+    case SegmentedBin::tiles: return segmented_tiles_sort(job);
     case SegmentedBin::onesweep:  // segmented_onesweep.hpp
       break;
   }
@@ -52,7 +53,7 @@ std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
   switch (plan.segments.bin) {
     case SegmentedBin::portable: return segmented_portable_temp_bytes(plan, device);
     case SegmentedBin::per_row: return segmented_per_row_temp_bytes(plan, device);
-    case SegmentedBin::tiles:
+    case SegmentedBin::tiles: return 0;  // in local memory only
     case SegmentedBin::onesweep:
       break;
   }
@@ -64,7 +65,12 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
   switch (plan.segments.bin) {
     case SegmentedBin::portable: steps = segmented_portable_steps(plan, device); break;
     case SegmentedBin::per_row: steps = segmented_per_row_steps(plan, device); break;
-    case SegmentedBin::tiles:
+    case SegmentedBin::tiles: {
+      const SortRequest& r = plan.request;
+      steps = segmented_tiles_plan_steps(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows,
+                                         r.offset_bytes == 0 ? r.row_length : 0);
+      break;
+    }
     case SegmentedBin::onesweep: throw not_built_in(plan.segments.bin);
   }
   const SegmentedTuning& row = *plan.segments.row;

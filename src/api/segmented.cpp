@@ -3,6 +3,7 @@
 // (algorithms/segmented/segmented_sort.hpp). Host data go up and come back in one piece through
 // the sort pipeline (api/sort_pipeline.hpp): the caller's arrays are written only once the sort
 // has succeeded.
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -25,7 +26,7 @@ void check_values_given(const void* values, std::size_t value_bytes, std::uint64
 SortReport report_of(rt::Device& device, const algo::Plan& plan) {
   SortReport report;
   report.device = device.description().id;
-  report.algorithm = plan.algorithm->name;
+  report.algorithm = plan.request.segmented() ? algo::segmented_report_name(plan) : plan.algorithm->name;
   return report;
 }
 
@@ -109,6 +110,9 @@ SortReport sort_segments_device(Context& ctx, key_type type, DeviceBuffer& keys,
   const algo::RunEvents events = algo::run_segmented(plan, segmented);
   report.sort_ms = events.stop->elapsed_ms_since(*events.start);
   report.programs_compiled = events.programs_compiled;
+  if (options.verbose)
+    std::fprintf(stderr, "gpusort: %s on %s (%s): %.3f ms device time\n", report.algorithm.c_str(),
+                 device.description().id.c_str(), device.description().name.c_str(), report.sort_ms);
   return report;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/planner.hpp"
+#include "algorithms/segmented/segmented_sort.hpp"
 #include "api/device_run.hpp"
 #include "api/native_enqueue.hpp"
 #include "gpusort/native.hpp"
@@ -151,7 +152,8 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
   const SortOptions& options = plan.options();
   check_value_views(values_in, values_out, value_bytes);
   const algo::Algorithm& algorithm = *plan.algorithm;
-  if (n == 0) return Completion(nullptr, algorithm.name);
+  const std::string name = request.segmented() ? algo::segmented_report_name(plan) : algorithm.name;
+  if (n == 0) return Completion(nullptr, name);
 
   const std::size_t key_bytes = n * key_size(type);
   const Operands keys = wrap_pair(*device, keys_in, keys_out, key_bytes, key_size(type), "keys");
@@ -195,7 +197,7 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
     throw;
   }
   state->done = device->signal_native(queue, std::move(state->done));
-  return Completion(std::move(state), algorithm.name);
+  return Completion(std::move(state), name);
 }
 
 SortReport detail::wait_and_report(Context& ctx, Completion done, const SortOptions& options) {

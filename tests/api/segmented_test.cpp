@@ -260,7 +260,7 @@ TEST(Segmented, ANamedAlgorithmAndAComparator) {
     std::vector<std::uint32_t> keys = input, values = index_values<std::uint32_t>(input.size());
     const SortReport report = sort_segments_pairs(test_context(), std::span(keys), std::span(values), given.segments(),
                                                   {.order = order::descending, .stable = true, .algorithm = "merge"});
-    EXPECT_EQ(report.algorithm, "merge");
+    EXPECT_EQ(report.algorithm, "segmented portable/merge");
     EXPECT_TRUE(keys_like_reference(input, ref, keys));
     EXPECT_TRUE(values_like_reference(ref, values));
   }
@@ -290,6 +290,8 @@ TEST(Segmented, PerRowBinSortsEachRowWhereItLies) {
   check_argsort_host<std::uint32_t, std::uint32_t>(rows.offsets, rows.segments, "per row");
   Rows wide(3, 512);
   check_host<double>(wide.offsets, wide.segments, dist::specials, "per row, 8-byte keys");
+  std::vector<double> keys8(wide.offsets.back());
+  EXPECT_EQ(sort_segments(test_context(), std::span(keys8), wide.segments).algorithm, "segmented per-row/radix");
   // offsets of several segments cannot be cut into rows
   HostOffsets<std::uint32_t> given(rows.offsets);
   std::vector<std::uint32_t> keys(rows.offsets.back());
@@ -496,6 +498,7 @@ TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
     EXPECT_TRUE(values_like_reference(ref, c.read<std::uint64_t>(idx.m, n), &offsets)) << "in place " << in_place;
     EXPECT_TRUE(keys_like_reference(input, ref, c.read<std::int32_t>(out, n))) << "in place " << in_place;
     if (!in_place) EXPECT_EQ(c.read<std::int32_t>(kin.m, n), input) << "keys_in changed";
+    EXPECT_EQ(done.algorithm(), "segmented portable/radix");
     done.wait();
   }
 }

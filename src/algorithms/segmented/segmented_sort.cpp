@@ -49,6 +49,13 @@ RunEvents run_segmented(const Plan& plan, SegmentedJob& job) {
   return events;
 }
 
+std::string segmented_report_name(const Plan& plan) {
+  const SegmentedBin bin = plan.segments.bin;
+  std::string name = std::string("segmented ") + to_string(bin);
+  if (bin == SegmentedBin::portable || bin == SegmentedBin::per_row) name += "/" + plan.algorithm->name;
+  return name;
+}
+
 std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
   switch (plan.segments.bin) {
     case SegmentedBin::portable: return segmented_portable_temp_bytes(plan, device);

@@ -18,6 +18,10 @@ namespace gpusort::algo {
 // radix path on some devices reads its digit histogram back).
 RunEvents run_segmented(const Plan& plan, SegmentedJob& job);
 
+// What a segmented sort's SortReport::algorithm says: "segmented BIN/ALGORITHM" for the bins that
+// run the plan's 1-D algorithm (portable, per-row), "segmented BIN" for the others.
+std::string segmented_report_name(const Plan& plan);
+
 // The device temporaries the plan's bin takes at most (its own and its 1-D sorts'), in bytes.
 std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device);
 

@@ -309,6 +309,10 @@ TEST(Segmented, PlanOfASegmentedRequest) {
            .where = data_location::device, .rows = 2, .row_length = std::uint64_t(1) << 33},
           errc::invalid_argument, "64-bit indices");
   refused({.type = key_type::u32, .n = 100, .rows = 4, .row_length = 25, .ranks = 2}, errc::unsupported, "distributed");
+  // host data beyond the device budget: no chunked path for segments yet
+  refused({.type = key_type::u32, .n = std::uint64_t(1) << 22, .rows = 4, .row_length = std::uint64_t(1) << 20,
+           .options = {.device_memory_limit = std::uint64_t(1) << 22}},
+          errc::unsupported, "one piece");
 }
 
 // ---- the caller's OpenCL memory and queue ----

@@ -1,6 +1,7 @@
 #pragma once
-// Loads libgpusort_cub_peer.so (bench/cub_peer.cu, cub_records.cu) with dlopen, so the benchmarks need
-// no CUDA to build or run: when the library or a CUDA device is missing, the CUB rows are left out.
+// Loads libgpusort_cub_peer.so (bench/cub_peer.cu, cub_records.cu, cub_segmented.cu) with dlopen, so
+// the benchmarks need no CUDA to build or run: when the library or a CUDA device is missing, the CUB
+// rows are left out.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -17,7 +18,11 @@ struct CubPeer {
   cub_sort_pairs_fn radix_pairs = nullptr, merge_pairs = nullptr;
   cub_copy_fn copy_ms = nullptr;
   cub_sort_records_fn sort_records = nullptr;
+  cub_seg_open_fn seg_open = nullptr;
+  cub_seg_sort_fn seg_sort = nullptr;
+  cub_seg_close_fn seg_close = nullptr;
   std::string device_name;
+  std::string cub_version;  // "3.0.1": the CUB headers the peer was built with
   std::string why_absent;  // set when not usable
   bool usable() const { return handle && why_absent.empty(); }
 
@@ -46,6 +51,7 @@ struct CubPeer {
       return;
     }
     auto abi = reinterpret_cast<cub_peer_abi_fn>(dlsym(handle, "cub_peer_abi"));
+    auto version = reinterpret_cast<cub_peer_cub_version_fn>(dlsym(handle, "cub_peer_cub_version"));
     init = reinterpret_cast<cub_peer_init_fn>(dlsym(handle, "cub_peer_init"));
     radix_keys = reinterpret_cast<cub_sort_keys_fn>(dlsym(handle, "cub_radix_sort_keys"));
     merge_keys = reinterpret_cast<cub_sort_keys_fn>(dlsym(handle, "cub_merge_sort_keys"));
@@ -53,8 +59,11 @@ struct CubPeer {
     merge_pairs = reinterpret_cast<cub_sort_pairs_fn>(dlsym(handle, "cub_merge_sort_pairs"));
     copy_ms = reinterpret_cast<cub_copy_fn>(dlsym(handle, "cub_copy_d2d_ms"));
     sort_records = reinterpret_cast<cub_sort_records_fn>(dlsym(handle, "cub_sort_records"));
+    seg_open = reinterpret_cast<cub_seg_open_fn>(dlsym(handle, "cub_seg_open"));
+    seg_sort = reinterpret_cast<cub_seg_sort_fn>(dlsym(handle, "cub_seg_sort"));
+    seg_close = reinterpret_cast<cub_seg_close_fn>(dlsym(handle, "cub_seg_close"));
     if (!abi || abi() != GPUSORT_CUB_PEER_ABI || !init || !radix_keys || !merge_keys || !radix_pairs ||
-        !merge_pairs || !copy_ms || !sort_records) {
+        !merge_pairs || !copy_ms || !sort_records || !seg_open || !seg_sort || !seg_close || !version) {
       why_absent = path + " has the wrong interface";
       return;
     }
@@ -64,6 +73,8 @@ struct CubPeer {
       return;
     }
     device_name = name;
+    const int v = version();
+    cub_version = std::to_string(v / 100000) + "." + std::to_string(v / 100 % 1000) + "." + std::to_string(v % 100);
   }
 };
 

@@ -119,6 +119,7 @@ double dispatch(int offset_kind, int kk, int vk, const void* k, const void* v, s
 extern "C" {
 
 int cub_peer_abi(void) { return GPUSORT_CUB_PEER_ABI; }
+int cub_peer_cub_version(void) { return CUB_VERSION; }
 
 int cub_peer_init(int device, char* name, size_t name_bytes) {
   int count = 0;

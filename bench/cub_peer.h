@@ -12,14 +12,17 @@
 // -4 bad argument, -5 not supported for these sizes.
 #pragma once
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define GPUSORT_CUB_PEER_ABI 5
+#define GPUSORT_CUB_PEER_ABI 6
 
 int cub_peer_abi(void);
+// CUB_VERSION of the headers the peer was built with (MMMmmmpp: 300001 is 3.0.1).
+int cub_peer_cub_version(void);
 // Number of CUDA devices (0 when there is no driver or device); selects `device` for later calls.
 int cub_peer_init(int device, char* name, size_t name_bytes);
 double cub_radix_sort_keys(int offset_kind, int key_kind, const void* keys, size_t n, int repeats, void* out_keys);
@@ -45,11 +48,40 @@ double cub_copy_d2d_ms(size_t bytes, int repeats);
 double cub_sort_records(int offset_kind, int form, const void* records, size_t n, size_t record_bytes,
                         size_t key_offset, size_t key_bytes, int repeats, void* out_records, double* sort_ms);
 
+// Segmented sorts (gpusort-bench segmented; cub_segmented.cu). cub_seg_open puts n f32 keys on the
+// device, cut into `segments` segments by offsets (segments + 1 of them, host memory: 0, ...,
+// n, non-decreasing, empty segments allowed); row_length != 0 says the segments are uniform rows of
+// that length (the forms that find an element's segment divide instead of searching the offsets).
+// Returns a handle for cub_seg_sort (null on failure, *status then the error code) that
+// cub_seg_close frees.
+// cub_seg_sort times one of CUB's forms, `repeats` times after a warm-up, each from a fresh device
+// copy of the keys, out of place, and returns the median ms (the last result copied to out_keys and
+// out_indices when not null). index_kind: 0 keys alone, 1 int32 indices, 2 int64 indices (each key's
+// position within its segment, as torch.sort(dim=-1) returns: made by a kernel inside the timed
+// region, since an argsort has to make them). offset_kind: 0 int32 offsets (num_items int), 1 int64.
+// entry:
+//   0  DeviceSegmentedSort::SortKeys / SortPairs            (begin = offsets, end = offsets + 1)
+//   1  DeviceSegmentedSort::StableSortKeys / StableSortPairs
+//   2  DeviceSegmentedRadixSort::SortKeys / SortPairs        (n and segments below 2^31)
+//   3  one DeviceRadixSort over 64-bit (segment << 32 | ordered key) over the bits that vary, made
+//      and unpacked by kernels in the timed region (the keys are then the low halves)
+//   4  DeviceRadixSort once per segment, a loop on the host   (64 segments at most)
+// -5: the entry does not take this shape (or int32 offsets for more than INT32_MAX keys).
+void* cub_seg_open(const float* keys, size_t n, const uint64_t* offsets, size_t segments, uint64_t row_length,
+                   double* status);
+double cub_seg_sort(void* input, int entry, int offset_kind, int index_kind, int repeats, void* out_keys,
+                    void* out_indices);
+void cub_seg_close(void* input);
+
 typedef int (*cub_peer_abi_fn)(void);
+typedef int (*cub_peer_cub_version_fn)(void);
 typedef int (*cub_peer_init_fn)(int, char*, size_t);
 typedef double (*cub_sort_keys_fn)(int, int, const void*, size_t, int, void*);
 typedef double (*cub_sort_pairs_fn)(int, int, int, const void*, const void*, size_t, int, void*, void*);
 typedef double (*cub_copy_fn)(size_t, int);
+typedef void* (*cub_seg_open_fn)(const float*, size_t, const uint64_t*, size_t, uint64_t, double*);
+typedef double (*cub_seg_sort_fn)(void*, int, int, int, int, void*, void*);
+typedef void (*cub_seg_close_fn)(void*);
 typedef double (*cub_sort_records_fn)(int, int, const void*, size_t, size_t, size_t, size_t, int, void*, double*);
 
 #ifdef __cplusplus

@@ -3,6 +3,7 @@
 //
 //   gpusort-bench sweep  [--quick] [--out DIR] [--device ID] [--max-log2 N] [options]
 //   gpusort-bench tables [--quick] [--out DIR] [--device ID] [options]
+//   gpusort-bench segmented [--quick] [--shapes ...] [--forms ...] [options]   (segmented_bench.cpp)
 //
 // Method (docs/PERFORMANCE.md): inputs are generated on the host per (key type, n, distribution)
 // and uploaded once to a pristine device buffer; each repeat restores the work buffer from it
@@ -34,6 +35,7 @@
 #include "cub_loader.hpp"
 #include "local_kernels.hpp"
 #include "runtime/device.hpp"
+#include "segmented_bench.hpp"
 
 namespace bench {
 namespace {
@@ -160,7 +162,9 @@ std::variant<Options, int> parse(int argc, char** argv) {
   keep_last_values(app);
   const auto nonneg = CLI::NonNegativeNumber;
   const auto log2 = whole_number(0, 40);
-  app.add_option("mode", o.mode, "sweep or tables")->required()->check(CLI::IsMember({"sweep", "tables"}));
+  app.add_option("mode", o.mode, "sweep or tables (or segmented, given first: see gpusort-bench segmented --help)")
+      ->required()
+      ->check(CLI::IsMember({"sweep", "tables"}));
   app.add_flag("--quick", o.quick, "Small sizes and few cases (CI smoke test; < 2 minutes on PoCL)");
   app.add_option("--out", o.out, "Output folder: sweep.csv/json or tables.csv/json")->capture_default_str();
   app.add_option("--device", o.device, "cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)");
@@ -772,6 +776,7 @@ struct Bench {
 
 int main(int argc, char** argv) {
   using namespace bench;
+  if (argc > 1 && std::string(argv[1]) == "segmented") return segmented_main(argc - 1, argv + 1);
   auto parsed = parse(argc, argv);
   if (const int* rc = std::get_if<int>(&parsed)) return *rc;
   Options& opt = std::get<Options>(parsed);

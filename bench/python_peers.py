@@ -8,6 +8,7 @@ version: those rows say n/a). Times are CUDA-event milliseconds around one Pytho
 result is checked against the peer's. Prints a table and writes CSV rows to --csv if given.
 
   python3 bench/python_peers.py [--min-log2 10] [--max-log2 28] [--step 2] [--types u32,f32,u64,f64]
+  python3 bench/python_peers.py segmented [--quick] [--shapes ...]   (many sorts at once: python_segmented.py)
 """
 import argparse
 import csv
@@ -64,6 +65,9 @@ def torch_dtype(type_name):
 
 
 def main():
+    if sys.argv[1:2] == ["segmented"]:
+        import python_segmented  # next to this script
+        return python_segmented.main(sys.argv[2:])
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--min-log2", type=int, default=10)
     p.add_argument("--max-log2", type=int, default=28)
@@ -112,4 +116,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -11,6 +11,7 @@
 #include "gpusort/native.hpp"
 #include "gpusort/options.hpp"
 #include "gpusort/records.hpp"
+#include "gpusort/segmented.hpp"
 #include "gpusort/sort.hpp"
 #include "gpusort/sort_file.hpp"
 #include "gpusort/streamed.hpp"

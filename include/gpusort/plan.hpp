@@ -33,10 +33,16 @@ struct SortRequest {
   // argsort: the values are the keys' positions 0..n-1, made by the sort (value_bytes 4 or 8).
   bool positions = false;
   data_location where = data_location::host;
-  // Room for many sorts at once and for top-k; today a request must keep these defaults
-  // (Error(unsupported) otherwise): `rows` independent rows of n / rows elements each, and the
-  // k first elements of each row (0: all of them, a full sort).
+  // A segmented sort (gpusort/segmented.hpp): `rows` segments, each sorted on its own, either
+  // uniform rows of row_length elements each (rows * row_length == n), or, where offset_bytes is 4
+  // or 8, segments given by rows + 1 offsets of that width, which the planner never reads. The
+  // defaults (rows 1, row_length 0, offset_bytes 0) are one array; segmented() tells them apart.
+  // argsort's indices (positions) are then local to their segment.
   std::uint64_t rows = 1;
+  std::uint64_t row_length = 0;
+  std::size_t offset_bytes = 0;
+  // Room for top-k; today a request must keep the default (Error(unsupported) otherwise): the k
+  // first elements of each row (0: all of them, a full sort).
   std::uint64_t k = 0;
   // A record sort (gpusort/records.hpp): n records of record_bytes each (0: keys, not records),
   // ordered by record_fields, or by options.comparator where there are none; type, value_bytes
@@ -47,13 +53,16 @@ struct SortRequest {
   // sorting its share as one plan says (0: not distributed).
   std::uint32_t ranks = 0;
   SortOptions options = {};
+
+  bool segmented() const { return rows != 1 || row_length != 0 || offset_bytes != 0; }
 };
 
 // The plan of a request on one device, in words.
 struct SortPlan {
   std::string algorithm;     // the name `gpusort algorithms` lists
   std::string path;          // "one piece", "chunks and buckets (N chunks)", "in place on the device", ...
-                             // (record and distributed sorts: their own paths, each part's steps below)
+                             // (record and distributed sorts: their own paths, each part's steps below;
+                             // segmented sorts: "segments: R rows of L" or "segments: S by offsets", then where)
   std::string device;        // the device's id and name
   std::string device_class;  // the key the tuning rows are chosen by (DeviceDescription::device_class)
   // Each pass or kernel that will run, in order, with the tuning it takes; a choice the sort makes

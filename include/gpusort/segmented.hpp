@@ -83,7 +83,9 @@ struct Segments {
 
 // Host data (as sort_host / argsort_host / sort_with_indices_host, gpusort/sort.hpp and argsort.hpp),
 // each segment sorted on its own. Offsets are checked (count + 1 of them, starting at 0, ending at n,
-// non-decreasing) before anything runs: Error(invalid_argument) naming the first bad one.
+// non-decreasing) before anything runs: Error(invalid_argument) naming the first bad one. The data
+// go to the device in one piece: more than the device budget holds (SortOptions::device_memory_limit,
+// else 70% of its memory) is Error(unsupported) for now. A failure leaves the caller's arrays unchanged.
 SortReport sort_segments_host(Context& ctx, key_type type, void* keys, std::size_t n, void* values,
                               std::size_t value_bytes, const Segments& segments, const SortOptions& options = {});
 // indices (index_bytes 4 or 8) receive each key's position within its segment; sorted_keys (may be

@@ -96,3 +96,40 @@ def view(x: Any) -> np.ndarray:
     if hasattr(x, "__dlpack__"):
         return np.from_dlpack(x)
     return np.asarray(memoryview(x))
+
+
+# --- along an axis of an n-D array (the same rules, row by row) ------------------------------------
+
+def order_along(keys: np.ndarray, descending: bool, axis: int) -> np.ndarray:
+    """The stable int64 permutation that sorts each row of keys along axis (positions in the row)."""
+    keys = _truth(keys)
+    if not descending:
+        return np.argsort(keys, axis=axis, kind="stable")
+    n = keys.shape[axis]
+    return np.flip(n - 1 - np.argsort(np.flip(keys, axis), axis=axis, kind="stable"), axis)
+
+
+def sort_along(keys: np.ndarray, descending: bool, axis: int, want_values: bool, want_indices: bool,
+               values_out: Optional[np.ndarray] = None,
+               indices_out: Optional[np.ndarray] = None) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+    """(keys sorted along axis, their int64 positions in each row), each where wanted, into the
+    outputs where given (values_out may be keys itself), else into arrays laid out as keys."""
+    if values_out is None and want_values:
+        values_out = np.empty_like(keys)
+    if indices_out is None and want_indices:
+        indices_out = np.empty_like(keys, dtype=np.int64)
+    if not want_indices:
+        assert values_out is not None
+        ordered = _truth(keys)
+        if not descending:
+            result = np.sort(ordered, axis=axis, kind=_kind(keys))
+        else:
+            result = np.flip(np.sort(np.flip(ordered, axis), axis=axis, kind=_kind(keys)), axis)
+        np.copyto(values_out, result)
+        return values_out, None
+    assert indices_out is not None
+    positions = order_along(keys, descending, axis)
+    if values_out is not None:
+        np.copyto(values_out, np.take_along_axis(keys, positions, axis))
+    np.copyto(indices_out, positions)
+    return values_out, indices_out

@@ -9,8 +9,8 @@
 - A strided (non-contiguous) 1-D array is gathered into a contiguous copy by its own library,
   where it lives (numpy; PyTorch's .contiguous() and cupy.ascontiguousarray on the array's device
   and current stream); in-place calls write the sorted copy back through the caller's view.
-Everything else (n-D arrays, masked arrays, unknown dtypes) goes on as given, so that the compiled
-module refuses it with its message.
+Everything else (n-D arrays, which are sorted along an axis by _along, masked arrays, unknown
+dtypes) goes on as given, so that the compiled module refuses what it cannot take with its message.
 """
 from typing import Any, NamedTuple
 
@@ -95,11 +95,12 @@ def scalar_result(prepared: Prepared) -> bool:
     return prepared.scalar and not prepared.numpy_rule
 
 
-def refuse_numpy_scalar(prepared: Prepared) -> None:
-    """A sort of a 0-d array of numpy's family raises numpy's AxisError, as numpy.sort does."""
+def refuse_numpy_scalar(prepared: Prepared, axis: int = -1) -> None:
+    """A sort of a 0-d array of numpy's family along an axis raises numpy's AxisError, as
+    numpy.sort does (axis=None flattens it instead)."""
     if prepared.scalar and prepared.numpy_rule:
-        raise AxisError("axis -1 is out of bounds for array of dimension 0 (numpy.sort's rule; "
-                         "gpusort.argsort takes it, and PyTorch tensors sort as one element)")
+        raise AxisError(f"axis {axis} is out of bounds for array of dimension 0 (numpy.sort's rule; "
+                        "gpusort.argsort takes it, axis=None flattens it, and PyTorch tensors sort as one element)")
 
 
 def write_back(x: Any, prepared: Prepared) -> None:

@@ -94,3 +94,54 @@ def _name(kind: type) -> str:
 
 def _place(info: Any) -> str:
     return "the host" if info.memory == "host" else f"cuda:{info.device_id}"
+
+
+def checked_along(out: Any, count: int, call: str, x: Any, a: Any, argsort: bool = False) -> Tuple[Any, ...]:
+    """out as a tuple of `count` arrays for a sort of the n-D array a (x prepared) along an axis:
+    the rules above with a's shape, any layout (the results are written through views)."""
+    from . import _axes
+    arrays = _outputs(out, count, call)
+    names = ["out"] if count == 1 else ["out[0] (values)", "out[1] (indices)"]
+    for name, given in zip(names, arrays):
+        library = _arrays.immutable_library(given)
+        if library is not None:
+            raise TypeError(f"{call}: {name} is a {library} array, and {library} arrays are immutable; call without out=")
+    if not _axes.on_host(a) and _arrays.pool_library(x) is None:
+        raise TypeError(f"{call}: out= takes numpy, PyTorch and CuPy arrays, not {type(x).__name__}")
+    dtypes = ["int64"] if argsort else [_dtype_name(a), "int64"][:count]
+    expected_type = result_type(x)
+    shape = tuple(a.shape)
+    for name, array, dtype in zip(names, arrays, dtypes):
+        kind: type = type(array)
+        if kind is not expected_type:
+            raise TypeError(f"{call}: {name} must be a {_name(expected_type)} (what the call returns for x), "
+                            f"not a {_name(kind)}")
+        if tuple(array.shape) != shape and _arrays.pool_library(array) == "torch":
+            array.resize_(shape)  # torch's rule: an out= tensor of another shape is resized to the result's
+        if tuple(array.shape) != shape:
+            raise ValueError(f"{call}: {name} must have x's shape {shape}, not {tuple(array.shape)}")
+        if _dtype_name(array) != dtype:
+            raise TypeError(f"{call}: {name} must be of dtype {dtype}, not {_dtype_name(array)}")
+        if _where(array) != _where(a):
+            raise ValueError(f"{call}: {name} must live where x does ({_where(a)}), not on {_where(array)}")
+        if not _arrays.writable(array):
+            raise ValueError(f"{call}: {name} is read-only")
+    if count == 2 and _overlap(arrays[0], arrays[1]):
+        raise ValueError(f"{call}: out's values and indices share memory; pass separate arrays")
+    return arrays
+
+
+def _dtype_name(a: Any) -> str:
+    """numpy's name of a's dtype (PyTorch's "torch.float32" as "float32")."""
+    return str(a.dtype).rpartition(".")[2]
+
+
+def _where(a: Any) -> str:
+    from . import _axes
+    if _axes.on_host(a):
+        return "the host"
+    if _arrays.pool_library(a) == "torch":
+        return f"cuda:{a.device.index}"
+    if _arrays.pool_library(a) == "cupy":
+        return f"cuda:{a.device.id}"
+    return f"device {a.__dlpack_device__()}"

@@ -3,11 +3,24 @@
 Inputs (x, keys): arrays of uint8..uint64, int8..int64, float16, bfloat16 (ml_dtypes'), float32,
 float64 or bool (TypeError for another dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
 and CuPy CUDA arrays, JAX arrays, buffer-protocol objects (array.array, bytes, ctypes arrays), and
-array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). 1-D, or 0-d (as the
-array's own library does: PyTorch and JAX sort it as one element with 0-d results; for numpy and
-CuPy arrays and array-likes argsort returns one index, 1-D, and the sorts raise numpy's AxisError); strided 1-D arrays are gathered by their own library where
-they live; n-D arrays raise ValueError. Out-of-place calls return arrays of the input's own kind on
-its device (numpy for numpy arrays, array-likes and buffers).
+array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). Any number of
+dimensions: 0-d as the array's own library does (PyTorch and JAX sort it as one element with 0-d
+results; for numpy and CuPy arrays and array-likes argsort returns one index, 1-D, and the sorts
+raise numpy's AxisError); strided 1-D arrays are gathered by their own library where they live.
+Out-of-place calls return arrays of the input's own kind on its device (numpy for numpy arrays,
+array-likes and buffers), of its shape.
+
+axis (every function; default -1, the last): each row along that axis is sorted on its own, as
+numpy.sort(axis=) and torch.sort(dim=) do; argsort's indices are positions within the row (int64).
+Negative axes count from the end; None sorts the array flattened into a 1-D result (numpy's rule;
+not for the in-place forms, as ndarray.sort). An axis out of range raises what the array's library
+raises: IndexError for PyTorch tensors, numpy's AxisError (a ValueError and an IndexError)
+otherwise. The rows are sorted by one segmented sort on the device (gpusort/segmented.hpp): an
+array whose sorted axis lies innermost in memory (a C-contiguous array along its last axis) is
+read and written where it is; another axis goes through a copy with that axis moved last, made by
+the array's library where it lives, and the result is written back through a transposed view.
+Results are laid out as the library's empty_like(x) (numpy's order "K", PyTorch's
+preserve_format: as numpy.sort and torch.sort return them); out= arrays may have any layout.
 
 Order: ascending, or descending=True; stable unless stable=False (equal keys keep their input
 order, in both orders: argsort(x) equals numpy.argsort(x, kind="stable")). Floats: -0.0 == +0.0;
@@ -24,7 +37,7 @@ NaN: "return isnan(b) ? !isnan(a) : a < b;", not `a < b`); a sort that shows it 
 gpusort.Error and leaves the arrays unchanged, and a sort by a comparator returns only once it is
 done (it is checked).
 
-Where the sort runs: host arrays of fewer keys than the default device's tuning row says
+Where the sort runs: host arrays of fewer keys (all rows together) than the default device's tuning row says
 (host_sort_below: gpusort._gpusort.array_library_tuning) are sorted by numpy on the host, with the
 same results, unless algorithm=, device= or comparator= is given; other host arrays go to the device
 and back; CUDA arrays are sorted on their own GPU. The first sort on a device opens it (and may
@@ -43,7 +56,7 @@ from typing import Any, Literal, NamedTuple, Optional, Tuple, TypeVar, Union, ov
 
 import numpy as np
 
-from . import _arrays, _gpusort, _host, _inputs, _out
+from . import _along, _arrays, _axes, _gpusort, _host, _inputs, _out
 
 # PyTorch and CuPy CUDA arrays: the call returns once the sort is enqueued (False), or once it is
 # done on the device (True: one more round trip to the device per call). Returning early is safe for
@@ -186,28 +199,34 @@ def _sorted_with_indices(a, info, options, keys_out=None, indices_out=None, want
 
 
 @overload
-def sort(x: ArrayT, /, *, descending: bool = ..., stable: bool = ..., return_indices: Literal[False] = ...,
+def sort(x: ArrayT, /, *, axis: Optional[int] = ..., descending: bool = ..., stable: bool = ...,
+         return_indices: Literal[False] = ...,
          out: Optional[ArrayT] = ..., algorithm: Optional[str] = ..., device: Optional[str] = ...,
          comparator: Optional[str] = ...) -> ArrayT: ...
 
 
 @overload
-def sort(x: ArrayT, /, *, descending: bool = ..., stable: bool = ..., return_indices: Literal[True],
+def sort(x: ArrayT, /, *, axis: Optional[int] = ..., descending: bool = ..., stable: bool = ...,
+         return_indices: Literal[True],
          out: Optional[Tuple[ArrayT, Any]] = ..., algorithm: Optional[str] = ..., device: Optional[str] = ...,
          comparator: Optional[str] = ...) -> SortResult: ...
 
 
 @overload
-def sort(x: ArrayT, /, *, descending: bool = ..., stable: bool = ..., return_indices: bool,
+def sort(x: ArrayT, /, *, axis: Optional[int] = ..., descending: bool = ..., stable: bool = ...,
+         return_indices: bool,
          out: Any = ..., algorithm: Optional[str] = ..., device: Optional[str] = ...,
          comparator: Optional[str] = ...) -> Union[ArrayT, SortResult]: ...
 
 
-def sort(x: Any, /, *, descending: bool = False, stable: bool = True, return_indices: bool = False,
-         out: Any = None, algorithm: Optional[str] = None, device: Optional[str] = None,
-         comparator: Optional[str] = None) -> Any:
-    """Returns x sorted: an array of x's kind (on x's GPU for CUDA arrays; numpy for numpy arrays,
-    array-likes and buffer-protocol objects) and dtype. x is left unchanged.
+def sort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, stable: bool = True,
+         return_indices: bool = False, out: Any = None, algorithm: Optional[str] = None,
+         device: Optional[str] = None, comparator: Optional[str] = None) -> Any:
+    """Returns x sorted along axis: an array of x's kind (on x's GPU for CUDA arrays; numpy for
+    numpy arrays, array-likes and buffer-protocol objects), dtype and shape. x is left unchanged.
+
+    axis: the axis sorted (default the last; negative counts from the end), every row along it on
+    its own; None sorts x flattened (a 1-D result), as numpy does.
 
     return_indices=True: returns SortResult(values, indices), as torch.sort does: indices are the
     int64 positions in x of the sorted values (values == x[indices]; stable unless stable=False),
@@ -216,12 +235,16 @@ def sort(x: Any, /, *, descending: bool = False, stable: bool = True, return_ind
     written and returned instead of new arrays; out=x sorts x in place. Order rules, devices and
     streams: see the package's description (help(gpusort))."""
     with_indices = _flag(return_indices, "return_indices")
-    if out is None and algorithm is None and device is None and comparator is None and _host.quick(x):
+    if (out is None and algorithm is None and device is None and comparator is None
+            and (axis == -1 and type(axis) is int or _axes.plain(axis)) and _host.quick(x)):
         _flag(stable, "stable")  # checked as below; the host's sorts are stable either way
         down = _flag(descending, "descending")
         return SortResult(*_host.sort_with_order(x, down)) if with_indices else _host.sort_values(x, down)
     options = _options(descending, stable, algorithm, device, comparator)
-    prepared = _inputs.prepare(x)
+    prepared, along = _along.resolve(x, _inputs.prepare(x), axis, sorts=True)
+    if along is not None:
+        values, order = _along.sort(x, prepared.array, along, options, _wait(x), True, with_indices, out)
+        return SortResult(values, order) if with_indices else values
     _inputs.refuse_numpy_scalar(prepared)
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
@@ -240,18 +263,25 @@ def sort(x: Any, /, *, descending: bool = False, stable: bool = True, return_ind
     return _inputs.shaped(prepared, _arrays.like(x, result))
 
 
-def argsort(x: Any, /, *, descending: bool = False, stable: bool = True, out: Any = None,
-            algorithm: Optional[str] = None, device: Optional[str] = None, comparator: Optional[str] = None) -> Any:
-    """Returns the int64 indices that sort x: x[argsort(x)] == sort(x), an array of x's kind on x's
-    device (JAX arrays: JAX's default integer dtype, int32 unless 64-bit types are enabled). Stable
-    by default: equal keys keep their input order (indices ascending), in both orders. out=: an
-    int64 array of x's kind, shape and device, written and returned. Order rules, devices and
-    streams: see the package's description (help(gpusort))."""
-    if out is None and algorithm is None and device is None and comparator is None and _host.quick(x):
+def argsort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, stable: bool = True,
+            out: Any = None, algorithm: Optional[str] = None, device: Optional[str] = None,
+            comparator: Optional[str] = None) -> Any:
+    """Returns the int64 indices that sort x along axis: x[argsort(x)] == sort(x) for 1-D x, and
+    numpy.take_along_axis(x, argsort(x, axis=k), k) == sort(x, axis=k) (each index a position
+    within its row, as numpy.argsort and torch.argsort return); an array of x's kind and shape on
+    x's device (JAX arrays: JAX's default integer dtype, int32 unless 64-bit types are enabled).
+    axis as sort's (None: indices into x flattened). Stable by default: equal keys keep their input
+    order (indices ascending), in both orders. out=: an int64 array of x's kind, shape and device,
+    written and returned. Order rules, devices and streams: see the package's description
+    (help(gpusort))."""
+    if (out is None and algorithm is None and device is None and comparator is None
+            and (axis == -1 and type(axis) is int or _axes.plain(axis)) and _host.quick(x)):
         _flag(stable, "stable")  # checked as below; the host's sorts are stable either way
         return np.ascontiguousarray(_host.order(x, _flag(descending, "descending")))
     options = _options(descending, stable, algorithm, device, comparator)
-    prepared = _inputs.prepare(x)
+    prepared, along = _along.resolve(x, _inputs.prepare(x), axis, sorts=False)
+    if along is not None:
+        return _along.sort(x, prepared.array, along, options, _wait(x), False, True, out, "gpusort.argsort")[1]
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
     outs = _out.checked(out, 1, "gpusort.argsort", x, info, _inputs.scalar_result(prepared)) if out is not None else None
@@ -261,14 +291,21 @@ def argsort(x: Any, /, *, descending: bool = False, stable: bool = True, out: An
     return _inputs.shaped(prepared, _arrays.like(x, order))
 
 
-def sort_pairs(keys: Any, values: Any, /, *, descending: bool = False, stable: bool = True,
-               algorithm: Optional[str] = None, device: Optional[str] = None,
+def sort_pairs(keys: Any, values: Any, /, *, axis: Optional[int] = -1, descending: bool = False,
+               stable: bool = True, algorithm: Optional[str] = None, device: Optional[str] = None,
                comparator: Optional[str] = None) -> Tuple[Any, Any]:
     """Returns (sorted copy of keys, copy of values permuted alike), each of its input's kind.
-    values: an array of the keys' length and memory with elements of 1, 2, 4, 8 or 16 bytes (any
-    dtype: they are moved as bytes). Inputs as sort's; the inputs are left unchanged."""
+    values: an array of the keys' shape and memory with elements of 1, 2, 4, 8 or 16 bytes (any
+    dtype: they are moved as bytes). axis as sort's (None: both flattened). Inputs as sort's; the
+    inputs are left unchanged."""
     options = _options(descending, stable, algorithm, device, comparator)
-    prepared_keys, prepared_values = _inputs.prepare(keys), _inputs.prepare(values)
+    prepared_keys, along = _along.resolve(keys, _inputs.prepare(keys), axis, sorts=True)
+    prepared_values = _inputs.prepare(values)
+    if along is not None:
+        return _along.sort_pairs(keys, values, prepared_keys.array, prepared_values.array, along, options,
+                                 _wait(keys), in_place=False)
+    if axis is None and _axes.ndim_of(prepared_values.array) > 1:
+        prepared_values = prepared_values._replace(array=_along.flattened(prepared_values.array))
     _inputs.refuse_numpy_scalar(prepared_keys)
     k, v = prepared_keys.array, prepared_values.array
     info = _arrays.inspect(k, "keys", "keys")
@@ -287,17 +324,22 @@ def sort_pairs(keys: Any, values: Any, /, *, descending: bool = False, stable: b
             _inputs.shaped(prepared_values, _arrays.like(values, sorted_values)))
 
 
-def sort_(x: ArrayT, /, *, descending: bool = False, stable: bool = True, algorithm: Optional[str] = None,
-          device: Optional[str] = None, comparator: Optional[str] = None) -> ArrayT:
-    """Sorts x in place (x must be a writable array) and returns x. No copy is made on the host
-    (a strided view is sorted as a contiguous copy written back through it); on any error x is
-    unchanged. Immutable arrays (JAX's) and array-likes (lists) raise TypeError, read-only ones
-    ValueError: sort() returns a sorted copy of them."""
+def sort_(x: ArrayT, /, *, axis: int = -1, descending: bool = False, stable: bool = True,
+          algorithm: Optional[str] = None, device: Optional[str] = None, comparator: Optional[str] = None) -> ArrayT:
+    """Sorts x in place along axis (as sort's; not None, which ndarray.sort refuses too; x must be
+    a writable array) and returns x. No copy is made on the host where x's rows lie in memory as
+    rows (a strided view, or an axis that is not innermost, is sorted as a contiguous copy written
+    back through it); on any error before the sort x is unchanged. Immutable arrays (JAX's) and
+    array-likes (lists) raise TypeError, read-only ones ValueError: sort() returns a sorted copy of them."""
     options = _options(descending, stable, algorithm, device, comparator)
     instead = "gpusort.sort(x), which returns a new array"
     _refuse_immutable("gpusort.sort_", instead, ("x", x))
     prepared = _inputs.prepare(x)
     _refuse_converted("gpusort.sort_", instead, "x", x, prepared)
+    prepared, along = _along.resolve(x, prepared, axis, sorts=True, in_place=True)
+    if along is not None:
+        _along.sort_in_place(x, prepared.array, along, options, _wait(x))
+        return x
     _inputs.refuse_numpy_scalar(prepared)
     a = prepared.array
     if _arrays.host_sortable_in_place(a) and a.shape[0] < _arrays.host_sort_below():
@@ -313,17 +355,22 @@ def sort_(x: ArrayT, /, *, descending: bool = False, stable: bool = True, algori
     return x
 
 
-def sort_pairs_(keys: ArrayT, values: Any, /, *, descending: bool = False, stable: bool = True,
+def sort_pairs_(keys: ArrayT, values: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True,
                 algorithm: Optional[str] = None, device: Optional[str] = None,
                 comparator: Optional[str] = None) -> Tuple[ArrayT, Any]:
-    """Sorts keys in place and permutes values in place alike; returns (keys, values). Immutable,
-    read-only or array-like inputs are refused as in sort_ (sort_pairs() returns sorted copies)."""
+    """Sorts keys in place along axis (as sort_'s) and permutes values (keys' shape) in place alike;
+    returns (keys, values). Immutable, read-only or array-like inputs are refused as in sort_
+    (sort_pairs() returns sorted copies)."""
     options = _options(descending, stable, algorithm, device, comparator)
     instead = "gpusort.sort_pairs(keys, values), which returns new arrays"
     _refuse_immutable("gpusort.sort_pairs_", instead, ("keys", keys), ("values", values))
     prepared_keys, prepared_values = _inputs.prepare(keys), _inputs.prepare(values)
     _refuse_converted("gpusort.sort_pairs_", instead, "keys", keys, prepared_keys)
     _refuse_converted("gpusort.sort_pairs_", instead, "values", values, prepared_values)
+    prepared_keys, along = _along.resolve(keys, prepared_keys, axis, sorts=True, in_place=True)
+    if along is not None:
+        return _along.sort_pairs(keys, values, prepared_keys.array, prepared_values.array, along, options,
+                                 _wait(keys), in_place=True)
     _inputs.refuse_numpy_scalar(prepared_keys)
     k, v = prepared_keys.array, prepared_values.array
     plain_values = _arrays.as_value_bytes(v)

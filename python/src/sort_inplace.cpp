@@ -13,6 +13,9 @@
 // (gpusort's radix reads the input where it lies, which saves the copy's read and write of every key
 // and value), and argsort passes uninitialised indices to argsort_into. sort_/sort_pairs_ pass the
 // caller's arrays to sort_inplace.
+// row_length (every function but temporary_bytes): the flat array is rows of that many elements,
+// each sorted on its own (gpusort/segmented.hpp, Segments::rows); argsort's indices are then local
+// to their row. The Python layer passes it for n-D arrays sorted along an axis (python/gpusort/_axes.py).
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -28,6 +31,7 @@
 #include "gpusort/argsort.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
+#include "gpusort/segmented.hpp"
 #include "gpusort/sort.hpp"
 
 namespace nb = nanobind;
@@ -89,6 +93,16 @@ SortOptions options_from(bool descending, bool stable, const std::optional<std::
   return options;
 }
 
+// The rows a row_length cuts n elements into, or none (one sort of the whole array).
+std::optional<Segments> rows_of(const std::optional<std::uint64_t>& row_length, std::size_t n) {
+  if (!row_length) return std::nullopt;
+  const std::uint64_t length = *row_length;
+  if (length == 0 ? n != 0 : n % length != 0)
+    raise(PyExc_ValueError, "row_length " + std::to_string(length) + " does not divide the array's " +
+                                std::to_string(n) + " elements into rows");
+  return Segments::rows(length == 0 ? 0 : n / length, length);
+}
+
 // A sort of host memory on the shared Context of `device`: the GIL released, so other Python
 // threads run meanwhile (the caller's views keep the arrays alive; they are released after the GIL
 // is back, when they go out of scope in the caller), one sort at a time per context.
@@ -101,10 +115,14 @@ void on_host_context(const std::string& device, Sort&& sort) {
 }
 
 void sort_host_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
-                    const std::string& device) {
+                    const std::string& device, const std::optional<Segments>& rows) {
   const key_type type = key_type_of_view(keys);
   on_host_context(device, [&](Context& ctx) {
-    sort_host(ctx, type, keys.data, keys.n, values ? values->data : nullptr, values ? values->itemsize : 0, options);
+    if (rows)
+      sort_segments_host(ctx, type, keys.data, keys.n, values ? values->data : nullptr, values ? values->itemsize : 0,
+                         *rows, options);
+    else
+      sort_host(ctx, type, keys.data, keys.n, values ? values->data : nullptr, values ? values->itemsize : 0, options);
   });
 }
 
@@ -128,13 +146,16 @@ std::string cuda_id(const ArrayView& keys, const std::string& device) {
 // Out of place (sort_into): keys_in/values_in are read, the result lands in keys/values.
 // positions (argsort_into): values are the indices, in place, made 0..n-1 on the device by the sort
 // (a fill first, or the CUDA one-launch kernels as they read the keys).
+// rows: the segmented sort of each row (its indices local to the row); no lent temporaries.
 void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOptions& options,
                     const std::string& device, std::uintptr_t stream, const ArrayView* temporary, bool wait,
-                    const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr, bool positions = false) {
+                    const ArrayView* keys_in = nullptr, const ArrayView* values_in = nullptr, bool positions = false,
+                    const std::optional<Segments>& rows = std::nullopt) {
   const std::string id = cuda_id(keys, device);
   const key_type type = key_type_of_view(keys);
   if (temporary && (temporary->memory != memory_kind::cuda || temporary->device_id != keys.device_id))
     raise(PyExc_ValueError, "temporary must be a CUDA array on the keys' device");
+  if (temporary && rows) raise(PyExc_ValueError, "temporary is not taken with row_length: rows use gpusort's own pool");
   nb::gil_scoped_release unlocked;
   SharedContext& shared = shared_context(id);
   std::lock_guard one_sort_at_a_time(shared.busy);
@@ -153,7 +174,13 @@ void sort_cuda_view(const ArrayView& keys, const ArrayView* values, const SortOp
                      : sort_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out, value_bytes, queue,
                                          options, lent_args...);
   };
-  Completion done = lent ? enqueue(*lent) : enqueue();
+  const auto enqueue_rows = [&]() {
+    return positions ? argsort_segments_native_async(shared.context, type, k_in, k_out, keys.n, *v_out, value_bytes,
+                                                     *rows, queue, options)
+                     : sort_segments_native_async(shared.context, type, k_in, k_out, keys.n, v_in, v_out,
+                                                  value_bytes, *rows, queue, options);
+  };
+  Completion done = rows ? enqueue_rows() : lent ? enqueue(*lent) : enqueue();
   if (wait) done.wait();
 }
 
@@ -200,7 +227,8 @@ std::optional<std::size_t> temporary_bytes(nb::handle keys_obj, nb::handle value
 void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, bool stable,
                   const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
                   const std::optional<std::string>& comparator, const std::string& keys_name,
-                  std::uintptr_t stream, nb::handle temporary_obj, bool wait) {
+                  std::uintptr_t stream, nb::handle temporary_obj, bool wait,
+                  const std::optional<std::uint64_t>& row_length) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   const bool pairs = !values_obj.is_none();
   check_in_place(keys, keys_name, keys_name, pairs);
@@ -211,11 +239,12 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
     check_pair(keys, *values);
   }
   const SortOptions options = options_from(descending, stable, algorithm, comparator);
+  const std::optional<Segments> rows = rows_of(row_length, keys.n);
   switch (keys.memory) {
     case memory_kind::host:
       if (!temporary_obj.is_none())
         raise(PyExc_ValueError, "temporary is for CUDA arrays; host arrays take gpusort's own device memory");
-      sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""));
+      sort_host_view(keys, values ? &*values : nullptr, options, device.value_or(""), rows);
       return;
     case memory_kind::cuda: {
       std::optional<ArrayView> temporary;
@@ -224,7 +253,7 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
         check_writable(*temporary, "temporary");
       }
       sort_cuda_view(keys, values ? &*values : nullptr, options, device.value_or(""), stream,
-                     temporary ? &*temporary : nullptr, wait);
+                     temporary ? &*temporary : nullptr, wait, nullptr, nullptr, false, rows);
       return;
     }
   }
@@ -233,7 +262,8 @@ void sort_inplace(nb::handle keys_obj, nb::handle values_obj, bool descending, b
 void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in_obj, nb::handle values_obj,
                bool descending, bool stable, const std::optional<std::string>& algorithm,
                const std::optional<std::string>& device, const std::optional<std::string>& comparator,
-               const std::string& keys_name, std::uintptr_t stream, nb::handle temporary_obj, bool wait) {
+               const std::string& keys_name, std::uintptr_t stream, nb::handle temporary_obj, bool wait,
+               const std::optional<std::uint64_t>& row_length) {
   if (values_in_obj.is_none() != values_obj.is_none())
     raise(PyExc_ValueError, "sort_into: give values and values_out together, or neither");
   const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
@@ -259,7 +289,7 @@ void sort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle values_in
   }
   sort_cuda_view(keys, values ? &*values : nullptr, options_from(descending, stable, algorithm, comparator),
                  device.value_or(""), stream, temporary ? &*temporary : nullptr, wait, &keys_in,
-                 values_in ? &*values_in : nullptr);
+                 values_in ? &*values_in : nullptr, false, rows_of(row_length, keys.n));
 }
 
 // An argsort's indices: integers (a float array would get integer bit patterns) of 4 or 8 bytes,
@@ -283,7 +313,7 @@ void check_indices(const char* call, const ArrayView& keys, const ArrayView& ind
 void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descending, bool stable,
                        const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
                        const std::optional<std::string>& comparator, const std::string& keys_name,
-                       nb::handle keys_out_obj) {
+                       nb::handle keys_out_obj, const std::optional<std::uint64_t>& row_length) {
   const ArrayView keys = obtain_keys(keys_obj, keys_name.c_str());
   const ArrayView indices = obtain_values(indices_obj, "indices");
   check_writable(indices, "indices");
@@ -303,9 +333,14 @@ void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descend
   }
   const SortOptions options = options_from(descending, stable, algorithm, comparator);
   const key_type type = key_type_of_view(keys);
+  const std::optional<Segments> rows = rows_of(row_length, keys.n);
   on_host_context(device.value_or(""), [&](Context& ctx) {
-    sort_with_indices_host(ctx, type, keys.data, keys.n, keys_out ? keys_out->data : nullptr, indices.data,
-                           indices.itemsize, options);
+    if (rows)
+      argsort_segments_host(ctx, type, keys.data, keys.n, keys_out ? keys_out->data : nullptr, indices.data,
+                            indices.itemsize, *rows, options);
+    else
+      sort_with_indices_host(ctx, type, keys.data, keys.n, keys_out ? keys_out->data : nullptr, indices.data,
+                             indices.itemsize, options);
   });
 }
 
@@ -315,7 +350,7 @@ void argsort_host_into(nb::handle keys_obj, nb::handle indices_obj, bool descend
 void argsort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle indices_obj, bool descending, bool stable,
                   const std::optional<std::string>& algorithm, const std::optional<std::string>& device,
                   const std::optional<std::string>& comparator, const std::string& keys_name, std::uintptr_t stream,
-                  nb::handle temporary_obj, bool wait) {
+                  nb::handle temporary_obj, bool wait, const std::optional<std::uint64_t>& row_length) {
   const ArrayView keys_in = obtain_keys(keys_in_obj, keys_name.c_str());
   const bool in_place = keys_obj.is(keys_in_obj);
   const ArrayView keys = in_place ? keys_in : obtain_keys(keys_obj, "keys_out");
@@ -332,7 +367,8 @@ void argsort_into(nb::handle keys_in_obj, nb::handle keys_obj, nb::handle indice
     check_writable(*temporary, "temporary");
   }
   sort_cuda_view(keys, &indices, options_from(descending, stable, algorithm, comparator), device.value_or(""), stream,
-                 temporary ? &*temporary : nullptr, wait, in_place ? nullptr : &keys_in, nullptr, true);
+                 temporary ? &*temporary : nullptr, wait, in_place ? nullptr : &keys_in, nullptr, true,
+                 rows_of(row_length, keys.n));
 }
 
 }  // namespace
@@ -351,16 +387,18 @@ void bind_sort(nb::module_& m) {
   m.def("sort_inplace", &sort_inplace, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "stream"_a = 0,
-        "temporary"_a.none() = nb::none(), "wait"_a = true,
+        "temporary"_a.none() = nb::none(), "wait"_a = true, "row_length"_a.none() = nb::none(),
         "Sorts `keys` (and permutes `values` alike) in place; the GIL is released meanwhile. For CUDA "
         "arrays, `stream` is the CUstream (as an int; 0 = the legacy default stream) the sort is "
         "ordered on, and `temporary` a CUDA array on the same device lent for the sort's temporaries "
         "(at least temporary_bytes(...) bytes; None: gpusort's own pool); `wait`: return once the sort is done "
-        "on the device (else once it is enqueued on `stream`).");
+        "on the device (else once it is enqueued on `stream`). `row_length`: the arrays are rows of that many "
+        "elements, each sorted on its own (None: one sort of the whole array).");
   m.def("sort_into", &sort_into, "keys"_a, "keys_out"_a, "values"_a.none() = nb::none(),
         "values_out"_a.none() = nb::none(), nb::kw_only(), "descending"_a = false, "stable"_a = true,
         "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(), "comparator"_a.none() = nb::none(),
         "keys_name"_a = "keys", "stream"_a = 0, "temporary"_a.none() = nb::none(), "wait"_a = true,
+        "row_length"_a.none() = nb::none(),
         "CUDA arrays only: sorts `keys` into `keys_out` (and permutes `values` into `values_out` alike; "
         "`values_out` may be `values` itself, permuted in place), leaving the inputs unchanged; as "
         "sort_inplace otherwise. The outputs must be writable arrays of the inputs' length and dtype on "
@@ -368,18 +406,20 @@ void bind_sort(nb::module_& m) {
   m.def("argsort_into", &argsort_into, "keys"_a, "keys_out"_a, "indices"_a, nb::kw_only(), "descending"_a = false,
         "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "stream"_a = 0,
-        "temporary"_a.none() = nb::none(), "wait"_a = true,
+        "temporary"_a.none() = nb::none(), "wait"_a = true, "row_length"_a.none() = nb::none(),
         "CUDA arrays only: writes the permutation that sorts `keys` into `indices` (4- or 8-byte integers "
         "of the keys' length; the positions are made on the device, nothing need be filled) and the sorted "
         "keys into `keys_out` (`keys` itself: sorted in place; else `keys` is left unchanged); as sort_into "
-        "otherwise.");
+        "otherwise. With `row_length`, each index is the key's position within its row.");
   m.def("argsort_host_into", &argsort_host_into, "keys"_a, "indices"_a, nb::kw_only(), "descending"_a = false,
         "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(), "keys_name"_a = "keys", "keys_out"_a.none() = nb::none(),
+        "row_length"_a.none() = nb::none(),
         "Host arrays only: writes the permutation that sorts `keys` into `indices` (4- or 8-byte integers "
         "of the keys' length), made on the device where keys and indices fit it; the keys are only read. "
         "`keys_out` (optional, the keys' length and dtype, or `keys` itself) receives the sorted keys from "
-        "the same sort.");
+        "the same sort. With `row_length`, each row is sorted on its own and each index is the key's position "
+        "within its row.");
   m.def("temporary_bytes", &temporary_bytes, "keys"_a, "values"_a.none() = nb::none(), nb::kw_only(),
         "descending"_a = false, "stable"_a = true, "algorithm"_a.none() = nb::none(), "device"_a.none() = nb::none(),
         "comparator"_a.none() = nb::none(),

@@ -30,9 +30,12 @@ def test_signatures_are_the_peers():
     for function, extra in [(gpusort.sort, ["return_indices", "out"]), (gpusort.argsort, ["out"])]:
         parameters = inspect.signature(function).parameters
         assert list(parameters)[0] == "x" and parameters["x"].kind is inspect.Parameter.POSITIONAL_ONLY
-        for name in ["descending", "stable", *extra, "algorithm", "device", "comparator"]:
+        for name in ["axis", "descending", "stable", *extra, "algorithm", "device", "comparator"]:
             assert parameters[name].kind is inspect.Parameter.KEYWORD_ONLY, name
         assert parameters["descending"].default is False and parameters["stable"].default is True
+        assert parameters["axis"].default == -1  # the Array API's, numpy's and torch.sort's default
+    for function in (gpusort.sort_pairs, gpusort.sort_, gpusort.sort_pairs_):
+        assert inspect.signature(function).parameters["axis"].default == -1
     for function in (gpusort.sort, gpusort.argsort, gpusort.sort_pairs, gpusort.sort_, gpusort.sort_pairs_):
         hints = function.__annotations__
         assert "return" in hints and "descending" in hints, function.__name__
@@ -338,6 +341,9 @@ USAGE = textwrap.dedent('''
     i: np.ndarray = gpusort.argsort(x, stable=False, out=np.empty(3, np.int64))
     k, v = gpusort.sort_pairs(x, indices)
     gpusort.sort_(x, algorithm="radix", device=None)
+    rows: np.ndarray = gpusort.sort(np.zeros((2, 3), np.float32), axis=0)
+    flat: np.ndarray = gpusort.argsort(np.zeros((2, 3), np.float32), axis=None)
+    gpusort.sort_pairs_(np.zeros((2, 3)), np.zeros((2, 3)), axis=-2)
     ids = [d["id"] for d in gpusort.devices()]
     version: str = gpusort.__version__
     try:

@@ -9,6 +9,7 @@
 #include "algorithms/order_check.hpp"
 #include "algorithms/records/record_sort.hpp"
 #include "algorithms/request_checks.hpp"
+#include "algorithms/segmented/segmented_sort.hpp"
 
 namespace gpusort {
 
@@ -154,9 +155,35 @@ Plan plan_distributed(const SortRequest& request, rt::Device& device) {
   return plan;
 }
 
-// describe() of a record sort's or a distributed sort's own lines; `out` has the device's.
+// A segmented sort (SortRequest::segmented()): its bin (segmented_policy.hpp), the algorithm of
+// the bin's 1-D sorts, and where it runs: on the device, or host data uploaded in one piece (host
+// data larger than the device allows are refused: no chunked path yet).
+Plan plan_segmented(const SortRequest& request, rt::Device& device) {
+  Plan plan;
+  plan.request = request;
+  plan.segments = choose_segmented(device.description(), request);
+  plan.algorithm = &detail::checked_algorithm(device.description(), plan.segments.sort_n, request.options);
+  const std::uint64_t n = request.n;
+  if (trivial_path(plan, n, request.where)) return plan;
+  const std::size_t kb = key_size(request.type), vb = request.value_bytes;
+  plan.budget = detail::device_budget(device.description(), request.options);
+  plan.max_buffer = detail::max_buffer_bytes(device.description());
+  const std::uint64_t need = detail::one_shot_bytes(n, kb, vb) + segmented_temp_bytes(plan, device);
+  if (need > plan.budget || detail::largest_buffer_bytes(n, kb, std::max<std::size_t>(vb, 8)) > plan.max_buffer)
+    throw Error(errc::unsupported, "a segmented sort of host data runs in one piece on the device: " +
+                                       std::to_string(n) + " elements need about " + std::to_string(need) +
+                                       " device bytes, more than the " + std::to_string(plan.budget) +
+                                       " it may use (SortOptions::device_memory_limit, else 70% of the device's "
+                                       "memory); sort the segments in smaller groups");
+  plan.path = Path::one_piece;
+  return plan;
+}
+
+// describe() of a record sort's, a distributed sort's or a segmented sort's own lines; `out` has
+// the device's.
 void describe_records(const Plan& plan, rt::Device& device, SortPlan& out);
 void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out);
+void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out);
 
 }  // namespace
 
@@ -184,6 +211,9 @@ Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices)
   detail::check_request(request);
   if (devices.size() > 1 && (request.record_bytes || request.ranks))
     throw Error(errc::unsupported, "record and distributed sorts are planned for one device each");
+  if (devices.size() > 1 && request.segmented())
+    throw Error(errc::unsupported, "segmented sorts are planned for one device");
+  if (request.segmented()) return plan_segmented(request, *devices[0]);
   if (request.record_bytes) return plan_records(request, *devices[0]);
   if (request.ranks) return plan_distributed(request, *devices[0]);
   // Several devices: chosen for the first, and the choice checked against every one of them.
@@ -211,6 +241,10 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
   out.path = to_string(plan.path);
   if (r.record_bytes) {
     describe_records(plan, device, out);
+    return out;
+  }
+  if (r.segmented()) {
+    describe_segmented(plan, device, out);
     return out;
   }
   if (plan.path == Path::distributed) {
@@ -292,6 +326,22 @@ void describe_records(const Plan& plan, rt::Device& device, SortPlan& out) {
       detail::records_device_extra_bytes(device, r.n, r.record_bytes, rec.passes, *plan.algorithm, plan.options());
   out.temp_bytes_known = plan.algorithm->temp_bytes != nullptr;
   out.device_bytes = r.n * r.record_bytes + out.temporary_bytes;
+}
+
+void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out) {
+  const SortRequest& r = plan.request;
+  out.path = r.offset_bytes != 0 ? "segments: " + std::to_string(r.rows) + " by offsets (" +
+                                       std::to_string(r.offset_bytes) + "-byte)"
+                                 : "segments: " + std::to_string(r.rows) + " rows of " + std::to_string(r.row_length);
+  out.path += std::string(", ") + (plan.path == Path::one_piece ? "in one piece (upload, sort, download through "
+                                                                  "pinned staging)"
+                                                                : to_string(plan.path));
+  out.temp_bytes_known = true;
+  if (plan.path == Path::nothing_to_do) return;
+  out.steps = segmented_plan_steps(plan, device);
+  out.temporary_bytes = segmented_temp_bytes(plan, device);
+  if (plan.path == Path::one_piece)
+    out.device_bytes = detail::one_shot_bytes(r.n, key_size(r.type), r.value_bytes) + out.temporary_bytes;
 }
 
 void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out) {

@@ -13,6 +13,7 @@
 #include "algorithms/host_sizing.hpp"
 #include "algorithms/order_check.hpp"
 #include "algorithms/records/record_passes.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "gpusort/plan.hpp"
 #include "runtime/device.hpp"
 
@@ -49,6 +50,9 @@ struct Plan {
   std::uint64_t max_buffer = 0;
   detail::ChunkPlan chunks;
   RecordsPlan records;  // record sorts (SortRequest::record_bytes) only
+  // Segmented sorts (SortRequest::segmented()) only: the bin and its tuning row; `algorithm` is the
+  // one its 1-D sorts take (SegmentedChoice::sort_n elements each).
+  SegmentedChoice segments;
   // The sorts this one is made of, planned here with its algorithm: a record sort's host passes
   // (Path::host_passes, one per pass), the share one rank sorts (Path::distributed, parts[0]).
   std::vector<Plan> parts;

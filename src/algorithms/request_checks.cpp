@@ -53,14 +53,13 @@ void check_request(const SortRequest& r) {
     check_record_order(r.record_bytes, r.record_fields, r.options);
   } else {
     check_key_type(r.type);
-    if (r.positions) check_argsort_indices(r.n, r.value_bytes);
+    if (r.positions) check_argsort_indices(r.segmented() ? 0 : r.n, r.value_bytes);  // segments: check_segments
     if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
       throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
                                               " bytes are not supported (1, 2, 4, 8 or 16)");
   }
   if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
-  if (r.rows != 1)
-    throw Error(errc::unsupported, "sorts of several rows at once are not supported yet: sort each row separately");
+  if (r.segmented()) check_segments(r);
   if (r.k != 0) throw Error(errc::unsupported, "top-k is not supported yet: sort and take the first k");
   if (r.ranks != 0) {
     if (records || r.positions)
@@ -72,6 +71,38 @@ void check_request(const SortRequest& r) {
     check_no_host_options(r.options);
   else if (!records)  // a record sort's limit depends on its passes: the planner checks it with them
     check_device_memory_limit(r.options, key_size(r.type), r.value_bytes);
+}
+
+void check_segments(const SortRequest& r) {
+  const std::string rows = std::to_string(r.rows), n = std::to_string(r.n);
+  if (r.record_bytes != 0 || !r.record_fields.empty() || r.ranks != 0)
+    throw Error(errc::unsupported, "a segmented sort sorts keys (and values): no records, no distributed sort");
+  if (r.offset_bytes != 0) {
+    if (r.offset_bytes != 4 && r.offset_bytes != 8)
+      throw Error(errc::invalid_argument, "segment offsets are 4 or 8 bytes wide, not " + std::to_string(r.offset_bytes));
+    if (r.row_length != 0)
+      throw Error(errc::invalid_argument, "segments are uniform rows (SortRequest::row_length) or given by offsets "
+                                          "(SortRequest::offset_bytes), not both");
+    if (r.offset_bytes == 4 && r.n > UINT32_MAX)
+      throw Error(errc::invalid_argument, n + " elements need 8-byte segment offsets");
+    if (r.rows == 0 && r.n != 0)
+      throw Error(errc::invalid_argument, "0 segments hold no elements, not " + n);
+    if (r.rows > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "too many segments: " + rows);
+  } else {
+    // rows * row_length == n, without overflow
+    const bool holds_n = r.rows == 0 || r.row_length == 0 ? r.n == 0
+                                                          : r.n % r.rows == 0 && r.n / r.rows == r.row_length;
+    if (!holds_n)
+      throw Error(errc::invalid_argument, rows + " rows of " + std::to_string(r.row_length) + " elements are not the " +
+                                              n + " elements of the sort (rows x row length must be n)");
+  }
+  // argsort's indices are local to their segment: 4 bytes where no segment can be longer than 2^32
+  if (r.positions && r.value_bytes == 4) {
+    const std::uint64_t longest = r.offset_bytes != 0 ? r.n : r.row_length;
+    if (longest > std::uint64_t(UINT32_MAX) + 1)
+      throw Error(errc::invalid_argument, "argsort: segments of up to " + std::to_string(longest) +
+                                              " keys need 64-bit indices");
+  }
 }
 
 void check_key_type(key_type type) {

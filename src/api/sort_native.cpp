@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "algorithms/planner.hpp"
+#include "algorithms/segmented/segmented_sort.hpp"
 #include "api/device_run.hpp"
+#include "api/native_enqueue.hpp"
 #include "gpusort/native.hpp"
 #include "runtime/device.hpp"
 #include "runtime/program_cache.hpp"
@@ -134,23 +136,24 @@ rt::BufferPtr wrap_temporaries(rt::Device& device, const algo::Plan& plan, const
   return device.wrap(t.view, t.bytes);
 }
 
+}  // namespace
+
 // positions (argsort): the values, in place, are first filled with 0..n-1 on the device.
-Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out, std::size_t n,
-                   const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
-                   std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options,
-                   const NativeTemporaries* temporaries, bool positions = false) {
+Completion detail::enqueue_native(Context& ctx, SortRequest request, const NativeView& keys_in,
+                                  const NativeView& keys_out, const std::optional<NativeView>& values_in,
+                                  const std::optional<NativeView>& values_out, const NativeQueue& queue,
+                                  const NativeTemporaries* temporaries, const NativeSortSteps& steps) {
   std::shared_ptr<rt::Device> device = ctx.shared_runtime_device();
   // The request and views are checked before anything is enqueued, so a bad request touches nothing.
-  const algo::Plan plan = algo::make_plan({.type = type,
-                                           .n = n,
-                                           .value_bytes = value_bytes,
-                                           .positions = positions,
-                                           .where = data_location::caller_memory,
-                                           .options = options},
-                                          *device);
+  request.where = data_location::caller_memory;
+  const algo::Plan plan = algo::make_plan(request, *device);
+  const key_type type = request.type;
+  const std::size_t n = request.n, value_bytes = request.value_bytes;
+  const SortOptions& options = plan.options();
   check_value_views(values_in, values_out, value_bytes);
   const algo::Algorithm& algorithm = *plan.algorithm;
-  if (n == 0) return Completion(nullptr, algorithm.name);
+  const std::string name = request.segmented() ? algo::segmented_report_name(plan) : algorithm.name;
+  if (n == 0) return Completion(nullptr, name);
 
   const std::size_t key_bytes = n * key_size(type);
   const Operands keys = wrap_pair(*device, keys_in, keys_out, key_bytes, key_size(type), "keys");
@@ -165,6 +168,7 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     if (value_bytes) operands.insert(operands.end(), {{&*values_in, n * value_bytes}, {&*values_out, n * value_bytes}});
     temp = wrap_temporaries(*device, plan, *temporaries, operands);
   }
+  if (steps.prepare) steps.prepare(plan, *device);
 
   auto state = std::make_unique<Completion::State>();
   state->device = device;
@@ -179,8 +183,8 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     // that is then sorted in place (algo::run).
     if (!keys.in_place) job.keys_in = keys.in.get();
     if (value_bytes && !values.in_place) job.values_in = values.in.get();
-    job.values_are_positions = positions;  // made after run()'s start event (by run or the driver): in sort_ms
-    algo::RunEvents events = algo::run(algorithm, job);
+    job.values_are_positions = request.positions;  // made after run()'s start event (by run or the driver): in sort_ms
+    algo::RunEvents events = steps.run ? steps.run(plan, job) : algo::run(algorithm, job);
     state->start = std::move(events.start);
     state->done = std::move(events.stop);  // the caller's queue waits on it: no event more per call
     state->compiled = events.programs_compiled;
@@ -193,10 +197,10 @@ Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const
     throw;
   }
   state->done = device->signal_native(queue, std::move(state->done));
-  return Completion(std::move(state), algorithm.name);
+  return Completion(std::move(state), name);
 }
 
-SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& options) {
+SortReport detail::wait_and_report(Context& ctx, Completion done, const SortOptions& options) {
   done.wait();
   SortReport report;
   report.algorithm = done.algorithm();
@@ -211,11 +215,25 @@ SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& opt
   return report;
 }
 
+namespace {
+
+using detail::wait_and_report;
+
+Completion enqueue(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out, std::size_t n,
+                   const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
+                   std::size_t value_bytes, const NativeQueue& queue, const SortOptions& options,
+                   const NativeTemporaries* temporaries) {
+  return detail::enqueue_native(ctx, {.type = type, .n = n, .value_bytes = value_bytes, .options = options}, keys_in,
+                                keys_out, values_in, values_out, queue, temporaries);
+}
+
 // The sort of the keys with the indices as values sorted in place.
 Completion enqueue_argsort(Context& ctx, key_type type, const NativeView& keys_in, const NativeView& keys_out,
                            std::size_t n, const NativeView& indices, std::size_t index_bytes, const NativeQueue& queue,
                            const SortOptions& options, const NativeTemporaries* temporaries) {
-  return enqueue(ctx, type, keys_in, keys_out, n, indices, indices, index_bytes, queue, options, temporaries, true);
+  return detail::enqueue_native(
+      ctx, {.type = type, .n = n, .value_bytes = index_bytes, .positions = true, .options = options}, keys_in,
+      keys_out, indices, indices, queue, temporaries);
 }
 
 }  // namespace

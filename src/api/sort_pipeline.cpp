@@ -91,7 +91,7 @@ std::uint64_t shared_temporary_bytes(rt::Device& device, const algo::Algorithm& 
 StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t vb,
                          const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
                          unsigned threads, const std::function<void(std::size_t)>& on_done,
-                         std::atomic<bool>* writing) {
+                         std::atomic<bool>* writing, const std::function<algo::RunEvents(algo::SortJob&)>& sort) {
   StepTimes times;
   if (steps.empty()) return times;
   const std::size_t kb = key_size(type);
@@ -161,7 +161,7 @@ StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, k
       job.values_are_positions = steps[i].values_are_positions;
       job.output_is_scratch = true;  // the step's output is downloaded only once its sort succeeded
       if (n > 1 || job.values_are_positions) {  // (run() makes a lone position too)
-        const algo::RunEvents events = algo::run(algorithm, job);
+        const algo::RunEvents events = sort ? sort(job) : algo::run(algorithm, job);
         events.stop->wait();
         times.sort_ms += events.stop->elapsed_ms_since(*events.start);
       }

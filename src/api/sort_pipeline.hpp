@@ -75,9 +75,12 @@ std::uint64_t shared_temporary_bytes(rt::Device& device, const algo::Algorithm& 
 // (0: automatic). on_done(i), if given, runs on the calling thread once step i's output is
 // complete (it must not throw).
 // writing, if given, is set before the first byte of any step's output is written.
+// sort, if given, sorts each step's job in place of algo::run(algorithm, job) (a segmented sort's
+// bin: api/segmented_host.cpp); `algorithm` still sizes the shared temporaries.
 StepTimes run_sort_steps(rt::Device& device, const algo::Algorithm& algorithm, key_type type, std::size_t value_bytes,
                          const SortOptions& options, std::span<const SortStep> steps, std::uint64_t capacity,
                          unsigned threads, const std::function<void(std::size_t)>& on_done = {},
-                         std::atomic<bool>* writing = nullptr);
+                         std::atomic<bool>* writing = nullptr,
+                         const std::function<algo::RunEvents(algo::SortJob&)>& sort = {});
 
 }  // namespace gpusort::detail

@@ -41,6 +41,10 @@ struct SortArgs {
   std::string temporary_directory;  // where external sorts keep their runs; empty: $TMPDIR or /tmp
   std::string record_size;          // bytes per record: sort records by --key fields (record_sort.hpp)
   std::string key;                  // OFFSET:TYPE[:desc][,...]
+  // Segmented sorts (segmented_sort.hpp): each row or segment sorted on its own.
+  std::string axis;        // an n-D .npy input sorted along this axis (negative from the end); empty: the last
+  std::string row_length;  // a raw (or 1-D) input cut into rows of this many keys
+  std::string segments;    // a raw (or 1-D) input cut at the offsets in this file
   bool progress = false;            // --progress: draw the progress line even off a terminal
   bool no_progress = false;         // --no-progress: never draw it
   bool verbose = false;
@@ -69,6 +73,8 @@ struct PlanArgs {
   std::string where = "host";  // host (a file or host array) or device (data already on the device)
   std::string indices;         // argsort: the indices' width, 4 or 8 (the values then are positions)
   std::string ranks;           // the distributed sort over this many ranks (gpusort dist-sort)
+  std::string rows;            // a segmented sort: this many rows of count / rows keys each
+  std::string segments;        // a segmented sort: this many segments of any lengths (given by offsets)
 };
 
 // The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).

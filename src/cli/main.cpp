@@ -148,6 +148,7 @@ int main(int argc, char** argv) {
   const char* kAlgorithm = "Algorithm and tuning";
   const char* kMemory = "Memory";
   const char* kRecords = "Records";
+  const char* kSegments = "Rows and segments (each sorted on its own)";
   const char* kReport = "Reporting";
   sort->add_option("input", s.inputs,
                    "Keys: raw little-endian arrays of --type, or .npy files; several are concatenated; - reads "
@@ -173,6 +174,23 @@ int main(int argc, char** argv) {
                    "4, 8, 16); optional for .npy values")
       ->type_name("TYPE")
       ->group(kInput);
+  sort->add_option("--axis", s.axis,
+                   "Sort a .npy input along this axis, each row on its own, output shaped like it (negative counts "
+                   "from the end; an n-D .npy is sorted along its last axis without --axis; others through a copy "
+                   "on the host)")
+      ->type_name("A")
+      ->group(kSegments);
+  sort->add_option("--row-length", s.row_length,
+                   "Cut the input (raw or 1-D .npy) into rows of N keys, N dividing the key count, and sort each "
+                   "row on its own")
+      ->type_name("N")
+      ->group(kSegments);
+  sort->add_option("--segments", s.segments,
+                   "Cut the input (raw or 1-D .npy) at these offsets and sort each segment on its own: S + 1 "
+                   "offsets, raw little-endian u64 or a 1-D .npy of uint64/uint32/int64/int32, starting at 0, "
+                   "ending at the key count, never decreasing (empty segments allowed)")
+      ->type_name("OFFSETS_FILE")
+      ->group(kSegments);
   sort->add_option("-o,--output", s.output,
                    "Where the sorted keys go (a file is replaced only once complete; - is standard output, also the "
                    "default unless --indices-out is given; .npy if every input is .npy or the name ends in .npy)")
@@ -180,8 +198,9 @@ int main(int argc, char** argv) {
       ->group(kOutput);
   sort->add_option("--values-out", s.values_out, "Where the permuted values go")->type_name("FILE")->group(kOutput);
   sort->add_option("--indices-out", s.indices_out,
-                   "Where argsort's indices go: int64 positions in the (concatenated) input, stable; .npy if every "
-                   "input is .npy or the name ends in .npy. Without -o only the indices (and values) are written")
+                   "Where argsort's indices go: int64 positions in the (concatenated) input, stable (with --axis, "
+                   "--row-length or --segments: positions within each row or segment); .npy if every input is .npy "
+                   "or the name ends in .npy. Without -o only the indices (and values) are written")
       ->type_name("FILE")
       ->group(kOutput);
   sort->add_flag("-d,--descending,-r,--reverse", s.descending, "Sort in descending order (NaNs first for floats)")
@@ -193,8 +212,8 @@ int main(int argc, char** argv) {
                  "equals +0, NaN equals NaN); with -c, equal neighbours are out of order")
       ->group(kOrder);
   sort->add_flag("-c,--check", s.check,
-                 "Sort nothing: exit 0 if the inputs are in order, else 1 naming the first key out of order on "
-                 "stderr (FILE:INDEX: disorder: ...)")
+                 "Sort nothing: exit 0 if the inputs are in order (with rows or segments: each on its own), else 1 "
+                 "naming the first key out of order on stderr (FILE:INDEX: disorder: ...)")
       ->group(kOrder);
   sort->add_flag("-C", s.check_quietly, "Like -c, but print nothing")->group(kOrder);
   sort->add_option("--comparator", s.comparator,
@@ -311,6 +330,10 @@ int main(int argc, char** argv) {
   plan->add_option("-S,--memory-limit", pl.sort.memory_limit,
                    "Host memory for keys and values, as for sort: larger data plan the external sort through runs");
   plan->add_option("--ranks", pl.ranks, "The distributed sort (gpusort dist-sort) over this many ranks");
+  plan->add_option("--rows", pl.rows, "A segmented sort of this many rows of count / rows keys each (sort --axis, "
+                                      "--row-length)");
+  plan->add_option("--segments", pl.segments, "A segmented sort of this many segments of any lengths, given by "
+                                              "offsets (sort --segments)");
   plan->add_option("--record-size", pl.sort.record_size, "Records of this many bytes (1..1024), as for sort");
   plan->add_option("--key", pl.sort.key, "Record key fields OFFSET:TYPE[:desc],..., as for sort");
 

@@ -28,6 +28,30 @@ void plan_records(const PlanArgs& args, SortRequest& request) {
   if (s.comparator.empty()) request.record_fields = parse_key_fields(s.key, request.record_bytes);
 }
 
+// --rows R or --segments S: a segmented sort's request (gpusort/segmented.hpp), as gpusort sort
+// makes it: uniform rows (--axis, --row-length), or segments by offsets (--segments, which the
+// command passes as u64).
+void plan_segments(const PlanArgs& args, SortRequest& request) {
+  if (!args.rows.empty() && !args.segments.empty())
+    throw Error(errc::invalid_argument, "--rows and --segments exclude each other: give one");
+  const char* flag = args.rows.empty() ? "--segments" : "--rows";
+  if (request.record_bytes)
+    throw Error(errc::invalid_argument, std::string(flag) + " plans a segmented sort of keys: not with --record-size");
+  if (!args.ranks.empty() || !args.sort.memory_limit.empty())
+    throw Error(errc::invalid_argument, std::string(flag) + " plans a segmented sort, which reads its input whole: "
+                                                            "not with --ranks or -S");
+  if (!args.rows.empty()) {
+    request.rows = parse_unsigned_arg(args.rows, "--rows", 0, ~std::uint64_t(0), "rows of --count / --rows keys");
+    if (request.rows == 0 ? request.n != 0 : request.n % request.rows != 0)
+      throw Error(errc::invalid_argument, "--rows " + args.rows + " does not divide --count " +
+                                              std::to_string(request.n) + " into rows of one length");
+    request.row_length = request.rows ? request.n / request.rows : 0;
+  } else {
+    request.rows = parse_unsigned_arg(args.segments, "--segments", 0, ~std::uint64_t(0), "segments of any lengths");
+    request.offset_bytes = sizeof(std::uint64_t);
+  }
+}
+
 }  // namespace
 
 int run_plan(const PlanArgs& args) {
@@ -56,6 +80,7 @@ int run_plan(const PlanArgs& args) {
     throw Error(errc::invalid_argument, "--where must be host or device (got '" + args.where + "')");
   request.options = make_options(s);
   request.options.verbose = false;
+  if (!args.rows.empty() || !args.segments.empty()) plan_segments(args, request);
   // The paths above one device's plan: several ranks, each sorting its share; files larger than the
   // host memory limit, sorted through runs on disk. Each prints its own lines, then the plan of one
   // piece it sorts (a rank's share, a run).

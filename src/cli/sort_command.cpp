@@ -34,6 +34,7 @@
 #include "sort_inputs.hpp"
 #include "sort_unique.hpp"
 #include "runtime/program_cache.hpp"
+#include "segmented_sort.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -277,8 +278,10 @@ void print_report(const SortArgs& args, const SortRun& run) {
 
 int run_sort(const SortArgs& given) {
   const SortArgs args = resolve_sort_args(given);  // several inputs, -o absent, -c (sort_args.hpp)
-  if (args.check) return run_sort_check(args);
+  if (args.check) return is_segmented_sort(args) ? run_segmented_check(args) : run_sort_check(args);
   check_arguments(args);
+  // Rows or segments each sorted on their own, or an n-D .npy along an axis (segmented_sort.hpp).
+  if (is_segmented_sort(args)) return run_segmented_sort(args, make_options(args));
   if (!args.record_size.empty()) return run_record_sort(args, make_options(args));
   if (!args.key.empty()) throw Error(errc::invalid_argument, "--key needs --record-size (it names fields of records)");
   const FileFormat format = parse_format_arg(args.format);

@@ -26,14 +26,16 @@ std::string q(const std::string& s) { return "'" + s + "'"; }
 // head: the file's first head_size bytes (its .npy header whole, or 4 KiB, or all of a shorter
 // file); total: the file's size.
 ArrayLayout read_layout(const std::string& path, const std::string& what, const unsigned char* head,
-                        std::size_t head_size, std::size_t total, FileFormat format) {
+                        std::size_t head_size, std::size_t total, FileFormat format, npy_shapes shapes) {
   const bool magic = has_npy_magic(head, head_size);
   if (format == FileFormat::npy && !magic)
     throw Error(errc::invalid_argument, what + " " + display_name(path) + " is not a .npy file (no .npy magic; --format npy was given)");
   ArrayLayout l;
   if (magic && format != FileFormat::raw) {
-    const NpyHeader h = parse_npy(head, head_size, total, path);
+    NpyHeader h = parse_npy(head, head_size, total, path, shapes);
     l.npy = true;
+    l.shape = std::move(h.shape);
+    l.fortran_order = h.fortran_order;
     l.descr = h.descr;
     l.offset = h.data_offset;
     l.count = h.count;
@@ -88,6 +90,8 @@ ArrayFile with_layout(std::string path, InputBytes bytes, const ArrayLayout& l) 
   f.offset = l.offset;
   f.count = l.count;
   f.item_size = l.item_size;
+  f.shape = l.shape;
+  f.fortran_order = l.fortran_order;
   return f;
 }
 
@@ -154,8 +158,8 @@ ValueType parse_value_type_arg(const std::string& name, const std::string& optio
 }
 
 KeyLayout key_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
-                     std::optional<key_type> type, FileFormat format, const std::string& what) {
-  ArrayLayout l = read_layout(path, what, head, head_size, total, format);
+                     std::optional<key_type> type, FileFormat format, const std::string& what, npy_shapes shapes) {
+  ArrayLayout l = read_layout(path, what, head, head_size, total, format, shapes);
   if (l.npy) {
     key_type t = key_type_of_descr(l.descr, path);
     // a 2-byte void holds bf16 keys unless --type names another 2-byte type: void has no type of its own
@@ -175,8 +179,8 @@ KeyLayout key_layout(const std::string& path, const unsigned char* head, std::si
 }
 
 ArrayLayout value_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
-                         const std::optional<ValueType>& type, FileFormat format) {
-  ArrayLayout l = read_layout(path, "values", head, head_size, total, format);
+                         const std::optional<ValueType>& type, FileFormat format, npy_shapes shapes) {
+  ArrayLayout l = read_layout(path, "values", head, head_size, total, format, shapes);
   if (l.npy) {
     if (!is_supported_value_size(l.item_size))
       throw Error(errc::invalid_argument, "values " + q(path) + " have dtype " + q(l.descr) + " of " +
@@ -196,15 +200,17 @@ ArrayLayout value_layout(const std::string& path, const unsigned char* head, std
   return l;
 }
 
-KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format, const std::string& what) {
+KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format, const std::string& what,
+                  npy_shapes shapes) {
   InputBytes bytes = read_input(path, what);
-  const KeyLayout k = key_layout(path, bytes.data(), bytes.size(), bytes.size(), type, format, what);
+  const KeyLayout k = key_layout(path, bytes.data(), bytes.size(), bytes.size(), type, format, what, shapes);
   return {with_layout(path, std::move(bytes), k.layout), k.type};
 }
 
-ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format) {
+ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format,
+                      npy_shapes shapes) {
   InputBytes bytes = read_input(path, "values");
-  const ArrayLayout l = value_layout(path, bytes.data(), bytes.size(), bytes.size(), type, format);
+  const ArrayLayout l = value_layout(path, bytes.data(), bytes.size(), bytes.size(), type, format, shapes);
   return with_layout(path, std::move(bytes), l);
 }
 

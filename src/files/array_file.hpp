@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "files/input_file.hpp"
+#include "files/npy.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/sort_file.hpp"
 
@@ -27,6 +28,8 @@ struct ArrayFile {
   std::size_t offset = 0;
   std::size_t count = 0;
   std::size_t item_size = 0;
+  std::vector<std::size_t> shape;  // .npy: its shape (one dimension unless loaded with npy_shapes::any)
+  bool fortran_order = false;      // .npy of more than one dimension: column-major
 
   unsigned char* data() noexcept { return bytes.data() + offset; }
   const unsigned char* data() const noexcept { return bytes.data() + offset; }
@@ -61,6 +64,8 @@ struct ArrayLayout {
   std::size_t offset = 0;   // of the first element
   std::size_t count = 0;
   std::size_t item_size = 0;
+  std::vector<std::size_t> shape;  // .npy only
+  bool fortran_order = false;
 };
 struct KeyLayout {
   ArrayLayout layout;
@@ -68,16 +73,20 @@ struct KeyLayout {
 };
 // The checks and errors of load_keys / load_values from a file's first head_size bytes (all of
 // its .npy header, and at least 4 KiB unless the file is shorter) and its size in bytes, for
-// readers that do not hold the whole file (the streamed sort).
+// readers that do not hold the whole file (the streamed sort). A .npy file must be 1-D unless
+// `shapes` is npy_shapes::any (sorts along an axis).
 KeyLayout key_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
-                     std::optional<key_type> type, FileFormat format, const std::string& what = "input");
+                     std::optional<key_type> type, FileFormat format, const std::string& what = "input",
+                     npy_shapes shapes = npy_shapes::one_dimensional);
 ArrayLayout value_layout(const std::string& path, const unsigned char* head, std::size_t head_size, std::size_t total,
-                         const std::optional<ValueType>& type, FileFormat format);
+                         const std::optional<ValueType>& type, FileFormat format,
+                         npy_shapes shapes = npy_shapes::one_dimensional);
 KeyFile load_keys(const std::string& path, std::optional<key_type> type, FileFormat format,
-                  const std::string& what = "input");
+                  const std::string& what = "input", npy_shapes shapes = npy_shapes::one_dimensional);
 
 // Values: any dtype of a supported width for .npy; a raw file needs `type`.
-ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format);
+ArrayFile load_values(const std::string& path, const std::optional<ValueType>& type, FileFormat format,
+                      npy_shapes shapes = npy_shapes::one_dimensional);
 
 // Writing ---------------------------------------------------------------------------------
 // Writes `count` elements at `data` to `out`, with a .npy header of dtype `descr` if npy.

@@ -18,7 +18,8 @@ constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 //   {'descr': '<u4', 'fortran_order': False, 'shape': (10,), }
 class HeaderParser {
  public:
-  HeaderParser(std::string_view text, const std::string& path) : s_(text), path_(path) {}
+  HeaderParser(std::string_view text, const std::string& path, npy_shapes shapes)
+      : s_(text), path_(path), shapes_(shapes) {}
 
   void parse(NpyHeader& h) {
     bool have_descr = false, have_order = false, have_shape = false;
@@ -51,7 +52,8 @@ class HeaderParser {
       if (peek() != '}') bad(path_, "malformed header dictionary");
     }
     if (!have_descr || !have_order || !have_shape) bad(path_, "header lacks 'descr', 'fortran_order' or 'shape'");
-    // For a 1-D array C and Fortran order are the same layout, so fortran_order is irrelevant.
+    // For a 1-D array C and Fortran order are the same layout, so fortran_order matters only for more.
+    h.fortran_order = fortran_ && h.shape.size() > 1;
   }
 
  private:
@@ -107,17 +109,28 @@ class HeaderParser {
       skip_ws();
       if (peek() == ',') ++i_;
     }
-    if (dims.size() != 1) {
+    if (dims.empty()) bad(path_, "it holds a 0-dimensional scalar; gpusort sorts arrays");
+    if (dims.size() != 1 && shapes_ == npy_shapes::one_dimensional) {
       std::string shape_text;
-      for (std::size_t k = 0; k < dims.size(); ++k) shape_text += (k ? "x" : "") + std::to_string(dims[k]);
-      bad(path_, dims.empty() ? std::string("it holds a 0-dimensional scalar; gpusort sorts 1-D arrays")
-                              : "it holds a " + shape_text + " array; gpusort sorts 1-D arrays");
+      for (std::size_t k = 0; k < dims.size(); ++k) {
+        if (k) shape_text += 'x';
+        shape_text += std::to_string(dims[k]);
+      }
+      bad(path_, "it holds a " + shape_text + " array, and only 1-D arrays are read here (gpusort sort sorts an "
+                 "n-D .npy along --axis)");
     }
-    h.count = dims[0];
+    std::size_t count = 1;
+    for (const std::size_t d : dims) {
+      if (d != 0 && count > ~std::size_t(0) / d) bad(path_, "shape too large");
+      count *= d;
+    }
+    h.count = count;
+    h.shape = std::move(dims);
   }
 
   std::string_view s_;
   const std::string& path_;
+  npy_shapes shapes_;
   std::size_t i_ = 0;
   bool fortran_ = false;
 };
@@ -153,7 +166,8 @@ std::size_t npy_header_bytes(const unsigned char* data, std::size_t size) noexce
                (std::size_t(data[11]) << 24));
 }
 
-NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_t size, const std::string& path) {
+NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_t size, const std::string& path,
+                    npy_shapes shapes) {
   if (!has_npy_magic(data, head_size)) bad(path, "missing the \\x93NUMPY magic");
   if (head_size < 10) bad(path, "truncated header");
   const unsigned major = data[6];
@@ -175,7 +189,7 @@ NpyHeader parse_npy(const unsigned char* data, std::size_t head_size, std::size_
     bad(path, "a header of " + std::to_string(header_len) + " bytes, more than gpusort reads for one (" +
                   std::to_string(head_size - prefix) + ")");
   NpyHeader h;
-  HeaderParser(std::string_view(reinterpret_cast<const char*>(data + prefix), header_len), path).parse(h);
+  HeaderParser(std::string_view(reinterpret_cast<const char*>(data + prefix), header_len), path, shapes).parse(h);
   h.item_size = item_size_of(h.descr);
   if (h.item_size == 0) bad(path, "unsupported dtype '" + h.descr + "'");
   h.data_offset = prefix + header_len;
@@ -227,8 +241,20 @@ std::string descr_of(key_type t) {
 }
 
 std::vector<unsigned char> make_npy_header(const std::string& descr, std::size_t count) {
-  std::string dict =
-      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+  return make_npy_header(descr, std::vector<std::size_t>{count}, false);
+}
+
+std::vector<unsigned char> make_npy_header(const std::string& descr, const std::vector<std::size_t>& shape,
+                                           bool fortran_order) {
+  // numpy's spelling of a tuple: (5,) for one dimension, (2, 3) for more.
+  std::string shape_text;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (k) shape_text += ", ";
+    shape_text += std::to_string(shape[k]);
+  }
+  if (shape.size() == 1) shape_text += ",";
+  std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + (fortran_order ? "True" : "False") +
+                     ", 'shape': (" + shape_text + "), }";
   const bool v2 = dict.size() + 1 + 10 > 65535;
   const std::size_t prefix = v2 ? 12 : 10;
   std::size_t total = prefix + dict.size() + 1;  // + '\n'

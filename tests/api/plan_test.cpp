@@ -122,8 +122,9 @@ TEST(Plan, RefusesWhatTheSortsRefuse) {
   expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20,
                   .options = {.comparator = "return a < b;", .device_memory_limit = 1 << 20}},
                  errc::unsupported, "comparator");
+  // Segmented requests: rows that hold n (segmented_test.cpp plans the rest).
+  expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::invalid_argument, "rows x row length");
   // Room for what comes next, refused until it is built.
-  expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::unsupported, "rows");
   expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::unsupported, "top-k");
 }
 

@@ -4,6 +4,9 @@
 // Each bin sorts every segment it is given on its own, leaving the result in job.sort.keys /
 // job.sort.values (read from keys_in / values_in when those are set, which are then never written),
 // stable within each segment when the options ask for it, and never reads anything back to the host.
+// An argsort (sort.values_are_positions) gets each key's index within its segment in job.sort.values,
+// and the bin clears the flag (algo::run_segmented, segmented_sort.hpp, checks it).
+// The bin is chosen by the planner (segmented_policy.hpp) and called by run_segmented with the plan.
 #include <cstdint>
 
 #include "algorithms/algorithm.hpp"

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,45 @@ inline std::optional<std::uint64_t> header_count(const std::string& header) {
     count *= std::stoull(d);
   }
   return count;
+}
+
+// The dimensions of 'shape' in a header the command wrote (empty where it cannot be read).
+inline std::vector<std::uint64_t> header_dims(const std::string& header) {
+  const std::string key = "'shape': (";
+  const auto p = header.find(key);
+  const auto end = p == std::string::npos ? p : header.find(')', p);
+  if (end == std::string::npos) return {};
+  std::vector<std::uint64_t> dims;
+  std::string text = header.substr(p + key.size(), end - p - key.size()) + ",";
+  for (std::size_t start = 0, comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1) {
+    const std::string d = text.substr(start, comma - start);
+    if (d.find_first_not_of(' ') == std::string::npos) continue;
+    if (d.find_first_not_of(" 0123456789") != std::string::npos) return {};
+    dims.push_back(std::stoull(d));
+  }
+  return dims;
+}
+
+// The runs of keys a sort orders on their own: an n-D .npy is sorted along its last axis, whose
+// elements lie `stride` apart (1 in C order; the product of the other dimensions in Fortran order),
+// and a 1-D array is one line. Line l's element j is at start(l) + j * stride.
+struct Lines {
+  std::size_t count = 1, length = 0, stride = 1;
+  bool fortran = false;
+  std::size_t at(std::size_t line, std::size_t j) const {
+    return (fortran ? line : line * length) + j * stride;
+  }
+};
+inline Lines lines_of_header(const std::string& header, std::size_t n) {
+  Lines l;
+  l.length = n;
+  const auto dims = header_dims(header);
+  if (dims.size() < 2) return l;
+  l.length = static_cast<std::size_t>(dims.back());
+  l.count = l.length ? n / l.length : 0;
+  l.fortran = header.find("'fortran_order': True") != std::string::npos;
+  if (l.fortran) l.stride = l.count;
+  return l;
 }
 
 // The key at index i as raw little-endian bits (bools as 0 or 1: a sort may write a true byte as 1).

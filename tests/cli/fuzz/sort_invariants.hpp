@@ -105,6 +105,7 @@ struct Payload {
   std::vector<unsigned char> bytes;
   std::string descr;  // empty for a raw file
   std::optional<std::uint64_t> count;  // what a .npy header's shape claims
+  std::string header;                  // a .npy's header text (empty for a raw file)
 };
 
 // The keys of a file: the payload of a .npy (with its header's dtype), or the whole raw file (also
@@ -118,7 +119,7 @@ inline std::optional<Payload> payload_of(const std::vector<unsigned char>& b, st
     return std::nullopt;
   }
   Payload p{std::vector<unsigned char>(b.begin() + static_cast<std::ptrdiff_t>(layout->data_offset), b.end()),
-            header_descr(layout->header).value_or("?"), header_count(layout->header)};
+            header_descr(layout->header).value_or("?"), header_count(layout->header), layout->header};
   return p;
 }
 
@@ -211,19 +212,25 @@ class SortInvariants {
       keys_in[i] = key_bits(in->bytes.data(), i, kind->size, kind->kind);
       keys_out[i] = key_bits(out->bytes.data(), i, kind->size, kind->kind);
     }
-    for (std::size_t i = 1; i < n; ++i) {
-      const bool wrong = view_.descending ? key_less(*kind, keys_out[i - 1], keys_out[i])
-                                          : key_less(*kind, keys_out[i], keys_out[i - 1]);
-      if (wrong) return add("output not sorted at index " + std::to_string(i));
-    }
-    if (view_.values.empty()) {
-      auto a = keys_in, b = keys_out;
+    // An n-D .npy is sorted along its last axis: every line on its own (the output keeps the shape).
+    lines_ = lines_of_header(out->header, n);
+    for (std::size_t l = 0; l < lines_.count; ++l) {
+      for (std::size_t j = 1; j < lines_.length; ++j) {
+        const std::size_t i = lines_.at(l, j), before = lines_.at(l, j - 1);
+        const bool wrong = view_.descending ? key_less(*kind, keys_out[before], keys_out[i])
+                                            : key_less(*kind, keys_out[i], keys_out[before]);
+        if (wrong) return add("output not sorted at index " + std::to_string(i));
+      }
+      std::vector<std::uint64_t> a, b;
+      for (std::size_t j = 0; j < lines_.length; ++j) {
+        a.push_back(keys_in[lines_.at(l, j)]);
+        b.push_back(keys_out[lines_.at(l, j)]);
+      }
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());
-      if (a != b) add("output keys are not a permutation of the input keys");
-      return;
+      if (a != b) return add("output keys are not a permutation of the input keys (line " + std::to_string(l) + ")");
     }
-    check_values(*kind, keys_in, keys_out);
+    if (!view_.values.empty()) check_values(*kind, keys_in, keys_out);
   }
 
   void check_values(KeyKind kind, const std::vector<std::uint64_t>& keys_in, const std::vector<std::uint64_t>& keys_out) {
@@ -246,11 +253,14 @@ class SortInvariants {
     // The fuzz writes value i as the index i (little-endian): with --stable, equal keys keep
     // increasing indices, as far as the value width can tell indices apart.
     if (view_.stable && (w >= 8 || n <= (std::size_t(1) << (8 * w))))
-      for (std::size_t i = 1; i < n; ++i) {
-        const bool equal = !key_less(kind, keys_out[i - 1], keys_out[i]) && !key_less(kind, keys_out[i], keys_out[i - 1]);
-        if (equal && index_of(out[i - 1].second) > index_of(out[i].second))
-          return add("--stable but equal keys changed order at index " + std::to_string(i));
-      }
+      for (std::size_t l = 0; l < lines_.count; ++l)
+        for (std::size_t j = 1; j < lines_.length; ++j) {
+          const std::size_t i = lines_.at(l, j), before = lines_.at(l, j - 1);
+          const bool equal =
+              !key_less(kind, keys_out[before], keys_out[i]) && !key_less(kind, keys_out[i], keys_out[before]);
+          if (equal && index_of(out[before].second) > index_of(out[i].second))
+            return add("--stable but equal keys changed order at index " + std::to_string(i));
+        }
     std::sort(in.begin(), in.end());
     std::sort(out.begin(), out.end());
     if (in != out) add("output key/value pairs are not a permutation of the input pairs");
@@ -263,6 +273,7 @@ class SortInvariants {
   }
 
   SortArgsView view_;
+  Lines lines_;  // the runs the sort orders on their own (check_success)
   const cli_test::TempDir& dir_;
   BeforeRun before_;
   std::vector<std::string> problems_;

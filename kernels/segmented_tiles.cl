@@ -1,0 +1,203 @@
+// Segmented sorts, the tile bin: short segments sorted whole by one work-group each, several per
+// work-group, in local memory: every key (and value) is read once and written once.
+//
+// A work-group's tile is n <= 65536 consecutive keys holding whole segments: whole uniform rows
+// (segmented_tiles_rows: rows_per_group of row_length keys, the last group fewer), or the segments
+// that start in the group's window of the offsets (segmented_tiles_offsets, below). The tile is sorted
+// in local memory by (row, ordered key) with LSD digit passes (radix_group_digits.h, shared with
+// radix_single_group.cl): first the key's RADIX_PASSES digits of ordered_key(k, flip), then the digits
+// of the row key (uniform rows: the row's index in the tile; offsets: the tile position its segment
+// starts at, kept in row_start), none for a tile of one row. Each key carries its position in the tile
+// (u16) from pass to pass: the row passes read the row from it, and at the end it tells which value
+// goes with the key (the values are loaded into local memory once, never moved) or, for an argsort,
+// the key's position within its row. LSD passes are stable, the tile starts in row order, and rows
+// are never flipped: each row comes out sorted, stable, in the order flip asks for (keys.h:
+// descending is the exact reverse, so equal keys keep their input order). A digit that is the same
+// for the whole tile skips its scatter (narrow data, few rows).
+// No sub-group or warp intrinsics: the same source runs under OpenCL (PoCL) and CUDA (NVRTC).
+//
+// Out of place or in place: keys_in / values_in may be the output buffers (every group reads its
+// whole tile before it writes), and are otherwise only read. positions (VALUE_BYTES 4 or 8 only):
+// values_in is not read, each value is its key's position within its row.
+//
+// Local memory (dynamic, laid out by the host, segmented_tiles.cpp; `slots` a multiple of 16 so
+// every sub-array starts 16-byte aligned): values[slots] (pairs that are not positions: the widest
+// alignment first), keys[2][slots], counters[SG_PAD(RADIX * GROUP_SIZE)] u32, partial[GROUP_SIZE] u32,
+// the skip flag u32 (and padding to 16 bytes), tile positions[2][slots] u16, and for offsets
+// row_start[slots] u16.
+//
+// Specialised by keys.h's defines, RADIX_BITS (4) and GROUP_SIZE (a multiple of RADIX, power of two);
+// the shape is in the arguments, so one program serves every row length and both forms.
+// NVRTC-CHECK-DEFINES: RADIX_BITS=4 GROUP_SIZE=256
+#include "radix_group_digits.h"
+
+// Which row a tile position belongs to: uniform rows of row_length keys (the row index), or, with
+// row_length 0, segments given by offsets (the tile position the segment starts at, row_start).
+DEVICE_FN u32 tile_row_key(u32 pos, u32 row_length, LOCAL const u16* row_start) {
+  return row_length ? pos / row_length : (u32)row_start[SG_PAD(pos)];
+}
+DEVICE_FN u32 tile_row_first(u32 pos, u32 row_length, LOCAL const u16* row_start) {
+  return row_length ? pos - pos % row_length : (u32)row_start[SG_PAD(pos)];
+}
+
+// The digit of a pass: the key's digits first, then the row's.
+DEVICE_FN u32 tile_digit(key_t k, u32 pos, okey_t flip, u32 pass, u32 row_length, LOCAL const u16* row_start) {
+  if (pass < RADIX_PASSES) return radix_digit(k, flip, pass * RADIX_BITS);
+  return (tile_row_key(pos, row_length, row_start) >> ((pass - RADIX_PASSES) * RADIX_BITS)) & RADIX_MASK;
+}
+
+// Words of local memory between the keys and the tile positions: the counters, partial sums and
+// skip flag, rounded up to 16 bytes (segmented_tiles.cpp lays them out alike).
+#define ST_WORDS ((SG_PAD(SG_ENTRIES) + GROUP_SIZE + 1 + 3) / 4 * 4)
+
+// The tile positions' two arrays in the layout above; the offsets' row starts follow them.
+DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
+  LOCAL key_t* keys = (LOCAL key_t*)((LOCAL value_t*)smem + (gather ? slots : 0u));
+  return (LOCAL u16*)((LOCAL u32*)(keys + 2 * slots) + ST_WORDS);
+}
+
+// Loads the n keys (and values) at base, sorts them by (row, key) and stores them. row_bits: the
+// bits of the largest row key in the tile (0: one row). Every work-item of the group calls it.
+DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
+                         GLOBAL const value_t* values_in, GLOBAL value_t* values_out, u64 base, u32 n,
+                         u32 row_length, u32 row_bits, u32 positions, okey_t flip, u32 slots) {
+  const u32 t = LOCAL_ID();
+  const int gather = HAS_VALUES && !positions;  // values loaded, and gathered by position at the end
+  LOCAL value_t* vtile = (LOCAL value_t*)smem;
+  LOCAL key_t* ksrc = (LOCAL key_t*)(vtile + (gather ? slots : 0u));
+  LOCAL key_t* kdst = ksrc + slots;
+  LOCAL u32* counters = (LOCAL u32*)(kdst + slots);
+  LOCAL u32* partial = counters + SG_PAD(SG_ENTRIES);
+  LOCAL u32* skip = partial + GROUP_SIZE;
+  LOCAL u16* psrc = tile_positions(smem, gather, slots);
+  LOCAL u16* pdst = psrc + slots;
+  LOCAL const u16* row_start = pdst + slots;  // offsets only
+  // Tile positions travel with the keys when something reads them: the row passes or the values.
+  const int carry = row_bits > 0 || HAS_VALUES;
+
+  for (u32 i = t; i < n; i += GROUP_SIZE) {  // striped: coalesced global reads
+    ksrc[SG_PAD(i)] = keys_in[base + i];
+    if (carry) psrc[SG_PAD(i)] = (u16)i;
+#if HAS_VALUES
+    if (gather) vtile[SG_PAD(i)] = values_in[base + i];
+#endif
+  }
+  if (t == 0) *skip = 0;
+  BARRIER();
+
+  const u32 passes = row_length == 1 || n <= 1 ? 0u : RADIX_PASSES + (row_bits + RADIX_BITS - 1) / RADIX_BITS;
+  const u32 per = (n + GROUP_SIZE - 1) / GROUP_SIZE;
+  const u32 begin = gs_min_u32(n, t * per);
+  const u32 end = gs_min_u32(n, begin + per);
+  for (u32 pass = 0; pass < passes; ++pass) {
+    group_digits_clear(counters, t);
+    for (u32 p = begin; p < end; ++p) {
+      const u32 pos = carry ? (u32)psrc[SG_PAD(p)] : 0u;
+      counters[SG_PAD(tile_digit(ksrc[SG_PAD(p)], pos, flip, pass, row_length, row_start) * GROUP_SIZE + t)] += 1u;
+    }
+    if (group_digits_scan(counters, partial, skip, n, pass)) continue;  // the tile stays as it is
+    for (u32 p = begin; p < end; ++p) {  // stable scatter into the other buffers
+      const key_t k = ksrc[SG_PAD(p)];
+      const u32 pos = carry ? (u32)psrc[SG_PAD(p)] : 0u;
+      const u32 e = SG_PAD(tile_digit(k, pos, flip, pass, row_length, row_start) * GROUP_SIZE + t);
+      const u32 to = counters[e];
+      counters[e] = to + 1u;
+      kdst[SG_PAD(to)] = k;
+      if (carry) pdst[SG_PAD(to)] = (u16)pos;
+    }
+    BARRIER();
+    LOCAL key_t* kt = ksrc;
+    ksrc = kdst;
+    kdst = kt;
+    LOCAL u16* pt = psrc;
+    psrc = pdst;
+    pdst = pt;
+  }
+
+  for (u32 i = t; i < n; i += GROUP_SIZE) {
+    keys_out[base + i] = ksrc[SG_PAD(i)];
+#if HAS_VALUES
+    const u32 from = psrc[SG_PAD(i)];
+#if VALUE_BYTES == 4 || VALUE_BYTES == 8
+    if (positions) {
+      values_out[base + i] = (value_t)(from - tile_row_first(from, row_length, row_start));
+      continue;
+    }
+#endif
+    values_out[base + i] = vtile[SG_PAD(from)];
+#endif
+  }
+}
+
+DEVICE_FN u32 bits_u32(u32 x) {
+  u32 b = 0;
+  while (b < 32 && (x >> b) != 0) ++b;
+  return b;
+}
+
+// Uniform rows: group g sorts rows [g * rows_per_group, ...).
+KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
+                            GLOBAL value_t* values_out, u64 rows, u32 row_length, u32 rows_per_group, u32 positions,
+                            okey_t flip, u32 slots GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u8, smem);
+  const u64 first_row = GROUP_ID() * rows_per_group;
+  const u32 tile_rows = (u32)gs_min_u64(rows_per_group, rows - first_row);
+  tile_sort(smem, keys_in, keys_out, values_in, values_out, first_row * row_length, tile_rows * row_length,
+            row_length, bits_u32(tile_rows - 1u), positions, flip, slots);
+}
+
+// Offset i of the segments' offsets (4 bytes each, or 8 with wide: read as two little-endian words).
+DEVICE_FN u64 offset_at(GLOBAL const u32* offsets, u32 wide, u64 i) {
+  return wide ? ((u64)offsets[2 * i] | ((u64)offsets[2 * i + 1] << 32)) : (u64)offsets[i];
+}
+// The first s in [lo, hi) whose offset is at least x (hi if none).
+DEVICE_FN u64 offsets_lower_bound(GLOBAL const u32* offsets, u32 wide, u64 lo, u64 hi, u64 x) {
+  while (lo < hi) {
+    const u64 mid = lo + (hi - lo) / 2;
+    if (offset_at(offsets, wide, mid) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Segments by offsets (offsets: count + 1 of them, from element `first` of the buffer): group g takes
+// the segments that start in its window [g * window, (g + 1) * window) and are at most window keys
+// long. Only the last segment starting in a window can be longer (the next one starts after it ends,
+// past the window), so those taken are consecutive and span at most 2 x window keys: the tile.
+// Longer segments are left as they are, for another bin.
+KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
+                               GLOBAL value_t* values_out, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
+                               u64 count, u32 window, u32 positions, okey_t flip, u32 slots GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u8, smem);
+  GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
+  const u64 from = GROUP_ID() * window;
+  const u64 lo = offsets_lower_bound(offsets, wide, 0, count, from);
+  u64 hi = offsets_lower_bound(offsets, wide, lo, count, from + window);
+  if (hi > lo && offset_at(offsets, wide, hi) - offset_at(offsets, wide, hi - 1) > window) --hi;
+  const u64 base = offset_at(offsets, wide, lo);
+  // n may be 0 (a window inside a long segment): the group still runs through tile_sort, which then
+  // does nothing. With an early return here instead, PoCL (2026-12-06) left stray values one past
+  // another group's tile now and then; the cause was not found.
+  const u32 n = (u32)(offset_at(offsets, wide, hi) - base);
+  const int gather = HAS_VALUES && !positions;
+  LOCAL u16* row_start = tile_positions(smem, gather, slots) + 2 * slots;
+  for (u32 p = LOCAL_ID(); p < n; p += GROUP_SIZE) {  // p lies in the last segment starting at or before it
+    const u64 s = offsets_lower_bound(offsets, wide, lo, hi, base + p + 1) - 1;
+    row_start[SG_PAD(p)] = (u16)(offset_at(offsets, wide, s) - base);
+  }
+  // (tile_sort's first barrier comes before any row start is read)
+  const u32 last_start = n ? (u32)(offset_at(offsets, wide, hi - 1) - base) : 0u;  // the largest row key
+  tile_sort(smem, keys_in, keys_out, values_in, values_out, base, n, 0u, bits_u32(last_start), positions, flip, slots);
+}
+
+#if GS_CUDA
+#include "segmented_warp_rows.h"
+// CUDA, rows of at most 32 keys: 2^width_log2 lanes per row, a bitonic network in registers.
+KERNEL segmented_tiles_warp(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
+                            GLOBAL value_t* values_out, u64 rows, u32 row_length, u32 width_log2, u32 positions,
+                            okey_t flip) {
+  warp_rows_sort(keys_in, keys_out, values_in, values_out, rows, row_length, width_log2, positions, flip);
+}
+#endif

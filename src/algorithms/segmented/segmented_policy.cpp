@@ -1,0 +1,149 @@
+// The segmented sorts' tuning rows and the choice of a bin (segmented_policy.hpp).
+#include "algorithms/segmented/segmented_policy.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <utility>
+
+#include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+constexpr std::uint64_t kViewAlign = 4096;  // where a sub-buffer may start (runtime/device.hpp)
+
+constexpr SegmentedTuning kRows[] = {
+    // Not measured yet. Issue 52's table (H100, 2026-12-06): a loop of one 1-D radix sort per row
+    // beat every segmented CUB sort at 4 x 2^24 (2.42 ms, 42x faster than one block per row); the
+    // portable bin sorts all n twice, so rows of 2^20 and more, up to 64 of them, go one by one.
+    {.name = "cuda",
+     .device_class = "cuda",
+     .measured_on = "",
+     .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, else the "
+             "portable bin (not measured)",
+     .tiles_max_length = 4096,
+     .onesweep_min_length = 0,
+     .per_row_min_length = std::uint64_t(1) << 20,
+     .per_row_max_rows = 64},
+    // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
+    // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
+    // other shape the portable bin.
+    {.name = "generic",
+     .device_class = "",
+     .measured_on = "",
+     .note = "rows of up to 4096 keys in tiles, the portable bin for every other shape but one segment (rows as "
+             "sub-buffers are slow on some OpenCL devices)",
+     .tiles_max_length = 4096,
+     .onesweep_min_length = 0,
+     .per_row_min_length = 0,
+     .per_row_max_rows = 0},
+};
+
+SegmentedPolicyOverride g_override;
+
+bool automatic(const SortOptions& o) {
+  return (o.algorithm.empty() || o.algorithm == "auto") && o.comparator.empty();
+}
+
+}  // namespace
+
+const char* to_string(SegmentedBin bin) {
+  switch (bin) {
+    case SegmentedBin::portable: return "portable";
+    case SegmentedBin::per_row: return "per-row";
+    case SegmentedBin::tiles: return "tiles";
+    case SegmentedBin::onesweep: return "onesweep";
+  }
+  return "?";
+}
+
+std::span<const SegmentedTuning> segmented_tuning_rows() { return kRows; }
+
+const SegmentedTuning& segmented_tuning_for(const DeviceDescription& desc) {
+  const std::string cls = device_class(desc);
+  for (const SegmentedTuning& row : kRows)
+    if (tuning_class_matches(row.device_class, cls)) return row;
+  return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+}
+
+bool rows_cut_into_views(const SortRequest& r) {
+  if (r.rows <= 1) return true;
+  if (r.offset_bytes != 0) return false;
+  for (std::size_t bytes : {key_size(r.type), r.value_bytes})
+    if ((r.row_length * bytes) % kViewAlign != 0) return false;
+  return true;
+}
+
+SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequest& r) {
+  SegmentedChoice c;
+  const SegmentedTuning& row = segmented_tuning_for(device);
+  c.row = &row;
+  c.position_bytes = r.n > (std::uint64_t(1) << 32) ? 8 : 4;  // positions 0..n-1
+  c.segment_bytes = r.rows > (std::uint64_t(1) << 32) ? 8 : 4;
+  const bool uniform = r.offset_bytes == 0;
+  const std::uint64_t length = r.row_length;
+  const bool specialised = automatic(r.options);
+  if (r.rows <= 1)
+    c.bin = SegmentedBin::per_row;  // one segment: the 1-D sort itself
+  else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length &&
+           segmented_tiles_shape(device, r.type, r.value_bytes, r.positions, r.rows, length).rows_per_group != 0)
+    c.bin = SegmentedBin::tiles;
+  else if (uniform && specialised && device.backend == "cuda" && row.onesweep_min_length != 0 &&
+           length >= row.onesweep_min_length)
+    c.bin = SegmentedBin::onesweep;
+  else if (uniform && row.per_row_min_length != 0 && length >= row.per_row_min_length &&
+           r.rows <= row.per_row_max_rows && rows_cut_into_views(r))
+    c.bin = SegmentedBin::per_row;
+  else
+    c.bin = SegmentedBin::portable;
+
+  const SegmentedPolicyOverride& o = g_override;
+  if (o.bin) {
+    if (*o.bin == SegmentedBin::per_row && !rows_cut_into_views(r))
+      throw Error(errc::invalid_argument, "segmented policy: the per-row bin takes uniform rows of whole 4096-byte "
+                                          "blocks (or one segment), not this request");
+    c.bin = *o.bin;
+  }
+  for (auto [field, value] : {std::pair{&c.position_bytes, o.position_bytes}, std::pair{&c.segment_bytes, o.segment_bytes}}) {
+    if (!value) continue;
+    if (*value != 4 && *value != 8)
+      throw Error(errc::invalid_argument, "segmented policy: positions and segment numbers are 4 or 8 bytes, not " +
+                                              std::to_string(*value));
+    *field = std::max(*field, *value);  // never narrower than the data need
+  }
+  c.sort_n = c.bin == SegmentedBin::per_row && r.rows > 1 ? length : r.n;
+  return c;
+}
+
+SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
+  SegmentedPolicyOverride o;
+  while (!spec.empty()) {
+    const std::string_view item = spec.substr(0, spec.find(','));
+    spec.remove_prefix(std::min(spec.size(), item.size() + 1));
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string_view name = item.substr(0, eq), value = eq == item.npos ? "" : item.substr(eq + 1);
+    const auto bad = [&](const char* why) {
+      return Error(errc::invalid_argument, "segmented policy: '" + std::string(item) + "': " + why);
+    };
+    if (name == "bin") {
+      for (SegmentedBin b : {SegmentedBin::portable, SegmentedBin::per_row, SegmentedBin::tiles, SegmentedBin::onesweep})
+        if (value == to_string(b)) o.bin = b;
+      if (!o.bin) throw bad("the bins are portable, per-row, tiles and onesweep");
+    } else if (name == "position_bytes" || name == "segment_bytes") {
+      if (value != "4" && value != "8") throw bad("4 or 8");
+      (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;
+    } else {
+      throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
+    }
+  }
+  return o;
+}
+
+void set_segmented_policy_override(const SegmentedPolicyOverride& o) { g_override = o; }
+const SegmentedPolicyOverride& segmented_policy_override() { return g_override; }
+
+}  // namespace gpusort::algo

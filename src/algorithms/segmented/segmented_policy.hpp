@@ -1,0 +1,83 @@
+#pragma once
+// Which bin sorts a segmented request (gpusort/segmented.hpp), decided from the request alone (its
+// shape, key type, options; never the offsets' contents): tuning as data, one row per class of
+// devices (device_class, gpusort/device.hpp), the first match winning, a generic row last, as
+// radix_policy and merge_tuning keep theirs. Internal.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "gpusort/device.hpp"
+#include "gpusort/plan.hpp"
+
+namespace gpusort::algo {
+
+// The bins (src/algorithms/segmented/segmented_sort.hpp runs the one chosen).
+enum class SegmentedBin {
+  portable,  // every backend and shape: one 1-D sort of (key, position), then a stable sort by segment
+  per_row,   // uniform rows (or one segment): a 1-D sort of each row's range, one after the other
+  tiles,     // short rows, several per work-group, in local memory (segmented_tiles.hpp)
+  onesweep,  // long uniform rows on CUDA, a onesweep pass per row (segmented_onesweep.hpp)
+};
+const char* to_string(SegmentedBin bin);  // "portable", "per-row", "tiles", "onesweep"
+
+struct SegmentedTuning {
+  const char* name;          // the row's name
+  const char* device_class;  // the classes it serves: a device_class() or a prefix of one ending at a ':'; "" any
+  const char* measured_on;   // the device class(es) its values were measured on ("" none)
+  const char* note;          // what the row is, in one line
+  // tiles: uniform rows of up to this many elements (0: the bin is not chosen)
+  std::uint64_t tiles_max_length;
+  // onesweep (CUDA): uniform rows of at least this many elements (0: the bin is not chosen)
+  std::uint64_t onesweep_min_length;
+  // per_row: at most per_row_max_rows uniform rows of at least per_row_min_length elements each
+  // (0: not chosen but for one segment), whose ranges start where a sub-buffer may (4096 bytes)
+  std::uint64_t per_row_min_length;
+  std::uint64_t per_row_max_rows;
+};
+
+// Every row, the first match winning.
+std::span<const SegmentedTuning> segmented_tuning_rows();
+// The row for a device: the first whose class matches device_class(desc).
+const SegmentedTuning& segmented_tuning_for(const DeviceDescription& desc);
+
+// What the planner decided for a segmented request (algo::Plan::segments).
+struct SegmentedChoice {
+  SegmentedBin bin = SegmentedBin::portable;
+  const SegmentedTuning* row = nullptr;
+  // portable: the width of the positions 0..n-1 (8 from 2^32 elements) and of a segment number
+  // (8 from 2^32 segments)
+  std::size_t position_bytes = 4;
+  std::size_t segment_bytes = 4;
+  // the number of elements each 1-D sort of the bin sorts (portable: n; per_row: a row's length;
+  // tiles, onesweep: 0, they run no 1-D sort): the request's algorithm is chosen for it
+  std::uint64_t sort_n = 0;
+};
+
+// Whether a uniform request's rows start where sub-buffers may (each row's keys, values and
+// indices a multiple of 4096 bytes), or it is one segment: what per_row needs.
+bool rows_cut_into_views(const SortRequest& request);
+
+// The choice for a validated segmented request (SortRequest::segmented()) on `device`. The
+// specialised bins (tiles, onesweep) run only with SortOptions::algorithm "auto" and no comparator;
+// a named algorithm or a run-time order sorts through portable or per_row.
+SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequest& request);
+
+// Tests and gpusort-bench only: a set field replaces the choice. A bin the request cannot take
+// (per_row for offsets of several segments or rows that do not cut into views) is
+// Error(invalid_argument) when the request is planned.
+struct SegmentedPolicyOverride {
+  std::optional<SegmentedBin> bin;
+  std::optional<std::size_t> position_bytes;  // 4 or 8 (8 exercises the wide path on small data)
+  std::optional<std::size_t> segment_bytes;   // 4 or 8
+};
+// The process-wide override (none by default). Not synchronised: set it before sorting.
+void set_segmented_policy_override(const SegmentedPolicyOverride& o);
+const SegmentedPolicyOverride& segmented_policy_override();
+// "bin=per-row,position_bytes=8" (bin: portable, per-row, tiles or onesweep): for gpusort-bench.
+// Throws Error(invalid_argument) on an unknown name or a bad value.
+SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
+
+}  // namespace gpusort::algo

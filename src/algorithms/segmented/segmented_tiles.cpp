@@ -1,0 +1,294 @@
+// The tile bin of segmented sorts (segmented_tiles.hpp): rows of one length, as many whole rows per
+// work-group as its tile holds, sorted in local memory by kernels/segmented_tiles.cl.
+#include "algorithms/segmented/segmented_tiles.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <memory>
+
+#include "algorithms/radix_policy.hpp"
+#include "algorithms/radix_tuning.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+constexpr std::uint32_t kDigitBits = 4;  // the kernel's RADIX_BITS: 16 counters per work-item
+constexpr std::uint64_t kMaxTile = 65536;  // u16 tile positions
+
+// Nothing here has been measured yet: the GPU rows take radix_single_group's 256 work-items and tiles
+// of at most 4096 keys (so that a few groups share an SM); the CPU row its 16 work-items. CUDA sorts
+// rows of up to 32 keys in registers, one row per 2^k lanes of a warp.
+constexpr SegmentedTilesTuning kRows[] = {
+    {.name = "cuda-generic",
+     .device_class = "cuda",
+     .measured_on = "",
+     .note = "256 threads, tiles of up to 4096 keys, 4 blocks per SM; rows of up to 32 keys in warp lanes "
+             "(not measured)",
+     .group = 256,
+     .max_tile = 4096,
+     .groups_per_compute_unit = 4,
+     .warp_max_row = 32},
+    {.name = "cpu",
+     .device_class = "cpu",
+     .measured_on = "",
+     .note = "PoCL on the CPU: 16 work-items, tiles of up to 4096 keys (not measured)",
+     .group = 16,
+     .max_tile = 4096,
+     .groups_per_compute_unit = 2,
+     .warp_max_row = 0},
+    {.name = "gpu-generic",
+     .device_class = "",
+     .measured_on = "",
+     .note = "256 work-items, tiles of up to 4096 keys, 4 groups per compute unit (not measured)",
+     .group = 256,
+     .max_tile = 4096,
+     .groups_per_compute_unit = 4,
+     .warp_max_row = 0},
+};
+
+std::uint32_t fitted_group(const DeviceDescription& desc, const SegmentedTilesTuning& row) {
+  std::uint32_t group = row.group;
+  while (group > 16 && group > desc.max_work_group_size) group >>= 1;
+  return group;
+}
+
+std::uint32_t bits_of(std::uint64_t x) {
+  std::uint32_t b = 0;
+  while (x >> b) ++b;
+  return b;
+}
+
+std::uint64_t capacity_for(const DeviceDescription& desc, key_type type, std::size_t value_bytes, bool positions,
+                           bool offsets = false) {
+  const SegmentedTilesTuning& row = segmented_tiles_tuning_for(desc);
+  const std::uint32_t group = fitted_group(desc, row);
+  if (group < 16 || group > desc.max_work_group_size) return 0;
+  std::uint64_t lo = 0, hi = std::min(row.max_tile, kMaxTile);  // the largest tile that fits
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    if (segmented_tiles_local_bytes(mid, key_size(type), value_bytes, positions, group, offsets) <=
+        desc.local_memory_bytes)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::span<const SegmentedTilesTuning> segmented_tiles_tuning_rows() { return kRows; }
+
+const SegmentedTilesTuning& segmented_tiles_tuning_for(const DeviceDescription& desc) {
+  const std::string cls = device_class(desc);
+  for (const SegmentedTilesTuning& row : kRows)
+    if (tuning_class_matches(row.device_class, cls)) return row;
+  return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+}
+
+std::uint64_t segmented_tiles_local_bytes(std::uint64_t tile, std::size_t key_bytes, std::size_t value_bytes,
+                                          bool positions, std::uint32_t group, bool offsets) {
+  const std::uint64_t slots = single_group_slots(tile);  // the same SG_PAD spare slots, 16-aligned
+  const std::uint64_t entries = std::uint64_t(1u << kDigitBits) * group;
+  const std::uint64_t words = (entries + (entries >> 5) + group + 1 + 3) / 4 * 4;  // the kernel's ST_WORDS
+  const std::uint64_t values = positions ? 0 : value_bytes;
+  const std::uint64_t u16_arrays = offsets ? 3 : 2;  // the tile positions twice, the row starts
+  return slots * (values + 2 * key_bytes + u16_arrays * sizeof(std::uint16_t)) + 4 * words;
+}
+
+std::uint64_t segmented_tiles_capacity(const rt::Device& device, key_type type, std::size_t value_bytes,
+                                       bool positions) {
+  return capacity_for(device.description(), type, value_bytes, positions);
+}
+
+std::uint64_t segmented_tiles_window(const rt::Device& device, key_type type, std::size_t value_bytes,
+                                     bool positions) {
+  return capacity_for(device.description(), type, value_bytes, positions, true) / 2;
+}
+
+SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
+                                          bool positions, std::uint64_t rows, std::uint64_t row_length) {
+  SegmentedTilesShape s;
+  s.tuning = &segmented_tiles_tuning_for(desc);
+  s.group = fitted_group(desc, *s.tuning);
+  s.key_passes = static_cast<std::uint32_t>((key_size(type) * 8 + kDigitBits - 1) / kDigitBits);
+  if (desc.backend == "cuda" && row_length > 0 && row_length <= std::min(s.tuning->warp_max_row, 32u) &&
+      s.group % 32 == 0 && rows > 0) {
+    s.warp = true;
+    s.warp_width_log2 = bits_of(row_length - 1);  // 2^k >= row_length lanes
+    s.rows_per_group = s.group >> s.warp_width_log2;
+    s.groups = ceil_div(rows, s.rows_per_group);
+    s.key_passes = 0;
+    return s;
+  }
+  const std::uint64_t cap = capacity_for(desc, type, value_bytes, positions);
+  if (rows == 0 || row_length == 0 || row_length > cap) return s;
+  // Whole tiles where there are rows enough; fewer rows per group where that leaves groups idle.
+  const std::uint64_t spread = std::uint64_t(std::max(1u, desc.compute_units)) * s.tuning->groups_per_compute_unit;
+  s.rows_per_group = std::clamp<std::uint64_t>(ceil_div(rows, spread), 1, cap / row_length);
+  s.groups = ceil_div(rows, s.rows_per_group);
+  const std::uint64_t tile = s.rows_per_group * row_length;
+  s.slots = single_group_slots(tile);
+  s.local_bytes = segmented_tiles_local_bytes(tile, key_size(type), value_bytes, positions, s.group);
+  s.row_passes = row_length > 1 ? (bits_of(s.rows_per_group - 1) + kDigitBits - 1) / kDigitBits : 0;
+  if (row_length <= 1) s.key_passes = 0;
+  return s;
+}
+
+SegmentedTilesShape segmented_tiles_offsets_shape(const DeviceDescription& desc, key_type type,
+                                                  std::size_t value_bytes, bool positions, std::uint64_t n) {
+  SegmentedTilesShape s;
+  s.tuning = &segmented_tiles_tuning_for(desc);
+  s.group = fitted_group(desc, *s.tuning);
+  s.key_passes = static_cast<std::uint32_t>((key_size(type) * 8 + kDigitBits - 1) / kDigitBits);
+  s.window = capacity_for(desc, type, value_bytes, positions, true) / 2;
+  if (s.window == 0 || n == 0) return s;
+  s.groups = ceil_div(n, s.window);
+  s.slots = single_group_slots(2 * s.window);
+  s.local_bytes = segmented_tiles_local_bytes(2 * s.window, key_size(type), value_bytes, positions, s.group, true);
+  s.row_passes = (bits_of(2 * s.window - 1) + kDigitBits - 1) / kDigitBits;
+  return s;
+}
+
+namespace {
+
+// The buffers and the arguments both kernels start with.
+struct TileBuffers {
+  rt::Buffer &keys_in, &keys_out, &values_in, &values_out;
+};
+TileBuffers tile_buffers(SortJob& sort) {
+  rt::Buffer& values_out = sort.values_or_keys();
+  rt::Buffer& values_in =
+      sort.values_are_positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
+  return {sort.keys_in ? *sort.keys_in : sort.keys, sort.keys, values_in, values_out};
+}
+
+rt::Program& tile_program(SortJob& sort, std::uint32_t group) {
+  std::vector<std::string> defines = sort.key_defines(group);
+  defines.push_back("RADIX_BITS=" + std::to_string(kDigitBits));
+  return sort.device.program("segmented_tiles.cl", defines);
+}
+
+void sort_offsets(SegmentedJob& job) {
+  SortJob& sort = job.sort;
+  const SegmentShape& seg = job.segments;
+  rt::Device& dev = sort.device;
+  const bool positions = sort.values_are_positions;
+  if (seg.offset_bytes != 4 && seg.offset_bytes != 8)
+    throw Error(errc::invalid_argument, "segmented tiles: offsets are 4 or 8 bytes, not " + std::to_string(seg.offset_bytes));
+  if (seg.offsets_byte_offset % seg.offset_bytes != 0)
+    throw Error(errc::invalid_argument, "segmented tiles: the offsets start inside an offset");
+  const SegmentedTilesShape s = segmented_tiles_offsets_shape(dev.description(), sort.type, sort.value_bytes, positions, sort.n);
+  if (s.window == 0) throw Error(errc::unsupported, "segmented tiles: no room in local memory for a tile");
+  const TileBuffers b = tile_buffers(sort);
+  dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_offsets"),
+             {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+             {b.keys_in, b.keys_out, b.values_in, b.values_out, *seg.offsets,
+              std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes), std::uint32_t(seg.offset_bytes == 8 ? 1 : 0),
+              seg.count, static_cast<std::uint32_t>(s.window), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
+              static_cast<std::uint32_t>(s.slots)});
+}
+
+}  // namespace
+
+void segmented_tiles_sort(SegmentedJob& job) {
+  SortJob& sort = job.sort;
+  const SegmentShape& seg = job.segments;
+  if (!sort.options.comparator.empty() || !sort.registered_order.empty())
+    throw Error(errc::unsupported, "segmented tiles: a run-time comparator is sorted by another bin");
+  const bool positions = sort.values_are_positions;
+  if (positions && sort.value_bytes != 4 && sort.value_bytes != 8)
+    throw Error(errc::invalid_argument, "segmented tiles: argsort indices are 4 or 8 bytes, not " +
+                                            std::to_string(sort.value_bytes));
+  if (sort.value_bytes != 0 && sort.values == nullptr)
+    throw Error(errc::invalid_argument, "segmented tiles: value bytes given without a values buffer");
+  if (sort.n == 0 || seg.count == 0) {
+    sort.values_are_positions = false;
+    return;
+  }
+  rt::Device& dev = sort.device;
+  std::unique_ptr<rt::Event> start = sort.options.verbose ? dev.record() : nullptr;
+  std::string what;
+  if (!seg.uniform()) {
+    sort_offsets(job);
+    what = std::to_string(seg.count) + " segments by offsets";
+  } else {
+    const std::uint64_t length = seg.row_length != 0 ? seg.row_length : sort.n / seg.count;
+    if (length == 0 || length * seg.count != sort.n)
+      throw Error(errc::invalid_argument, "segmented tiles: " + std::to_string(seg.count) + " rows do not cut " +
+                                              std::to_string(sort.n) + " keys evenly");
+    const SegmentedTilesShape s =
+        segmented_tiles_shape(dev.description(), sort.type, sort.value_bytes, positions, seg.count, length);
+    if (s.rows_per_group == 0)
+      throw Error(errc::invalid_argument,
+                  "segmented tiles: rows of " + std::to_string(length) + " keys exceed this bin's capacity of " +
+                      std::to_string(segmented_tiles_capacity(dev, sort.type, sort.value_bytes, positions)));
+    const TileBuffers b = tile_buffers(sort);
+    if (s.warp)
+      dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
+                 {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
+                  s.warp_width_log2, std::uint32_t(positions ? 1 : 0), sort.flip_arg()});
+    else
+      dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_rows"),
+                 {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+                 {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
+                  static_cast<std::uint32_t>(s.rows_per_group), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
+                  static_cast<std::uint32_t>(s.slots)});
+    what = std::to_string(seg.count) + " rows of " + std::to_string(length) + " keys, " +
+           std::to_string(s.rows_per_group) + (s.warp ? " per block in warp lanes" : " per group");
+  }
+  sort.values_are_positions = false;
+  if (start) {
+    std::unique_ptr<rt::Event> stop = dev.record();
+    stop->wait();
+    std::fprintf(stderr, "segmented tiles: %s %8.3f ms\n", what.c_str(), stop->elapsed_ms_since(*start));
+  }
+}
+
+std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& desc, key_type type,
+                                                    std::size_t value_bytes, bool positions, std::uint64_t n,
+                                                    std::uint64_t count, std::uint64_t row_length) {
+  const bool offsets = row_length == 0;
+  const SegmentedTilesShape s = offsets ? segmented_tiles_offsets_shape(desc, type, value_bytes, positions, n)
+                                        : segmented_tiles_shape(desc, type, value_bytes, positions, count, row_length);
+  const SegmentedTilesTuning& t = *s.tuning;
+  std::vector<std::string> lines;
+  lines.push_back(std::string("tuning row ") + t.name + " (measured on " + (*t.measured_on ? t.measured_on : "nothing yet") +
+                  "): " + t.note);
+  const std::string indices = positions ? ", indices made in the kernel" : "";
+  const std::string passes = ", " + std::to_string(s.key_passes) + " digit passes over the keys and up to " +
+                             std::to_string(s.row_passes) + " over the rows";
+  if (offsets) {
+    if (s.window == 0) {
+      lines.push_back("no room in local memory for a tile: not this bin");
+      return lines;
+    }
+    lines.push_back("segmented_tiles.cl segmented_tiles_offsets: " + std::to_string(s.groups) + " groups of " +
+                    std::to_string(s.group) + " work-items, each the segments of at most " +
+                    std::to_string(s.window) + " keys that start in its window of " + std::to_string(s.window) +
+                    " keys, " + std::to_string(s.local_bytes) + " bytes of local memory" + passes + indices +
+                    "; longer segments left to another bin");
+    return lines;
+  }
+  if (s.rows_per_group == 0) {
+    lines.push_back("rows of " + std::to_string(row_length) + " keys exceed the tile bin's capacity of " +
+                    std::to_string(capacity_for(desc, type, value_bytes, positions)) + " keys: not this bin");
+    return lines;
+  }
+  if (s.warp) {
+    lines.push_back("segmented_tiles.cl segmented_tiles_warp: " + std::to_string(s.groups) + " blocks of " +
+                    std::to_string(s.group) + " threads, " + std::to_string(s.rows_per_group) + " rows of " +
+                    std::to_string(row_length) + " keys per block, " + std::to_string(1u << s.warp_width_log2) +
+                    " lanes per row, a bitonic network in registers, 0 bytes of shared memory" + indices);
+    return lines;
+  }
+  lines.push_back("segmented_tiles.cl segmented_tiles_rows: " + std::to_string(s.groups) + " groups of " +
+                  std::to_string(s.group) + " work-items, " + std::to_string(s.rows_per_group) + " rows of " +
+                  std::to_string(row_length) + " keys per group, " + std::to_string(s.local_bytes) +
+                  " bytes of local memory" + passes + indices);
+  return lines;
+}
+
+}  // namespace gpusort::algo

@@ -1,0 +1,35 @@
+#pragma once
+// A sort of the caller's memory on the caller's stream or queue (gpusort/native.hpp), as the
+// native entry points share it: the request planned once, the views checked and wrapped, gpusort's
+// queue after the caller's, the sort, the caller's queue after the sort. The 1-D sorts
+// (api/sort_native.cpp) run the plan's algorithm; the segmented ones (api/segmented_native.cpp)
+// their bin, through NativeSortSteps.
+#include <functional>
+#include <optional>
+
+#include "algorithms/planner.hpp"
+#include "gpusort/native.hpp"
+#include "runtime/device.hpp"
+
+namespace gpusort::detail {
+
+// What a caller of enqueue_native adds to the 1-D sort (each may be empty):
+//  - prepare: after the plan and the views' checks, before anything is enqueued (a failure then
+//    costs nothing): what the sort needs beyond the views (a segmented sort's offsets);
+//  - run: the sort itself in place of algo::run(*plan.algorithm, job).
+struct NativeSortSteps {
+  std::function<void(const algo::Plan& plan, rt::Device& device)> prepare;
+  std::function<algo::RunEvents(const algo::Plan& plan, algo::SortJob& job)> run;
+};
+
+// request: type, n, value_bytes, positions (the values in place are then made by the sort),
+// options and any segments; `where` is set to caller memory here.
+Completion enqueue_native(Context& ctx, SortRequest request, const NativeView& keys_in, const NativeView& keys_out,
+                          const std::optional<NativeView>& values_in, const std::optional<NativeView>& values_out,
+                          const NativeQueue& queue, const NativeTemporaries* temporaries,
+                          const NativeSortSteps& steps = {});
+
+// The sync forms: waits for `done` and reports its device time.
+SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& options);
+
+}  // namespace gpusort::detail

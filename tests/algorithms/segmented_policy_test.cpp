@@ -1,0 +1,98 @@
+// The segmented policy (src/algorithms/segmented/segmented_policy.cpp) without a device: which bin
+// each shape takes on a CUDA device and elsewhere, the widths of positions and segment numbers, and
+// the override seam with its parser.
+#include <gtest/gtest.h>
+
+#include "algorithms/segmented/segmented_policy.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+DeviceDescription cuda_device() {
+  DeviceDescription d;
+  d.backend = "cuda", d.vendor = "NVIDIA Corporation", d.name = "NVIDIA H100 80GB HBM3", d.architecture = "sm_90";
+  d.is_gpu = true;
+  d.local_memory_bytes = 232448, d.max_work_group_size = 1024, d.compute_units = 132;
+  return d;
+}
+DeviceDescription cpu_device() {
+  DeviceDescription d;
+  d.backend = "opencl", d.architecture = "cpu";
+  d.local_memory_bytes = 1 << 20, d.max_work_group_size = 4096, d.compute_units = 2;
+  return d;
+}
+
+SortRequest rows(key_type t, std::uint64_t count, std::uint64_t length, std::size_t value_bytes = 0) {
+  return {.type = t, .n = count * length, .value_bytes = value_bytes, .rows = count, .row_length = length};
+}
+
+TEST(SegmentedPolicy, TheLastRowServesEveryDevice) {
+  const auto all = segmented_tuning_rows();
+  ASSERT_FALSE(all.empty());
+  EXPECT_STREQ(all.back().device_class, "");
+  EXPECT_STREQ(segmented_tuning_for(cpu_device()).name, "generic");
+  EXPECT_STREQ(segmented_tuning_for(cuda_device()).name, "cuda");
+}
+
+TEST(SegmentedPolicy, BinsByShape) {
+  // one segment: the 1-D sort itself, everywhere
+  EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 1, 1000)).bin, SegmentedBin::per_row);
+  EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 1, 1000)).sort_n, 1000u);
+  // a few huge rows on CUDA: one 1-D sort per row, of the row's length
+  const SegmentedChoice huge = choose_segmented(cuda_device(), rows(key_type::f32, 4, 1 << 24, 4));
+  EXPECT_EQ(huge.bin, SegmentedBin::per_row);
+  EXPECT_EQ(huge.sort_n, 1u << 24);
+  // ... not where a row's bytes do not start a sub-buffer, nor for many rows, nor elsewhere
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4, (1 << 24) + 1)).bin, SegmentedBin::portable);
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4096, 1 << 20)).bin, SegmentedBin::portable);
+  EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 4, 1 << 24)).bin, SegmentedBin::portable);
+  // short rows: several to a work-group, in local memory, on every backend; longer ones portable
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 1 << 20, 32)).bin, SegmentedBin::tiles);
+  EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 16, 4096)).bin, SegmentedBin::tiles);
+  const SegmentedChoice long_rows = choose_segmented(cpu_device(), rows(key_type::f32, 16, 4097));
+  EXPECT_EQ(long_rows.bin, SegmentedBin::portable);
+  EXPECT_EQ(long_rows.sort_n, 16u * 4097);
+  // offsets: portable, sorting all n at once
+  const SortRequest offsets{.type = key_type::u32, .n = 1 << 26, .rows = 1 << 16, .offset_bytes = 8};
+  EXPECT_EQ(choose_segmented(cuda_device(), offsets).bin, SegmentedBin::portable);
+}
+
+TEST(SegmentedPolicy, WidthsGrowWithTheData) {
+  const SegmentedChoice small = choose_segmented(cpu_device(), rows(key_type::u8, 1 << 10, 1 << 10));
+  EXPECT_EQ(small.position_bytes, 4u);
+  EXPECT_EQ(small.segment_bytes, 4u);
+  const SegmentedChoice exactly = choose_segmented(cpu_device(), rows(key_type::u8, 2, std::uint64_t(1) << 31));
+  EXPECT_EQ(exactly.position_bytes, 4u) << "positions 0..2^32-1 fit 4 bytes";
+  const SegmentedChoice many = choose_segmented(cpu_device(), rows(key_type::u8, (std::uint64_t(1) << 32) + 1, 2));
+  EXPECT_EQ(many.position_bytes, 8u);
+  EXPECT_EQ(many.segment_bytes, 8u);
+}
+
+struct Forced {
+  explicit Forced(const SegmentedPolicyOverride& o) { set_segmented_policy_override(o); }
+  ~Forced() { set_segmented_policy_override({}); }
+};
+
+TEST(SegmentedPolicy, TheOverrideForcesABinAndWidths) {
+  {
+    Forced f(parse_segmented_policy_override("bin=per-row,position_bytes=8,segment_bytes=8"));
+    const SegmentedChoice c = choose_segmented(cpu_device(), rows(key_type::u32, 8, 1024));
+    EXPECT_EQ(c.bin, SegmentedBin::per_row);
+    EXPECT_EQ(c.sort_n, 1024u);
+    EXPECT_EQ(c.position_bytes, 8u);
+    EXPECT_EQ(c.segment_bytes, 8u);
+    // rows of 1000 u32 keys do not start sub-buffers
+    EXPECT_THROW(choose_segmented(cpu_device(), rows(key_type::u32, 8, 1000)), Error);
+  }
+  {
+    Forced f(parse_segmented_policy_override("position_bytes=4"));
+    EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::u8, 4, std::uint64_t(1) << 31)).position_bytes, 8u)
+        << "never narrower than the data need";
+  }
+  for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin"})
+    EXPECT_THROW(parse_segmented_policy_override(bad), Error) << bad;
+}
+
+}  // namespace
+}  // namespace gpusort::algo

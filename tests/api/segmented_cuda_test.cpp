@@ -1,0 +1,138 @@
+// Segmented sorts of the caller's CUDA memory on the caller's stream (gpusort/segmented.hpp):
+// cuMemAlloc'd buffers and a user stream through the project's driver-API loader, the caller's own
+// copies before and after the sort on that stream and no synchronisation in between; offsets on
+// the device and on the host; the bins the CUDA tuning row chooses by itself. Skipped without a
+// CUDA device.
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/segmented/segmented_policy.hpp"
+#include "gpusort/segmented.hpp"
+#include "runtime/cuda/cuda_api.hpp"
+#include "runtime/cuda/cuda_backend.hpp"
+#include "support/segmented_reference.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+using namespace rt::cuda;
+
+struct CallerCuda {
+  const DriverApi* api = nullptr;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;
+  std::optional<Context> gpusort;
+
+  CallerCuda() {
+    if (rt::cuda_enumerate_devices().empty()) return;
+    api = cuda_api();
+    cuda_check(api->cuDeviceGet(&dev, 0), "cuDeviceGet");
+    cuda_check(api->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    cuda_check(api->cuStreamCreate(&stream, 0), "cuStreamCreate");
+    gpusort.emplace("cuda:0");
+  }
+  ~CallerCuda() {
+    gpusort.reset();
+    if (stream) api->cuStreamDestroy_v2(stream);
+    if (ctx) api->cuDevicePrimaryCtxRelease_v2(dev);
+  }
+  void current() const { cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
+};
+
+CallerCuda& caller() {
+  static CallerCuda c;
+  return c;
+}
+
+// Memory of the caller, filled on its stream (asynchronously) with `data` after a poison byte.
+struct Mem {
+  CUdeviceptr p = 0;
+  template <class T>
+  explicit Mem(const std::vector<T>& data, std::size_t n = 0) {
+    auto& c = caller();
+    c.current();
+    const std::size_t bytes = std::max<std::size_t>(1, std::max(n, data.size()) * sizeof(T));
+    cuda_check(c.api->cuMemAlloc_v2(&p, bytes), "cuMemAlloc");
+    cuda_check(c.api->cuMemsetD8Async(p, 0x5A, bytes, c.stream), "cuMemsetD8Async");
+    if (!data.empty())
+      cuda_check(c.api->cuMemcpyHtoDAsync_v2(p, data.data(), data.size() * sizeof(T), c.stream), "cuMemcpyHtoDAsync");
+  }
+  ~Mem() {
+    caller().current();
+    caller().api->cuMemFree_v2(p);
+  }
+  CudaView view() const { return CudaView{static_cast<std::uintptr_t>(p)}; }
+  template <class T>
+  std::vector<T> read(std::size_t n) const {
+    auto& c = caller();
+    std::vector<T> out(n);
+    c.current();
+    if (n) cuda_check(c.api->cuMemcpyDtoHAsync_v2(out.data(), p, n * sizeof(T), c.stream), "cuMemcpyDtoHAsync");
+    cuda_check(c.api->cuStreamSynchronize(c.stream), "cuStreamSynchronize");
+    return out;
+  }
+};
+
+#define SKIP_WITHOUT_CUDA() \
+  if (!caller().gpusort) GTEST_SKIP() << rt::cuda_unavailable_reason()
+
+// Out of place, pairs of value = global index, stable descending; returns what the sort reported.
+template <class T>
+std::string check_pairs(const Offsets& offsets, const Segments& segments, const std::string& what) {
+  auto& c = caller();
+  const std::size_t n = offsets.back();
+  const auto input = make_keys<T>(n, dist::few_unique, fresh_seed());
+  const auto index = index_values<std::uint32_t>(n);
+  const auto ref = reference_order(input, offsets, order::descending);
+  Mem kin(input), vin(index), kout(std::vector<T>{}, n), vout(std::vector<std::uint32_t>{}, n);
+  const SortReport report =
+      sort_segments_native(*c.gpusort, key_type_of<T>::value, kin.view(), kout.view(), n, vin.view(), vout.view(), 4,
+                           segments, CudaStream{c.stream}, {.order = order::descending, .stable = true});
+  EXPECT_TRUE(keys_like_reference(input, ref, kout.read<T>(n))) << what;
+  EXPECT_TRUE(values_like_reference(ref, vout.read<std::uint32_t>(n))) << what;
+  EXPECT_EQ(0, std::memcmp(kin.read<T>(n).data(), input.data(), n * sizeof(T))) << what << ": keys_in changed";
+  return report.algorithm;
+}
+
+TEST(SegmentedCuda, PairsByDeviceOffsetsAndRows) {
+  SKIP_WITHOUT_CUDA();
+  const Offsets offsets = power_law_offsets(8192, 4096, fresh_seed());
+  const std::vector<std::uint32_t> narrow(offsets.begin(), offsets.end());
+  Mem on_device(narrow);
+  check_pairs<float>(offsets, Segments::device_offsets(on_device.view(), offsets.size() - 1, 4), "device offsets");
+  for (const auto& [rows, length] : {std::pair<std::uint64_t, std::uint64_t>{64, 128256}, {4096, 33}, {4096, 1024}}) {
+    Segments s = Segments::rows(rows, length);
+    check_pairs<float>(row_offsets(rows, length), s, std::to_string(rows) + " rows of " + std::to_string(length));
+  }
+}
+
+TEST(SegmentedCuda, AFewHugeRowsSortOneByOne) {
+  SKIP_WITHOUT_CUDA();
+  const std::uint64_t rows = 3, length = std::uint64_t(1) << 21;
+  EXPECT_EQ(check_pairs<std::uint32_t>(row_offsets(rows, length), Segments::rows(rows, length), "huge rows"),
+            "segmented per-row/radix");
+}
+
+TEST(SegmentedCuda, ArgsortLocalIndicesOnTheStream) {
+  SKIP_WITHOUT_CUDA();
+  auto& c = caller();
+  const Offsets offsets = power_law_offsets(4000, 4096, fresh_seed());
+  HostOffsets<std::uint64_t> given(offsets);
+  const std::size_t n = offsets.back();
+  const auto input = make_keys<float>(n, dist::specials, fresh_seed());
+  const auto ref = reference_order(input, offsets, order::ascending);
+  Mem keys(input), idx(std::vector<std::uint64_t>{}, n);
+  Completion done = argsort_segments_native_async(*c.gpusort, key_type::f32, keys.view(), keys.view(), n, idx.view(),
+                                                  8, given.segments(), CudaStream{c.stream}, {.stable = true});
+  EXPECT_TRUE(values_like_reference(ref, idx.read<std::uint64_t>(n), &offsets));
+  EXPECT_TRUE(keys_like_reference(input, ref, keys.read<float>(n)));
+  done.wait();
+}
+
+}  // namespace
+}  // namespace gpusort::test

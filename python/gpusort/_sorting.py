@@ -250,15 +250,18 @@ def sort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, stabl
     info = _arrays.inspect(a, "x", "keys")
     outs = None
     if out is not None:
-        outs = _out.checked(out, 2 if with_indices else 1, "gpusort.sort", x, info, _inputs.scalar_result(prepared))
+        outs = _out.checked(out, 2 if with_indices else 1, "gpusort.sort", x, info, _inputs.scalar_result(prepared),
+                            gathered=a if prepared.gathered else None)
     if with_indices:
-        keys, order = _sorted_with_indices(a, info, options, *(outs or (None, None)))
-        if out is not None:
+        keys, order = _sorted_with_indices(a, info, options, *(outs.arrays if outs else (None, None)))
+        if outs is not None:
+            outs.finish()
             return SortResult(*out)
         return SortResult(_inputs.shaped(prepared, _arrays.like(x, keys)),
                           _inputs.shaped(prepared, _arrays.like(x, order)))
-    result = _sorted_values(a, info, options, outs[0] if outs else None)
-    if out is not None:
+    result = _sorted_values(a, info, options, outs.arrays[0] if outs else None)
+    if outs is not None:
+        outs.finish()
         return out[0] if isinstance(out, tuple) else out
     return _inputs.shaped(prepared, _arrays.like(x, result))
 
@@ -285,8 +288,9 @@ def argsort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, st
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
     outs = _out.checked(out, 1, "gpusort.argsort", x, info, _inputs.scalar_result(prepared)) if out is not None else None
-    order = _sorted_with_indices(a, info, options, indices_out=outs[0] if outs else None, want_keys=False)[1]
-    if out is not None:
+    order = _sorted_with_indices(a, info, options, indices_out=outs.arrays[0] if outs else None, want_keys=False)[1]
+    if outs is not None:
+        outs.finish()
         return out[0] if isinstance(out, tuple) else out
     return _inputs.shaped(prepared, _arrays.like(x, order))
 

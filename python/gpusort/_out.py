@@ -10,7 +10,7 @@ result's shape keeps its layout. Any layout is taken, as torch.sort(out=) takes 
 in a contiguous temporary of its own library, made where it lives, copied through the view after
 the sort (by that library, on the device and stream the sort ran on). A view in which several
 elements share one memory location (a stride of 0: numpy's broadcast_to, PyTorch's expand) cannot
-hold a sort's result and is refused. Immutable arrays (JAX's) are refused with TypeError, as is
+hold a sort's result and is refused, as are values and indices whose memory spans intersect. Immutable arrays (JAX's) are refused with TypeError, as is
 another library or dtype; another shape or place, a self-overlapping view and read-only memory,
 with ValueError. Nothing is written before every check has passed.
 """
@@ -170,9 +170,32 @@ def copy_through(view: Any, result: Any) -> None:
 
 
 def _overlap(a: Any, b: Any) -> bool:
+    """Whether the memory a and b span intersects (numpy's may_share_memory: their bounds; PyTorch
+    and CuPy arrays alike, as the compiled sort checks contiguous ones, which strided outputs are
+    replaced by before it sees them)."""
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         return bool(np.may_share_memory(a, b))
-    return False  # device arrays: the compiled sort checks their pointers
+    a_span, b_span = _span(a), _span(b)
+    if a_span is None or b_span is None:
+        return False
+    return a_span[0] < b_span[1] and b_span[0] < a_span[1]
+
+
+def _span(a: Any) -> Optional[Tuple[int, int]]:
+    """The bytes [start, end) a PyTorch or CuPy array's elements lie in; None when empty or another library."""
+    library = _arrays.pool_library(a)
+    if library == "torch":
+        start, itemsize = a.data_ptr(), a.element_size()
+        strides = [stride * itemsize for stride in a.stride()]
+    elif library == "cupy":
+        start, itemsize, strides = a.data.ptr, a.itemsize, list(a.strides)
+    else:
+        return None
+    if any(extent == 0 for extent in a.shape):
+        return None
+    low = start + sum(min(0, stride * (extent - 1)) for extent, stride in zip(a.shape, strides))
+    high = start + sum(max(0, stride * (extent - 1)) for extent, stride in zip(a.shape, strides)) + itemsize
+    return low, high
 
 
 def _name(kind: type) -> str:

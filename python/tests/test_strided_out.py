@@ -261,11 +261,19 @@ def test_torch_transposed_out_along_an_axis(dim, device):
     assert values.stride() == (1, 4)  # written through the view, not restrided
 
 
-def test_torch_expanded_out_is_refused():
-    need_torch("cpu")
-    t = torch.randn(10)
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+def test_torch_refusals_of_strided_outputs(device):
+    """An expanded tensor (stride 0), and values and indices that are views of one tensor, are
+    refused before anything is written."""
+    need_torch(device)
+    t = torch.randn(10, device=device)
     with pytest.raises(ValueError, match="one memory location"):
-        gpusort.sort(t, out=torch.zeros(1).expand(10))
+        gpusort.sort(t, out=torch.zeros(1, device=device).expand(10))
+    keys = torch.arange(10, 0, -1, device=device)
+    shared = torch.zeros(30, dtype=torch.long, device=device)
+    with pytest.raises(ValueError, match="share memory"):
+        gpusort.sort(keys, return_indices=True, out=(shared[::3], shared[1::3]))
+    assert not bool(shared.any())
 
 
 def need_cupy():
@@ -297,6 +305,10 @@ def test_cupy_strided_out(n):
     y = cupy.asarray(np.repeat(x, 2))[::2]
     assert gpusort.sort(y, out=y) is y
     np.testing.assert_array_equal(bits(cupy.asnumpy(y)), bits(x[expected]))
+    shared = cupy.zeros(2 * n, cupy.int64)
+    with pytest.raises(ValueError, match="share memory"):
+        gpusort.sort(cupy.asarray(x.astype(np.int64)), return_indices=True, out=(shared[::2], shared[1::2]))
+    assert not bool(shared.any())
     rows = cupy.asarray(x[: (n // 17) * 17].reshape(17, -1))
     out = cupy.empty(rows.shape[::-1], cupy.float32).T
     assert gpusort.sort(rows, axis=0, out=out) is out

@@ -10,9 +10,10 @@ result's shape keeps its layout. Any layout is taken, as torch.sort(out=) takes 
 in a contiguous temporary of its own library, made where it lives, copied through the view after
 the sort (by that library, on the device and stream the sort ran on). A view in which several
 elements share one memory location (a stride of 0: numpy's broadcast_to, PyTorch's expand) cannot
-hold a sort's result and is refused, as are values and indices whose memory spans intersect. Immutable arrays (JAX's) are refused with TypeError, as is
-another library or dtype; another shape or place, a self-overlapping view and read-only memory,
-with ValueError. Nothing is written before every check has passed.
+hold a sort's result and is refused, as are values and indices whose memory spans intersect.
+Immutable arrays (JAX's) are refused with TypeError, as is another library or dtype; another shape
+or place, a self-overlapping view and read-only memory, with ValueError. Nothing is written before
+every check has passed.
 """
 from typing import Any, List, NamedTuple, Optional, Tuple
 

@@ -20,7 +20,16 @@ array whose sorted axis lies innermost in memory (a C-contiguous array along its
 read and written where it is; another axis goes through a copy with that axis moved last, made by
 the array's library where it lives, and the result is written back through a transposed view.
 Results are laid out as the library's empty_like(x) (numpy's order "K", PyTorch's
-preserve_format: as numpy.sort and torch.sort return them); out= arrays may have any layout.
+preserve_format: as numpy.sort and torch.sort return them).
+
+out= (sort, argsort, sort(return_indices=True)): the caller's arrays, of the kind, dtype (int64 for
+indices), shape and device of the result, written and returned. Any layout, as torch.sort(out=)
+takes it: a strided numpy, PyTorch or CuPy view (a slice, a reversed or transposed view) receives
+the result through a contiguous temporary of its library, copied into the view where it lives (on
+the sort's stream for CUDA arrays); memory outside the view is not written. PyTorch tensors of
+another shape are resized first (resize_, as torch's out= does: contiguous then). Refused before
+anything is written: JAX arrays (immutable) and another library or dtype (TypeError), another shape
+or device, read-only memory and a view whose elements share one place (a stride of 0) (ValueError).
 
 Order: ascending, or descending=True; stable unless stable=False (equal keys keep their input
 order, in both orders: argsort(x) equals numpy.argsort(x, kind="stable")). Floats: -0.0 == +0.0;
@@ -232,8 +241,9 @@ def sort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, stabl
     int64 positions in x of the sorted values (values == x[indices]; stable unless stable=False),
     both from one sort (the keys travel with the indices). out=: an array (out=(values, indices)
     with return_indices) of the kind, dtype (int64 for indices), shape and device of the result,
-    written and returned instead of new arrays; out=x sorts x in place. Order rules, devices and
-    streams: see the package's description (help(gpusort))."""
+    any layout (a strided view is written through), written and returned instead of new arrays;
+    out=x sorts x in place. Order rules, out=, devices and streams: see the package's description
+    (help(gpusort))."""
     with_indices = _flag(return_indices, "return_indices")
     if (out is None and algorithm is None and device is None and comparator is None
             and (axis == -1 and type(axis) is int or _axes.plain(axis)) and _host.quick(x)):
@@ -250,15 +260,18 @@ def sort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, stabl
     info = _arrays.inspect(a, "x", "keys")
     outs = None
     if out is not None:
-        outs = _out.checked(out, 2 if with_indices else 1, "gpusort.sort", x, info, _inputs.scalar_result(prepared))
+        outs = _out.checked(out, 2 if with_indices else 1, "gpusort.sort", x, info, _inputs.scalar_result(prepared),
+                            gathered=a if prepared.gathered else None)
     if with_indices:
-        keys, order = _sorted_with_indices(a, info, options, *(outs or (None, None)))
-        if out is not None:
+        keys, order = _sorted_with_indices(a, info, options, *(outs.arrays if outs else (None, None)))
+        if outs is not None:
+            outs.finish()
             return SortResult(*out)
         return SortResult(_inputs.shaped(prepared, _arrays.like(x, keys)),
                           _inputs.shaped(prepared, _arrays.like(x, order)))
-    result = _sorted_values(a, info, options, outs[0] if outs else None)
-    if out is not None:
+    result = _sorted_values(a, info, options, outs.arrays[0] if outs else None)
+    if outs is not None:
+        outs.finish()
         return out[0] if isinstance(out, tuple) else out
     return _inputs.shaped(prepared, _arrays.like(x, result))
 
@@ -272,7 +285,7 @@ def argsort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, st
     x's device (JAX arrays: JAX's default integer dtype, int32 unless 64-bit types are enabled).
     axis as sort's (None: indices into x flattened). Stable by default: equal keys keep their input
     order (indices ascending), in both orders. out=: an int64 array of x's kind, shape and device,
-    written and returned. Order rules, devices and streams: see the package's description
+    any layout, written and returned. Order rules, devices and streams: see the package's description
     (help(gpusort))."""
     if (out is None and algorithm is None and device is None and comparator is None
             and (axis == -1 and type(axis) is int or _axes.plain(axis)) and _host.quick(x)):
@@ -285,8 +298,9 @@ def argsort(x: Any, /, *, axis: Optional[int] = -1, descending: bool = False, st
     a = prepared.array
     info = _arrays.inspect(a, "x", "keys")
     outs = _out.checked(out, 1, "gpusort.argsort", x, info, _inputs.scalar_result(prepared)) if out is not None else None
-    order = _sorted_with_indices(a, info, options, indices_out=outs[0] if outs else None, want_keys=False)[1]
-    if out is not None:
+    order = _sorted_with_indices(a, info, options, indices_out=outs.arrays[0] if outs else None, want_keys=False)[1]
+    if outs is not None:
+        outs.finish()
         return out[0] if isinstance(out, tuple) else out
     return _inputs.shaped(prepared, _arrays.like(x, order))
 

@@ -43,10 +43,14 @@ TEST(SegmentedPolicy, BinsByShape) {
   const SegmentedChoice huge = choose_segmented(cuda_device(), rows(key_type::f32, 4, 1 << 24, 4));
   EXPECT_EQ(huge.bin, SegmentedBin::per_row);
   EXPECT_EQ(huge.sort_n, 1u << 24);
-  // ... not where a row's bytes do not start a sub-buffer, nor for many rows, nor elsewhere
-  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4, (1 << 24) + 1)).bin, SegmentedBin::portable);
-  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4096, 1 << 20)).bin, SegmentedBin::portable);
+  // ... not where a row's bytes do not start a sub-buffer, nor for many rows: on CUDA the segmented
+  // onesweep takes those (rows longer than a tile), elsewhere the portable bin
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4, (1 << 24) + 1)).bin, SegmentedBin::onesweep);
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4096, 1 << 20)).bin, SegmentedBin::onesweep);
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 64, 128256, 4)).bin, SegmentedBin::onesweep);
+  EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 4096, 4097)).bin, SegmentedBin::onesweep);
   EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 4, 1 << 24)).bin, SegmentedBin::portable);
+  EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 64, 128256)).bin, SegmentedBin::portable);
   // short rows: several to a work-group, in local memory, on every backend; longer ones portable
   EXPECT_EQ(choose_segmented(cuda_device(), rows(key_type::f32, 1 << 20, 32)).bin, SegmentedBin::tiles);
   EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::f32, 16, 4096)).bin, SegmentedBin::tiles);

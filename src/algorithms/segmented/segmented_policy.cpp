@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_onesweep.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/errors.hpp"
 
@@ -22,10 +23,10 @@ constexpr SegmentedTuning kRows[] = {
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "",
-     .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, else the "
-             "portable bin (not measured)",
+     .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, longer "
+             "rows by the segmented onesweep (not measured against each other)",
      .tiles_max_length = 4096,
-     .onesweep_min_length = 0,
+     .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,
      .per_row_max_rows = 64},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
@@ -91,12 +92,13 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length &&
            segmented_tiles_shape(device, r.type, r.value_bytes, r.positions, r.rows, length).rows_per_group != 0)
     c.bin = SegmentedBin::tiles;
-  else if (uniform && specialised && device.backend == "cuda" && row.onesweep_min_length != 0 &&
-           length >= row.onesweep_min_length)
-    c.bin = SegmentedBin::onesweep;
   else if (uniform && row.per_row_min_length != 0 && length >= row.per_row_min_length &&
            r.rows <= row.per_row_max_rows && rows_cut_into_views(r))
-    c.bin = SegmentedBin::per_row;
+    c.bin = SegmentedBin::per_row;  // a few huge rows: the 1-D sort's own passes per row
+  else if (uniform && specialised && device.backend == "cuda" && row.onesweep_min_length != 0 &&
+           length >= row.onesweep_min_length &&
+           segmented_onesweep_takes_shape(device, r.type, r.value_bytes, r.rows, length, r.options, r.positions))
+    c.bin = SegmentedBin::onesweep;
   else
     c.bin = SegmentedBin::portable;
 

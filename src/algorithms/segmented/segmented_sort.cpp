@@ -3,10 +3,12 @@
 // planner chooses it.
 #include "algorithms/segmented/segmented_sort.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "algorithms/segmented/segmented_bins.hpp"
+#include "algorithms/segmented/segmented_onesweep.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "runtime/program_cache.hpp"
 
@@ -22,8 +24,7 @@ void run_bin(const Plan& plan, SegmentedJob& job) {
     case SegmentedBin::portable: return segmented_portable(job, plan);
     case SegmentedBin::per_row: return segmented_per_row(job, plan);
     case SegmentedBin::tiles: return segmented_tiles_sort(job);
-    case SegmentedBin::onesweep:  // segmented_onesweep.hpp
-      break;
+    case SegmentedBin::onesweep: return segmented_onesweep_sort(job);
   }
   throw not_built_in(plan.segments.bin);
 }
@@ -61,8 +62,16 @@ std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
     case SegmentedBin::portable: return segmented_portable_temp_bytes(plan, device);
     case SegmentedBin::per_row: return segmented_per_row_temp_bytes(plan, device);
     case SegmentedBin::tiles: return 0;  // in local memory only
-    case SegmentedBin::onesweep:
-      break;
+    case SegmentedBin::onesweep: {
+      // packed pairs or not is decided from the buffers' alignment when the sort runs: the larger
+      const SortRequest& r = plan.request;
+      const DeviceDescription& desc = device.description();
+      std::uint64_t bytes = 0;
+      for (bool unpacked : {false, true})
+        bytes = std::max(bytes, segmented_onesweep_temp_bytes(choose_segmented_onesweep_policy(
+                                    desc, r.type, r.value_bytes, r.rows, r.row_length, r.options, unpacked)));
+      return bytes;
+    }
   }
   throw not_built_in(plan.segments.bin);
 }
@@ -78,7 +87,12 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
                                          r.offset_bytes == 0 ? r.row_length : 0);
       break;
     }
-    case SegmentedBin::onesweep: throw not_built_in(plan.segments.bin);
+    case SegmentedBin::onesweep: {
+      const SortRequest& r = plan.request;
+      steps = segmented_onesweep_plan_steps(device.description(), r.type, r.value_bytes, r.rows, r.row_length,
+                                            r.options);
+      break;
+    }
   }
   const SegmentedTuning& row = *plan.segments.row;
   steps.insert(steps.begin(), std::string("bin: ") + to_string(plan.segments.bin) + " (segmented row " + row.name +

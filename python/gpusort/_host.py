@@ -48,9 +48,20 @@ def _truth(keys: np.ndarray) -> np.ndarray:
     return keys.view(np.uint8) != 0 if keys.dtype == np.bool_ else keys
 
 
+def _bfloat16(keys: np.ndarray) -> bool:
+    return keys.dtype.name == "bfloat16"
+
+
+def _comparable(keys: np.ndarray) -> np.ndarray:
+    """Keys numpy orders as gpusort does: bools by their truth; ml_dtypes' bfloat16 as float32, which
+    holds every bfloat16 exactly (numpy 2.5.2 with ml_dtypes misorders a stable argsort of bfloat16
+    itself: seen on an H100 machine, 2026-12-06); other keys as they are."""
+    return keys.astype(np.float32) if _bfloat16(keys) else _truth(keys)
+
+
 def order(keys: np.ndarray, descending: bool) -> np.ndarray:
     """The stable int64 permutation that sorts keys."""
-    keys = _truth(keys)
+    keys = _comparable(keys)
     if not descending:
         return np.argsort(keys, kind="stable")
     n = keys.shape[0]
@@ -59,6 +70,12 @@ def order(keys: np.ndarray, descending: bool) -> np.ndarray:
 
 def sort_values(keys: np.ndarray, descending: bool, out: Optional[np.ndarray] = None) -> np.ndarray:
     """keys sorted (into out where given, which may be keys itself)."""
+    if _bfloat16(keys):  # by their order as float32, the keys' own bits moved (NaN payloads kept)
+        result = keys[order(keys, descending)]
+        if out is None:
+            return result
+        np.copyto(out, result)
+        return out
     # bools by their truth, written back as 0 and 1, as gpusort's one-block device sorts write them
     ordered = _truth(keys)
     if not descending:
@@ -102,7 +119,7 @@ def view(x: Any) -> np.ndarray:
 
 def order_along(keys: np.ndarray, descending: bool, axis: int) -> np.ndarray:
     """The stable int64 permutation that sorts each row of keys along axis (positions in the row)."""
-    keys = _truth(keys)
+    keys = _comparable(keys)
     if not descending:
         return np.argsort(keys, axis=axis, kind="stable")
     n = keys.shape[axis]
@@ -118,7 +135,7 @@ def sort_along(keys: np.ndarray, descending: bool, axis: int, want_values: bool,
         values_out = np.empty_like(keys)
     if indices_out is None and want_indices:
         indices_out = np.empty_like(keys, dtype=np.int64)
-    if not want_indices:
+    if not want_indices and not _bfloat16(keys):
         assert values_out is not None
         ordered = _truth(keys)
         if not descending:
@@ -127,9 +144,9 @@ def sort_along(keys: np.ndarray, descending: bool, axis: int, want_values: bool,
             result = np.flip(np.sort(np.flip(ordered, axis), axis=axis, kind=_kind(keys)), axis)
         np.copyto(values_out, result)
         return values_out, None
-    assert indices_out is not None
     positions = order_along(keys, descending, axis)
     if values_out is not None:
         np.copyto(values_out, np.take_along_axis(keys, positions, axis))
-    np.copyto(indices_out, positions)
+    if indices_out is not None:
+        np.copyto(indices_out, positions)
     return values_out, indices_out

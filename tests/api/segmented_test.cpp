@@ -269,9 +269,11 @@ TEST(Segmented, BadOffsetsAreRefusedBeforeAnythingIsWritten) {
 }
 
 TEST(Segmented, PlanOfASegmentedRequest) {
-  // rows longer than a tile: the portable bin
+  // rows longer than a tile: the portable bin (CUDA chooses the segmented onesweep: forced here)
+  std::optional<PolicyOverride> forced(std::in_place, algo::SegmentedPolicyOverride{.bin = algo::SegmentedBin::portable});
   const SortPlan rows = plan(test_context(), {.type = key_type::f32, .n = 40000, .value_bytes = 4, .positions = true,
                                               .rows = 4, .row_length = 10000});
+  forced.reset();
   EXPECT_EQ(rows.path.rfind("segments: 4 rows of 10000", 0), 0u) << rows.text();
   const std::string text = rows.text();
   for (const char* part : {"bin: portable", "by key", "by segment", "gather", "segment's start", "temporary bytes: "})

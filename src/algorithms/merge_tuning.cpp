@@ -59,10 +59,7 @@ MergePolicyOverride g_override;
 std::span<const MergeTuning> merge_tuning_rows() { return kRows; }
 
 const MergeTuning& merge_tuning_for(const DeviceDescription& desc) {
-  const std::string cls = device_class(desc);
-  for (const MergeTuning& row : kRows)
-    if (tuning_class_matches(row.device_class, cls)) return row;
-  return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+  return tuning_row_for(std::span<const MergeTuning>(kRows), desc);
 }
 
 std::uint32_t variant_items(std::span<const MergeVariantItems> items, const char* variant) {

@@ -122,10 +122,7 @@ bool tuning_class_matches(const char* pattern, const std::string& device_class) 
 }
 
 const RadixTuning& radix_tuning_for(const DeviceDescription& desc) {
-  const std::string cls = device_class(desc);
-  for (const RadixTuning& row : kRows)
-    if (tuning_class_matches(row.device_class, cls)) return row;
-  return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+  return tuning_row_for(std::span<const RadixTuning>(kRows), desc);
 }
 
 }  // namespace gpusort::algo

@@ -88,5 +88,14 @@ std::span<const RadixTuning> radix_tuning_rows();
 const RadixTuning& radix_tuning_for(const DeviceDescription& desc);
 // Whether a row's class pattern serves a device class.
 bool tuning_class_matches(const char* pattern, const std::string& device_class);
+// The first of a table's rows (each with a device_class pattern) that serves desc's class; the last
+// row, which serves every class, where none does. Every tuning table is looked up through this.
+template <class Row>
+const Row& tuning_row_for(std::span<const Row> rows, const DeviceDescription& desc) {
+  const std::string cls = device_class(desc);
+  for (const Row& row : rows)
+    if (tuning_class_matches(row.device_class, cls)) return row;
+  return rows.back();
+}
 
 }  // namespace gpusort::algo

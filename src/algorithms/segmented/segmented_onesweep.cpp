@@ -57,10 +57,7 @@ Layout layout_of(const SegmentedOnesweepPolicy& p) {
 std::span<const SegmentedOnesweepTuning> segmented_onesweep_tuning_rows() { return kRows; }
 
 const SegmentedOnesweepTuning& segmented_onesweep_tuning_for(const DeviceDescription& desc) {
-  const std::string cls = device_class(desc);
-  for (const SegmentedOnesweepTuning& row : kRows)
-    if (tuning_class_matches(row.device_class, cls)) return row;
-  return kRows[std::size(kRows) - 1];
+  return tuning_row_for(std::span<const SegmentedOnesweepTuning>(kRows), desc);
 }
 
 SegmentedOnesweepPolicy choose_segmented_onesweep_policy(const DeviceDescription& desc, key_type type,

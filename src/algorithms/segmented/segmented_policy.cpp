@@ -64,10 +64,7 @@ const char* to_string(SegmentedBin bin) {
 std::span<const SegmentedTuning> segmented_tuning_rows() { return kRows; }
 
 const SegmentedTuning& segmented_tuning_for(const DeviceDescription& desc) {
-  const std::string cls = device_class(desc);
-  for (const SegmentedTuning& row : kRows)
-    if (tuning_class_matches(row.device_class, cls)) return row;
-  return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+  return tuning_row_for(std::span<const SegmentedTuning>(kRows), desc);
 }
 
 bool rows_cut_into_views(const SortRequest& r) {

@@ -82,10 +82,7 @@ std::uint64_t capacity_for(const DeviceDescription& desc, key_type type, std::si
 std::span<const SegmentedTilesTuning> segmented_tiles_tuning_rows() { return kRows; }
 
 const SegmentedTilesTuning& segmented_tiles_tuning_for(const DeviceDescription& desc) {
-  const std::string cls = device_class(desc);
-  for (const SegmentedTilesTuning& row : kRows)
-    if (tuning_class_matches(row.device_class, cls)) return row;
-  return kRows[std::size(kRows) - 1];  // not reached: the last row matches every class
+  return tuning_row_for(std::span<const SegmentedTilesTuning>(kRows), desc);
 }
 
 std::uint64_t segmented_tiles_local_bytes(std::uint64_t tile, std::size_t key_bytes, std::size_t value_bytes,

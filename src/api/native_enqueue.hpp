@@ -6,6 +6,7 @@
 // their bin, through NativeSortSteps.
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "algorithms/planner.hpp"
 #include "gpusort/native.hpp"
@@ -20,6 +21,9 @@ namespace gpusort::detail {
 struct NativeSortSteps {
   std::function<void(const algo::Plan& plan, rt::Device& device)> prepare;
   std::function<algo::RunEvents(const algo::Plan& plan, algo::SortJob& job)> run;
+  // The Completion's algorithm once run has returned, where it differs from the plan's (a
+  // segmented bin decided on the device); unset: the plan's name.
+  std::function<std::string(const algo::Plan& plan)> name_after_run;
 };
 
 // request: type, n, value_bytes, positions (the values in place are then made by the sort),

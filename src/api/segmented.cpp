@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "algorithms/planner.hpp"
 #include "algorithms/segmented/segmented_sort.hpp"
@@ -35,14 +36,19 @@ SortReport run_host_step(rt::Device& device, const algo::Plan& plan, const Segme
   const SortRequest& r = plan.request;
   algo::print_if_verbose(plan, device);
   const detail::DeviceSegments on_device = detail::device_segments(device, segments, r);
+  algo::SegmentedBin ran = plan.segments.bin;
   auto sort = [&](algo::SortJob& job) {
     algo::SegmentedJob segmented{job, on_device.shape};
-    return algo::run_segmented(plan, segmented);
+    algo::RunEvents events = algo::run_segmented(plan, segmented);
+    ran = segmented.ran;
+    return events;
   };
   const detail::StepTimes times = detail::run_sort_steps(device, *plan.algorithm, r.type, r.value_bytes, r.options,
                                                          std::span(&step, 1), r.n, r.options.host_threads, {},
                                                          nullptr, sort);
-  return detail::with_step_times(report_of(device, plan), times);
+  SortReport report = report_of(device, plan);
+  report.algorithm = algo::segmented_report_name(plan, ran);  // the bin that sorted
+  return detail::with_step_times(std::move(report), times);
 }
 
 }  // namespace
@@ -108,6 +114,7 @@ SortReport sort_segments_device(Context& ctx, key_type type, DeviceBuffer& keys,
                     plan.options()};
   algo::SegmentedJob segmented{job, on_device.shape};
   const algo::RunEvents events = algo::run_segmented(plan, segmented);
+  report.algorithm = algo::segmented_report_name(plan, segmented.ran);  // the bin that sorted
   report.sort_ms = events.stop->elapsed_ms_since(*events.start);
   report.programs_compiled = events.programs_compiled;
   if (options.verbose)

@@ -15,14 +15,18 @@ Completion enqueue_segments(Context& ctx, const SortRequest& request, const Nati
                             const NativeQueue& queue) {
   detail::check_segments_given(segments, request.n);
   detail::DeviceSegments on_device;
+  algo::SegmentedBin ran = algo::SegmentedBin::portable;
   detail::NativeSortSteps steps;
   steps.prepare = [&](const algo::Plan& plan, rt::Device& device) {
     on_device = detail::device_segments(device, segments, plan.request);
   };
   steps.run = [&](const algo::Plan& plan, algo::SortJob& job) {
     algo::SegmentedJob segmented{job, on_device.shape};
-    return algo::run_segmented(plan, segmented);
+    algo::RunEvents events = algo::run_segmented(plan, segmented);
+    ran = segmented.ran;
+    return events;
   };
+  steps.name_after_run = [&](const algo::Plan& plan) { return algo::segmented_report_name(plan, ran); };
   return detail::enqueue_native(ctx, detail::segmented_request(segments, request), keys_in, keys_out, values_in,
                                 values_out, queue, nullptr, steps);
 }

@@ -197,7 +197,7 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
     throw;
   }
   state->done = device->signal_native(queue, std::move(state->done));
-  return Completion(std::move(state), name);
+  return Completion(std::move(state), steps.name_after_run ? steps.name_after_run(plan) : name);
 }
 
 SortReport detail::wait_and_report(Context& ctx, Completion done, const SortOptions& options) {

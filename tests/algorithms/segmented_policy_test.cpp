@@ -57,9 +57,27 @@ TEST(SegmentedPolicy, BinsByShape) {
   const SegmentedChoice long_rows = choose_segmented(cpu_device(), rows(key_type::f32, 16, 4097));
   EXPECT_EQ(long_rows.bin, SegmentedBin::portable);
   EXPECT_EQ(long_rows.sort_n, 16u * 4097);
-  // offsets: portable, sorting all n at once
+  // offsets: the longest segment decides on the device between tiles and portable (which sorts all
+  // n at once, so the request's algorithm is chosen for n)
   const SortRequest offsets{.type = key_type::u32, .n = 1 << 26, .rows = 1 << 16, .offset_bytes = 8};
-  EXPECT_EQ(choose_segmented(cuda_device(), offsets).bin, SegmentedBin::portable);
+  for (const DeviceDescription& d : {cuda_device(), cpu_device()}) {
+    const SegmentedChoice c = choose_segmented(d, offsets);
+    EXPECT_EQ(c.bin, SegmentedBin::tiles_or_portable) << d.backend;
+    EXPECT_EQ(c.sort_n, offsets.n) << d.backend;
+  }
+  SortRequest argsort = offsets;
+  argsort.value_bytes = 8, argsort.positions = true, argsort.offset_bytes = 4;
+  EXPECT_EQ(choose_segmented(cuda_device(), argsort).bin, SegmentedBin::tiles_or_portable);
+  // a named algorithm or a comparator: portable; no local memory for a tile: portable
+  SortRequest named = offsets;
+  named.options.algorithm = "merge";
+  EXPECT_EQ(choose_segmented(cuda_device(), named).bin, SegmentedBin::portable);
+  SortRequest ordered = offsets;
+  ordered.options.comparator = "a > b";
+  EXPECT_EQ(choose_segmented(cpu_device(), ordered).bin, SegmentedBin::portable);
+  DeviceDescription no_local = cpu_device();
+  no_local.local_memory_bytes = 0;
+  EXPECT_EQ(choose_segmented(no_local, offsets).bin, SegmentedBin::portable);
 }
 
 TEST(SegmentedPolicy, WidthsGrowWithTheData) {
@@ -94,6 +112,8 @@ TEST(SegmentedPolicy, TheOverrideForcesABinAndWidths) {
     EXPECT_EQ(choose_segmented(cpu_device(), rows(key_type::u8, 4, std::uint64_t(1) << 31)).position_bytes, 8u)
         << "never narrower than the data need";
   }
+  EXPECT_EQ(parse_segmented_policy_override("bin=tiles-or-portable").bin, SegmentedBin::tiles_or_portable);
+  EXPECT_STREQ(to_string(SegmentedBin::tiles_or_portable), "tiles-or-portable");
   for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin"})
     EXPECT_THROW(parse_segmented_policy_override(bad), Error) << bad;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "algorithms/segmented/segmented_policy.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/plan.hpp"
 #include "gpusort/segmented.hpp"
 #include "support/key_types.hpp"
@@ -29,8 +30,10 @@ SortOptions stable(order o) { return {.order = o, .stable = true}; }
 
 // Keys (and, with V, values = global index) of one shape through sort_segments on the host,
 // between guard zones, both orders.
+// bin: where given, what the report's algorithm starts with (the bin that sorted).
 template <class T, class V = void>
-void check_host(const Offsets& offsets, const Segments& segments, dist d, const std::string& what) {
+void check_host(const Offsets& offsets, const Segments& segments, dist d, const std::string& what,
+                const std::string& bin = "") {
   for (order o : {order::ascending, order::descending}) {
     const std::uint64_t seed = fresh_seed();
     const auto input = make_keys<T>(offsets.back(), d, seed);
@@ -40,22 +43,25 @@ void check_host(const Offsets& offsets, const Segments& segments, dist d, const 
       return r << " (" << what << ", " << (o == order::ascending ? "asc" : "desc") << ", n=" << input.size()
                << ", seed=" << seed << ")";
     };
+    SortReport report;
     if constexpr (std::is_void_v<V>) {
-      sort_segments(test_context(), keys.span(), segments, stable(o));
+      report = sort_segments(test_context(), keys.span(), segments, stable(o));
     } else {
       GuardedHostArray<V> values(index_values<V>(input.size()));
-      sort_segments_pairs(test_context(), keys.span(), values.span(), segments, stable(o));
+      report = sort_segments_pairs(test_context(), keys.span(), values.span(), segments, stable(o));
       ASSERT_TRUE(where(values_like_reference(ref, values.contents())));
       ASSERT_TRUE(where(values.guards_intact()));
     }
     ASSERT_TRUE(where(keys_like_reference(input, ref, keys.contents())));
     ASSERT_TRUE(where(keys.guards_intact()));
+    EXPECT_EQ(report.algorithm.rfind(bin, 0), 0u) << report.algorithm << " (" << what << ")";
   }
 }
 
 // argsort_segments on the host: local indices of width I, with and without the sorted keys.
 template <class T, class I>
-void check_argsort_host(const Offsets& offsets, const Segments& segments, const std::string& what) {
+void check_argsort_host(const Offsets& offsets, const Segments& segments, const std::string& what,
+                        const std::string& bin = "") {
   for (order o : {order::ascending, order::descending}) {
     const std::uint64_t seed = fresh_seed();
     const auto input = make_keys<T>(offsets.back(), dist::few_unique, seed);
@@ -65,14 +71,17 @@ void check_argsort_host(const Offsets& offsets, const Segments& segments, const 
                << (o == order::ascending ? "asc" : "desc") << ", seed=" << seed << ")";
     };
     std::vector<I> indices(input.size(), I(0xEE));
-    argsort_segments(test_context(), std::span<const T>(input), std::span<I>(indices), segments, stable(o));
+    const SortReport alone =
+        argsort_segments(test_context(), std::span<const T>(input), std::span<I>(indices), segments, stable(o));
     ASSERT_TRUE(where(values_like_reference(ref, indices, &offsets)));
     std::vector<T> sorted(input.size());
     std::vector<I> with_keys(input.size(), I(0xEE));
-    argsort_segments_host(test_context(), key_type_of<T>::value, input.data(), input.size(), sorted.data(),
-                          with_keys.data(), sizeof(I), segments, stable(o));
+    const SortReport both = argsort_segments_host(test_context(), key_type_of<T>::value, input.data(), input.size(),
+                                                  sorted.data(), with_keys.data(), sizeof(I), segments, stable(o));
     ASSERT_TRUE(where(values_like_reference(ref, with_keys, &offsets)));
     ASSERT_TRUE(where(keys_like_reference(input, ref, sorted)));
+    EXPECT_EQ(alone.algorithm.rfind(bin, 0), 0u) << alone.algorithm << " (" << what << ")";
+    EXPECT_EQ(both.algorithm.rfind(bin, 0), 0u) << both.algorithm << " (" << what << ")";
   }
 }
 
@@ -175,6 +184,77 @@ TEST(Segmented, DeviceArraySortsInPlace) {
   values.download(got_values);
   EXPECT_TRUE(keys_like_reference(input, ref, got_keys));
   EXPECT_TRUE(values_like_reference(ref, got_values));
+}
+
+// Segments by offsets: the tile bin's window W on this device for a request's keys and values.
+std::uint64_t tile_window(key_type type, std::size_t value_bytes, bool positions) {
+  return algo::segmented_tiles_offsets_shape(test_context().device(), type, value_bytes, positions, 1).window;
+}
+// count segments of 0..64 keys (about a fifth empty), with one of `extra` keys in the middle where given.
+Offsets short_offsets(std::size_t count, std::uint64_t seed, std::uint64_t extra = 0) {
+  std::mt19937_64 rng(seed);
+  Offsets o{0};
+  for (std::size_t s = 0; s < count; ++s) {
+    if (extra != 0 && s == count / 2) o.push_back(o.back() + extra);
+    const bool empty = rng() % 5 == 0;
+    o.push_back(o.back() + (empty ? 0 : rng() % 65));
+  }
+  return o;
+}
+// The requests below: keys alone, pairs, argsort with 4- and 8-byte indices.
+struct TileRequest {
+  key_type type;
+  std::size_t value_bytes;
+  bool positions;
+};
+const TileRequest kTileRequests[] = {
+    {key_type::u32, 0, false}, {key_type::f32, 4, false}, {key_type::f32, 4, true}, {key_type::f32, 8, true}};
+
+// Every segment within the window (the longest exactly W keys): the tile bin sorts them, the
+// longest segment read back first (the tiles-or-portable bin).
+TEST(Segmented, ShortOffsetsTakeTheTileBin) {
+  std::uint64_t w = ~std::uint64_t(0);
+  for (const TileRequest& r : kTileRequests) w = std::min(w, tile_window(r.type, r.value_bytes, r.positions));
+  ASSERT_GT(w, 64u) << "the tile bin has no window on this device";
+  const Offsets offsets = short_offsets(3000, fresh_seed(), w);
+  HostOffsets<std::uint32_t> narrow(offsets);
+  HostOffsets<std::uint64_t> wide(offsets);
+  const std::string tiles = "segmented tiles";
+  check_host<std::uint32_t>(offsets, narrow.segments(), dist::entropy, "short, u32 offsets", tiles);
+  check_host<std::uint32_t>(offsets, wide.segments(), dist::entropy, "short, u64 offsets", tiles);
+  check_host<float, std::uint32_t>(offsets, narrow.segments(), dist::few_unique, "short pairs, u32 offsets", tiles);
+  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::few_unique, "short pairs, u64 offsets", tiles);
+  check_argsort_host<float, std::uint32_t>(offsets, narrow.segments(), "short, u32 offsets", tiles);
+  check_argsort_host<float, std::uint64_t>(offsets, wide.segments(), "short, u64 offsets", tiles);
+  const Offsets edges{0, 0, 0, 5, 5, 64, 64, 64};
+  HostOffsets<std::uint32_t> e(edges);
+  check_host<std::int32_t, std::uint32_t>(edges, e.segments(), dist::few_unique, "empty segments at the ends", tiles);
+
+  // on the device too
+  const auto input = make_keys<std::uint32_t>(offsets.back(), dist::uniform, fresh_seed());
+  const auto ref = reference_order(input, offsets, order::ascending);
+  DeviceArray<std::uint32_t> keys(test_context(), std::span<const std::uint32_t>(input));
+  EXPECT_EQ(sort_segments(test_context(), keys, wide.segments(), stable(order::ascending)).algorithm, tiles);
+  std::vector<std::uint32_t> got(input.size());
+  keys.download(got);
+  EXPECT_TRUE(keys_like_reference(input, ref, got));
+}
+
+// One segment longer than the window sends the whole job to the portable bin.
+TEST(Segmented, OffsetsWithOneLongSegmentTakeThePortableBin) {
+  std::uint64_t w = 0;
+  for (const TileRequest& r : kTileRequests) w = std::max(w, tile_window(r.type, r.value_bytes, r.positions));
+  ASSERT_GT(w, 64u) << "the tile bin has no window on this device";
+  const Offsets offsets = short_offsets(3000, fresh_seed(), w + 1);
+  HostOffsets<std::uint32_t> narrow(offsets);
+  HostOffsets<std::uint64_t> wide(offsets);
+  const std::string portable = "segmented portable/";
+  check_host<std::uint32_t>(offsets, narrow.segments(), dist::entropy, "one long, u32 offsets", portable);
+  check_host<std::uint32_t>(offsets, wide.segments(), dist::entropy, "one long, u64 offsets", portable);
+  check_host<float, std::uint32_t>(offsets, narrow.segments(), dist::few_unique, "one long pairs, u32", portable);
+  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::few_unique, "one long pairs, u64", portable);
+  check_argsort_host<float, std::uint32_t>(offsets, narrow.segments(), "one long, u32 offsets", portable);
+  check_argsort_host<float, std::uint64_t>(offsets, wide.segments(), "one long, u64 offsets", portable);
 }
 
 // The request's algorithm and run-time order sort the keys (the portable bin's first sort).

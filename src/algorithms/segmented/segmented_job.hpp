@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "algorithms/algorithm.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "runtime/device.hpp"
 
 namespace gpusort::algo {
@@ -29,6 +30,9 @@ struct SegmentShape {
 struct SegmentedJob {
   SortJob& sort;  // sort.values_are_positions: argsort, each value its key's position in its segment
   SegmentShape segments;
+  // Set by run_segmented: the bin that sorted (the plan's, or tiles or portable where the plan's
+  // is tiles_or_portable), for the report's name.
+  SegmentedBin ran = SegmentedBin::portable;
 };
 
 }  // namespace gpusort::algo

@@ -57,6 +57,7 @@ const char* to_string(SegmentedBin bin) {
     case SegmentedBin::per_row: return "per-row";
     case SegmentedBin::tiles: return "tiles";
     case SegmentedBin::onesweep: return "onesweep";
+    case SegmentedBin::tiles_or_portable: return "tiles-or-portable";
   }
   return "?";
 }
@@ -86,6 +87,9 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   const bool specialised = automatic(r.options);
   if (r.rows <= 1)
     c.bin = SegmentedBin::per_row;  // one segment: the 1-D sort itself
+  else if (!uniform && specialised && row.tiles_max_length != 0 &&
+           segmented_tiles_offsets_shape(device, r.type, r.value_bytes, r.positions, r.n).window != 0)
+    c.bin = SegmentedBin::tiles_or_portable;  // the longest segment decides on the device, one word read back
   else if (uniform && specialised && row.tiles_max_length != 0 && length <= row.tiles_max_length &&
            segmented_tiles_shape(device, r.type, r.value_bytes, r.positions, r.rows, length).rows_per_group != 0)
     c.bin = SegmentedBin::tiles;
@@ -129,9 +133,10 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
       return Error(errc::invalid_argument, "segmented policy: '" + std::string(item) + "': " + why);
     };
     if (name == "bin") {
-      for (SegmentedBin b : {SegmentedBin::portable, SegmentedBin::per_row, SegmentedBin::tiles, SegmentedBin::onesweep})
+      for (SegmentedBin b : {SegmentedBin::portable, SegmentedBin::per_row, SegmentedBin::tiles, SegmentedBin::onesweep,
+                             SegmentedBin::tiles_or_portable})
         if (value == to_string(b)) o.bin = b;
-      if (!o.bin) throw bad("the bins are portable, per-row, tiles and onesweep");
+      if (!o.bin) throw bad("the bins are portable, per-row, tiles, onesweep and tiles-or-portable");
     } else if (name == "position_bytes" || name == "segment_bytes") {
       if (value != "4" && value != "8") throw bad("4 or 8");
       (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;

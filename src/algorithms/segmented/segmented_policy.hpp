@@ -20,8 +20,12 @@ enum class SegmentedBin {
   per_row,   // uniform rows (or one segment): a 1-D sort of each row's range, one after the other
   tiles,     // short rows, several per work-group, in local memory (segmented_tiles.hpp)
   onesweep,  // long uniform rows on CUDA, a onesweep pass per row (segmented_onesweep.hpp)
+  // offsets: the longest segment measured on the device and read back (one word), then tiles if
+  // every segment fits the tile bin's window, else portable (segmented_sort.cpp)
+  tiles_or_portable,
 };
-const char* to_string(SegmentedBin bin);  // "portable", "per-row", "tiles", "onesweep"
+// "portable", "per-row", "tiles", "onesweep", "tiles-or-portable"
+const char* to_string(SegmentedBin bin);
 
 struct SegmentedTuning {
   const char* name;          // the row's name
@@ -60,8 +64,9 @@ struct SegmentedChoice {
 // indices a multiple of 4096 bytes), or it is one segment: what per_row needs.
 bool rows_cut_into_views(const SortRequest& request);
 
-// The choice for a validated segmented request (SortRequest::segmented()) on `device`. The
-// specialised bins (tiles, onesweep) run only with SortOptions::algorithm "auto" and no comparator;
+// The choice for a validated segmented request (SortRequest::segmented()) on `device`. Offsets
+// go to tiles_or_portable where the tile bin has a window on the device, else portable. The
+// specialised bins (tiles, onesweep, tiles_or_portable) run only with SortOptions::algorithm "auto" and no comparator;
 // a named algorithm or a run-time order sorts through portable or per_row.
 SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequest& request);
 
@@ -76,7 +81,7 @@ struct SegmentedPolicyOverride {
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
-// "bin=per-row,position_bytes=8" (bin: portable, per-row, tiles or onesweep): for gpusort-bench.
+// "bin=per-row,position_bytes=8" (bin: portable, per-row, tiles, onesweep or tiles-or-portable): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
 

@@ -15,18 +15,55 @@
 namespace gpusort::algo {
 namespace {
 
+constexpr std::uint32_t kFitsGroup = 256;
+
 Error not_built_in(SegmentedBin bin) {
   return Error(errc::unsupported, std::string("the segmented bin '") + to_string(bin) + "' is not built in");
 }
 
+// The tiles-or-portable bin's test: whether every segment holds at most `window` keys. Offsets:
+// kernels/segmented_fits.cl sets a word on the device where one is longer, and that one word is read
+// back (the host waits for the offsets' upload and the kernel, not for the sort).
+bool segments_fit_window(SegmentedJob& job, std::uint64_t window) {
+  SortJob& sort = job.sort;
+  const SegmentShape& seg = job.segments;
+  if (window == 0) return false;
+  if (seg.uniform()) return (seg.row_length != 0 ? seg.row_length : ceil_div(sort.n, seg.count)) <= window;
+  if (seg.offset_bytes != 4 && seg.offset_bytes != 8)
+    throw Error(errc::invalid_argument, "segmented sort: offsets are 4 or 8 bytes, not " + std::to_string(seg.offset_bytes));
+  if (seg.offsets_byte_offset % seg.offset_bytes != 0)
+    throw Error(errc::invalid_argument, "segment offsets must start at a multiple of their width in their buffer");
+  rt::Device& device = sort.device;
+  const rt::BufferPtr longer = sort.temp(sizeof(std::uint32_t));
+  device.fill_bytes(*longer, 0, 0, sizeof(std::uint32_t));
+  const std::uint32_t group = default_group_size(device, kFitsGroup);
+  rt::Program& program = device.program("segmented_fits.cl", {"OFFSET_BYTES=" + std::to_string(seg.offset_bytes)});
+  device.launch(program.kernel("segments_longer_than"), {ceil_div(seg.count, group), group, 0},
+                {*seg.offsets, std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes), seg.count, window, *longer});
+  std::uint32_t word = 1;
+  device.read(*longer, 0, &word, sizeof word);
+  return word == 0;
+}
+
+SegmentedBin tiles_or_portable(SegmentedJob& job) {
+  const SortJob& sort = job.sort;
+  const std::uint64_t window =
+      segmented_tiles_window(sort.device, sort.type, sort.value_bytes, sort.values_are_positions);
+  return segments_fit_window(job, window) ? SegmentedBin::tiles : SegmentedBin::portable;
+}
+
 void run_bin(const Plan& plan, SegmentedJob& job) {
-  switch (plan.segments.bin) {
+  SegmentedBin bin = plan.segments.bin;
+  if (bin == SegmentedBin::tiles_or_portable) bin = tiles_or_portable(job);
+  job.ran = bin;
+  switch (bin) {
     case SegmentedBin::portable: return segmented_portable(job, plan);
     case SegmentedBin::per_row: return segmented_per_row(job, plan);
     case SegmentedBin::tiles: return segmented_tiles_sort(job);
     case SegmentedBin::onesweep: return segmented_onesweep_sort(job);
+    case SegmentedBin::tiles_or_portable: break;
   }
-  throw not_built_in(plan.segments.bin);
+  throw not_built_in(bin);
 }
 
 }  // namespace
@@ -36,13 +73,14 @@ RunEvents run_segmented(const Plan& plan, SegmentedJob& job) {
   RunEvents events;
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   events.start = sort.device.record();
+  job.ran = plan.segments.bin;
   if (sort.n <= 1) {
     if (sort.values_are_positions) fill_job_positions(sort);  // a lone element is 0 in its segment
     copy_input_to_output(sort);
   } else {
     run_bin(plan, job);
     if (sort.values_are_positions)
-      throw std::logic_error(std::string("segmented bin ") + to_string(plan.segments.bin) +
+      throw std::logic_error(std::string("segmented bin ") + to_string(job.ran) +
                              " left an argsort's positions unmade");
   }
   events.stop = sort.device.record();
@@ -50,12 +88,14 @@ RunEvents run_segmented(const Plan& plan, SegmentedJob& job) {
   return events;
 }
 
-std::string segmented_report_name(const Plan& plan) {
-  const SegmentedBin bin = plan.segments.bin;
-  std::string name = std::string("segmented ") + to_string(bin);
-  if (bin == SegmentedBin::portable || bin == SegmentedBin::per_row) name += "/" + plan.algorithm->name;
+std::string segmented_report_name(const Plan& plan, SegmentedBin ran) {
+  std::string name = std::string("segmented ") + to_string(ran);
+  if (ran == SegmentedBin::portable || ran == SegmentedBin::per_row || ran == SegmentedBin::tiles_or_portable)
+    name += "/" + plan.algorithm->name;
   return name;
 }
+
+std::string segmented_report_name(const Plan& plan) { return segmented_report_name(plan, plan.segments.bin); }
 
 std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
   switch (plan.segments.bin) {
@@ -72,6 +112,9 @@ std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
                                     desc, r.type, r.value_bytes, r.rows, r.row_length, r.options, unpacked)));
       return bytes;
     }
+    case SegmentedBin::tiles_or_portable:
+      // the tile bin takes none; the verdict's word is held while portable runs
+      return segmented_portable_temp_bytes(plan, device) + temp_request_bytes(sizeof(std::uint32_t));
   }
   throw not_built_in(plan.segments.bin);
 }
@@ -91,6 +134,19 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
       const SortRequest& r = plan.request;
       steps = segmented_onesweep_plan_steps(device.description(), r.type, r.value_bytes, r.rows, r.row_length,
                                             r.options);
+      break;
+    }
+    case SegmentedBin::tiles_or_portable: {
+      const SortRequest& r = plan.request;
+      const std::uint64_t window = segmented_tiles_window(device, r.type, r.value_bytes, r.positions);
+      steps.push_back("the longest segment read back (one word): tiles if it fits a " + std::to_string(window) +
+                      "-key window, else portable (segmented_fits.cl, segments_longer_than over the " +
+                      std::to_string(r.rows) + " segments)");
+      for (const std::string& s :
+           segmented_tiles_plan_steps(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows,
+                                      r.offset_bytes == 0 ? r.row_length : 0))
+        steps.push_back("tiles: " + s);
+      for (const std::string& s : segmented_portable_steps(plan, device)) steps.push_back("else portable: " + s);
       break;
     }
   }

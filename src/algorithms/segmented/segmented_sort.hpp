@@ -13,14 +13,18 @@ namespace gpusort::algo {
 // The one place a segmented bin is called from, as algo::run is for the 1-D drivers: the plan's
 // bin sorts every segment of `job` between two recorded events. An out-of-place job's input
 // (keys_in, values_in) is only read; an argsort's indices (values_are_positions) are made local
-// to their segment. n <= 1: the input copied and a lone index made, no bin runs. Nothing is read
-// back to the host by the dispatcher itself (portable and per_row run the 1-D algorithms, whose
-// radix path on some devices reads its digit histogram back).
+// to their segment. n <= 1: the input copied and a lone index made, no bin runs. job.ran says
+// which bin sorted. Nothing is read back to the host by the dispatcher itself but for
+// tiles_or_portable's one word, the longest segment's verdict (portable and per_row run the 1-D
+// algorithms, whose radix path on some devices reads its digit histogram back).
 RunEvents run_segmented(const Plan& plan, SegmentedJob& job);
 
 // What a segmented sort's SortReport::algorithm says: "segmented BIN/ALGORITHM" for the bins that
-// run the plan's 1-D algorithm (portable, per-row), "segmented BIN" for the others.
+// run the plan's 1-D algorithm (portable, per-row, and tiles-or-portable before it has run),
+// "segmented BIN" for the others; `ran` names the bin that sorted (SegmentedJob::ran), the plan's
+// where not given.
 std::string segmented_report_name(const Plan& plan);
+std::string segmented_report_name(const Plan& plan, SegmentedBin ran);
 
 // The device temporaries the plan's bin takes at most (its own and its 1-D sorts'), in bytes.
 std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device);

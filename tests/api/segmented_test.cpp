@@ -368,6 +368,10 @@ TEST(Segmented, PlanOfASegmentedRequest) {
                                                     .rows = 7, .offset_bytes = 8});
   EXPECT_EQ(by_offsets.path.rfind("segments: 7 by offsets", 0), 0u) << by_offsets.text();
   EXPECT_NE(by_offsets.text().find("binary search"), std::string::npos) << by_offsets.text();
+  // by offsets: tiles where every segment fits the window, known on the device (one word read back)
+  for (const char* part : {"bin: tiles-or-portable", "longest segment read back (one word)", "segmented_tiles_offsets",
+                           "else portable: "})
+    EXPECT_NE(by_offsets.text().find(part), std::string::npos) << part << " missing from:\n" << by_offsets.text();
   const SortPlan one = plan(test_context(), {.type = key_type::u32, .n = 5000, .rows = 1, .row_length = 5000});
   EXPECT_NE(one.text().find("one segment"), std::string::npos) << one.text();
 
@@ -495,24 +499,30 @@ TEST(SegmentedNative, OutOfPlacePairsWithDeviceOffsets) {
 TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
   if (!caller().gpusort) GTEST_SKIP() << "no OpenCL device";
   auto& c = caller();
-  const Offsets offsets = power_law_offsets(300, 3000, fresh_seed());
-  HostOffsets<std::uint32_t> given(offsets);
-  const std::size_t n = offsets.back();
-  const auto input = make_keys<std::int32_t>(n, dist::few_unique, fresh_seed());
-  const auto ref = reference_order(input, offsets, order::ascending);
-  for (bool in_place : {false, true}) {
-    Mem kin{c.buffer_of(input)};
-    Mem kout{in_place ? nullptr : c.buffer_of(std::vector<std::int32_t>(n, 0x5A5A5A5A))};
-    Mem idx{c.buffer_of(std::vector<std::uint64_t>(n, 0x5A5A5A5A))};
-    cl_mem out = in_place ? kin.m : kout.m;
-    Completion done = argsort_segments_native_async(*c.gpusort, key_type::i32, OpenCLView{kin.m}, OpenCLView{out}, n,
-                                                    OpenCLView{idx.m}, 8, given.segments(), OpenCLQueue{c.queue},
-                                                    stable(order::ascending));
-    EXPECT_TRUE(values_like_reference(ref, c.read<std::uint64_t>(idx.m, n), &offsets)) << "in place " << in_place;
-    EXPECT_TRUE(keys_like_reference(input, ref, c.read<std::int32_t>(out, n))) << "in place " << in_place;
-    if (!in_place) EXPECT_EQ(c.read<std::int32_t>(kin.m, n), input) << "keys_in changed";
-    EXPECT_EQ(done.algorithm(), "segmented portable/radix");
-    done.wait();
+  // power-law lengths (the longest past the tile bin's window, most likely), and all short ones
+  for (const Offsets& offsets : {power_law_offsets(300, 3000, fresh_seed()), short_offsets(2000, fresh_seed())}) {
+    HostOffsets<std::uint32_t> given(offsets);
+    const std::size_t n = offsets.back();
+    const auto input = make_keys<std::int32_t>(n, dist::few_unique, fresh_seed());
+    const auto ref = reference_order(input, offsets, order::ascending);
+    std::uint64_t longest = 0;
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) longest = std::max(longest, offsets[s + 1] - offsets[s]);
+    const std::string bin =
+        longest <= tile_window(key_type::i32, 8, true) ? "segmented tiles" : "segmented portable/radix";
+    for (bool in_place : {false, true}) {
+      Mem kin{c.buffer_of(input)};
+      Mem kout{in_place ? nullptr : c.buffer_of(std::vector<std::int32_t>(n, 0x5A5A5A5A))};
+      Mem idx{c.buffer_of(std::vector<std::uint64_t>(n, 0x5A5A5A5A))};
+      cl_mem out = in_place ? kin.m : kout.m;
+      Completion done = argsort_segments_native_async(*c.gpusort, key_type::i32, OpenCLView{kin.m}, OpenCLView{out}, n,
+                                                      OpenCLView{idx.m}, 8, given.segments(), OpenCLQueue{c.queue},
+                                                      stable(order::ascending));
+      EXPECT_TRUE(values_like_reference(ref, c.read<std::uint64_t>(idx.m, n), &offsets)) << "in place " << in_place;
+      EXPECT_TRUE(keys_like_reference(input, ref, c.read<std::int32_t>(out, n))) << "in place " << in_place;
+      if (!in_place) EXPECT_EQ(c.read<std::int32_t>(kin.m, n), input) << "keys_in changed";
+      EXPECT_EQ(done.algorithm(), bin) << "longest segment " << longest;
+      done.wait();
+    }
   }
 }
 

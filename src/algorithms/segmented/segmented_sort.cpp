@@ -30,7 +30,8 @@ bool segments_fit_window(SegmentedJob& job, std::uint64_t window) {
   if (window == 0) return false;
   if (seg.uniform()) return (seg.row_length != 0 ? seg.row_length : ceil_div(sort.n, seg.count)) <= window;
   if (seg.offset_bytes != 4 && seg.offset_bytes != 8)
-    throw Error(errc::invalid_argument, "segmented sort: offsets are 4 or 8 bytes, not " + std::to_string(seg.offset_bytes));
+    throw Error(errc::invalid_argument,
+                "segmented sort: offsets are 4 or 8 bytes, not " + std::to_string(seg.offset_bytes));
   if (seg.offsets_byte_offset % seg.offset_bytes != 0)
     throw Error(errc::invalid_argument, "segment offsets must start at a multiple of their width in their buffer");
   rt::Device& device = sort.device;

@@ -1,8 +1,8 @@
 #pragma once
 // Which bin sorts a segmented request (gpusort/segmented.hpp), decided from the request alone (its
-// shape, key type, options; never the offsets' contents): tuning as data, one row per class of
-// devices (device_class, gpusort/device.hpp), the first match winning, a generic row last, as
-// radix_policy and merge_tuning keep theirs. Internal.
+// shape, key type, options; never the offsets' contents, which only tiles_or_portable looks at, when
+// it runs): tuning as data, one row per class of devices (device_class, gpusort/device.hpp), the
+// first match winning, a generic row last, as radix_policy and merge_tuning keep theirs. Internal.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

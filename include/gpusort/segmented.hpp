@@ -14,10 +14,11 @@
 // within every segment. argsort's indices are local to their segment (0 .. its length - 1), as
 // torch.sort(dim=-1) returns them.
 //
-// No entry point reads the offsets back to the host to choose how to sort: the plan is decided from
-// the request (the key type, n, the number of segments, uniform or not) and segment lengths that vary
-// are sorted into bins on the device, so a native sort on a CUDA stream can be captured in a graph.
-// `gpusort plan --rows R` (or --segments S) prints what will run.
+// The plan is decided from the request (the key type, n, the number of segments, uniform or not),
+// never from the offsets' contents. Uniform rows in the tile and onesweep bins read nothing back to
+// the host. Segments by offsets read back one word made on the device (whether every segment fits a
+// tile's window), and the portable bin's 1-D radix may read its histograms back. `gpusort plan
+// --rows R` (or --segments S) prints what will run.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

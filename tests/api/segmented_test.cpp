@@ -438,8 +438,9 @@ struct CallerQueue {
     cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, data.size() * sizeof(T)), nullptr,
                               &err);
     EXPECT_EQ(err, CL_SUCCESS);
+    // blocking: callers pass temporaries, which are gone before a queued write would read them
     if (!data.empty())
-      EXPECT_EQ(clEnqueueWriteBuffer(queue, m, CL_FALSE, 0, data.size() * sizeof(T), data.data(), 0, nullptr, nullptr),
+      EXPECT_EQ(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, data.size() * sizeof(T), data.data(), 0, nullptr, nullptr),
                 CL_SUCCESS);
     return m;
   }

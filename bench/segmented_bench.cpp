@@ -174,10 +174,9 @@ class SegBench {
 
   int run() {
     std::fprintf(
-        stderr, "gpusort-bench segmented (gpusort %s, commit %s) on %s (%s); CUB: %s; gpusort: %s\n",
+        stderr, "gpusort-bench segmented (gpusort %s, commit %s) on %s (%s); CUB: %s\n",
         std::string(gpusort::version()).c_str(), build_commit(), desc_.id.c_str(), desc_.name.c_str(),
-        cub_.usable() ? ("CUB " + cub_.cub_version + " on " + cub_.device_name).c_str() : cub_.why_absent.c_str(),
-        ours_built() ? "segmented sorts" : "absent (no segmented sorts in src/ when CMake last ran)");
+        cub_.usable() ? ("CUB " + cub_.cub_version + " on " + cub_.device_name).c_str() : cub_.why_absent.c_str());
     std::fprintf(stdout, "%-24s %-7s %-7s %-38s %-12s %10s %12s %7s %7s  %s\n", "shape", "form", "who", "entry",
                  "variant", "ms", "Mkey/s", "%copy", "x CUB", "status");
     for (const SegShape& s : opt_.shapes) run_shape(s);
@@ -211,14 +210,10 @@ class SegBench {
     }
     std::unique_ptr<OursShape> ours;
     std::string ours_absent;
-    if (!ours_built())
-      ours_absent = "absent: no segmented sorts in src/ when CMake last ran";
-    else {
-      try {
-        ours = std::make_unique<OursShape>(ctx_, keys, offsets, row_length);
-      } catch (const gpusort::Error& e) {
-        ours_absent = std::string("error: ") + e.what();
-      }
+    try {
+      ours = std::make_unique<OursShape>(ctx_, keys, offsets, row_length);
+    } catch (const gpusort::Error& e) {
+      ours_absent = std::string("error: ") + e.what();
     }
 
     for (const std::string& form : opt_.forms) {
@@ -408,7 +403,6 @@ class SegBench {
         .add("distribution", opt_.distribution)
         .add("cub",
              cub_.usable() ? "CUB " + cub_.cub_version + " on " + cub_.device_name : "absent: " + cub_.why_absent)
-        .add("gpusort_segmented", ours_built())
         .add("seconds", ms_since(start_) / 1000);
     return m.str();
   }

@@ -9,21 +9,7 @@
 #include "gpusort/segmented.hpp"
 #include "runtime/device.hpp"
 
-// GPUSORT_BENCH_HAVE_SEGMENTED (bench/CMakeLists.txt): the library defines the segmented sorts.
-// Without it this file still compiles against the header, and ours_built() says they are absent.
-#ifndef GPUSORT_BENCH_HAVE_SEGMENTED
-#define GPUSORT_BENCH_HAVE_SEGMENTED 0
-#endif
-
 namespace bench {
-
-bool ours_built() { return GPUSORT_BENCH_HAVE_SEGMENTED != 0; }
-
-namespace {
-[[noreturn]] void absent() {
-  throw gpusort::Error(gpusort::errc::unsupported, "this build of gpusort has no segmented sorts");
-}
-}  // namespace
 
 struct OursShape::Impl {
   gpusort::Context& ctx;
@@ -79,24 +65,16 @@ struct OursShape::Impl {
 
   // CUDA: one out-of-place sort of `work` on the caller's stream, bracketed by events there.
   double native_sort(const std::string& variant, std::size_t index_bytes, std::string& algorithm) {
-    if (!ours_built()) absent();
     dev.copy(pristine.runtime_buffer(), 0, work.runtime_buffer(), 0, n * 4, queue.get());
     const gpusort::NativeQueue stream = gpusort::CudaStream{dev.cuda_stream(queue.get())};
     const gpusort::Segments seg = segments(variant);
     auto start = dev.record(queue.get());
-#if GPUSORT_BENCH_HAVE_SEGMENTED
     gpusort::Completion done =
         index_bytes ? gpusort::argsort_segments_native_async(ctx, gpusort::key_type::f32, view(work), view(out_keys), n,
                                                              view(out_idx), index_bytes, seg, stream)
                     : gpusort::sort_segments_native_async(ctx, gpusort::key_type::f32, view(work), view(out_keys), n,
                                                           std::nullopt, std::nullopt, 0, seg, stream);
     algorithm = done.algorithm();
-#else
-    (void)seg;
-    (void)stream;
-    (void)index_bytes;
-    (void)algorithm;
-#endif
     auto stop = dev.record(queue.get());
     stop->wait();
     return stop->elapsed_ms_since(*start);
@@ -105,27 +83,21 @@ struct OursShape::Impl {
   // Elsewhere: keys alone sorted in place on the device, indices through host memory.
   double device_sort(const std::string& variant, std::size_t index_bytes, std::string& algorithm,
                      std::vector<float>* keys_back, std::vector<unsigned char>* idx_back) {
-    if (!ours_built()) absent();
     const gpusort::Segments seg = segments(variant);
     gpusort::SortReport rep;
     if (index_bytes == 0) {
       dev.copy(pristine.runtime_buffer(), 0, work.runtime_buffer(), 0, n * 4);
       dev.finish();
-#if GPUSORT_BENCH_HAVE_SEGMENTED
       rep = gpusort::sort_segments_device(ctx, gpusort::key_type::f32, work, n, nullptr, 0, seg);
-#endif
       if (keys_back) work.download(keys_back->data(), n * 4);
     } else {
       std::vector<float> sorted(n);
       std::vector<unsigned char> idx(n * index_bytes);
-#if GPUSORT_BENCH_HAVE_SEGMENTED
       rep = gpusort::argsort_segments_host(ctx, gpusort::key_type::f32, host_keys.data(), n, sorted.data(), idx.data(),
                                            index_bytes, seg);
-#endif
       if (keys_back) *keys_back = std::move(sorted);
       if (idx_back) *idx_back = std::move(idx);
     }
-    (void)seg;
     algorithm = rep.algorithm;
     return rep.sort_ms;
   }

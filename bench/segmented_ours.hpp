@@ -10,9 +10,6 @@
 
 namespace bench {
 
-// False where this build of gpusort has no segmented sorts (the benchmark then times CUB alone).
-bool ours_built();
-
 struct OursRun {
   double median_ms = 0, min_ms = 0;
   int repeats = 0;

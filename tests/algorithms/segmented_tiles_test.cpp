@@ -43,6 +43,38 @@ std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
   return b;
 }
 
+// One run of the tile bin: outputs poisoned (the keys too out of place), the input where the case
+// puts it (apart out of place, in the outputs in place), and the job over those buffers.
+template <class K, class V>
+struct TileRun {
+  DeviceBuffer keys_out, values_out, keys_in, values_in;
+  SortOptions options;
+  algo::SortJob job;
+  TileRun(Context& ctx, mode m, order o, bool out_of_place, const std::vector<K>& keys, const std::vector<V>& values)
+      : keys_out(ctx, keys.size() * sizeof(K)),
+        values_out(ctx, std::max<std::size_t>(1, keys.size() * sizeof(V))),
+        keys_in(ctx, keys.size() * sizeof(K)),
+        values_in(ctx, keys.size() * sizeof(V)),
+        options{.order = o, .stable = true},
+        job{ctx.runtime_device(), key_type_of<K>::value, keys.size(), m == mode::keys ? 0 : sizeof(V),
+            keys_out.runtime_buffer(), m == mode::keys ? nullptr : &values_out.runtime_buffer(), options} {
+    rt::Device& dev = ctx.runtime_device();
+    const std::size_t n = keys.size();
+    dev.fill_bytes(values_out.runtime_buffer(), 0xA5, 0, values_out.bytes());  // poison: every output is written
+    if (out_of_place) {
+      dev.fill_bytes(keys_out.runtime_buffer(), 0xA5, 0, keys_out.bytes());
+      keys_in.upload(keys.data(), n * sizeof(K));
+      values_in.upload(values.data(), n * sizeof(V));
+      job.keys_in = &keys_in.runtime_buffer();
+      if (m == mode::pairs) job.values_in = &values_in.runtime_buffer();
+    } else {
+      keys_out.upload(keys.data(), n * sizeof(K));
+      if (m == mode::pairs) values_out.upload(values.data(), n * sizeof(V));
+    }
+    job.values_are_positions = m == mode::argsort;
+  }
+};
+
 // Sorts one case with keys of K and values (or indices) of V, and checks every row.
 template <class K, class V = std::uint32_t>
 void check_rows(const Case& c) {
@@ -55,26 +87,8 @@ void check_rows(const Case& c) {
   const std::vector<V> values = index_values<V>(n);  // the low bytes of each key's global position
   const std::size_t vb = c.m == mode::keys ? 0 : sizeof(V);
 
-  DeviceBuffer keys_out(ctx, n * sizeof(K)), values_out(ctx, std::max<std::size_t>(1, n * sizeof(V)));
-  DeviceBuffer keys_in(ctx, n * sizeof(K)), values_in(ctx, n * sizeof(V));
-  dev.fill_bytes(values_out.runtime_buffer(), 0xA5, 0, values_out.bytes());  // poison: every output is written
-  if (c.out_of_place) {
-    dev.fill_bytes(keys_out.runtime_buffer(), 0xA5, 0, keys_out.bytes());
-    keys_in.upload(keys.data(), n * sizeof(K));
-    values_in.upload(values.data(), n * sizeof(V));
-  } else {
-    keys_out.upload(keys.data(), n * sizeof(K));
-    if (c.m == mode::pairs) values_out.upload(values.data(), n * sizeof(V));
-  }
-
-  const SortOptions options{.order = c.o, .stable = true};
-  algo::SortJob job{dev, key_type_of<K>::value, n, vb, keys_out.runtime_buffer(),
-                    vb ? &values_out.runtime_buffer() : nullptr, options};
-  if (c.out_of_place) {
-    job.keys_in = &keys_in.runtime_buffer();
-    if (c.m == mode::pairs) job.values_in = &values_in.runtime_buffer();
-  }
-  job.values_are_positions = c.m == mode::argsort;
+  TileRun<K, V> run(ctx, c.m, c.o, c.out_of_place, keys, values);
+  auto& [keys_out, values_out, keys_in, values_in, options, job] = run;
   algo::SegmentedJob seg{job, {.count = c.rows, .row_length = c.length}};
   algo::segmented_tiles_sort(seg);
   EXPECT_FALSE(job.values_are_positions) << "the bin makes the positions and says so";
@@ -309,25 +323,8 @@ void check_offsets(const OffsetsCase& c) {
   }
   DeviceBuffer offsets_buffer(ctx, offset_bytes.size());
   offsets_buffer.upload(offset_bytes.data(), offset_bytes.size());
-  DeviceBuffer keys_out(ctx, n * sizeof(K)), values_out(ctx, n * sizeof(V));
-  DeviceBuffer keys_in(ctx, n * sizeof(K)), values_in(ctx, n * sizeof(V));
-  dev.fill_bytes(values_out.runtime_buffer(), 0xA5, 0, values_out.bytes());
-  if (c.out_of_place) {
-    dev.fill_bytes(keys_out.runtime_buffer(), 0xA5, 0, keys_out.bytes());
-    keys_in.upload(keys.data(), n * sizeof(K));
-    values_in.upload(values.data(), n * sizeof(V));
-  } else {
-    keys_out.upload(keys.data(), n * sizeof(K));
-    if (c.m == mode::pairs) values_out.upload(values.data(), n * sizeof(V));
-  }
-  const SortOptions options{.order = c.o, .stable = true};
-  algo::SortJob job{dev, key_type_of<K>::value, n, vb, keys_out.runtime_buffer(),
-                    vb ? &values_out.runtime_buffer() : nullptr, options};
-  if (c.out_of_place) {
-    job.keys_in = &keys_in.runtime_buffer();
-    if (c.m == mode::pairs) job.values_in = &values_in.runtime_buffer();
-  }
-  job.values_are_positions = c.m == mode::argsort;
+  TileRun<K, V> run(ctx, c.m, c.o, c.out_of_place, keys, values);
+  auto& [keys_out, values_out, keys_in, values_in, options, job] = run;
   algo::SegmentedJob seg{job,
                          {.count = c.lengths.size(), .row_length = 0, .offsets = &offsets_buffer.runtime_buffer(),
                           .offsets_byte_offset = lead * ob, .offset_bytes = ob}};

@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "support/test_support.hpp"
 
@@ -202,10 +203,32 @@ TEST(SegmentedTiles, CudaShapes) {
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_NE(steps[1].find("segmented_tiles_warp"), std::string::npos) << steps[1];
   EXPECT_NE(steps[1].find("32 lanes per row"), std::string::npos) << steps[1];
+  // From the tuning row's block_min_row up, a block per row with the 1-D sort's one-block sort of the row
+  const std::uint64_t block_min = algo::segmented_tiles_tuning_for(h100).block_min_row;
+  ASSERT_GT(block_min, 32u);
+  EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, block_min - 1).block);
+  for (std::uint64_t length : {block_min, std::uint64_t(1024), std::uint64_t(4096)}) {
+    const auto b = algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, length);
+    ASSERT_TRUE(b.block) << length;
+    EXPECT_GE(b.block_sort.bitonic_log2 ? std::uint64_t(1) << b.block_sort.bitonic_log2 : b.block_sort.tile(), length);
+    EXPECT_EQ(b.groups, 1000u);
+    EXPECT_EQ(b.rows_per_group, 1u);
+    EXPECT_GT(b.local_bytes, 0u);
+    EXPECT_LE(b.local_bytes, h100.local_memory_bytes);
+    const auto block_steps = algo::segmented_tiles_plan_steps(h100, key_type::f32, 4, true, 1000 * length, 1000, length);
+    ASSERT_EQ(block_steps.size(), 2u);
+    EXPECT_NE(block_steps[1].find("segmented_rows_block.cl segmented_rows_"), std::string::npos) << block_steps[1];
+  }
+  // 16-byte values with 8-byte keys: no one-block shape holds 4096 of them in registers, so the tile
+  EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::i64, 16, false, 1000, 4096).block);
+  algo::set_segmented_policy_override({.block_min_row = 0});
+  EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 1024).block) << "the override's 0: never";
+  algo::set_segmented_policy_override({});
   DeviceDescription cpu;
   cpu.backend = "opencl", cpu.is_gpu = false, cpu.local_memory_bytes = 1 << 20, cpu.max_work_group_size = 4096;
   cpu.compute_units = 2;
   EXPECT_FALSE(algo::segmented_tiles_shape(cpu, key_type::f32, 4, true, 1000, 32).warp) << "warps are CUDA's";
+  EXPECT_FALSE(algo::segmented_tiles_shape(cpu, key_type::f32, 4, true, 1000, 1024).block) << "blocks are CUDA's";
 }
 
 TEST(SegmentedTiles, TooLongRowsAndComparatorsAreRefused) {

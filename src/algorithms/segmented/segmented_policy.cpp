@@ -2,6 +2,7 @@
 #include "algorithms/segmented/segmented_policy.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -140,6 +141,11 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "position_bytes" || name == "segment_bytes") {
       if (value != "4" && value != "8") throw bad("4 or 8");
       (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;
+    } else if (name == "block_min_row") {
+      std::uint64_t v = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc{} || end != value.data() + value.size()) throw bad("a count of keys");
+      o.block_min_row = v;
     } else {
       throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
     }

@@ -77,11 +77,15 @@ struct SegmentedPolicyOverride {
   std::optional<SegmentedBin> bin;
   std::optional<std::size_t> position_bytes;  // 4 or 8 (8 exercises the wide path on small data)
   std::optional<std::size_t> segment_bytes;   // 4 or 8
+  // CUDA tile bin: rows of at least this many keys take a block each (0: never; the tuning row's
+  // SegmentedTilesTuning::block_min_row otherwise)
+  std::optional<std::uint64_t> block_min_row;
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
-// "bin=per-row,position_bytes=8" (bin: portable, per-row, tiles, onesweep or tiles-or-portable): for gpusort-bench.
+// "bin=per-row,position_bytes=8,block_min_row=0" (bin: portable, per-row, tiles, onesweep or
+// tiles-or-portable): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
 

@@ -9,6 +9,7 @@
 
 #include "algorithms/radix_policy.hpp"
 #include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
@@ -29,7 +30,8 @@ constexpr SegmentedTilesTuning kRows[] = {
      .group = 256,
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
-     .warp_max_row = 32},
+     .warp_max_row = 32,
+     .block_min_row = 257},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
@@ -37,7 +39,8 @@ constexpr SegmentedTilesTuning kRows[] = {
      .group = 16,
      .max_tile = 4096,
      .groups_per_compute_unit = 2,
-     .warp_max_row = 0},
+     .warp_max_row = 0,
+     .block_min_row = 0},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -45,7 +48,8 @@ constexpr SegmentedTilesTuning kRows[] = {
      .group = 256,
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
-     .warp_max_row = 0},
+     .warp_max_row = 0,
+     .block_min_row = 0},
 };
 
 std::uint32_t fitted_group(const DeviceDescription& desc, const SegmentedTilesTuning& row) {
@@ -120,6 +124,22 @@ SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_typ
     s.key_passes = 0;
     return s;
   }
+  const std::uint64_t block_min = segmented_policy_override().block_min_row.value_or(s.tuning->block_min_row);
+  if (desc.backend == "cuda" && block_min != 0 && row_length >= block_min && rows > 0 &&
+      rows <= std::uint64_t(0x7FFFFFFF)) {  // CUDA's grid
+    // the 1-D radix sort's own choice for one row: a one-block sort, or nothing (longer than its tiles)
+    const RadixPolicy p = choose_radix_policy(desc, type, value_bytes, row_length, SortOptions{}, RadixPolicyOverride{});
+    if (p.path == RadixPath::single_tile) {
+      s.block = true;
+      s.block_sort = p.single_tile;
+      s.group = p.single_tile.threads;
+      s.rows_per_group = 1;
+      s.groups = rows;
+      s.local_bytes = single_tile_local_bytes(p.single_tile, key_size(type), value_bytes);
+      s.key_passes = p.single_tile.bitonic_log2 ? 0 : static_cast<std::uint32_t>(key_size(type));  // 8-bit digits
+      return s;
+    }
+  }
   const std::uint64_t cap = capacity_for(desc, type, value_bytes, positions);
   if (rows == 0 || row_length == 0 || row_length > cap) return s;
   // Whole tiles where there are rows enough; fewer rows per group where that leaves groups idle.
@@ -166,6 +186,18 @@ rt::Program& tile_program(SortJob& sort, std::uint32_t group) {
   std::vector<std::string> defines = sort.key_defines(group);
   defines.push_back("RADIX_BITS=" + std::to_string(kDigitBits));
   return sort.device.program("segmented_tiles.cl", defines);
+}
+
+// CUDA's block per row: the kernels of segmented_rows_block.cl, built as the 1-D single tile's are.
+rt::Program& block_program(SortJob& sort) {
+  return sort.device.program("segmented_rows_block.cl",
+                             radix_single_tile_program_defines(radix_tuning_for(sort.device.description()), sort.type,
+                                                               sort.value_bytes));
+}
+std::string block_kernel(const SegmentedTilesShape& s) {
+  const SingleTilePolicy& t = s.block_sort;
+  return t.bitonic_log2 ? "segmented_rows_bitonic_" + std::to_string(t.bitonic_log2)
+                        : "segmented_rows_tile_" + std::to_string(t.threads) + "_" + std::to_string(t.items);
 }
 
 void sort_offsets(SegmentedJob& job) {
@@ -223,7 +255,11 @@ void segmented_tiles_sort(SegmentedJob& job) {
                   "segmented tiles: rows of " + std::to_string(length) + " keys exceed this bin's capacity of " +
                       std::to_string(segmented_tiles_capacity(dev, sort.type, sort.value_bytes, positions)));
     const TileBuffers b = tile_buffers(sort);
-    if (s.warp)
+    if (s.block)
+      dev.launch(block_program(sort).kernel(block_kernel(s)), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+                 {b.keys_in, b.values_in, b.keys_out, b.values_out, static_cast<std::uint32_t>(length), sort.flip_arg(),
+                  std::uint32_t(positions ? 1 : 0)});
+    else if (s.warp)
       dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
                  {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
                   s.warp_width_log2, std::uint32_t(positions ? 1 : 0), sort.flip_arg()});
@@ -234,7 +270,7 @@ void segmented_tiles_sort(SegmentedJob& job) {
                   static_cast<std::uint32_t>(s.rows_per_group), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
                   static_cast<std::uint32_t>(s.slots)});
     what = std::to_string(seg.count) + " rows of " + std::to_string(length) + " keys, " +
-           std::to_string(s.rows_per_group) + (s.warp ? " per block in warp lanes" : " per group");
+           (s.block ? std::string("a block each") : std::to_string(s.rows_per_group) + (s.warp ? " per block in warp lanes" : " per group"));
   }
   sort.values_are_positions = false;
   if (start) {
@@ -272,6 +308,17 @@ std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& des
   if (s.rows_per_group == 0) {
     lines.push_back("rows of " + std::to_string(row_length) + " keys exceed the tile bin's capacity of " +
                     std::to_string(capacity_for(desc, type, value_bytes, positions)) + " keys: not this bin");
+    return lines;
+  }
+  if (s.block) {
+    const SingleTilePolicy& b = s.block_sort;
+    lines.push_back("segmented_rows_block.cl " + block_kernel(s) + ": " + std::to_string(s.groups) +
+                    " blocks of " + std::to_string(s.group) + " threads, one row of " + std::to_string(row_length) +
+                    " keys each, " +
+                    (b.bitonic_log2 ? "a bitonic network of " + std::to_string(std::uint64_t(1) << b.bitonic_log2) +
+                                          " elements in registers"
+                                    : std::to_string(s.key_passes) + " 8-bit digit passes, warp-ranked") +
+                    ", " + std::to_string(s.local_bytes) + " bytes of shared memory" + indices);
     return lines;
   }
   if (s.warp) {

@@ -29,7 +29,8 @@ constexpr SegmentedTuning kRows[] = {
      .tiles_max_length = 4096,
      .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,
-     .per_row_max_rows = 64},
+     .per_row_max_rows = 64,
+     .onesweep_narrow_positions = true},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
     // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
     // other shape the portable bin.
@@ -41,7 +42,8 @@ constexpr SegmentedTuning kRows[] = {
      .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = 0,
-     .per_row_max_rows = 0},
+     .per_row_max_rows = 0,
+     .onesweep_narrow_positions = false},
 };
 
 SegmentedPolicyOverride g_override;
@@ -118,6 +120,9 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
                                               std::to_string(*value));
     *field = std::max(*field, *value);  // never narrower than the data need
   }
+  c.narrow_positions = c.bin == SegmentedBin::onesweep && r.positions && r.value_bytes == 8 &&
+                       length < (std::uint64_t(1) << 32) &&
+                       o.narrow_positions.value_or(row.onesweep_narrow_positions);
   c.sort_n = c.bin == SegmentedBin::per_row && r.rows > 1 ? length : r.n;
   return c;
 }
@@ -141,6 +146,9 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "position_bytes" || name == "segment_bytes") {
       if (value != "4" && value != "8") throw bad("4 or 8");
       (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;
+    } else if (name == "narrow_positions") {
+      if (value != "0" && value != "1") throw bad("0 or 1");
+      o.narrow_positions = value == "1";
     } else if (name == "block_min_row") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);

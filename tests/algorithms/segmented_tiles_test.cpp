@@ -192,7 +192,9 @@ TEST(SegmentedTiles, CudaShapes) {
     EXPECT_GE(1u << s.warp_width_log2, length);
     EXPECT_LT(1u << s.warp_width_log2, std::max<std::uint64_t>(2, 2 * length));
     EXPECT_EQ(s.rows_per_group, s.group >> s.warp_width_log2);
-    EXPECT_EQ(s.groups, (1000 + s.rows_per_group - 1) / s.rows_per_group);
+    EXPECT_EQ(s.warp_items, algo::segmented_tiles_tuning_for(h100).warp_items);
+    const std::uint64_t per_group = s.rows_per_group * s.warp_items;
+    EXPECT_EQ(s.groups, (1000 + per_group - 1) / per_group);
     EXPECT_EQ(s.local_bytes, 0u);
   }
   const auto tile = algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 33);
@@ -221,6 +223,8 @@ TEST(SegmentedTiles, CudaShapes) {
   }
   // 16-byte values with 8-byte keys: no one-block shape holds 4096 of them in registers, so the tile
   EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::i64, 16, false, 1000, 4096).block);
+  algo::set_segmented_policy_override({.warp_items = 3});
+  EXPECT_EQ(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 7).warp_items, 3u);
   algo::set_segmented_policy_override({.block_min_row = 0});
   EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 1024).block) << "the override's 0: never";
   algo::set_segmented_policy_override({});

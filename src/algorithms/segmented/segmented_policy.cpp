@@ -149,6 +149,9 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "narrow_positions") {
       if (value != "0" && value != "1") throw bad("0 or 1");
       o.narrow_positions = value == "1";
+    } else if (name == "warp_items") {
+      if (value.size() != 1 || value[0] < '1' || value[0] > '8') throw bad("1 to 8");
+      o.warp_items = static_cast<std::uint32_t>(value[0] - '0');
     } else if (name == "block_min_row") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);

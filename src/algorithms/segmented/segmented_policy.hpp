@@ -86,12 +86,13 @@ struct SegmentedPolicyOverride {
   // CUDA tile bin: rows of at least this many keys take a block each (0: never; the tuning row's
   // SegmentedTilesTuning::block_min_row otherwise)
   std::optional<std::uint64_t> block_min_row;
-  std::optional<bool> narrow_positions;  // where the bin is onesweep and the request an argsort with 8-byte indices
+  std::optional<bool> narrow_positions;
+  std::optional<std::uint32_t> warp_items;  // CUDA tile bin's warp rows: rows per lane (1 to 8)  // where the bin is onesweep and the request an argsort with 8-byte indices
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
-// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0" (bin: portable, per-row, tiles,
+// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1" (bin: portable, per-row, tiles,
 // onesweep or tiles-or-portable): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);

@@ -31,6 +31,7 @@ constexpr SegmentedTilesTuning kRows[] = {
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
      .warp_max_row = 32,
+     .warp_items = 2,
      .block_min_row = 257},
     {.name = "cpu",
      .device_class = "cpu",
@@ -40,6 +41,7 @@ constexpr SegmentedTilesTuning kRows[] = {
      .max_tile = 4096,
      .groups_per_compute_unit = 2,
      .warp_max_row = 0,
+     .warp_items = 1,
      .block_min_row = 0},
     {.name = "gpu-generic",
      .device_class = "",
@@ -49,6 +51,7 @@ constexpr SegmentedTilesTuning kRows[] = {
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
      .warp_max_row = 0,
+     .warp_items = 1,
      .block_min_row = 0},
 };
 
@@ -120,7 +123,9 @@ SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_typ
     s.warp = true;
     s.warp_width_log2 = bits_of(row_length - 1);  // 2^k >= row_length lanes
     s.rows_per_group = s.group >> s.warp_width_log2;
-    s.groups = ceil_div(rows, s.rows_per_group);
+    s.warp_items = std::clamp<std::uint32_t>(
+        static_cast<std::uint32_t>(segmented_policy_override().warp_items.value_or(s.tuning->warp_items)), 1, 8);
+    s.groups = ceil_div(rows, s.rows_per_group * s.warp_items);
     s.key_passes = 0;
     return s;
   }
@@ -182,9 +187,11 @@ TileBuffers tile_buffers(SortJob& sort) {
   return {sort.keys_in ? *sort.keys_in : sort.keys, sort.keys, values_in, values_out};
 }
 
-rt::Program& tile_program(SortJob& sort, std::uint32_t group) {
+// warp_items: the warp kernel's rows per lane (a program of its own where it is not 1)
+rt::Program& tile_program(SortJob& sort, std::uint32_t group, std::uint32_t warp_items = 1) {
   std::vector<std::string> defines = sort.key_defines(group);
   defines.push_back("RADIX_BITS=" + std::to_string(kDigitBits));
+  if (warp_items != 1) defines.push_back("WARP_ROW_ITEMS=" + std::to_string(warp_items));
   return sort.device.program("segmented_tiles.cl", defines);
 }
 
@@ -260,7 +267,7 @@ void segmented_tiles_sort(SegmentedJob& job) {
                  {b.keys_in, b.values_in, b.keys_out, b.values_out, static_cast<std::uint32_t>(length), sort.flip_arg(),
                   std::uint32_t(positions ? 1 : 0)});
     else if (s.warp)
-      dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
+      dev.launch(tile_program(sort, s.group, s.warp_items).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
                  {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
                   s.warp_width_log2, std::uint32_t(positions ? 1 : 0), sort.flip_arg()});
     else
@@ -324,7 +331,8 @@ std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& des
   if (s.warp) {
     lines.push_back("segmented_tiles.cl segmented_tiles_warp: " + std::to_string(s.groups) + " blocks of " +
                     std::to_string(s.group) + " threads, " + std::to_string(s.rows_per_group) + " rows of " +
-                    std::to_string(row_length) + " keys per block, " + std::to_string(1u << s.warp_width_log2) +
+                    std::to_string(row_length) + " keys per block and lane item, " +
+                    std::to_string(s.warp_items) + " item(s) per lane, " + std::to_string(1u << s.warp_width_log2) +
                     " lanes per row, a bitonic network in registers, 0 bytes of shared memory" + indices);
     return lines;
   }

@@ -32,6 +32,9 @@ struct SegmentedTilesTuning {
   // CUDA: rows of at most this many keys (<= 32) take segmented_tiles_warp, a bitonic network across
   // the lanes of a warp per row, instead of the tile (0: never)
   std::uint32_t warp_max_row;
+  // ... and each lane holds an element of this many rows (kernels/segmented_warp_rows.h,
+  // WARP_ROW_ITEMS; SegmentedPolicyOverride::warp_items replaces it)
+  std::uint32_t warp_items;
   // CUDA: rows of at least this many keys take a block each (kernels/segmented_rows_block.cl: the 1-D
   // radix sort's one-block sort of the row, where it takes n = the row's length) instead of the tile
   // (0: never; SegmentedPolicyOverride::block_min_row replaces it)
@@ -58,6 +61,7 @@ struct SegmentedTilesShape {
   std::uint32_t group = 0;
   std::uint64_t rows_per_group = 0;  // rows: 0 when they do not fit (longer than the capacity)
   std::uint32_t warp_width_log2 = 0;  // warp: lanes per row (log2)
+  std::uint32_t warp_items = 1;       // warp: rows per lane (rows_per_group counts one item's)
   bool warp = false;                  // rows: segmented_tiles_warp (CUDA) rather than the tile
   // rows: one block per row (CUDA, segmented_rows_block.cl) with the 1-D one-block sort of this shape
   // (threads x items, or the bitonic network of 2^bitonic_log2 elements) rather than the tile

@@ -18,21 +18,23 @@ namespace {
 constexpr std::uint32_t kDigitBits = 4;  // the kernel's RADIX_BITS: 16 counters per work-item
 constexpr std::uint64_t kMaxTile = 65536;  // u16 tile positions
 
-// Nothing here has been measured yet: the GPU rows take radix_single_group's 256 work-items and tiles
-// of at most 4096 keys (so that a few groups share an SM); the CPU row its 16 work-items. CUDA sorts
-// rows of up to 32 keys in registers, one row per 2^k lanes of a warp.
+// The CUDA row's forms were measured on an H100 (2026-12-06, lab/perf/h100-2026-12-06/segmented-blocks):
+// a block per row with the 1-D one-block sort took rows of 64 to 1024 f32 keys 1.9-11.6x faster than
+// the tile of several rows (262144 x 64 keys alone 0.165 ms against 1.01), and four rows per lane
+// took the warp rows of 32 keys from 0.482 ms (one row per lane, the key carried) to 0.298. Its tile
+// shape (256 threads, tiles of up to 4096 keys) and the other rows are not measured.
 constexpr SegmentedTilesTuning kRows[] = {
     {.name = "cuda-generic",
      .device_class = "cuda",
-     .measured_on = "",
-     .note = "256 threads, tiles of up to 4096 keys, 4 blocks per SM; rows of up to 32 keys in warp lanes "
-             "(not measured)",
+     .measured_on = "cuda:sm_90:H100 (warp items, block rows)",
+     .note = "rows of up to 32 keys in warp lanes, 4 rows per lane; rows of 33 keys and more a block each "
+             "(the 1-D one-block sort); the tile (256 threads, up to 4096 keys) where no one-block sort fits",
      .group = 256,
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
      .warp_max_row = 32,
-     .warp_items = 2,
-     .block_min_row = 257},
+     .warp_items = 4,
+     .block_min_row = 33},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",

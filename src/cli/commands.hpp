@@ -75,6 +75,8 @@ struct PlanArgs {
   std::string ranks;           // the distributed sort over this many ranks (gpusort dist-sort)
   std::string rows;            // a segmented sort: this many rows of count / rows keys each
   std::string segments;        // a segmented sort: this many segments of any lengths (given by offsets)
+  std::string top;             // a top-k: the k first (-r: largest) of each row (--rows) or of all
+  bool unsorted = false;       // a top-k's k in position order, not sorted
 };
 
 // The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).

@@ -1,0 +1,66 @@
+// The top-k choice (topk_policy.hpp).
+#include "algorithms/topk/topk_policy.hpp"
+
+#include <algorithm>
+
+#include "algorithms/algorithm.hpp"
+#include "algorithms/radix_tuning.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+// Nothing here has been measured yet: a group of 256 reads a row a few times (one read per digit
+// pass that runs, one to collect); rows from 64K keys are split where rows are too few to fill the
+// device, each group then taking about 64K keys.
+constexpr TopkTuning kRows[] = {
+    {.name = "cpu",
+     .device_class = "cpu",
+     .measured_on = "",
+     .note = "PoCL on the CPU: 64 work-items, rows from 64K keys split (not measured)",
+     .group = 64,
+     .split_min_length = 65536,
+     .group_keys = 65536,
+     .groups_per_compute_unit = 1},
+    {.name = "gpu-generic",
+     .device_class = "",
+     .measured_on = "",
+     .note = "256 work-items, rows from 64K keys split into groups of 64K where rows are too few to fill "
+             "the device (not measured)",
+     .group = 256,
+     .split_min_length = 65536,
+     .group_keys = 65536,
+     .groups_per_compute_unit = 4},
+};
+
+TopkPolicyOverride g_override;
+
+}  // namespace
+
+std::span<const TopkTuning> topk_tuning_rows() { return kRows; }
+
+const TopkTuning& topk_tuning_for(const DeviceDescription& desc) {
+  return tuning_row_for(std::span<const TopkTuning>(kRows), desc);
+}
+
+void set_topk_policy_override(const TopkPolicyOverride& o) { g_override = o; }
+
+TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
+  TopkChoice c;
+  c.row = &topk_tuning_for(device);
+  c.group = c.row->group;
+  while (c.group > 64 && c.group > device.max_work_group_size) c.group >>= 1;
+  c.passes = static_cast<std::uint32_t>(key_size(r.type));
+  const std::uint64_t length = r.row_length, rows = r.rows;
+  const std::uint64_t fill = std::uint64_t(std::max(1u, device.compute_units)) * c.row->groups_per_compute_unit;
+  std::uint64_t split = 1;
+  if (length >= c.row->split_min_length && rows < fill)
+    split = std::min(ceil_div(fill, rows), ceil_div(length, c.row->group_keys));
+  if (g_override.groups_per_row) split = *g_override.groups_per_row;
+  split = std::clamp<std::uint64_t>(split, 1, std::max<std::uint64_t>(1, ceil_div(length, c.group)));
+  c.groups_per_row = static_cast<std::uint32_t>(split);
+  if (split > 1) c.chunk = ceil_div(ceil_div(length, split), c.group) * c.group;
+  if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
+  return c;
+}
+
+}  // namespace gpusort::algo

@@ -15,8 +15,8 @@
 // the same on every device (the host sorts them afterwards where a sorted top-k is asked for).
 //
 // Two forms, the same arithmetic:
-//  - topk_rows: one work-group per row, every pass and the collection in one launch (state in local
-//    memory);
+//  - topk_rows: whole rows in one work-group (one long row, or up to 8 short rows with a sub-group
+//    each), every pass and the collection in one launch (state in local memory);
 //  - long rows: `groups_per_row` work-groups per row, the state per row in global memory, a launch
 //    per step (topk_init, then topk_histogram + topk_pick per digit, topk_count, topk_scatter), so
 //    nothing comes back to the host between passes.
@@ -24,7 +24,6 @@
 //
 // Specialised by keys.h's defines (VALUE_BYTES 0) and GROUP_SIZE (a power of two, 64..1024).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256
-#include "group_scan.h"
 #include "keys.h"
 
 #define TK_RADIX 256u
@@ -73,26 +72,47 @@ DEVICE_FN void tk_write_index(GLOBAL u32* indices, u32 index_bytes, u64 at, u64 
     indices[at] = (u32)position;
 }
 
+// Exclusive prefix sum of v over the `width` work-items of one sub-group (the work-items
+// [base, base + width) of the group; width a power of two), Hillis-Steele through scratch. Every
+// work-item of the group calls it (the barriers are the group's). scratch[base + width - 1] holds
+// the sub-group's total until the caller's next barrier.
+DEVICE_FN u32 tk_sub_scan(u32 v, LOCAL u32* scratch, u32 width) {
+  const u32 t = LOCAL_ID(), lane = t & (width - 1);
+  scratch[t] = v;
+  BARRIER();
+  for (u32 off = 1; off < width; off <<= 1) {
+    const u32 add = lane >= off ? scratch[t - off] : 0u;
+    BARRIER();
+    scratch[t] += add;
+    BARRIER();
+  }
+  return scratch[t] - v;
+}
+
 // Collects the selected keys of positions [lo, hi) of a row whose keys start at `row`, given the
 // selected keys before lo (taken_before: those before the threshold; ties_before: ties, taken or not).
-// Writes each at out_keys/indices[out + place]. Every work-item of the group calls it.
+// Writes each at out_keys/indices[out + place]. The row belongs to a sub-group of `width` work-items
+// (the whole group: width GROUP_SIZE); every work-item of the group calls it with the same hi - lo.
+// A sub-group whose k are placed reads no more keys; the loop itself ends early only where the
+// sub-group is the whole group (its barriers are the group's).
 DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, okey_t prefix, okey_t mask,
                           u64 remaining, u64 k, u64 taken_before, u64 ties_before, GLOBAL key_t* out_keys,
-                          GLOBAL u32* indices, u32 index_bytes, u64 out, LOCAL u32* scratch) {
-  const u32 t = LOCAL_ID();
-  for (u64 start = lo; start < hi; start += GROUP_SIZE) {
-    // the rest is out once k keys are placed (the same values in every work-item)
-    if (taken_before + (ties_before < remaining ? ties_before : remaining) >= k) break;
-    const u64 i = start + t;
+                          GLOBAL u32* indices, u32 index_bytes, u64 out, LOCAL u32* scratch, u32 width) {
+  const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
+  for (u64 start = lo; start < hi; start += width) {
+    // the rest is out once k keys are placed (the same values in every work-item of the sub-group)
+    const int placed = taken_before + (ties_before < remaining ? ties_before : remaining) >= k;
+    if (placed && width == GROUP_SIZE) break;
+    const u64 i = start + lane;
     u32 flags = 0;
     key_t key = 0;
-    if (i < hi) {
+    if (i < hi && !placed) {
       key = row[i];
       const okey_t o = ordered_key(key, flip) & mask;
       flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
     }
-    const u32 excl = group_exclusive_scan_u32(flags, scratch);
-    const u32 total = scratch[GROUP_SIZE - 1];
+    const u32 excl = tk_sub_scan(flags, scratch, width);
+    const u32 total = scratch[last];
     BARRIER();  // every work-item has read the total before the next tile's scan writes over it
     const u64 tie_rank = ties_before + (excl >> 16);
     if ((flags & 1u) || ((flags >> 16) && tie_rank < remaining)) {
@@ -105,46 +125,64 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
   }
 }
 
-// ---- one work-group per row ----
+// ---- whole rows in one work-group: one row, or rows_per_group short rows ----
+// Each row has a sub-group of GROUP_SIZE / rows_per_group work-items (a power of two, at least 32),
+// its own histogram and state. The group runs the passes until every one of its rows is settled.
+
+#define TK_MAX_ROWS_PER_GROUP 8
 
 KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
-                 u32 index_bytes, okey_t flip) {
-  LOCAL_ARRAY u32 hist[TK_RADIX];
+                 u32 index_bytes, okey_t flip, u32 rows_per_group) {
+  LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
-  LOCAL_ARRAY u64 state[TK_STATE_WORDS];
-  const u32 t = LOCAL_ID();
-  const u64 r = GROUP_ID();
-  if (r >= rows) return;
+  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_STATE_WORDS];
+  LOCAL_ARRAY u32 unsettled;
+  const u32 t = LOCAL_ID(), width = GROUP_SIZE / rows_per_group, sub = t / width, lane = t & (width - 1);
+  const u64 r = GROUP_ID() * rows_per_group + sub;
+  const int valid = r < rows;
   GLOBAL const key_t* row = keys + r * length;
-  if (t == 0) {
+  LOCAL u32* my_hist = hist + sub * TK_RADIX;
+  LOCAL u64* my_state = state + sub * TK_STATE_WORDS;
+  if (lane == 0) {
     u64 s[TK_STATE_WORDS];
     tk_start(s, length, k);
-    for (u32 w = 0; w < TK_STATE_WORDS; ++w) state[w] = s[w];
+    if (!valid) s[TK_DONE] = 1;
+    for (u32 w = 0; w < TK_STATE_WORDS; ++w) my_state[w] = s[w];
   }
   BARRIER();
   for (u32 pass = 0; pass < TK_PASSES; ++pass) {
-    if (state[TK_DONE]) break;  // uniform: read by every work-item after the barrier that wrote it
-    const okey_t prefix = (okey_t)state[TK_PREFIX], mask = (okey_t)state[TK_MASK];
-    for (u32 d = t; d < TK_RADIX; d += GROUP_SIZE) hist[d] = 0;
-    BARRIER();
-    for (u64 i = t; i < length; i += GROUP_SIZE) {
-      const okey_t o = ordered_key(row[i], flip);
-      if ((o & mask) == prefix) ATOMIC_ADD_U32(&hist[tk_digit(o, pass)], 1u);
+    if (t == 0) {
+      u32 any = 0;
+      for (u32 j = 0; j < rows_per_group; ++j) any |= state[j * TK_STATE_WORDS + TK_DONE] ? 0u : 1u;
+      unsettled = any;
     }
     BARRIER();
-    if (t == 0) {
+    if (!unsettled) break;  // uniform: read by every work-item after the barrier that wrote it
+    const int done = my_state[TK_DONE] != 0;
+    const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
+    for (u32 d = lane; d < TK_RADIX; d += width) my_hist[d] = 0;
+    BARRIER();
+    if (!done)
+      for (u64 i = lane; i < length; i += width) {
+        const okey_t o = ordered_key(row[i], flip);
+        if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
+      }
+    BARRIER();
+    if (lane == 0 && !done) {
       u64 s[TK_STATE_WORDS];
       u32 c[TK_RADIX];
-      for (u32 w = 0; w < TK_STATE_WORDS; ++w) s[w] = state[w];
-      for (u32 d = 0; d < TK_RADIX; ++d) c[d] = hist[d];
+      for (u32 w = 0; w < TK_STATE_WORDS; ++w) s[w] = my_state[w];
+      for (u32 d = 0; d < TK_RADIX; ++d) c[d] = my_hist[d];
       tk_pick(s, c, pass);
-      for (u32 w = 0; w < TK_STATE_WORDS; ++w) state[w] = s[w];
+      for (u32 w = 0; w < TK_STATE_WORDS; ++w) my_state[w] = s[w];
     }
     BARRIER();
   }
-  const okey_t prefix = (okey_t)state[TK_PREFIX], mask = (okey_t)state[TK_MASK];
-  const u64 remaining = state[TK_REMAINING];
-  tk_collect(row, 0, length, flip, prefix, mask, remaining, k, 0, 0, out_keys, indices, index_bytes, r * k, scratch);
+  const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
+  // a missing row (past the last) selects nothing: it reads no keys
+  const u64 remaining = valid ? my_state[TK_REMAINING] : 0, want = valid ? k : 0;
+  tk_collect(row, 0, length, flip, prefix, mask, remaining, want, 0, 0, out_keys, indices, index_bytes, r * k, scratch,
+             width);
 }
 
 // ---- several work-groups per row ----
@@ -261,5 +299,5 @@ KERNEL topk_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL co
   const u64 taken = before + (ties < remaining ? ties : remaining);
   if (taken >= k) return;  // every selected key lies in earlier ranges (uniform)
   tk_collect(keys + r * length, g * chunk, tk_range_end(g, chunk, length), flip, prefix, mask, remaining, k, before,
-             ties, out_keys, indices, index_bytes, r * k, scratch);
+             ties, out_keys, indices, index_bytes, r * k, scratch, GROUP_SIZE);
 }

@@ -34,6 +34,9 @@ constexpr TopkTuning kRows[] = {
 
 TopkPolicyOverride g_override;
 
+constexpr std::uint64_t kMaxRowsPerGroup = 8;  // the kernel's TK_MAX_ROWS_PER_GROUP
+constexpr std::uint64_t kMinRowWorkItems = 32;
+
 }  // namespace
 
 std::span<const TopkTuning> topk_tuning_rows() { return kRows; }
@@ -60,6 +63,11 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   c.groups_per_row = static_cast<std::uint32_t>(split);
   if (split > 1) c.chunk = ceil_div(ceil_div(length, split), c.group) * c.group;
   if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
+  if (c.groups_per_row == 1) {
+    const std::uint64_t width = std::clamp<std::uint64_t>(next_pow2(ceil_div(std::max<std::uint64_t>(length, 1), 8)),
+                                                          kMinRowWorkItems, c.group);
+    c.rows_per_group = static_cast<std::uint32_t>(std::min<std::uint64_t>(kMaxRowsPerGroup, c.group / width));
+  }
   return c;
 }
 

@@ -35,6 +35,9 @@ struct TopkChoice {
   // 1: one group per row, every pass in one launch (topk_rows); more: that many groups per row and a
   // launch per step, the threshold kept on the device between them.
   std::uint32_t groups_per_row = 1;
+  // groups_per_row 1: rows per group (1 to 8), each with group / rows_per_group work-items (at
+  // least 32, about 8 keys each a pass): short rows share a group instead of idling most of one.
+  std::uint32_t rows_per_group = 1;
   std::uint64_t chunk = 0;   // keys per group where groups_per_row > 1 (a multiple of group)
   std::uint32_t passes = 0;  // digit passes at most (key bits / 8); fewer run where a bucket settles k
 };

@@ -78,9 +78,10 @@ RunEvents run_topk(const Plan& plan, TopkJob& job) {
       select_split(plan, job);
     } else {
       rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
-      dev.launch(select_program(dev, r.type, c.group).kernel("topk_rows"), {r.rows, c.group, 0},
+      dev.launch(select_program(dev, r.type, c.group).kernel("topk_rows"),
+                 {ceil_div(r.rows, c.rows_per_group), c.group, 0},
                  {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
-                  flip_arg(r.type, largest(plan))});
+                  flip_arg(r.type, largest(plan)), c.rows_per_group});
     }
     if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
       const Plan& sort = plan.parts[0];
@@ -118,8 +119,11 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                              "missing";
   const std::string what = r.value_bytes ? " with " + std::to_string(r.value_bytes) + "-byte indices" : ", keys alone";
   if (c.groups_per_row == 1) {
-    lines.push_back("topk_select.cl topk_rows: " + std::to_string(r.rows) + " groups of " + std::to_string(c.group) +
-                    " work-items, one row of " + std::to_string(r.row_length) + " keys each: " + digits +
+    lines.push_back("topk_select.cl topk_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
+                    " groups of " + std::to_string(c.group) + " work-items, " +
+                    (c.rows_per_group == 1 ? std::string("one row") : std::to_string(c.rows_per_group) + " rows") +
+                    " of " + std::to_string(r.row_length) + " keys each (" +
+                    std::to_string(c.group / c.rows_per_group) + " work-items a row): " + digits +
                     ", then the k = " + std::to_string(r.k) + " selected in position order" + what +
                     " (ties by lower position)");
   } else {

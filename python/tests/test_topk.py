@@ -96,3 +96,19 @@ def test_torch_cpu_tensors():
     ref_values, ref_indices = torch.topk(x, 50)  # distinct random floats: one answer
     assert isinstance(values, torch.Tensor) and indices.dtype == torch.int64
     assert torch.equal(values, ref_values) and torch.equal(indices, ref_indices)
+
+
+def test_cuda_arrays_where_they_live():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device for PyTorch")
+    x = torch.randn(64, 128256, device="cuda")
+    for k in (50, 1024):
+        values, indices = gpusort.topk(x, k)
+        ref_values, ref_indices = torch.topk(x, k)  # distinct random floats: one answer
+        assert values.is_cuda and indices.dtype == torch.int64
+        assert torch.equal(values, ref_values) and torch.equal(indices, ref_indices)
+    low, low_idx = gpusort.topk(x, 7, axis=0, largest=False, sorted=False)
+    ref, ref_idx = torch.topk(x, 7, dim=0, largest=False)
+    assert torch.equal(torch.sort(low_idx, dim=0).values, torch.sort(ref_idx, dim=0).values)
+    assert torch.equal(torch.gather(x, 0, low_idx), low)

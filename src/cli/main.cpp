@@ -203,6 +203,11 @@ int main(int argc, char** argv) {
                    "or the name ends in .npy. Without -o only the indices (and values) are written")
       ->type_name("FILE")
       ->group(kOutput);
+  sort->add_option("--top", s.top,
+                   "Write only the K smallest keys (-r: largest) of the input, or of each row (--row-length, --axis), "
+                   "in order, ties by position; --indices-out their int64 positions (within the row)")
+      ->type_name("K")
+      ->group(kOutput);
   sort->add_flag("-d,--descending,-r,--reverse", s.descending, "Sort in descending order (NaNs first for floats)")
       ->group(kOrder);
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)")

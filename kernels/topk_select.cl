@@ -168,13 +168,26 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
         if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
       }
     BARRIER();
-    if (lane == 0 && !done) {
-      u64 s[TK_STATE_WORDS];
-      u32 c[TK_RADIX];
-      for (u32 w = 0; w < TK_STATE_WORDS; ++w) s[w] = my_state[w];
-      for (u32 d = 0; d < TK_RADIX; ++d) c[d] = my_hist[d];
-      tk_pick(s, c, pass);
-      for (u32 w = 0; w < TK_STATE_WORDS; ++w) my_state[w] = s[w];
+    // The decision in parallel: each lane sums a run of bins, a scan over the lanes finds the lane
+    // whose run holds the k-th key, and that lane walks its run (tk_pick's rule, as topk_pick has it).
+    const u32 per_lane = width >= TK_RADIX ? 1u : TK_RADIX / width, first = lane * per_lane;
+    u32 sum = 0;
+    if (!done && first < TK_RADIX)
+      for (u32 d = first; d < first + per_lane; ++d) sum += my_hist[d];
+    const u64 wanted = my_state[TK_REMAINING];  // read before the scan's barriers: one lane rewrites it
+    const u32 before_lane = tk_sub_scan(sum, scratch, width);
+    if (!done && sum != 0 && before_lane < wanted && wanted <= (u64)before_lane + sum) {
+      u64 before = before_lane;
+      u32 d = first;
+      for (; d < first + per_lane - 1; ++d) {
+        if (before + my_hist[d] >= wanted) break;
+        before += my_hist[d];
+      }
+      const u32 shift = KEY_BITS - 8 * (pass + 1);
+      my_state[TK_PREFIX] |= (u64)d << shift;
+      my_state[TK_MASK] |= (u64)0xFFu << shift;
+      my_state[TK_REMAINING] = wanted - before;
+      if ((u64)my_hist[d] == wanted - before || shift == 0) my_state[TK_DONE] = 1;
     }
     BARRIER();
   }

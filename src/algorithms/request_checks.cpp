@@ -132,8 +132,8 @@ void check_topk(const SortRequest& r) {
   if (r.k > r.row_length)
     throw Error(errc::invalid_argument, "k = " + std::to_string(r.k) + " is more than the row length " +
                                             std::to_string(r.row_length));
-  if (r.value_bytes == 4 && r.row_length > std::uint64_t(UINT32_MAX) + 1)
-    throw Error(errc::invalid_argument, "top-k: rows of " + std::to_string(r.row_length) + " keys need 8-byte indices");
+  if (r.row_length > UINT32_MAX)  // the selection counts a row's keys in 32 bits
+    throw Error(errc::unsupported, "top-k: rows of up to 2^32 - 1 keys (got " + std::to_string(r.row_length) + ")");
 }
 
 void check_key_type(key_type type) {

@@ -26,7 +26,7 @@ void check_request(const SortRequest& request);
 void check_segments(const SortRequest& request);
 
 // A top-k's request (SortRequest::topk): keys in uniform rows (rows x row_length == n), k up to the
-// row length, indices of 0 (none), 4 or 8 bytes (4 only for rows of up to 2^32), no comparator, no
+// row length, rows of fewer than 2^32 keys, indices of 0 (none), 4 or 8 bytes, no comparator, no
 // records, ranks or offsets.
 void check_topk(const SortRequest& request);
 

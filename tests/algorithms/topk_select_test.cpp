@@ -159,6 +159,24 @@ TEST(TopkSelect, RowsSplitAmongGroups) {
   }
 }
 
+// The GPU rows' group of 256: sub-groups of 32 to 256 work-items a row, one bin a lane in the pick.
+TEST(TopkSelect, GroupsOf256) {
+  algo::set_topk_policy_override({.group = 256});
+  for (std::uint64_t length : {33ull, 100ull, 1000ull, 4097ull}) {
+    const auto keys = make_keys<float>(9 * length, dist::few_unique, fresh_seed());
+    const auto tied = nan_heavy<float>(9 * length, fresh_seed());
+    const std::string what = "groups of 256, 9 x " + std::to_string(length);
+    for (std::uint64_t k : std::vector<std::uint64_t>{1, 32, length / 3, length}) {
+      check_topk<float, std::int64_t>(keys, 9, k, true, true, what);
+      check_topk<float, std::int32_t>(tied, 9, k, false, false, what);
+    }
+  }
+  algo::set_topk_policy_override({.groups_per_row = 3, .group = 256});
+  const auto keys = make_keys<float>(65537, dist::uniform, fresh_seed());
+  check_topk<float, std::int64_t>(keys, 1, 1000, true, true, "groups of 256, 3 a row");
+  algo::set_topk_policy_override({});
+}
+
 TEST(TopkSelect, EveryKeyType) {
   AllKeyTypeList::for_each([](auto tag) {
     using T = decltype(tag);

@@ -9,9 +9,8 @@
 namespace gpusort::algo {
 namespace {
 
-// Nothing here has been measured yet: a group of 256 reads a row a few times (one read per digit
-// pass that runs, one to collect); rows from 64K keys are split where rows are too few to fill the
-// device, each group then taking about 64K keys.
+// Nothing here has been measured yet: a group reads a row a few times (one read per digit pass that
+// runs, one to collect); long rows are split where rows are too few to fill the device.
 constexpr TopkTuning kRows[] = {
     {.name = "cpu",
      .device_class = "cpu",
@@ -24,11 +23,11 @@ constexpr TopkTuning kRows[] = {
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
-     .note = "256 work-items, rows from 64K keys split into groups of 64K where rows are too few to fill "
+     .note = "256 work-items, rows from 32K keys split into groups of 16K where rows are too few to fill "
              "the device (not measured)",
      .group = 256,
-     .split_min_length = 65536,
-     .group_keys = 65536,
+     .split_min_length = 32768,
+     .group_keys = 16384,
      .groups_per_compute_unit = 4},
 };
 
@@ -50,7 +49,7 @@ void set_topk_policy_override(const TopkPolicyOverride& o) { g_override = o; }
 TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   TopkChoice c;
   c.row = &topk_tuning_for(device);
-  c.group = c.row->group;
+  c.group = g_override.group.value_or(c.row->group);
   while (c.group > 64 && c.group > device.max_work_group_size) c.group >>= 1;
   c.passes = static_cast<std::uint32_t>(key_size(r.type));
   const std::uint64_t length = r.row_length, rows = r.rows;

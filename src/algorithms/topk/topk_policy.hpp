@@ -48,6 +48,7 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& reque
 // Tests and gpusort-bench only: a set field replaces the choice.
 struct TopkPolicyOverride {
   std::optional<std::uint32_t> groups_per_row;  // 1 or more (at most one group per `group` keys of a row)
+  std::optional<std::uint32_t> group;           // work-items per group: a power of two, 64..1024
 };
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

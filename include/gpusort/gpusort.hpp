@@ -15,4 +15,5 @@
 #include "gpusort/sort.hpp"
 #include "gpusort/sort_file.hpp"
 #include "gpusort/streamed.hpp"
+#include "gpusort/topk.hpp"
 #include "gpusort/version.hpp"

@@ -41,9 +41,15 @@ struct SortRequest {
   std::uint64_t rows = 1;
   std::uint64_t row_length = 0;
   std::size_t offset_bytes = 0;
-  // Room for top-k; today a request must keep the default (Error(unsupported) otherwise): the k
-  // first elements of each row (0: all of them, a full sort).
+  // A top-k (gpusort/topk.hpp) where `topk` is set: the k first keys of each uniform row (rows,
+  // row_length; one row of n for a 1-D array) in the order (descending: the k largest), ties taken
+  // by the lower position, written apart from the keys (the input is only read). topk_sorted: the
+  // k in order; else in the order of their positions in the row. value_bytes is then the width of
+  // the indices written with them (positions within the row; 0: keys alone, 4 or 8), `positions`
+  // is not read. k from 0 to the row length.
+  bool topk = false;
   std::uint64_t k = 0;
+  bool topk_sorted = true;
   // A record sort (gpusort/records.hpp): n records of record_bytes each (0: keys, not records),
   // ordered by record_fields, or by options.comparator where there are none; type, value_bytes
   // and positions are then not read.

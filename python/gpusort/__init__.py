@@ -9,6 +9,7 @@
     k, v = gpusort.sort_pairs(keys, values)        # keys sorted, values permuted alike
     gpusort.sort_(keys)                            # in place
     rows = gpusort.sort(logits, axis=-1, descending=True)   # n-D: each row along the axis on its own
+    values, indices = gpusort.topk(logits, 50)     # as torch.topk: the 50 largest of each row
 
 Keys: arrays of any number of dimensions of uint8..uint64, int8..int64, float16, bfloat16, float32,
 float64, bool, or array-likes numpy reads, sorted along axis= (default the last; None flattens);
@@ -32,8 +33,10 @@ from ._gpusort import (
     devices,
 )
 from ._sorting import SortResult, argsort, sort, sort_, sort_pairs, sort_pairs_
+from ._topk import TopkResult, topk
 
 __all__ = [
-    "sort", "argsort", "sort_pairs", "SortResult", "sort_", "sort_pairs_", "devices", "algorithms", "__version__",
+    "sort", "argsort", "sort_pairs", "SortResult", "sort_", "sort_pairs_", "topk", "TopkResult", "devices",
+    "algorithms", "__version__",
     "Error", "InvalidArgumentError", "UnsupportedError", "OutOfMemoryError", "DeviceError", "KernelBuildError",
 ]

@@ -10,6 +10,7 @@
 #include "algorithms/records/record_sort.hpp"
 #include "algorithms/request_checks.hpp"
 #include "algorithms/segmented/segmented_sort.hpp"
+#include "algorithms/topk/topk_select.hpp"
 
 namespace gpusort {
 
@@ -179,8 +180,59 @@ Plan plan_segmented(const SortRequest& request, rt::Device& device) {
   return plan;
 }
 
+// A top-k (SortRequest::topk): how the selection runs (topk_policy.hpp), and for a sorted one the
+// segmented sort of the k of every row on the device, planned as parts[0] (stable, so that ties
+// keep the selection's position order). Host data go up in one piece, the k of each row come back.
+Plan plan_topk(const SortRequest& request, rt::Device& device) {
+  const DeviceDescription& desc = device.description();
+  Plan plan;
+  plan.request = request;
+  plan.topk = choose_topk(desc, request);
+  const std::uint64_t selected = request.rows * request.k;
+  if (request.topk_sorted && request.k > 1) {
+    SortOptions o;
+    o.order = request.options.order;
+    o.stable = true;
+    o.algorithm = request.options.algorithm;
+    SortRequest sort{.type = request.type,
+                     .n = selected,
+                     .value_bytes = request.value_bytes,
+                     .where = data_location::device,
+                     .rows = request.rows,
+                     .row_length = request.k,
+                     .options = o};
+    plan.parts.push_back(make_plan(sort, device));
+    plan.parts[0].part = true;
+    plan.algorithm = plan.parts[0].algorithm;
+  } else {
+    plan.algorithm = &detail::checked_algorithm(desc, std::max<std::uint64_t>(selected, 1), SortOptions{});
+  }
+  if (selected == 0) {
+    plan.path = Path::nothing_to_do;
+    return plan;
+  }
+  if (request.where != data_location::host) {
+    plan.path = Path::on_device;
+    return plan;
+  }
+  const std::size_t kb = key_size(request.type), ib = request.value_bytes;
+  plan.budget = detail::device_budget(desc, request.options);
+  plan.max_buffer = detail::max_buffer_bytes(desc);
+  const std::uint64_t need = request.n * kb + selected * (kb + ib) + topk_temp_bytes(plan, device);
+  if (need > plan.budget || request.n * kb > plan.max_buffer)
+    throw Error(errc::unsupported, "a top-k of host data runs in one piece on the device: " +
+                                       std::to_string(request.n) + " keys and the selection need about " +
+                                       std::to_string(need) + " device bytes, more than the " +
+                                       std::to_string(plan.budget) +
+                                       " it may use (SortOptions::device_memory_limit, else 70% of the device's "
+                                       "memory); select from fewer rows at a time");
+  plan.path = Path::one_piece;
+  return plan;
+}
+
 // describe() of a record sort's, a distributed sort's or a segmented sort's own lines; `out` has
 // the device's.
+void describe_topk(const Plan& plan, rt::Device& device, SortPlan& out);
 void describe_records(const Plan& plan, rt::Device& device, SortPlan& out);
 void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out);
 void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out);
@@ -213,6 +265,8 @@ Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices)
     throw Error(errc::unsupported, "record and distributed sorts are planned for one device each");
   if (devices.size() > 1 && request.segmented())
     throw Error(errc::unsupported, "segmented sorts are planned for one device");
+  if (request.topk && devices.size() > 1) throw Error(errc::unsupported, "a top-k is planned for one device");
+  if (request.topk) return plan_topk(request, *devices[0]);
   if (request.segmented()) return plan_segmented(request, *devices[0]);
   if (request.record_bytes) return plan_records(request, *devices[0]);
   if (request.ranks) return plan_distributed(request, *devices[0]);
@@ -239,6 +293,10 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
   out.device = d.id + " (" + d.name + ")";
   out.device_class = device_class(d);
   out.path = to_string(plan.path);
+  if (r.topk) {
+    describe_topk(plan, device, out);
+    return out;
+  }
   if (r.record_bytes) {
     describe_records(plan, device, out);
     return out;
@@ -342,6 +400,22 @@ void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out) {
   out.temporary_bytes = segmented_temp_bytes(plan, device);
   if (plan.path == Path::one_piece)
     out.device_bytes = detail::one_shot_bytes(r.n, key_size(r.type), r.value_bytes) + out.temporary_bytes;
+}
+
+void describe_topk(const Plan& plan, rt::Device& device, SortPlan& out) {
+  const SortRequest& r = plan.request;
+  out.algorithm = topk_report_name(plan);
+  out.path = std::string("top-k: the ") + std::to_string(r.k) + (r.options.order == order::descending ? " largest" : " smallest") +
+             " of " + std::to_string(r.rows) + (r.rows == 1 ? " row" : " rows") + " of " +
+             std::to_string(r.row_length) + (r.topk_sorted ? ", sorted" : ", in position order") + ", " +
+             (plan.path == Path::one_piece ? "in one piece (upload the keys, select, download the k of each row)"
+                                           : to_string(plan.path));
+  out.temp_bytes_known = true;
+  if (plan.path == Path::nothing_to_do) return;
+  out.steps = topk_plan_steps(plan, device);
+  out.temporary_bytes = topk_temp_bytes(plan, device);
+  if (plan.path == Path::one_piece)
+    out.device_bytes = r.n * key_size(r.type) + r.rows * r.k * (key_size(r.type) + r.value_bytes) + out.temporary_bytes;
 }
 
 void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out) {

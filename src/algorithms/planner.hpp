@@ -14,6 +14,7 @@
 #include "algorithms/order_check.hpp"
 #include "algorithms/records/record_passes.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
+#include "algorithms/topk/topk_policy.hpp"
 #include "gpusort/plan.hpp"
 #include "runtime/device.hpp"
 
@@ -53,8 +54,12 @@ struct Plan {
   // Segmented sorts (SortRequest::segmented()) only: the bin and its tuning row; `algorithm` is the
   // one its 1-D sorts take (SegmentedChoice::sort_n elements each).
   SegmentedChoice segments;
+  // Top-k requests (SortRequest::topk) only: how the selection runs; a sorted top-k's sort of the k
+  // of every row is parts[0] (a segmented sort of rows of k on the device), `algorithm` its 1-D sorts'.
+  TopkChoice topk;
   // The sorts this one is made of, planned here with its algorithm: a record sort's host passes
-  // (Path::host_passes, one per pass), the share one rank sorts (Path::distributed, parts[0]).
+  // (Path::host_passes, one per pass), the share one rank sorts (Path::distributed, parts[0]), the
+  // sort of a sorted top-k's selection (parts[0]).
   std::vector<Plan> parts;
   bool part = false;  // one of another plan's parts: printed with that plan, not alone
 

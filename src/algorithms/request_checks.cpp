@@ -48,6 +48,14 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 }  // namespace
 
 void check_request(const SortRequest& r) {
+  if (r.topk) {
+    check_topk(r);
+    if (r.where != data_location::host) check_no_host_options(r.options);
+    return;
+  }
+  if (r.k != 0)
+    throw Error(errc::invalid_argument, "SortRequest::k is the k of a top-k: set SortRequest::topk too (got k = " +
+                                            std::to_string(r.k) + ")");
   const bool records = r.record_bytes != 0 || !r.record_fields.empty();
   if (records) {
     check_record_order(r.record_bytes, r.record_fields, r.options);
@@ -60,7 +68,6 @@ void check_request(const SortRequest& r) {
   }
   if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
   if (r.segmented()) check_segments(r);
-  if (r.k != 0) throw Error(errc::unsupported, "top-k is not supported yet: sort and take the first k");
   if (r.ranks != 0) {
     if (records || r.positions)
       throw Error(errc::unsupported, "a distributed sort sorts keys and values: no records, no argsort");
@@ -103,6 +110,30 @@ void check_segments(const SortRequest& r) {
       throw Error(errc::invalid_argument, "argsort: segments of up to " + std::to_string(longest) +
                                               " keys need 64-bit indices");
   }
+}
+
+void check_topk(const SortRequest& r) {
+  if (r.record_bytes != 0 || !r.record_fields.empty() || r.ranks != 0 || r.offset_bytes != 0)
+    throw Error(errc::unsupported, "a top-k takes keys in uniform rows: no records, no distributed sort, no offsets");
+  check_key_type(r.type);
+  if (r.positions) throw Error(errc::invalid_argument, "a top-k makes its indices itself: SortRequest::positions is not read");
+  if (r.value_bytes != 0 && r.value_bytes != 4 && r.value_bytes != 8)
+    throw Error(errc::invalid_argument, "a top-k's indices are 4 or 8 bytes wide (0: keys alone), not " +
+                                            std::to_string(r.value_bytes));
+  if (!r.options.comparator.empty())
+    throw Error(errc::unsupported, "SortOptions::comparator: a top-k selects by the keys' natural order");
+  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+  const bool holds_n =
+      r.rows == 0 || r.row_length == 0 ? r.n == 0 : r.n % r.rows == 0 && r.n / r.rows == r.row_length;
+  if (!holds_n)
+    throw Error(errc::invalid_argument, std::to_string(r.rows) + " rows of " + std::to_string(r.row_length) +
+                                            " elements are not the " + std::to_string(r.n) +
+                                            " elements of the top-k (rows x row length must be n)");
+  if (r.k > r.row_length)
+    throw Error(errc::invalid_argument, "k = " + std::to_string(r.k) + " is more than the row length " +
+                                            std::to_string(r.row_length));
+  if (r.row_length > UINT32_MAX)  // the selection counts a row's keys in 32 bits
+    throw Error(errc::unsupported, "top-k: rows of up to 2^32 - 1 keys (got " + std::to_string(r.row_length) + ")");
 }
 
 void check_key_type(key_type type) {

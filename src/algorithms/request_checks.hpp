@@ -16,7 +16,7 @@ namespace gpusort::detail {
 
 // The request's own fields, before an algorithm is chosen: key type, value width, n, positions
 // (check_argsort_indices), a record sort's size and order (check_record_order), what a distributed
-// sort cannot take, a segmented sort's shape (check_segments), the room for k (default only, today), and the host-only options by
+// sort cannot take, a segmented sort's shape (check_segments), a top-k's (check_topk), and the host-only options by
 // where the data lie (check_device_memory_limit, check_no_host_options).
 void check_request(const SortRequest& request);
 
@@ -24,6 +24,11 @@ void check_request(const SortRequest& request);
 // exactly n elements, or offsets of 4 or 8 bytes (4 only below 2^32 elements); 4-byte argsort
 // indices only where no segment can be longer than 2^32; no records, no ranks.
 void check_segments(const SortRequest& request);
+
+// A top-k's request (SortRequest::topk): keys in uniform rows (rows x row_length == n), k up to the
+// row length, rows of fewer than 2^32 keys, indices of 0 (none), 4 or 8 bytes, no comparator, no
+// records, ranks or offsets.
+void check_topk(const SortRequest& request);
 
 // A key_type of the type-erased entry points is one of its ten enumerators (a cast integer may be
 // anything): errc::invalid_argument otherwise.

@@ -12,6 +12,18 @@
 #include "gpusort/native.hpp"
 #include "runtime/device.hpp"
 
+namespace gpusort {
+
+// What a native entry point's Completion holds (every native sort and the top-k make one).
+struct Completion::State {
+  std::shared_ptr<rt::Device> device;
+  std::unique_ptr<rt::Event> start;
+  std::unique_ptr<rt::Event> done;
+  std::uint64_t compiled = 0;
+};
+
+}  // namespace gpusort
+
 namespace gpusort::detail {
 
 // What a caller of enqueue_native adds to the 1-D sort (each may be empty):

@@ -19,13 +19,6 @@ namespace gpusort {
 
 // What a Completion holds: the event after the sort, and the device it belongs to (events may not
 // outlive their backend's objects). start is recorded just before the algorithm, for sort_ms.
-struct Completion::State {
-  std::shared_ptr<rt::Device> device;
-  std::unique_ptr<rt::Event> start;
-  std::unique_ptr<rt::Event> done;
-  std::uint64_t compiled = 0;
-};
-
 Completion::Completion() = default;
 Completion::Completion(std::unique_ptr<State> state, std::string algorithm)
     : state_(std::move(state)), algorithm_(std::move(algorithm)) {}

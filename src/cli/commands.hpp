@@ -16,6 +16,7 @@ struct SortArgs {
   std::vector<std::string> inputs;        // every input, concatenated in this order
   std::vector<std::string> values_files;  // --values, one per input in the same order (values: the first)
   std::string indices_out;                // --indices-out: argsort's int64 positions; empty: none
+  std::string top;                        // --top K: the K first keys of each row (topk_sort.hpp); empty: a sort
   bool check = false;                     // -c: only check that the inputs are in order
   bool check_quietly = false;             // -C: the same, printing nothing
   bool unique = false;                    // -u: keep the first of each run of equal keys
@@ -75,6 +76,8 @@ struct PlanArgs {
   std::string ranks;           // the distributed sort over this many ranks (gpusort dist-sort)
   std::string rows;            // a segmented sort: this many rows of count / rows keys each
   std::string segments;        // a segmented sort: this many segments of any lengths (given by offsets)
+  std::string top;             // a top-k: the k first (-r: largest) of each row (--rows) or of all
+  bool unsorted = false;       // a top-k's k in position order, not sorted
 };
 
 // The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).

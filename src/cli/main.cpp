@@ -203,6 +203,11 @@ int main(int argc, char** argv) {
                    "or the name ends in .npy. Without -o only the indices (and values) are written")
       ->type_name("FILE")
       ->group(kOutput);
+  sort->add_option("--top", s.top,
+                   "Write only the K smallest keys (-r: largest) of the input, or of each row (--row-length, --axis), "
+                   "in order, ties by position; --indices-out their int64 positions (within the row)")
+      ->type_name("K")
+      ->group(kOutput);
   sort->add_flag("-d,--descending,-r,--reverse", s.descending, "Sort in descending order (NaNs first for floats)")
       ->group(kOrder);
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)")
@@ -334,6 +339,9 @@ int main(int argc, char** argv) {
                                       "--row-length)");
   plan->add_option("--segments", pl.segments, "A segmented sort of this many segments of any lengths, given by "
                                               "offsets (sort --segments)");
+  plan->add_option("--top", pl.top, "A top-k: the K smallest (-r: largest) keys of each row (--rows) or of all, "
+                                    "with --indices 4 or 8 their positions");
+  plan->add_flag("--unsorted", pl.unsorted, "A top-k's K in the order of their positions, not sorted");
   plan->add_option("--record-size", pl.sort.record_size, "Records of this many bytes (1..1024), as for sort");
   plan->add_option("--key", pl.sort.key, "Record key fields OFFSET:TYPE[:desc],..., as for sort");
 

@@ -52,6 +52,24 @@ void plan_segments(const PlanArgs& args, SortRequest& request) {
   }
 }
 
+// --top K: a top-k's request (gpusort/topk.hpp): the K first of each of --rows rows (one row of
+// --count without), --indices their width, -r the largest.
+void plan_topk(const PlanArgs& args, SortRequest& request) {
+  if (!args.segments.empty() || !args.ranks.empty() || !args.sort.memory_limit.empty() || request.record_bytes ||
+      !args.sort.values_type.empty())
+    throw Error(errc::invalid_argument, "--top plans a top-k of keys in rows: not with --segments, --ranks, -S, "
+                                        "--record-size or --values");
+  request.topk = true;
+  request.topk_sorted = !args.unsorted;
+  request.positions = false;  // --indices: the width of the indices the top-k writes
+  request.rows = args.rows.empty() ? 1 : parse_unsigned_arg(args.rows, "--rows", 0, ~std::uint64_t(0), "rows of --count / --rows keys");
+  if (request.rows == 0 ? request.n != 0 : request.n % request.rows != 0)
+    throw Error(errc::invalid_argument, "--rows " + args.rows + " does not divide --count " +
+                                            std::to_string(request.n) + " into rows of one length");
+  request.row_length = request.rows ? request.n / request.rows : 0;
+  request.k = parse_unsigned_arg(args.top, "--top", 0, request.row_length, "keys of each row (0 up to the row length)");
+}
+
 }  // namespace
 
 int run_plan(const PlanArgs& args) {
@@ -80,7 +98,11 @@ int run_plan(const PlanArgs& args) {
     throw Error(errc::invalid_argument, "--where must be host or device (got '" + args.where + "')");
   request.options = make_options(s);
   request.options.verbose = false;
-  if (!args.rows.empty() || !args.segments.empty()) plan_segments(args, request);
+  if (args.unsorted && args.top.empty()) throw Error(errc::invalid_argument, "--unsorted applies to --top");
+  if (!args.top.empty())
+    plan_topk(args, request);
+  else if (!args.rows.empty() || !args.segments.empty())
+    plan_segments(args, request);
   // The paths above one device's plan: several ranks, each sorting its share; files larger than the
   // host memory limit, sorted through runs on disk. Each prints its own lines, then the plan of one
   // piece it sorts (a rank's share, a run).

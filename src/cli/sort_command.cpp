@@ -35,6 +35,7 @@
 #include "sort_unique.hpp"
 #include "runtime/program_cache.hpp"
 #include "segmented_sort.hpp"
+#include "topk_sort.hpp"
 
 namespace gpusort::cli {
 namespace {
@@ -278,6 +279,7 @@ void print_report(const SortArgs& args, const SortRun& run) {
 
 int run_sort(const SortArgs& given) {
   const SortArgs args = resolve_sort_args(given);  // several inputs, -o absent, -c (sort_args.hpp)
+  if (!args.top.empty()) return run_topk_sort(args);  // the K first of each row (topk_sort.hpp)
   if (args.check) return is_segmented_sort(args) ? run_segmented_check(args) : run_sort_check(args);
   check_arguments(args);
   // Rows or segments each sorted on their own, or an n-D .npy along an axis (segmented_sort.hpp).

@@ -124,8 +124,8 @@ TEST(Plan, RefusesWhatTheSortsRefuse) {
                  errc::unsupported, "comparator");
   // Segmented requests: rows that hold n (segmented_test.cpp plans the rest).
   expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::invalid_argument, "rows x row length");
-  // Room for what comes next, refused until it is built.
-  expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::unsupported, "top-k");
+  // k belongs to a top-k (topk_select_test.cpp plans those).
+  expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
 }
 
 }  // namespace

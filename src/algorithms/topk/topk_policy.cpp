@@ -1,0 +1,73 @@
+// The top-k choice (topk_policy.hpp).
+#include "algorithms/topk/topk_policy.hpp"
+
+#include <algorithm>
+
+#include "algorithms/algorithm.hpp"
+#include "algorithms/radix_tuning.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+// Nothing here has been measured yet: a group reads a row a few times (one read per digit pass that
+// runs, one to collect); long rows are split where rows are too few to fill the device.
+constexpr TopkTuning kRows[] = {
+    {.name = "cpu",
+     .device_class = "cpu",
+     .measured_on = "",
+     .note = "PoCL on the CPU: 64 work-items, rows from 64K keys split (not measured)",
+     .group = 64,
+     .split_min_length = 65536,
+     .group_keys = 65536,
+     .groups_per_compute_unit = 1},
+    {.name = "gpu-generic",
+     .device_class = "",
+     .measured_on = "",
+     .note = "256 work-items, rows from 32K keys split into groups of 16K where rows are too few to fill "
+             "the device (not measured)",
+     .group = 256,
+     .split_min_length = 32768,
+     .group_keys = 16384,
+     .groups_per_compute_unit = 4},
+};
+
+TopkPolicyOverride g_override;
+
+constexpr std::uint64_t kMaxRowsPerGroup = 8;  // the kernel's TK_MAX_ROWS_PER_GROUP
+constexpr std::uint64_t kMinRowWorkItems = 32;
+
+}  // namespace
+
+std::span<const TopkTuning> topk_tuning_rows() { return kRows; }
+
+const TopkTuning& topk_tuning_for(const DeviceDescription& desc) {
+  return tuning_row_for(std::span<const TopkTuning>(kRows), desc);
+}
+
+void set_topk_policy_override(const TopkPolicyOverride& o) { g_override = o; }
+
+TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
+  TopkChoice c;
+  c.row = &topk_tuning_for(device);
+  c.group = g_override.group.value_or(c.row->group);
+  while (c.group > 64 && c.group > device.max_work_group_size) c.group >>= 1;
+  c.passes = static_cast<std::uint32_t>(key_size(r.type));
+  const std::uint64_t length = r.row_length, rows = r.rows;
+  const std::uint64_t fill = std::uint64_t(std::max(1u, device.compute_units)) * c.row->groups_per_compute_unit;
+  std::uint64_t split = 1;
+  if (length >= c.row->split_min_length && rows < fill)
+    split = std::min(ceil_div(fill, rows), ceil_div(length, c.row->group_keys));
+  if (g_override.groups_per_row) split = *g_override.groups_per_row;
+  split = std::clamp<std::uint64_t>(split, 1, std::max<std::uint64_t>(1, ceil_div(length, c.group)));
+  c.groups_per_row = static_cast<std::uint32_t>(split);
+  if (split > 1) c.chunk = ceil_div(ceil_div(length, split), c.group) * c.group;
+  if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
+  if (c.groups_per_row == 1) {
+    const std::uint64_t width = std::clamp<std::uint64_t>(next_pow2(ceil_div(std::max<std::uint64_t>(length, 1), 8)),
+                                                          kMinRowWorkItems, c.group);
+    c.rows_per_group = static_cast<std::uint32_t>(std::min<std::uint64_t>(kMaxRowsPerGroup, c.group / width));
+  }
+  return c;
+}
+
+}  // namespace gpusort::algo

@@ -1,0 +1,56 @@
+#pragma once
+// How a top-k request (SortRequest::topk, gpusort/topk.hpp) runs, decided from the request alone:
+// tuning as data, one row per class of devices (device_class, gpusort/device.hpp), the first match
+// winning, a generic row last, as the other tables keep theirs. Internal.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "gpusort/device.hpp"
+#include "gpusort/plan.hpp"
+
+namespace gpusort::algo {
+
+struct TopkTuning {
+  const char* name;          // the row's name
+  const char* device_class;  // the classes it serves: a device_class() or a prefix of one ending at a ':'; "" any
+  const char* measured_on;   // the device class(es) its values were measured on ("" none)
+  const char* note;          // what the row is, in one line
+  std::uint32_t group;       // work-items per group (a power of two, 64..1024)
+  // Rows of at least this many keys are cut among several groups (each about group_keys keys)
+  // where there are fewer rows than groups to fill the device (groups_per_compute_unit each).
+  std::uint64_t split_min_length;
+  std::uint64_t group_keys;
+  std::uint32_t groups_per_compute_unit;
+};
+
+std::span<const TopkTuning> topk_tuning_rows();
+const TopkTuning& topk_tuning_for(const DeviceDescription& desc);
+
+// What the planner decided for a top-k request (algo::Plan::topk).
+struct TopkChoice {
+  const TopkTuning* row = nullptr;
+  std::uint32_t group = 256;
+  // 1: one group per row, every pass in one launch (topk_rows); more: that many groups per row and a
+  // launch per step, the threshold kept on the device between them.
+  std::uint32_t groups_per_row = 1;
+  // groups_per_row 1: rows per group (1 to 8), each with group / rows_per_group work-items (at
+  // least 32, about 8 keys each a pass): short rows share a group instead of idling most of one.
+  std::uint32_t rows_per_group = 1;
+  std::uint64_t chunk = 0;   // keys per group where groups_per_row > 1 (a multiple of group)
+  std::uint32_t passes = 0;  // digit passes at most (key bits / 8); fewer run where a bucket settles k
+};
+
+// The choice for a validated top-k request on `device`.
+TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& request);
+
+// Tests and gpusort-bench only: a set field replaces the choice.
+struct TopkPolicyOverride {
+  std::optional<std::uint32_t> groups_per_row;  // 1 or more (at most one group per `group` keys of a row)
+  std::optional<std::uint32_t> group;           // work-items per group: a power of two, 64..1024
+};
+// The process-wide override (none by default). Not synchronised: set it before running.
+void set_topk_policy_override(const TopkPolicyOverride& o);
+
+}  // namespace gpusort::algo

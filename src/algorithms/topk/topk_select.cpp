@@ -1,0 +1,156 @@
+// The top-k driver (topk_select.hpp).
+#include "algorithms/topk/topk_select.hpp"
+
+#include <cstdio>
+
+#include "algorithms/segmented/segmented_sort.hpp"
+#include "gpusort/errors.hpp"
+#include "runtime/buffer_pool.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+constexpr std::uint64_t kRadix = 256;
+constexpr std::uint64_t kStateWords = 4;  // the kernel's TK_STATE_WORDS
+
+rt::Program& select_program(rt::Device& device, key_type type, std::uint32_t group) {
+  std::vector<std::string> defines = key_defines_for(type, 0);
+  defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  return device.program("topk_select.cl", defines);
+}
+
+// The kernels' okey_t flip: all ones for the k largest, as wide as okey_t (u64 for 8-byte keys).
+rt::Arg flip_arg(key_type type, bool largest) {
+  if (key_size(type) == 8) return rt::Arg(largest ? ~std::uint64_t(0) : std::uint64_t(0));
+  return rt::Arg(largest ? ~std::uint32_t(0) : std::uint32_t(0));
+}
+
+bool largest(const Plan& plan) { return plan.options().order == order::descending; }
+
+struct SplitTemps {
+  std::uint64_t state, hist, counts;
+};
+SplitTemps split_temps(const Plan& plan) {
+  const SortRequest& r = plan.request;
+  return {r.rows * kStateWords * 8, r.rows * kRadix * 4, r.rows * plan.topk.groups_per_row * 2 * 4};
+}
+
+void select_split(const Plan& plan, TopkJob& job) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  rt::Device& dev = job.device;
+  const SplitTemps bytes = split_temps(plan);
+  rt::BufferPtr state = dev.temp_pool().get(bytes.state), hist = dev.temp_pool().get(bytes.hist),
+                counts = dev.temp_pool().get(bytes.counts);
+  rt::Program& program = select_program(dev, r.type, c.group);
+  const rt::Arg flip = flip_arg(r.type, largest(plan));
+  const std::uint64_t groups = r.rows * c.groups_per_row;
+  const std::uint64_t init_items = r.rows * kRadix;
+  dev.launch(program.kernel("topk_init"), {ceil_div(init_items, c.group), c.group, 0},
+             {state, hist, r.rows, r.row_length, r.k});
+  for (std::uint32_t pass = 0; pass < c.passes; ++pass) {
+    dev.launch(program.kernel("topk_histogram"), {groups, c.group, 0},
+               {job.keys, state, hist, r.row_length, c.groups_per_row, c.chunk, flip, pass});
+    dev.launch(program.kernel("topk_pick"), {ceil_div(r.rows, c.group), c.group, 0}, {state, hist, r.rows, pass});
+  }
+  dev.launch(program.kernel("topk_count"), {groups, c.group, 0},
+             {job.keys, state, counts, r.row_length, c.groups_per_row, c.chunk, flip});
+  rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
+  dev.launch(program.kernel("topk_scatter"), {groups, c.group, 0},
+             {job.keys, state, counts, job.out_keys, indices, r.row_length, r.k, c.groups_per_row, c.chunk,
+              std::uint32_t(r.value_bytes), flip});
+}
+
+}  // namespace
+
+RunEvents run_topk(const Plan& plan, TopkJob& job) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  rt::Device& dev = job.device;
+  if (r.value_bytes != 0 && job.indices == nullptr)
+    throw Error(errc::invalid_argument, "top-k: index bytes given without an indices buffer");
+  RunEvents events;
+  const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
+  events.start = dev.record();
+  if (r.k != 0 && r.rows != 0) {
+    if (c.groups_per_row > 1) {
+      select_split(plan, job);
+    } else {
+      rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
+      dev.launch(select_program(dev, r.type, c.group).kernel("topk_rows"),
+                 {ceil_div(r.rows, c.rows_per_group), c.group, 0},
+                 {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
+                  flip_arg(r.type, largest(plan)), c.rows_per_group});
+    }
+    if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
+      const Plan& sort = plan.parts[0];
+      SortJob sort_job{dev, r.type, r.rows * r.k, r.value_bytes, job.out_keys, job.indices, sort.options()};
+      SegmentedJob segmented{sort_job, {.count = r.rows, .row_length = r.k}};
+      run_segmented(sort, segmented);
+    }
+  }
+  events.stop = dev.record();
+  events.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
+  return events;
+}
+
+std::uint64_t topk_temp_bytes(const Plan& plan, rt::Device& device) {
+  std::uint64_t bytes = 0;
+  if (plan.topk.groups_per_row > 1) {
+    const SplitTemps t = split_temps(plan);
+    bytes += temp_request_bytes(t.state) + temp_request_bytes(t.hist) + temp_request_bytes(t.counts);
+  }
+  if (!plan.parts.empty()) bytes += segmented_temp_bytes(plan.parts[0], device);
+  return bytes;
+}
+
+std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  std::vector<std::string> lines;
+  if (r.k == 0 || r.rows == 0) return {"k = 0: nothing runs"};
+  const TopkTuning& t = *c.row;
+  lines.push_back(std::string("tuning row ") + t.name + " (measured on " + (*t.measured_on ? t.measured_on : "nothing yet") +
+                  "): " + t.note);
+  const std::string digits = "up to " + std::to_string(c.passes) + " 8-bit digit passes of the ordered key " +
+                             (largest(plan) ? "(flipped: the largest) " : "") +
+                             "from the top, stopping once the bucket of the k-th key holds exactly the keys still "
+                             "missing";
+  const std::string what = r.value_bytes ? " with " + std::to_string(r.value_bytes) + "-byte indices" : ", keys alone";
+  if (c.groups_per_row == 1) {
+    lines.push_back("topk_select.cl topk_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
+                    " groups of " + std::to_string(c.group) + " work-items, " +
+                    (c.rows_per_group == 1 ? std::string("one row") : std::to_string(c.rows_per_group) + " rows") +
+                    " of " + std::to_string(r.row_length) + " keys each (" +
+                    std::to_string(c.group / c.rows_per_group) + " work-items a row): " + digits +
+                    ", then the k = " + std::to_string(r.k) + " selected in position order" + what +
+                    " (ties by lower position)");
+  } else {
+    lines.push_back("topk_select.cl topk_init: the state of " + std::to_string(r.rows) + " rows");
+    lines.push_back("topk_select.cl topk_histogram + topk_pick per digit pass (" + std::to_string(c.passes) +
+                    " launches each; a settled row returns at once): " + std::to_string(c.groups_per_row) +
+                    " groups of " + std::to_string(c.group) + " work-items per row of " +
+                    std::to_string(r.row_length) + " keys, " + std::to_string(c.chunk) +
+                    " keys each, digit counts added into the row's histogram; " + digits +
+                    "; the threshold stays on the device");
+    lines.push_back("topk_select.cl topk_count + topk_scatter: each group's keys before the threshold and ties "
+                    "counted, then the k = " + std::to_string(r.k) + " selected written in position order" + what +
+                    " (ties by lower position)");
+  }
+  if (!plan.parts.empty() && r.k > 1) {
+    for (const std::string& step : segmented_plan_steps(plan.parts[0], device))
+      lines.push_back("sort " + std::to_string(r.rows) + " rows of " + std::to_string(r.k) + " (stable): " + step);
+  } else {
+    lines.push_back(r.topk_sorted ? "k = 1: sorted as selected" : "unsorted: the k of each row in position order");
+  }
+  return lines;
+}
+
+std::string topk_report_name(const Plan& plan) {
+  std::string name = "topk radix-select";
+  if (!plan.parts.empty() && plan.request.k > 1) name += " + " + segmented_report_name(plan.parts[0]);
+  return name;
+}
+
+}  // namespace gpusort::algo

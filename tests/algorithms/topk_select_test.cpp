@@ -1,0 +1,238 @@
+// Top-k by radix selection (algorithms/topk/, kernels/topk_select.cl) against the host reference
+// (tests/support/topk_reference.hpp: a stable sort of each row, its first k): row lengths around the
+// group and tile sizes, k from 0 to the row length, both orders, sorted and unsorted, ties (all-equal
+// rows take the lowest positions), NaN-heavy rows and signed zeros, one group per row and rows split
+// among several groups (the multi-group kernels), and every key type once.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "algorithms/topk/topk_policy.hpp"
+#include "gpusort/plan.hpp"
+#include "gpusort/topk.hpp"
+#include "support/key_types.hpp"
+#include "support/topk_reference.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+// Sets the split override for a scope.
+struct SplitRows {
+  explicit SplitRows(std::uint32_t groups) { algo::set_topk_policy_override({.groups_per_row = groups}); }
+  ~SplitRows() { algo::set_topk_policy_override({}); }
+};
+
+// One top-k of `keys` (rows of keys.size() / rows) checked against the reference; I = void: keys alone.
+template <class T, class I>
+void check_topk(const std::vector<T>& keys, std::uint64_t rows, std::uint64_t k, bool largest, bool sorted,
+                const std::string& what) {
+  std::vector<T> values(rows * k);
+  std::vector<I> indices(rows * k);
+  const TopkOptions o{.rows = rows, .largest = largest, .sorted = sorted};
+  topk(test_context(), std::span<const T>(keys), k, std::span<T>(values), std::span<I>(indices), o);
+  EXPECT_TRUE(topk_like_reference(keys, rows, k, largest, sorted, values, &indices))
+      << what << (largest ? ", largest" : ", smallest") << (sorted ? ", sorted" : ", unsorted") << ", k " << k;
+}
+template <class T>
+void check_topk_keys(const std::vector<T>& keys, std::uint64_t rows, std::uint64_t k, bool largest, bool sorted,
+                     const std::string& what) {
+  std::vector<T> values(rows * k);
+  topk_keys(test_context(), std::span<const T>(keys), k, std::span<T>(values),
+            {.rows = rows, .largest = largest, .sorted = sorted});
+  EXPECT_TRUE((topk_like_reference<T, std::int64_t>(keys, rows, k, largest, sorted, values, nullptr)))
+      << what << ", keys alone" << (largest ? ", largest" : ", smallest") << (sorted ? ", sorted" : ", unsorted")
+      << ", k " << k;
+}
+
+std::vector<std::uint64_t> ks_for(std::uint64_t length) {
+  std::vector<std::uint64_t> ks;
+  for (std::uint64_t k : {0ull, 1ull, 2ull, 31ull, 32ull, 33ull, 256ull, 4096ull, 4097ull})
+    if (k <= length) ks.push_back(k);
+  if (ks.back() != length) ks.push_back(length);
+  return ks;
+}
+
+constexpr std::uint64_t kLengths[] = {1, 31, 32, 33, 1000, 4097, 65537};
+
+// Every k of every length, both orders; all four order x sorted combinations where `all`.
+template <class T>
+void check_lengths(bool all) {
+  int turn = 0;
+  for (std::uint64_t length : kLengths) {
+    const std::uint64_t rows = length <= 4097 ? 3 : 1;
+    const dist d = turn % 2 ? dist::few_unique : dist::uniform;
+    const auto keys = make_keys<T>(rows * length, d, fresh_seed());
+    const std::string what = std::to_string(rows) + " x " + std::to_string(length) + " " + dist_name(d);
+    for (std::uint64_t k : ks_for(length)) {
+      ++turn;
+      for (bool largest : {true, false})
+        for (bool sorted : {true, false}) {
+          if (!all && sorted == ((turn + largest) % 2 == 0)) continue;
+          if (turn % 3 == 0)
+            check_topk<T, std::int32_t>(keys, rows, k, largest, sorted, what);
+          else
+            check_topk<T, std::int64_t>(keys, rows, k, largest, sorted, what);
+        }
+    }
+    check_topk_keys<T>(keys, rows, std::min<std::uint64_t>(length, 7), true, true, what);
+    check_topk_keys<T>(keys, rows, std::min<std::uint64_t>(length, 7), false, false, what);
+  }
+}
+
+TEST(TopkSelect, U32EveryLengthAndK) { check_lengths<std::uint32_t>(true); }
+TEST(TopkSelect, F32EveryLengthAndK) { check_lengths<float>(true); }
+TEST(TopkSelect, I64EveryLengthAndK) { check_lengths<std::int64_t>(false); }
+TEST(TopkSelect, F64EveryLengthAndK) { check_lengths<double>(false); }
+TEST(TopkSelect, F16EveryLengthAndK) { check_lengths<half_bits>(false); }
+
+TEST(TopkSelect, AllEqualRowsTakeTheLowestPositions) {
+  for (std::uint64_t length : {33ull, 4097ull}) {
+    const std::vector<float> keys(2 * length, 1.5f);
+    for (std::uint64_t k : std::vector<std::uint64_t>{1, 32, length - 1, length}) {
+      std::vector<float> values(2 * k);
+      std::vector<std::int64_t> indices(2 * k);
+      topk(test_context(), std::span<const float>(keys), k, std::span<float>(values),
+           std::span<std::int64_t>(indices), {.rows = 2, .sorted = false});
+      for (std::uint64_t j = 0; j < 2 * k; ++j) ASSERT_EQ(indices[j], std::int64_t(j % k)) << "k " << k;
+      check_topk<float, std::int64_t>(keys, 2, k, false, true, "all equal");
+    }
+  }
+}
+
+// Half NaNs (both signs, several payloads), the rest signed zeros, infinities and a few numbers.
+template <class T>
+std::vector<T> nan_heavy(std::size_t n, std::uint64_t seed) {
+  const auto specials = make_keys<T>(n, dist::specials, seed);
+  std::vector<T> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, half_bits>) {
+      const std::uint16_t pick[] = {0x7E00, 0xFE01, 0x7C01, 0x0000, 0x8000, 0x7C00, 0xFC00};
+      keys[i] = i % 3 == 2 ? specials[i] : half_bits{pick[(i * 7 + seed) % 7]};
+    } else {
+      const T pick[] = {std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::quiet_NaN(), T(0), T(-0.0),
+                        std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), T(1)};
+      keys[i] = i % 3 == 2 ? specials[i] : pick[(i * 7 + seed) % 7];
+    }
+  }
+  return keys;
+}
+
+TEST(TopkSelect, NanHeavyRowsAndSignedZeros) {
+  const std::uint64_t seed = fresh_seed();
+  for (std::uint64_t length : {33ull, 1000ull, 4097ull}) {
+    const std::string what = "NaN-heavy " + std::to_string(length) + ", seed " + std::to_string(seed);
+    const auto f32 = nan_heavy<float>(2 * length, seed);
+    const auto f64 = nan_heavy<double>(2 * length, seed);
+    const auto f16 = nan_heavy<half_bits>(2 * length, seed);
+    for (std::uint64_t k : std::vector<std::uint64_t>{1, 5, length / 2, length})
+      for (bool largest : {true, false}) {
+        check_topk<float, std::int64_t>(f32, 2, k, largest, true, what);
+        check_topk<float, std::int64_t>(f32, 2, k, largest, false, what);
+        check_topk<double, std::int64_t>(f64, 2, k, largest, k % 2 == 0, what);
+        check_topk<half_bits, std::int32_t>(f16, 2, k, largest, k % 2 == 1, what);
+      }
+  }
+}
+
+// Rows cut among several groups (topk_histogram / topk_pick / topk_count / topk_scatter), as long
+// 1-D rows run on a GPU, forced onto short rows here.
+TEST(TopkSelect, RowsSplitAmongGroups) {
+  for (std::uint32_t groups : {2u, 5u}) {
+    SplitRows split(groups);
+    for (std::uint64_t length : {1000ull, 4097ull, 65537ull}) {
+      const std::uint64_t rows = length == 65537 ? 1 : 3;
+      const std::string what = std::to_string(groups) + " groups a row, " + std::to_string(rows) + " x " +
+                               std::to_string(length);
+      const auto u64 = make_keys<std::uint64_t>(rows * length, dist::entropy, fresh_seed());
+      const auto f32 = nan_heavy<float>(rows * length, fresh_seed());
+      const std::vector<std::uint32_t> equal(rows * length, 7);
+      for (std::uint64_t k : std::vector<std::uint64_t>{1, 33, 256, length - 1, length}) {
+        check_topk<std::uint64_t, std::int64_t>(u64, rows, k, true, k % 2 == 0, what);
+        check_topk<float, std::int64_t>(f32, rows, k, k % 2 == 0, true, what);
+        check_topk<float, std::int32_t>(f32, rows, k, true, false, what);
+        check_topk<std::uint32_t, std::int64_t>(equal, rows, k, false, false, what + ", all equal");
+      }
+    }
+  }
+}
+
+// The GPU rows' group of 256: sub-groups of 32 to 256 work-items a row, one bin a lane in the pick.
+TEST(TopkSelect, GroupsOf256) {
+  algo::set_topk_policy_override({.group = 256});
+  for (std::uint64_t length : {33ull, 100ull, 1000ull, 4097ull}) {
+    const auto keys = make_keys<float>(9 * length, dist::few_unique, fresh_seed());
+    const auto tied = nan_heavy<float>(9 * length, fresh_seed());
+    const std::string what = "groups of 256, 9 x " + std::to_string(length);
+    for (std::uint64_t k : std::vector<std::uint64_t>{1, 32, length / 3, length}) {
+      check_topk<float, std::int64_t>(keys, 9, k, true, true, what);
+      check_topk<float, std::int32_t>(tied, 9, k, false, false, what);
+    }
+  }
+  algo::set_topk_policy_override({.groups_per_row = 3, .group = 256});
+  const auto keys = make_keys<float>(65537, dist::uniform, fresh_seed());
+  check_topk<float, std::int64_t>(keys, 1, 1000, true, true, "groups of 256, 3 a row");
+  algo::set_topk_policy_override({});
+}
+
+TEST(TopkSelect, EveryKeyType) {
+  AllKeyTypeList::for_each([](auto tag) {
+    using T = decltype(tag);
+    const auto keys = make_keys<T>(2 * 1000, dist::specials, fresh_seed());
+    check_topk<T, std::int64_t>(keys, 2, 37, true, true, std::string(key_type_name(key_type_of<T>::value)));
+    check_topk<T, std::int64_t>(keys, 2, 37, false, false, std::string(key_type_name(key_type_of<T>::value)));
+  });
+}
+
+// The request is checked once, before anything runs.
+TEST(TopkPlan, RefusesWhatItCannotSelect) {
+  const auto refused = [](SortRequest r, errc code, const std::string& text) {
+    try {
+      plan(test_context(), r);
+      ADD_FAILURE() << "not refused: " << text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  const SortRequest base{.type = key_type::f32, .n = 100, .rows = 1, .row_length = 100, .topk = true, .k = 5};
+  SortRequest r = base;
+  r.k = 101;
+  refused(r, errc::invalid_argument, "more than the row length");
+  r = base;
+  r.value_bytes = 2;
+  refused(r, errc::invalid_argument, "4 or 8 bytes");
+  r = base;
+  r.rows = 3;
+  refused(r, errc::invalid_argument, "rows x row length");
+  r = base;
+  r.options.comparator = "return a < b;";
+  refused(r, errc::unsupported, "natural order");
+  r = base;
+  r.offset_bytes = 8;
+  refused(r, errc::unsupported, "no offsets");
+  refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
+  std::vector<float> keys(10), values(11);
+  EXPECT_THROW(topk_keys(test_context(), std::span<const float>(keys), 11, std::span<float>(values)), Error);
+}
+
+TEST(TopkPlan, PrintsTheSelectionAndTheSort) {
+  SortRequest r{.type = key_type::f32, .n = 64 * 1000, .value_bytes = 8, .rows = 64, .row_length = 1000,
+                .topk = true, .k = 50};
+  r.options.order = order::descending;
+  const SortPlan p = plan(test_context(), r);
+  EXPECT_NE(p.path.find("the 50 largest of 64 rows of 1000, sorted"), std::string::npos) << p.text();
+  ASSERT_GE(p.steps.size(), 3u) << p.text();
+  EXPECT_NE(p.steps[1].find("topk_rows"), std::string::npos) << p.text();
+  EXPECT_NE(p.steps.back().find("sort 64 rows of 50"), std::string::npos) << p.text();
+  r.topk_sorted = false;
+  const SortPlan unsorted = plan(test_context(), r);
+  EXPECT_EQ(unsorted.steps.back(), "unsorted: the k of each row in position order") << unsorted.text();
+  r.k = 0;
+  EXPECT_TRUE(plan(test_context(), r).steps.empty());
+}
+
+}  // namespace
+}  // namespace gpusort::test

@@ -100,7 +100,8 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
       const u32 per = (m + GROUP_SIZE - 1) / GROUP_SIZE;
       const u32 begin = gs_min_u32(m, t * per);
       const u32 end = gs_min_u32(m, begin + per);
-      for (u32 p = begin; p < end; ++p) counters[SG_PAD(radix_digit(ksrc[SG_PAD(p)], flip, shift) * GROUP_SIZE + t)] += 1u;
+      for (u32 p = begin; p < end; ++p)
+        counters[SG_PAD(radix_digit(ksrc[SG_PAD(p)], flip, shift) * GROUP_SIZE + t)] += 1u;
       group_digits_scan(counters, partial, tile_skip, m, 0);  // a tile of one digit is still written out
       if (t < RADIX) starts[t] = counters[SG_PAD(t * GROUP_SIZE)];
       if (t == 0) starts[RADIX] = m;

@@ -67,8 +67,9 @@ void check(const Case& c) {
   DeviceBuffer offsets_buffer(ctx, offset_bytes.size());
   offsets_buffer.upload(offset_bytes.data(), offset_bytes.size());
 
-  DeviceBuffer keys_out(ctx, std::max<std::size_t>(1, n * sizeof(K))), values_out(ctx, std::max<std::size_t>(1, n * sizeof(V)));
-  DeviceBuffer keys_in(ctx, std::max<std::size_t>(1, n * sizeof(K))), values_in(ctx, std::max<std::size_t>(1, n * sizeof(V)));
+  const std::size_t key_bytes = std::max<std::size_t>(1, n * sizeof(K));
+  const std::size_t value_bytes = std::max<std::size_t>(1, n * sizeof(V));
+  DeviceBuffer keys_out(ctx, key_bytes), values_out(ctx, value_bytes), keys_in(ctx, key_bytes), values_in(ctx, value_bytes);
   const SortOptions options{.order = c.o, .stable = true};
   algo::SortJob job{dev, key_type_of<K>::value, n, vb, keys_out.runtime_buffer(),
                     vb ? &values_out.runtime_buffer() : nullptr, options};
@@ -149,7 +150,8 @@ TEST(SegmentedBinned, EdgeLengthsKeysPairsArgsort) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("lengths seed " + std::to_string(seed));
   for (order o : {order::ascending, order::descending}) {
-    check<std::uint32_t>({edge_lengths(window(key_type::u32, 0), 60, seed), mode::keys, o, false, false, dist::uniform});
+    check<std::uint32_t>({edge_lengths(window(key_type::u32, 0), 60, seed), mode::keys, o, false, false,
+                          dist::uniform});
     check<std::uint32_t>({edge_lengths(window(key_type::u32, 0), 60, seed + 1), mode::keys, o, true, true,
                           dist::few_unique});
     check<std::uint32_t, std::uint32_t>({edge_lengths(window(key_type::u32, 4), 60, seed + 2), mode::pairs, o, true,

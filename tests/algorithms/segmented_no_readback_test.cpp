@@ -59,7 +59,9 @@ class ReadCountingDevice final : public rt::Device {
   std::pair<std::uintptr_t, std::size_t> native_origin(const NativeView& view) override {
     return inner_.native_origin(view);
   }
-  void wait_for_native(const NativeQueue& native, rt::Queue* q = nullptr) override { inner_.wait_for_native(native, q); }
+  void wait_for_native(const NativeQueue& native, rt::Queue* q = nullptr) override {
+    inner_.wait_for_native(native, q);
+  }
   std::unique_ptr<rt::Event> signal_native(const NativeQueue& native, std::unique_ptr<rt::Event> done = nullptr,
                                            rt::Queue* q = nullptr) override {
     return inner_.signal_native(native, std::move(done), q);

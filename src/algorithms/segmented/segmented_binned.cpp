@@ -100,7 +100,8 @@ void segmented_binned_sort(SegmentedJob& job) {
   }
   const std::uint64_t window = segmented_tiles_offsets_shape(desc, sort.type, sort.value_bytes, positions, 1).window;
   const SegmentedLongShape s = segmented_long_shape(desc, sort.type, sort.value_bytes);
-  if (window == 0 || s.tile == 0) throw Error(errc::unsupported, "segmented binned: no room in local memory for the bin");
+  if (window == 0 || s.tile == 0)
+    throw Error(errc::unsupported, "segmented binned: no room in local memory for the bin");
 
   // Every temporary before the first launch that writes the keys.
   const rt::BufferPtr work = sort.temp(2 * sizeof(std::uint32_t));  // the list's length, the next ticket

@@ -10,13 +10,16 @@
 // segmented_long_sort: each work-group takes the next list entry (work[1], an atomic ticket) until
 // the list is used up, and sorts that segment by LSD digit passes of RADIX_BITS over global memory
 // (the digits of ordered_key(k, flip), as radix_single_group.cl). One pass:
-//   1. the digits of the whole segment are counted (each work-item its strided keys, into its own
-//      column of counters) and scanned (radix_group_digits.h): each digit's first position in the
-//      segment. A digit that is the same for every key skips the pass (nothing moves).
+//   1. the segment's digit counts (each work-item's own column of counters, hist) are scanned
+//      (radix_group_digits.h): each digit's first position in the segment. A digit that is the same
+//      for every key skips the pass (nothing moves). The counts were made while the previous pass
+//      wrote its keys; the first pass, and one after a skipped pass, reads the segment once for them.
 //   2. the segment is walked tile by tile (`tile` keys, in order): a tile is loaded into local memory,
 //      sorted there by the digit with one stable counting pass (radix_group_digits.h again), and
 //      written out striped, each key to its digit's running position plus its rank among the
-//      tile's keys of that digit; then the running positions advance by the tile's counts.
+//      tile's keys of that digit (the next pass's digit counted on the way); then the running
+//      positions advance by the tile's counts.
+// So a pass reads and writes each key once, where most pass through the segment more than once.
 // Tiles are taken in order and ranked stably, so each pass is stable and the whole sort is too;
 // descending is the exact reverse order of ordered_key (keys.h), so equal keys keep their order.
 // Passes alternate between the temporary buffers and the output (the first one that moves reads
@@ -28,8 +31,9 @@
 // keys in all). Empty and one-key segments never reach the list (they fit every window).
 //
 // Local memory (dynamic, laid out by the host, segmented_binned.cpp; `slots` a multiple of 16):
-// values[2][slots] (pairs and argsort), keys[2][slots], counters[SG_PAD(RADIX * GROUP_SIZE)] u32,
-// partial[GROUP_SIZE] u32, then LONG_CONTROL_WORDS u32 (two skip words, the ticket, the running
+// values[2][slots] (pairs and argsort), keys[2][slots], counters[SG_PAD(RADIX * GROUP_SIZE)] u32 (the
+// tile's), hist[SG_PAD(RADIX * GROUP_SIZE)] u32 (the segment's), partial[GROUP_SIZE] u32, then
+// LONG_CONTROL_WORDS u32 (two skip words, the ticket, the running
 // digit positions[RADIX], the tile's digit starts[RADIX + 1]).
 //
 // Specialised by keys.h's defines, RADIX_BITS (4) and GROUP_SIZE (a multiple of RADIX, power of
@@ -60,8 +64,9 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
   LOCAL value_t* vdst = vsrc + (HAS_VALUES ? slots : 0u);
   LOCAL key_t* ksrc = (LOCAL key_t*)(vdst + (HAS_VALUES ? slots : 0u));
   LOCAL key_t* kdst = ksrc + slots;
-  LOCAL u32* counters = (LOCAL u32*)(kdst + slots);
-  LOCAL u32* partial = counters + SG_PAD(SG_ENTRIES);
+  LOCAL u32* counters = (LOCAL u32*)(kdst + slots);  // the tile's digit counts
+  LOCAL u32* hist = counters + SG_PAD(SG_ENTRIES);    // the segment's digit counts of a pass
+  LOCAL u32* partial = hist + SG_PAD(SG_ENTRIES);
   LOCAL u32* control = partial + GROUP_SIZE;
   LOCAL u32* skip = control;           // passes over the segment
   LOCAL u32* tile_skip = control + 1;  // set by the tiles' scans, never read
@@ -70,6 +75,7 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
 
   if (t == 0) *skip = 0;  // read after the first scan's opening barrier
   u32 where = 0;          // the segment's current place: 0 the input, 1 the temporaries, 2 the output
+  int counted = 0;        // hist holds this pass's counts, made by the previous pass
   for (u32 pass = 0; pass < RADIX_PASSES; ++pass) {
     const u32 shift = pass * RADIX_BITS;
     GLOBAL const key_t* ks = (where == 0 ? keys_in : where == 1 ? (GLOBAL const key_t*)keys_temp : keys_out) + start;
@@ -81,11 +87,18 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
     const int make_positions = where == 0 && positions;
 #endif
 
-    group_digits_clear(counters, t);
-    for (u32 i = t; i < n; i += GROUP_SIZE) counters[SG_PAD(radix_digit(ks[i], flip, shift) * GROUP_SIZE + t)] += 1u;
-    if (group_digits_scan(counters, partial, skip, n, pass)) continue;  // one digit throughout: nothing moves
-    if (t < RADIX) running[t] = counters[SG_PAD(t * GROUP_SIZE)];      // work-item 0's column: the digit's start
+    if (!counted) {
+      group_digits_clear(hist, t);
+      for (u32 i = t; i < n; i += GROUP_SIZE) hist[SG_PAD(radix_digit(ks[i], flip, shift) * GROUP_SIZE + t)] += 1u;
+    }
+    if (group_digits_scan(hist, partial, skip, n, pass)) {  // one digit throughout: nothing moves
+      counted = 0;
+      continue;
+    }
+    if (t < RADIX) running[t] = hist[SG_PAD(t * GROUP_SIZE)];  // work-item 0's column: the digit's start
     BARRIER();
+    const int count_next = pass + 1 < RADIX_PASSES;
+    if (count_next) group_digits_clear(hist, t);  // t's own column (column 0 was read before the barrier)
 
     for (u32 at = 0; at < n; at += tile) {
       const u32 m = gs_min_u32(tile, n - at);
@@ -122,6 +135,7 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
         const u32 d = radix_digit(k, flip, shift);
         const u32 to = running[d] + (i - starts[d]);
         kd[to] = k;
+        if (count_next) hist[SG_PAD(radix_digit(k, flip, shift + RADIX_BITS) * GROUP_SIZE + t)] += 1u;
 #if HAS_VALUES
         vd[to] = vdst[SG_PAD(i)];
 #endif
@@ -129,6 +143,7 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
       BARRIER();
       if (t < RADIX) running[t] += starts[t + 1] - starts[t];  // read again after the next tile's barriers
     }
+    counted = count_next;
     where = where == 1 ? 2u : 1u;
     GLOBAL_BARRIER();  // this pass's writes seen by the whole group before the next pass reads them
   }
@@ -158,7 +173,7 @@ KERNEL segmented_long_sort(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, 
   const u32 t = LOCAL_ID();
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   LOCAL u32* ticket = (LOCAL u32*)((LOCAL key_t*)((LOCAL value_t*)smem + (HAS_VALUES ? 2 * slots : 0u)) + 2 * slots) +
-                      SG_PAD(SG_ENTRIES) + GROUP_SIZE + 2;
+                      2 * SG_PAD(SG_ENTRIES) + GROUP_SIZE + 2;
   const u32 listed = work[0];  // written by segmented_bin_long, an earlier launch
   for (;;) {
     if (t == 0) *ticket = ATOMIC_ADD_U32(&work[1], 1u);

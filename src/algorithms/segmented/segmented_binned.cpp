@@ -19,11 +19,11 @@ constexpr std::uint32_t kBinGroup = 256;  // segmented_bin_long: one work-item p
 
 std::uint64_t sg_pad(std::uint64_t i) { return i + (i >> 5); }  // the kernels' SG_PAD
 
-// kernels/segmented_long.cl's layout: values[2][slots] and keys[2][slots], counters, partial sums,
-// LONG_CONTROL_WORDS.
+// kernels/segmented_long.cl's layout: values[2][slots] and keys[2][slots], the tile's and the
+// segment's counters, partial sums, LONG_CONTROL_WORDS.
 std::uint64_t long_local_bytes(std::uint64_t slots, std::size_t key_bytes, std::size_t value_bytes,
                                std::uint32_t group) {
-  const std::uint64_t words = sg_pad(std::uint64_t(kLongRadix) * group) + group + (4 + 2 * kLongRadix + 1);
+  const std::uint64_t words = 2 * sg_pad(std::uint64_t(kLongRadix) * group) + group + (4 + 2 * kLongRadix + 1);
   return 2 * slots * (key_bytes + value_bytes) + 4 * words;
 }
 

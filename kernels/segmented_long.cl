@@ -53,6 +53,17 @@ KERNEL segmented_bin_long(GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
   if (offset_at(offsets, wide, s + 1) - offset_at(offsets, wide, s) > window) list[ATOMIC_ADD_U32(&work[0], 1u)] = s;
 }
 
+#if HAS_VALUES
+// The value the key at position i of its segment starts with: its index for an argsort (made; only
+// VALUE_BYTES 4 or 8 are indices), else vs[i].
+DEVICE_FN value_t long_first_value(GLOBAL const value_t* vs, u32 i, int make_positions) {
+#if VALUE_BYTES == 4 || VALUE_BYTES == 8
+  if (make_positions) return (value_t)i;
+#endif
+  return vs[i];
+}
+#endif
+
 // Sorts the n keys (and values) of one segment; src/dst per pass as the file's comment says. Every
 // work-item of the group calls it.
 DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
@@ -105,7 +116,7 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
       for (u32 i = t; i < m; i += GROUP_SIZE) {  // striped: coalesced reads
         ksrc[SG_PAD(i)] = ks[at + i];
 #if HAS_VALUES
-        vsrc[SG_PAD(i)] = make_positions ? (value_t)(at + i) : vs[at + i];
+        vsrc[SG_PAD(i)] = long_first_value(vs, at + i, make_positions);
 #endif
       }
       group_digits_clear(counters, t);
@@ -157,7 +168,7 @@ DEVICE_FN void long_segment_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GL
   for (u32 i = t; i < n; i += GROUP_SIZE) {
     keys_out[start + i] = ks[i];
 #if HAS_VALUES
-    values_out[start + i] = make_positions ? (value_t)i : vs[i];
+    values_out[start + i] = long_first_value(vs, i, make_positions);
 #endif
   }
 }

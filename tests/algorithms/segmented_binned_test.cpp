@@ -2,7 +2,8 @@
 // called directly: segments by offsets of every length the bins meet (empty, 1, 31-33, 1023, the
 // tile window and one past it, 4097, 65537), power-law mixes, many long segments (more than the fixed
 // grid has groups), all-equal, sorted and reversed data; keys alone, pairs and argsort (4- and
-// 8-byte local indices); both orders; u32 and u64 offsets; in place and out of place. Each segment
+// 8-byte local indices; values of 1, 2, 4, 8 and 16 bytes); both orders; u32 and u64 offsets; in
+// place and out of place; keys of 1 to 8 bytes, floats with their specials. Each segment
 // is checked against std::stable_sort of it alone (exact bits), with the outputs poisoned first and
 // the inputs of out-of-place sorts checked untouched.
 #include <algorithm>
@@ -202,6 +203,10 @@ TEST(SegmentedBinned, OtherKeyTypesAndValueWidths) {
                                      order::descending, true, false, dist::few_unique});
   check<std::int8_t, std::uint16_t>({edge_lengths(window(key_type::i8, 2), 40, seed + 3), mode::pairs,
                                      order::ascending, false, true, dist::uniform});
+  check<std::int64_t, Bytes16>({edge_lengths(window(key_type::i64, 16), 40, seed + 4), mode::pairs,
+                                order::descending, true, true, dist::few_unique});
+  check<half_bits, std::uint64_t>({edge_lengths(window(key_type::f16, 8, true), 40, seed + 5), mode::argsort,
+                                   order::ascending, false, false, dist::specials});
 }
 
 TEST(SegmentedBinned, ShapeAndPlanSteps) {

@@ -30,6 +30,7 @@
 // the shape is in the arguments, so one program serves every row length and both forms.
 // NVRTC-CHECK-DEFINES: RADIX_BITS=4 GROUP_SIZE=256 WARP_ROW_ITEMS=2
 #include "radix_group_digits.h"
+#include "segmented_offsets.h"
 
 // Which row a tile position belongs to: uniform rows of row_length keys (the row index), or, with
 // row_length 0, segments given by offsets (the tile position the segment starts at, row_start).
@@ -144,22 +145,6 @@ KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
   const u32 tile_rows = (u32)gs_min_u64(rows_per_group, rows - first_row);
   tile_sort(smem, keys_in, keys_out, values_in, values_out, first_row * row_length, tile_rows * row_length,
             row_length, bits_u32(tile_rows - 1u), positions, flip, slots);
-}
-
-// Offset i of the segments' offsets (4 bytes each, or 8 with wide: read as two little-endian words).
-DEVICE_FN u64 offset_at(GLOBAL const u32* offsets, u32 wide, u64 i) {
-  return wide ? ((u64)offsets[2 * i] | ((u64)offsets[2 * i + 1] << 32)) : (u64)offsets[i];
-}
-// The first s in [lo, hi) whose offset is at least x (hi if none).
-DEVICE_FN u64 offsets_lower_bound(GLOBAL const u32* offsets, u32 wide, u64 lo, u64 hi, u64 x) {
-  while (lo < hi) {
-    const u64 mid = lo + (hi - lo) / 2;
-    if (offset_at(offsets, wide, mid) < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 // Segments by offsets (offsets: count + 1 of them, from element `first` of the buffer): group g takes

@@ -57,17 +57,25 @@ TEST(SegmentedPolicy, BinsByShape) {
   const SegmentedChoice long_rows = choose_segmented(cpu_device(), rows(key_type::f32, 16, 4097));
   EXPECT_EQ(long_rows.bin, SegmentedBin::portable);
   EXPECT_EQ(long_rows.sort_n, 16u * 4097);
-  // offsets: the longest segment decides on the device between tiles and portable (which sorts all
-  // n at once, so the request's algorithm is chosen for n)
+  // offsets: binned on the device (tiles for the short segments, the long-segment kernel for the
+  // others; no 1-D sort, the request's algorithm is chosen for n all the same)
   const SortRequest offsets{.type = key_type::u32, .n = 1 << 26, .rows = 1 << 16, .offset_bytes = 8};
   for (const DeviceDescription& d : {cuda_device(), cpu_device()}) {
     const SegmentedChoice c = choose_segmented(d, offsets);
-    EXPECT_EQ(c.bin, SegmentedBin::tiles_or_portable) << d.backend;
+    EXPECT_EQ(c.bin, SegmentedBin::binned) << d.backend;
     EXPECT_EQ(c.sort_n, offsets.n) << d.backend;
   }
   SortRequest argsort = offsets;
   argsort.value_bytes = 8, argsort.positions = true, argsort.offset_bytes = 4;
-  EXPECT_EQ(choose_segmented(cuda_device(), argsort).bin, SegmentedBin::tiles_or_portable);
+  EXPECT_EQ(choose_segmented(cuda_device(), argsort).bin, SegmentedBin::binned);
+  SortRequest wide_pairs = offsets;
+  wide_pairs.type = key_type::f64, wide_pairs.value_bytes = 8;
+  EXPECT_EQ(choose_segmented(cuda_device(), wide_pairs).bin, SegmentedBin::binned);
+  // 2^32 keys and more: the long-segment kernel counts in 32 bits, so the window is checked on
+  // the device and read back (tiles or portable)
+  SortRequest four_g = offsets;
+  four_g.n = std::uint64_t(1) << 32;
+  EXPECT_EQ(choose_segmented(cuda_device(), four_g).bin, SegmentedBin::tiles_or_portable);
   // a named algorithm or a comparator: portable; no local memory for a tile: portable
   SortRequest named = offsets;
   named.options.algorithm = "merge";
@@ -137,6 +145,13 @@ TEST(SegmentedPolicy, TheOverrideForcesABinAndWidths) {
         << "never narrower than the data need";
   }
   EXPECT_EQ(parse_segmented_policy_override("bin=tiles-or-portable").bin, SegmentedBin::tiles_or_portable);
+  EXPECT_EQ(parse_segmented_policy_override("bin=binned").bin, SegmentedBin::binned);
+  EXPECT_STREQ(to_string(SegmentedBin::binned), "binned");
+  {  // the portable bin stays reachable for offsets
+    Forced f(parse_segmented_policy_override("bin=portable"));
+    const SortRequest offsets{.type = key_type::u32, .n = 1 << 20, .rows = 1 << 10, .offset_bytes = 4};
+    EXPECT_EQ(choose_segmented(cpu_device(), offsets).bin, SegmentedBin::portable);
+  }
   EXPECT_STREQ(to_string(SegmentedBin::tiles_or_portable), "tiles-or-portable");
   for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin"})
     EXPECT_THROW(parse_segmented_policy_override(bad), Error) << bad;

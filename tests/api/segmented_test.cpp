@@ -186,6 +186,13 @@ TEST(Segmented, DeviceArraySortsInPlace) {
   EXPECT_TRUE(values_like_reference(ref, got_values));
 }
 
+// Bins forced through the policy's override: per-row (rows of whole 4096-byte blocks) and the
+// portable bin with 8-byte positions and segment numbers (what 2^32 elements or segments take).
+struct PolicyOverride {
+  explicit PolicyOverride(const algo::SegmentedPolicyOverride& o) { algo::set_segmented_policy_override(o); }
+  ~PolicyOverride() { algo::set_segmented_policy_override({}); }
+};
+
 // Segments by offsets: the tile bin's window W on this device for a request's keys and values.
 std::uint64_t tile_window(key_type type, std::size_t value_bytes, bool positions) {
   return algo::segmented_tiles_offsets_shape(test_context().device(), type, value_bytes, positions, 1).window;
@@ -210,51 +217,74 @@ struct TileRequest {
 const TileRequest kTileRequests[] = {
     {key_type::u32, 0, false}, {key_type::f32, 4, false}, {key_type::f32, 4, true}, {key_type::f32, 8, true}};
 
-// Every segment within the window (the longest exactly W keys): the tile bin sorts them, the
-// longest segment read back first (the tiles-or-portable bin).
-TEST(Segmented, ShortOffsetsTakeTheTileBin) {
+// Every segment within the window (the longest exactly W keys): the binned bin, whose tiles sort
+// them all (its long-segment kernel finds nothing listed).
+TEST(Segmented, ShortOffsetsAreBinnedIntoTiles) {
   std::uint64_t w = ~std::uint64_t(0);
   for (const TileRequest& r : kTileRequests) w = std::min(w, tile_window(r.type, r.value_bytes, r.positions));
   ASSERT_GT(w, 64u) << "the tile bin has no window on this device";
   const Offsets offsets = short_offsets(3000, fresh_seed(), w);
   HostOffsets<std::uint32_t> narrow(offsets);
   HostOffsets<std::uint64_t> wide(offsets);
-  const std::string tiles = "segmented tiles";
-  check_host<std::uint32_t>(offsets, narrow.segments(), dist::entropy, "short, u32 offsets", tiles);
-  check_host<std::uint32_t>(offsets, wide.segments(), dist::entropy, "short, u64 offsets", tiles);
-  check_host<float, std::uint32_t>(offsets, narrow.segments(), dist::few_unique, "short pairs, u32 offsets", tiles);
-  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::few_unique, "short pairs, u64 offsets", tiles);
-  check_argsort_host<float, std::uint32_t>(offsets, narrow.segments(), "short, u32 offsets", tiles);
-  check_argsort_host<float, std::uint64_t>(offsets, wide.segments(), "short, u64 offsets", tiles);
+  const std::string binned = "segmented binned";
+  check_host<std::uint32_t>(offsets, narrow.segments(), dist::entropy, "short, u32 offsets", binned);
+  check_host<std::uint32_t>(offsets, wide.segments(), dist::entropy, "short, u64 offsets", binned);
+  check_host<float, std::uint32_t>(offsets, narrow.segments(), dist::few_unique, "short pairs, u32 offsets", binned);
+  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::few_unique, "short pairs, u64 offsets", binned);
+  check_argsort_host<float, std::uint32_t>(offsets, narrow.segments(), "short, u32 offsets", binned);
+  check_argsort_host<float, std::uint64_t>(offsets, wide.segments(), "short, u64 offsets", binned);
   const Offsets edges{0, 0, 0, 5, 5, 64, 64, 64};
   HostOffsets<std::uint32_t> e(edges);
-  check_host<std::int32_t, std::uint32_t>(edges, e.segments(), dist::few_unique, "empty segments at the ends", tiles);
+  check_host<std::int32_t, std::uint32_t>(edges, e.segments(), dist::few_unique, "empty segments at the ends", binned);
 
   // on the device too
   const auto input = make_keys<std::uint32_t>(offsets.back(), dist::uniform, fresh_seed());
   const auto ref = reference_order(input, offsets, order::ascending);
   DeviceArray<std::uint32_t> keys(test_context(), std::span<const std::uint32_t>(input));
-  EXPECT_EQ(sort_segments(test_context(), keys, wide.segments(), stable(order::ascending)).algorithm, tiles);
+  EXPECT_EQ(sort_segments(test_context(), keys, wide.segments(), stable(order::ascending)).algorithm, binned);
   std::vector<std::uint32_t> got(input.size());
   keys.download(got);
   EXPECT_TRUE(keys_like_reference(input, ref, got));
 }
 
-// One segment longer than the window sends the whole job to the portable bin.
-TEST(Segmented, OffsetsWithOneLongSegmentTakeThePortableBin) {
-  std::uint64_t w = 0;
-  for (const TileRequest& r : kTileRequests) w = std::max(w, tile_window(r.type, r.value_bytes, r.positions));
-  ASSERT_GT(w, 64u) << "the tile bin has no window on this device";
-  const Offsets offsets = short_offsets(3000, fresh_seed(), w + 1);
+// Issue 52's lengths (0, 1, 31, 32, 33, 1023, 4097, 65537), several of each in random order among
+// short ones, longer than any window in all: binned on the device, long segments by the fixed grid.
+Offsets issue_lengths_offsets(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> lengths;
+  for (std::uint64_t l : kLengths)
+    for (int i = 0; i < (l > 5000 ? 2 : 6); ++i) lengths.push_back(l);
+  while (lengths.size() < 400) lengths.push_back(rng() % 65);
+  std::shuffle(lengths.begin(), lengths.end(), rng);
+  Offsets o{0};
+  for (std::uint64_t l : lengths) o.push_back(o.back() + l);
+  return o;
+}
+
+TEST(Segmented, OffsetsWithLongSegmentsAreBinnedOnTheDevice) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  const Offsets offsets = issue_lengths_offsets(seed);
   HostOffsets<std::uint32_t> narrow(offsets);
   HostOffsets<std::uint64_t> wide(offsets);
+  const std::string binned = "segmented binned";
+  check_host<std::uint32_t>(offsets, narrow.segments(), dist::entropy, "long ones, u32 offsets", binned);
+  check_host<std::uint32_t>(offsets, wide.segments(), dist::all_equal, "long ones, u64 offsets", binned);
+  check_host<float, std::uint32_t>(offsets, narrow.segments(), dist::few_unique, "long ones pairs, u32", binned);
+  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::sorted, "long ones pairs, u64", binned);
+  check_host<double, std::uint64_t>(offsets, wide.segments(), dist::specials, "long ones f64 pairs, u64", binned);
+  check_argsort_host<float, std::uint32_t>(offsets, narrow.segments(), "long ones, u32 offsets", binned);
+  check_argsort_host<float, std::uint64_t>(offsets, wide.segments(), "long ones, u64 offsets", binned);
+}
+
+// The portable bin stays reachable for offsets through the override.
+TEST(Segmented, OffsetsThroughThePortableBinWhenForced) {
+  const Offsets offsets = issue_lengths_offsets(fresh_seed());
+  HostOffsets<std::uint64_t> wide(offsets);
+  PolicyOverride forced({.bin = algo::SegmentedBin::portable});
   const std::string portable = "segmented portable/";
-  check_host<std::uint32_t>(offsets, narrow.segments(), dist::entropy, "one long, u32 offsets", portable);
-  check_host<std::uint32_t>(offsets, wide.segments(), dist::entropy, "one long, u64 offsets", portable);
-  check_host<float, std::uint32_t>(offsets, narrow.segments(), dist::few_unique, "one long pairs, u32", portable);
-  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::few_unique, "one long pairs, u64", portable);
-  check_argsort_host<float, std::uint32_t>(offsets, narrow.segments(), "one long, u32 offsets", portable);
-  check_argsort_host<float, std::uint64_t>(offsets, wide.segments(), "one long, u64 offsets", portable);
+  check_host<float, std::uint32_t>(offsets, wide.segments(), dist::few_unique, "forced portable pairs", portable);
+  check_argsort_host<float, std::uint32_t>(offsets, wide.segments(), "forced portable", portable);
 }
 
 // The request's algorithm and run-time order sort the keys (the portable bin's first sort).
@@ -280,12 +310,6 @@ TEST(Segmented, ANamedAlgorithmAndAComparator) {
   EXPECT_TRUE(values_like_reference(ref, values));
 }
 
-// Bins forced through the policy's override: per-row (rows of whole 4096-byte blocks) and the
-// portable bin with 8-byte positions and segment numbers (what 2^32 elements or segments take).
-struct PolicyOverride {
-  explicit PolicyOverride(const algo::SegmentedPolicyOverride& o) { algo::set_segmented_policy_override(o); }
-  ~PolicyOverride() { algo::set_segmented_policy_override({}); }
-};
 
 TEST(Segmented, PerRowBinSortsEachRowWhereItLies) {
   PolicyOverride forced({.bin = algo::SegmentedBin::per_row});
@@ -367,11 +391,18 @@ TEST(Segmented, PlanOfASegmentedRequest) {
   const SortPlan by_offsets = plan(test_context(), {.type = key_type::u64, .n = 5000, .where = data_location::device,
                                                     .rows = 7, .offset_bytes = 8});
   EXPECT_EQ(by_offsets.path.rfind("segments: 7 by offsets", 0), 0u) << by_offsets.text();
-  EXPECT_NE(by_offsets.text().find("binary search"), std::string::npos) << by_offsets.text();
-  // by offsets: tiles where every segment fits the window, known on the device (one word read back)
-  for (const char* part : {"bin: tiles-or-portable", "longest segment read back (one word)", "segmented_tiles_offsets",
-                           "else portable: "})
+  // by offsets: binned on the device, nothing read back
+  for (const char* part : {"bin: binned", "segmented_bin_long", "nothing read back", "tiles: ", "segmented_tiles_offsets",
+                           "segmented_long_sort", "fixed grid"})
     EXPECT_NE(by_offsets.text().find(part), std::string::npos) << part << " missing from:\n" << by_offsets.text();
+  EXPECT_EQ(by_offsets.text().find("read back (one word)"), std::string::npos) << by_offsets.text();
+  EXPECT_GE(by_offsets.temporary_bytes, 5000u * 8) << by_offsets.text();  // the long segments' temporaries
+  {  // the portable bin, forced: each position's segment by a binary search in the offsets
+    PolicyOverride portable({.bin = algo::SegmentedBin::portable});
+    const SortPlan p = plan(test_context(), {.type = key_type::u64, .n = 5000, .where = data_location::device,
+                                             .rows = 7, .offset_bytes = 8});
+    EXPECT_NE(p.text().find("binary search"), std::string::npos) << p.text();
+  }
   const SortPlan one = plan(test_context(), {.type = key_type::u32, .n = 5000, .rows = 1, .row_length = 5000});
   EXPECT_NE(one.text().find("one segment"), std::string::npos) << one.text();
 
@@ -506,10 +537,6 @@ TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
     const std::size_t n = offsets.back();
     const auto input = make_keys<std::int32_t>(n, dist::few_unique, fresh_seed());
     const auto ref = reference_order(input, offsets, order::ascending);
-    std::uint64_t longest = 0;
-    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) longest = std::max(longest, offsets[s + 1] - offsets[s]);
-    const std::string bin =
-        longest <= tile_window(key_type::i32, 8, true) ? "segmented tiles" : "segmented portable/radix";
     for (bool in_place : {false, true}) {
       Mem kin{c.buffer_of(input)};
       Mem kout{in_place ? nullptr : c.buffer_of(std::vector<std::int32_t>(n, 0x5A5A5A5A))};
@@ -521,7 +548,7 @@ TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
       EXPECT_TRUE(values_like_reference(ref, c.read<std::uint64_t>(idx.m, n), &offsets)) << "in place " << in_place;
       EXPECT_TRUE(keys_like_reference(input, ref, c.read<std::int32_t>(out, n))) << "in place " << in_place;
       if (!in_place) EXPECT_EQ(c.read<std::int32_t>(kin.m, n), input) << "keys_in changed";
-      EXPECT_EQ(done.algorithm(), bin) << "longest segment " << longest;
+      EXPECT_EQ(done.algorithm(), "segmented binned");  // short and long segments alike
       done.wait();
     }
   }

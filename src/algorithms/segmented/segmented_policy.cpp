@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_binned.hpp"
 #include "algorithms/segmented/segmented_onesweep.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/errors.hpp"
@@ -28,25 +29,30 @@ constexpr SegmentedTuning kRows[] = {
      .device_class = "cuda",
      .measured_on = "cuda:sm_90:H100 (narrow positions)",
      .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, longer "
-             "rows by the segmented onesweep (not measured against each other)",
+             "rows by the segmented onesweep, offsets binned on the device (not measured against each other)",
      .tiles_max_length = 4096,
      .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,
      .per_row_max_rows = 64,
-     .onesweep_narrow_positions = true},
+     .onesweep_narrow_positions = true,
+     // offsets: 4 long-segment blocks per SM (as the tiles' 4), passes in tiles of 2048 keys (not measured)
+     .binned_groups_per_compute_unit = 4,
+     .binned_long_tile = 2048},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
     // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
     // other shape the portable bin.
     {.name = "generic",
      .device_class = "",
      .measured_on = "",
-     .note = "rows of up to 4096 keys in tiles, the portable bin for every other shape but one segment (rows as "
-             "sub-buffers are slow on some OpenCL devices)",
+     .note = "rows of up to 4096 keys in tiles, offsets binned on the device, the portable bin for every other "
+             "shape but one segment (rows as sub-buffers are slow on some OpenCL devices)",
      .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = 0,
      .per_row_max_rows = 0,
-     .onesweep_narrow_positions = false},
+     .onesweep_narrow_positions = false,
+     .binned_groups_per_compute_unit = 4,
+     .binned_long_tile = 2048},
 };
 
 SegmentedPolicyOverride g_override;
@@ -64,6 +70,7 @@ const char* to_string(SegmentedBin bin) {
     case SegmentedBin::tiles: return "tiles";
     case SegmentedBin::onesweep: return "onesweep";
     case SegmentedBin::tiles_or_portable: return "tiles-or-portable";
+    case SegmentedBin::binned: return "binned";
   }
   return "?";
 }
@@ -93,6 +100,9 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   const bool specialised = automatic(r.options);
   if (r.rows <= 1)
     c.bin = SegmentedBin::per_row;  // one segment: the 1-D sort itself
+  else if (!uniform && specialised && row.binned_groups_per_compute_unit != 0 && r.n < (std::uint64_t(1) << 32) &&
+           segmented_binned_fits(device, r.type, r.value_bytes, r.positions))
+    c.bin = SegmentedBin::binned;  // lengths binned on the device: nothing read back
   else if (!uniform && specialised && row.tiles_max_length != 0 &&
            segmented_tiles_offsets_shape(device, r.type, r.value_bytes, r.positions, r.n).window != 0)
     c.bin = SegmentedBin::tiles_or_portable;  // the longest segment decides on the device, one word read back
@@ -143,9 +153,9 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     };
     if (name == "bin") {
       for (SegmentedBin b : {SegmentedBin::portable, SegmentedBin::per_row, SegmentedBin::tiles, SegmentedBin::onesweep,
-                             SegmentedBin::tiles_or_portable})
+                             SegmentedBin::tiles_or_portable, SegmentedBin::binned})
         if (value == to_string(b)) o.bin = b;
-      if (!o.bin) throw bad("the bins are portable, per-row, tiles, onesweep and tiles-or-portable");
+      if (!o.bin) throw bad("the bins are portable, per-row, tiles, onesweep, tiles-or-portable and binned");
     } else if (name == "position_bytes" || name == "segment_bytes") {
       if (value != "4" && value != "8") throw bad("4 or 8");
       (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;

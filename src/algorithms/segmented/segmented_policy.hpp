@@ -1,8 +1,9 @@
 #pragma once
 // Which bin sorts a segmented request (gpusort/segmented.hpp), decided from the request alone (its
-// shape, key type, options; never the offsets' contents, which only tiles_or_portable looks at, when
-// it runs): tuning as data, one row per class of devices (device_class, gpusort/device.hpp), the
-// first match winning, a generic row last, as radix_policy and merge_tuning keep theirs. Internal.
+// shape, key type, options; never the offsets' contents, which only tiles_or_portable reads back,
+// and binned bins on the device, when they run): tuning as data, one row per class of devices
+// (device_class, gpusort/device.hpp), the first match winning, a generic row last, as radix_policy
+// and merge_tuning keep theirs. Internal.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -23,8 +24,11 @@ enum class SegmentedBin {
   // offsets: the longest segment measured on the device and read back (one word), then tiles if
   // every segment fits the tile bin's window, else portable (segmented_sort.cpp)
   tiles_or_portable,
+  // offsets: segments binned on the device, the short ones by tiles, the long ones by a fixed grid
+  // of work-groups; nothing read back (segmented_binned.hpp)
+  binned,
 };
-// "portable", "per-row", "tiles", "onesweep", "tiles-or-portable"
+// "portable", "per-row", "tiles", "onesweep", "tiles-or-portable", "binned"
 const char* to_string(SegmentedBin bin);
 
 struct SegmentedTuning {
@@ -43,6 +47,10 @@ struct SegmentedTuning {
   // onesweep: an argsort with 8-byte indices carries 4-byte positions through the passes and widens
   // them after (SegmentedChoice::narrow_positions)
   bool onesweep_narrow_positions;
+  // binned (offsets): work-groups per compute unit of the long-segment kernel's fixed grid (0: the
+  // bin is not chosen), and its tile of keys per pass step at most (halved until local memory holds it)
+  std::uint32_t binned_groups_per_compute_unit;
+  std::uint32_t binned_long_tile;
 };
 
 // Every row, the first match winning.
@@ -71,8 +79,9 @@ struct SegmentedChoice {
 bool rows_cut_into_views(const SortRequest& request);
 
 // The choice for a validated segmented request (SortRequest::segmented()) on `device`. Offsets
-// go to tiles_or_portable where the tile bin has a window on the device, else portable. The
-// specialised bins (tiles, onesweep, tiles_or_portable) run only with SortOptions::algorithm "auto" and no comparator;
+// go to binned where the row chooses it, the bin fits the device and there are fewer than 2^32
+// keys, else to tiles_or_portable where the tile bin has a window on the device, else portable. The
+// specialised bins (tiles, onesweep, tiles_or_portable, binned) run only with SortOptions::algorithm "auto" and no comparator;
 // a named algorithm or a run-time order sorts through portable or per_row.
 SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequest& request);
 
@@ -93,7 +102,7 @@ struct SegmentedPolicyOverride {
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
 // "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1" (bin: portable, per-row, tiles,
-// onesweep or tiles-or-portable): for gpusort-bench.
+// onesweep, tiles-or-portable or binned): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
 

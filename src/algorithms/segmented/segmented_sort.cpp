@@ -8,6 +8,7 @@
 #include <string>
 
 #include "algorithms/positions.hpp"
+#include "algorithms/segmented/segmented_binned.hpp"
 #include "algorithms/segmented/segmented_bins.hpp"
 #include "algorithms/segmented/segmented_onesweep.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
@@ -63,6 +64,7 @@ void run_chosen_bin(const Plan& plan, SegmentedJob& job) {
     case SegmentedBin::per_row: return segmented_per_row(job, plan);
     case SegmentedBin::tiles: return segmented_tiles_sort(job);
     case SegmentedBin::onesweep: return segmented_onesweep_sort(job);
+    case SegmentedBin::binned: return segmented_binned_sort(job);
     case SegmentedBin::tiles_or_portable: break;
   }
   throw not_built_in(bin);
@@ -144,6 +146,10 @@ std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
     case SegmentedBin::tiles_or_portable:
       // the tile bin takes none; the verdict's word is held while portable runs
       return segmented_portable_temp_bytes(plan, device) + temp_request_bytes(sizeof(std::uint32_t));
+    case SegmentedBin::binned: {
+      const SortRequest& r = plan.request;
+      return segmented_binned_temp_bytes(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows);
+    }
   }
   throw not_built_in(plan.segments.bin);
 }
@@ -176,6 +182,11 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
                                       r.offset_bytes == 0 ? r.row_length : 0))
         steps.push_back("tiles: " + s);
       for (const std::string& s : segmented_portable_steps(plan, device)) steps.push_back("else portable: " + s);
+      break;
+    }
+    case SegmentedBin::binned: {
+      const SortRequest& r = plan.request;
+      steps = segmented_binned_plan_steps(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows);
       break;
     }
   }

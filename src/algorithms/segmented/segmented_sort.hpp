@@ -16,7 +16,8 @@ namespace gpusort::algo {
 // to their segment. n <= 1: the input copied and a lone index made, no bin runs. job.ran says
 // which bin sorted. Nothing is read back to the host by the dispatcher itself but for
 // tiles_or_portable's one word, the longest segment's verdict (portable and per_row run the 1-D
-// algorithms, whose radix path on some devices reads its digit histogram back).
+// algorithms, whose radix path on some devices reads its digit histogram back); tiles, onesweep and
+// binned read nothing back.
 RunEvents run_segmented(const Plan& plan, SegmentedJob& job);
 
 // What a segmented sort's SortReport::algorithm says: "segmented BIN/ALGORITHM" for the bins that

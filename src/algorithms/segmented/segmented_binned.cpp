@@ -1,0 +1,154 @@
+// The binned bin of segmented sorts (segmented_binned.hpp): the tile bin for the segments that fit
+// its window, kernels/segmented_long.cl for the others, chosen on the device.
+#include "algorithms/segmented/segmented_binned.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "algorithms/radix_policy.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
+#include "gpusort/errors.hpp"
+
+namespace gpusort::algo {
+namespace {
+
+constexpr std::uint32_t kDigitBits = 4;  // the kernel's RADIX_BITS
+constexpr std::uint32_t kLongRadix = 1u << kDigitBits;
+constexpr std::uint32_t kBinGroup = 256;  // segmented_bin_long: one work-item per segment
+
+std::uint64_t sg_pad(std::uint64_t i) { return i + (i >> 5); }  // the kernels' SG_PAD
+
+// kernels/segmented_long.cl's layout: values[2][slots] and keys[2][slots], the tile's and the
+// segment's counters, partial sums, LONG_CONTROL_WORDS.
+std::uint64_t long_local_bytes(std::uint64_t slots, std::size_t key_bytes, std::size_t value_bytes,
+                               std::uint32_t group) {
+  const std::uint64_t words = 2 * sg_pad(std::uint64_t(kLongRadix) * group) + group + (4 + 2 * kLongRadix + 1);
+  return 2 * slots * (key_bytes + value_bytes) + 4 * words;
+}
+
+// The list of long segments holds at most this many entries: each is longer than the window.
+std::uint64_t max_long_segments(std::uint64_t window, std::uint64_t n, std::uint64_t count) {
+  return std::max<std::uint64_t>(1, std::min(count, n / (window + 1)));
+}
+
+rt::Program& long_program(SortJob& sort, std::uint32_t group) {
+  std::vector<std::string> defines = sort.key_defines(group);
+  defines.push_back("RADIX_BITS=" + std::to_string(kDigitBits));
+  return sort.device.program("segmented_long.cl", defines);
+}
+
+}  // namespace
+
+SegmentedLongShape segmented_long_shape(const DeviceDescription& desc, key_type type, std::size_t value_bytes) {
+  SegmentedLongShape s;
+  const SegmentedTuning& row = segmented_tuning_for(desc);
+  s.group = segmented_tiles_offsets_shape(desc, type, value_bytes, false, 1).group;
+  if (row.binned_groups_per_compute_unit == 0 || s.group < kLongRadix || s.group % kLongRadix != 0) return s;
+  s.groups = std::uint64_t(std::max(1u, desc.compute_units)) * row.binned_groups_per_compute_unit;
+  s.passes = static_cast<std::uint32_t>((key_size(type) * 8 + kDigitBits - 1) / kDigitBits);
+  for (std::uint64_t tile = std::max<std::uint64_t>(s.group, row.binned_long_tile); tile >= s.group; tile /= 2) {
+    const std::uint64_t slots = single_group_slots(tile);
+    const std::uint64_t bytes = long_local_bytes(slots, key_size(type), value_bytes, s.group);
+    if (bytes <= desc.local_memory_bytes) {
+      s.tile = static_cast<std::uint32_t>(tile);
+      s.slots = slots;
+      s.local_bytes = bytes;
+      break;
+    }
+  }
+  return s;
+}
+
+bool segmented_binned_fits(const DeviceDescription& desc, key_type type, std::size_t value_bytes, bool positions) {
+  return segmented_tiles_offsets_shape(desc, type, value_bytes, positions, 1).window != 0 &&
+         segmented_long_shape(desc, type, value_bytes).tile != 0;
+}
+
+std::uint64_t segmented_binned_temp_bytes(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
+                                          bool positions, std::uint64_t n, std::uint64_t count) {
+  const std::uint64_t window = segmented_tiles_offsets_shape(desc, type, value_bytes, positions, 1).window;
+  std::uint64_t bytes = temp_request_bytes(2 * sizeof(std::uint32_t)) +
+                        temp_request_bytes(sizeof(std::uint64_t) * max_long_segments(window, n, count)) +
+                        temp_request_bytes(n * key_size(type));
+  if (value_bytes != 0) bytes += temp_request_bytes(n * value_bytes);
+  return bytes;
+}
+
+void segmented_binned_sort(SegmentedJob& job) {
+  SortJob& sort = job.sort;
+  const SegmentShape& seg = job.segments;
+  rt::Device& dev = sort.device;
+  const DeviceDescription& desc = dev.description();
+  if (!sort.options.comparator.empty() || !sort.registered_order.empty())
+    throw Error(errc::unsupported, "segmented binned: a run-time comparator is sorted by another bin");
+  if (seg.uniform()) throw Error(errc::invalid_argument, "segmented binned: the bin takes segments by offsets");
+  if (seg.offset_bytes != 4 && seg.offset_bytes != 8)
+    throw Error(errc::invalid_argument, "segmented binned: offsets are 4 or 8 bytes, not " +
+                                            std::to_string(seg.offset_bytes));
+  if (seg.offsets_byte_offset % seg.offset_bytes != 0)
+    throw Error(errc::invalid_argument, "segmented binned: the offsets start inside an offset");
+  if (sort.n >= (std::uint64_t(1) << 32))
+    throw Error(errc::invalid_argument, "segmented binned: the bin takes fewer than 2^32 keys");
+  const bool positions = sort.values_are_positions;
+  if (positions && sort.value_bytes != 4 && sort.value_bytes != 8)
+    throw Error(errc::invalid_argument, "segmented binned: argsort indices are 4 or 8 bytes, not " +
+                                            std::to_string(sort.value_bytes));
+  if (sort.n == 0 || seg.count == 0) {
+    sort.values_are_positions = false;
+    return;
+  }
+  const std::uint64_t window = segmented_tiles_offsets_shape(desc, sort.type, sort.value_bytes, positions, 1).window;
+  const SegmentedLongShape s = segmented_long_shape(desc, sort.type, sort.value_bytes);
+  if (window == 0 || s.tile == 0)
+    throw Error(errc::unsupported, "segmented binned: no room in local memory for the bin");
+
+  // Every temporary before the first launch that writes the keys.
+  const rt::BufferPtr work = sort.temp(2 * sizeof(std::uint32_t));  // the list's length, the next ticket
+  const rt::BufferPtr list = sort.temp(sizeof(std::uint64_t) * max_long_segments(window, sort.n, seg.count));
+  const rt::BufferPtr keys_temp = sort.temp(sort.n * key_size(sort.type));
+  const rt::BufferPtr values_temp = sort.value_bytes != 0 ? sort.temp(sort.n * sort.value_bytes) : keys_temp;
+
+  rt::Buffer& values_out = sort.values_or_keys();
+  rt::Buffer& values_in =
+      positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
+  rt::Buffer& keys_in = sort.keys_in ? *sort.keys_in : sort.keys;
+  const std::uint64_t first = seg.offsets_byte_offset / seg.offset_bytes;
+  const std::uint32_t wide = seg.offset_bytes == 8 ? 1 : 0;
+  rt::Program& program = long_program(sort, s.group);
+
+  dev.fill_bytes(*work, 0, 0, 2 * sizeof(std::uint32_t));
+  dev.launch(program.kernel("segmented_bin_long"), {ceil_div(seg.count, kBinGroup), kBinGroup, 0},
+             {*seg.offsets, first, wide, seg.count, window, *work, *list});
+  segmented_tiles_sort(job);  // the segments that fit the window; it makes their positions itself
+  dev.launch(program.kernel("segmented_long_sort"), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+             {keys_in, sort.keys, values_in, values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
+              *list, std::uint32_t(positions ? 1 : 0), sort.flip_arg(), s.tile, static_cast<std::uint32_t>(s.slots)});
+  sort.values_are_positions = false;
+}
+
+std::vector<std::string> segmented_binned_plan_steps(const DeviceDescription& desc, key_type type,
+                                                     std::size_t value_bytes, bool positions, std::uint64_t n,
+                                                     std::uint64_t count) {
+  std::vector<std::string> lines;
+  const std::uint64_t window = segmented_tiles_offsets_shape(desc, type, value_bytes, positions, 1).window;
+  const SegmentedLongShape s = segmented_long_shape(desc, type, value_bytes);
+  if (window == 0 || s.tile == 0) {
+    lines.push_back("no room in local memory for the binned bin: not this bin");
+    return lines;
+  }
+  lines.push_back("segmented_long.cl segmented_bin_long: " + std::to_string(ceil_div(count, kBinGroup)) +
+                  " groups of " + std::to_string(kBinGroup) + " work-items list the segments longer than " +
+                  std::to_string(window) + " keys on the device (an atomic counter, zeroed by a fill; nothing read "
+                  "back)");
+  for (const std::string& line : segmented_tiles_plan_steps(desc, type, value_bytes, positions, n, count, 0))
+    lines.push_back("tiles: " + line);
+  lines.push_back("segmented_long.cl segmented_long_sort: a fixed grid of " + std::to_string(s.groups) +
+                  " groups of " + std::to_string(s.group) + " work-items, each taking listed segments in turn: up to " +
+                  std::to_string(s.passes) + " stable 4-bit digit passes over global memory, tiles of " +
+                  std::to_string(s.tile) + " keys, " + std::to_string(s.local_bytes) +
+                  " bytes of local memory, temporaries as large as the keys and values");
+  return lines;
+}
+
+}  // namespace gpusort::algo

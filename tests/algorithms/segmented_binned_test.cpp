@@ -1,0 +1,234 @@
+// The binned bin of segmented sorts (algorithms/segmented/segmented_binned.hpp, kernels/segmented_long.cl)
+// called directly: segments by offsets of every length the bins meet (empty, 1, 31-33, 1023, the
+// tile window and one past it, 4097, 65537), power-law mixes, many long segments (more than the fixed
+// grid has groups), all-equal, sorted and reversed data; keys alone, pairs and argsort (4- and
+// 8-byte local indices; values of 1, 2, 4, 8 and 16 bytes); both orders; u32 and u64 offsets; in
+// place and out of place; keys of 1 to 8 bytes, floats with their specials. Each segment
+// is checked against std::stable_sort of it alone (exact bits), with the outputs poisoned first and
+// the inputs of out-of-place sorts checked untouched.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include "algorithms/segmented/segmented_binned.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
+#include "support/test_support.hpp"
+
+namespace gpusort::test {
+namespace {
+
+enum class mode { keys, pairs, argsort };
+const char* mode_name(mode m) { return m == mode::keys ? "keys" : m == mode::pairs ? "pairs" : "argsort"; }
+
+template <class T>
+std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
+  std::vector<unsigned char> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+struct Case {
+  std::vector<std::uint64_t> lengths;  // the segments' lengths, in order
+  mode m;
+  order o;
+  bool out_of_place;
+  bool wide;  // 8-byte offsets
+  dist d;
+};
+
+// Sorts one case (offsets placed 3 entries into their buffer) and checks every segment.
+template <class K, class V = std::uint32_t>
+void check(const Case& c) {
+  Context& ctx = test_context();
+  rt::Device& dev = ctx.runtime_device();
+  const std::uint64_t seed = fresh_seed();
+  std::vector<std::uint64_t> offsets = {0};
+  for (std::uint64_t l : c.lengths) offsets.push_back(offsets.back() + l);
+  const std::size_t n = offsets.back();
+  const std::string where = std::to_string(c.lengths.size()) + " segments, " + std::to_string(n) + " keys, " +
+                            mode_name(c.m) + ", " + (c.o == order::ascending ? "asc" : "desc") +
+                            (c.out_of_place ? ", out of place" : ", in place") + (c.wide ? ", u64" : ", u32") +
+                            " offsets, " + std::to_string(sizeof(K)) + "-byte keys, " + std::to_string(sizeof(V)) +
+                            "-byte values, dist " + dist_name(c.d) + ", seed " + std::to_string(seed);
+  SCOPED_TRACE(where);
+  const std::vector<K> keys = make_keys<K>(n, c.d, seed);
+  const std::vector<V> values = index_values<V>(n);
+  const std::size_t vb = c.m == mode::keys ? 0 : sizeof(V);
+
+  const std::size_t ob = c.wide ? 8 : 4, lead = 3;
+  std::vector<unsigned char> offset_bytes((offsets.size() + lead) * ob, 0xEE);
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const std::uint32_t narrow = static_cast<std::uint32_t>(offsets[i]);
+    std::memcpy(offset_bytes.data() + (lead + i) * ob, c.wide ? static_cast<const void*>(&offsets[i]) : &narrow, ob);
+  }
+  DeviceBuffer offsets_buffer(ctx, offset_bytes.size());
+  offsets_buffer.upload(offset_bytes.data(), offset_bytes.size());
+
+  const std::size_t key_bytes = std::max<std::size_t>(1, n * sizeof(K));
+  const std::size_t value_bytes = std::max<std::size_t>(1, n * sizeof(V));
+  DeviceBuffer keys_out(ctx, key_bytes), values_out(ctx, value_bytes), keys_in(ctx, key_bytes), values_in(ctx, value_bytes);
+  const SortOptions options{.order = c.o, .stable = true};
+  algo::SortJob job{dev, key_type_of<K>::value, n, vb, keys_out.runtime_buffer(),
+                    vb ? &values_out.runtime_buffer() : nullptr, options};
+  dev.fill_bytes(values_out.runtime_buffer(), 0xA5, 0, values_out.bytes());  // every output is written
+  dev.fill_bytes(keys_out.runtime_buffer(), 0xA5, 0, keys_out.bytes());
+  if (c.out_of_place) {
+    keys_in.upload(keys.data(), n * sizeof(K));
+    values_in.upload(values.data(), n * sizeof(V));
+    job.keys_in = &keys_in.runtime_buffer();
+    if (c.m == mode::pairs) job.values_in = &values_in.runtime_buffer();
+  } else {
+    keys_out.upload(keys.data(), n * sizeof(K));
+    if (c.m == mode::pairs) values_out.upload(values.data(), n * sizeof(V));
+  }
+  job.values_are_positions = c.m == mode::argsort;
+  algo::SegmentedJob seg{job,
+                         {.count = c.lengths.size(), .row_length = 0, .offsets = &offsets_buffer.runtime_buffer(),
+                          .offsets_byte_offset = lead * ob, .offset_bytes = ob}};
+  algo::segmented_binned_sort(seg);
+  EXPECT_FALSE(job.values_are_positions) << "the bin makes the positions and says so";
+
+  std::vector<K> got_keys(n);
+  std::vector<V> got_values(n);
+  keys_out.download(got_keys.data(), n * sizeof(K));
+  values_out.download(got_values.data(), n * sizeof(V));
+  const key_less<K> less{c.o};
+  for (std::size_t s = 0; s < c.lengths.size(); ++s) {
+    const std::size_t base = offsets[s], len = c.lengths[s];
+    std::vector<std::size_t> ref(len);
+    std::iota(ref.begin(), ref.end(), base);
+    std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
+    for (std::size_t i = 0; i < len; ++i) {
+      const std::size_t at = base + i, from = ref[i];
+      ASSERT_TRUE(same_bits(got_keys[at], keys[from]))
+          << "key at segment " << s << " (" << len << " keys) position " << i << ": "
+          << ::testing::PrintToString(got_keys[at]) << " for " << ::testing::PrintToString(keys[from]);
+      if (c.m == mode::pairs)
+        ASSERT_TRUE(same_bits(got_values[at], values[from]))
+            << "value at segment " << s << " (" << len << " keys) position " << i;
+      if (c.m == mode::argsort)
+        ASSERT_EQ(value_index(got_values[at]), from - base)
+            << "index at segment " << s << " (" << len << " keys) position " << i;
+    }
+  }
+  if (c.out_of_place) {
+    std::vector<K> in_keys(n);
+    std::vector<V> in_values(n);
+    keys_in.download(in_keys.data(), n * sizeof(K));
+    values_in.download(in_values.data(), n * sizeof(V));
+    EXPECT_EQ(bytes_of(in_keys), bytes_of(keys)) << "keys_in written";
+    EXPECT_EQ(bytes_of(in_values), bytes_of(values)) << "values_in written";
+  }
+}
+
+std::uint64_t window(key_type type, std::size_t value_bytes, bool positions = false) {
+  return algo::segmented_tiles_window(test_context().runtime_device(), type, value_bytes, positions);
+}
+
+// The lengths issue 52 names, the window's edges, and a random tail, in random order.
+std::vector<std::uint64_t> edge_lengths(std::uint64_t w, std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> l = {0, 1, 31, 32, 33, 1023, 4097, 65537, w - 1, w, w + 1, 2 * w + 3};
+  while (l.size() < count) l.push_back(rng() % 100 < 90 ? rng() % 64 : rng() % (3 * w));
+  std::shuffle(l.begin(), l.end(), rng);
+  return l;
+}
+
+// Power-law lengths: P(length > x) ~ x^-1.2, capped, many empty and tiny segments.
+std::vector<std::uint64_t> power_law_lengths(std::size_t count, std::uint64_t cap, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(1e-6, 1.0);
+  std::vector<std::uint64_t> l(count);
+  for (auto& x : l) x = std::min<std::uint64_t>(cap, static_cast<std::uint64_t>(std::pow(u(rng), -1.0 / 1.2)) - 1);
+  return l;
+}
+
+TEST(SegmentedBinned, EdgeLengthsKeysPairsArgsort) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  for (order o : {order::ascending, order::descending}) {
+    check<std::uint32_t>({edge_lengths(window(key_type::u32, 0), 60, seed), mode::keys, o, false, false,
+                          dist::uniform});
+    check<std::uint32_t>({edge_lengths(window(key_type::u32, 0), 60, seed + 1), mode::keys, o, true, true,
+                          dist::few_unique});
+    check<std::uint32_t, std::uint32_t>({edge_lengths(window(key_type::u32, 4), 60, seed + 2), mode::pairs, o, true,
+                                         false, dist::few_unique});
+    check<std::uint32_t, std::uint32_t>({edge_lengths(window(key_type::u32, 4), 60, seed + 3), mode::pairs, o, false,
+                                         true, dist::entropy});
+    check<std::uint32_t, std::uint32_t>({edge_lengths(window(key_type::u32, 4, true), 60, seed + 4), mode::argsort, o,
+                                         true, true, dist::few_unique});
+    check<std::uint32_t, std::uint64_t>({edge_lengths(window(key_type::u32, 8, true), 60, seed + 5), mode::argsort, o,
+                                         false, false, dist::few_unique});
+  }
+}
+
+TEST(SegmentedBinned, AllEqualSortedAndReversedData) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  const std::uint64_t w = window(key_type::u32, 4);
+  for (dist d : {dist::all_equal, dist::sorted, dist::reverse})
+    for (order o : {order::ascending, order::descending}) {
+      check<std::uint32_t, std::uint32_t>({edge_lengths(w, 30, seed), mode::pairs, o, true, false, d});
+      check<std::uint32_t, std::uint32_t>({edge_lengths(w, 30, seed + 1), mode::argsort, o, false, true, d});
+    }
+}
+
+TEST(SegmentedBinned, PowerLawAndManyLongSegments) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  const std::uint64_t w = window(key_type::f32, 4);
+  for (order o : {order::ascending, order::descending}) {
+    check<float, std::uint32_t>({power_law_lengths(3000, 70000, seed), mode::pairs, o, false, false, dist::specials});
+    check<float, std::uint32_t>({power_law_lengths(3000, 70000, seed + 1), mode::argsort, o, true, true,
+                                 dist::few_unique});
+  }
+  // more long segments than the fixed grid has groups: each group sorts several, one after another
+  std::vector<std::uint64_t> many(200, w + 1);
+  for (std::size_t i = 0; i < many.size(); i += 3) many[i] = i % 7;
+  check<float, std::uint32_t>({many, mode::pairs, order::ascending, true, true, dist::few_unique});
+}
+
+TEST(SegmentedBinned, OtherKeyTypesAndValueWidths) {
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  check<std::uint64_t>({edge_lengths(window(key_type::u64, 0), 40, seed), mode::keys, order::descending, true, true,
+                        dist::entropy});
+  check<double, std::uint64_t>({edge_lengths(window(key_type::f64, 8), 40, seed + 1), mode::pairs, order::ascending,
+                                false, false, dist::specials});
+  check<std::int16_t, std::uint8_t>({edge_lengths(window(key_type::i16, 1), 40, seed + 2), mode::pairs,
+                                     order::descending, true, false, dist::few_unique});
+  check<std::int8_t, std::uint16_t>({edge_lengths(window(key_type::i8, 2), 40, seed + 3), mode::pairs,
+                                     order::ascending, false, true, dist::uniform});
+  check<std::int64_t, Bytes16>({edge_lengths(window(key_type::i64, 16), 40, seed + 4), mode::pairs,
+                                order::descending, true, true, dist::few_unique});
+  check<half_bits, std::uint64_t>({edge_lengths(window(key_type::f16, 8, true), 40, seed + 5), mode::argsort,
+                                   order::ascending, false, false, dist::specials});
+}
+
+TEST(SegmentedBinned, ShapeAndPlanSteps) {
+  const DeviceDescription& desc = test_context().runtime_device().description();
+  const algo::SegmentedLongShape s = algo::segmented_long_shape(desc, key_type::f32, 4);
+  ASSERT_GT(s.tile, 0u);
+  EXPECT_EQ(s.groups, std::uint64_t(std::max(1u, desc.compute_units)) *
+                          algo::segmented_tuning_for(desc).binned_groups_per_compute_unit);
+  EXPECT_LE(s.local_bytes, desc.local_memory_bytes);
+  EXPECT_EQ(s.passes, 8u);
+  const auto steps = algo::segmented_binned_plan_steps(desc, key_type::f32, 4, true, 100000, 300);
+  ASSERT_GE(steps.size(), 3u);
+  EXPECT_NE(steps.front().find("segmented_bin_long"), std::string::npos) << steps.front();
+  EXPECT_NE(steps.back().find("segmented_long_sort"), std::string::npos) << steps.back();
+  for (std::string line : steps) {  // no step reads anything back
+    const std::size_t nothing = line.find("nothing read back");
+    if (nothing != std::string::npos) line.erase(nothing, 17);
+    EXPECT_EQ(line.find("read back"), std::string::npos) << line;
+  }
+  // temporaries: the counters, the list, keys and values
+  EXPECT_GE(algo::segmented_binned_temp_bytes(desc, key_type::f32, 4, false, 100000, 300), 100000u * 8);
+}
+
+}  // namespace
+}  // namespace gpusort::test

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "gpusort/key_order.hpp"
 #include "gpusort/key_type.hpp"
@@ -166,6 +167,22 @@ T spread_key(std::size_t i, std::size_t n, SplitMix64& rng) noexcept {
 }  // namespace detail
 
 // Fills out[0..n).
+template <class T>
+void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed);
+
+// Complex keys: each part drawn from its float type by the distribution on its own stream (sorted
+// real parts make sorted keys; specials put NaNs, zeros, infinities and subnormals in either part or
+// both).
+template <class T>
+  requires gpusort::complex_key<T>
+void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed) {
+  using P = typename T::value_type;
+  std::vector<P> re(n), im(n);
+  generate_keys(re.data(), n, d, seed);
+  generate_keys(im.data(), n, d, seed ^ 0x696D6167696E6172ull);
+  for (std::size_t i = 0; i < n; ++i) out[i] = T(re[i], im[i]);
+}
+
 template <class T>
 void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed) {
   using namespace detail;

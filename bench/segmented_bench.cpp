@@ -19,6 +19,7 @@
 #include "bench_common.hpp"
 #include "build_commit.hpp"
 #include "command_line.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "core/table_text.hpp"
 #include "cub_loader.hpp"
 #include "runtime/device.hpp"
@@ -64,6 +65,7 @@ struct SegOptions {
   std::string distribution = "normal";
   std::string cub_lib;
   bool no_cub = false;
+  std::string segmented_policy;  // algo::parse_segmented_policy_override's form; empty: the planner's own
   std::string command_line;
 };
 
@@ -112,6 +114,9 @@ std::variant<SegOptions, int> parse(int argc, char** argv) {
   app.add_option("--device", o.device, "cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)");
   app.add_option("--cub-lib", o.cub_lib, "The CUB peer library (default: next to this executable)");
   app.add_flag("--no-cub", o.no_cub, "No CUB entries");
+  app.add_option("--segmented-policy", o.segmented_policy,
+                 "Replace the planner's choice for gpusort's entries, e.g. bin=portable or block_min_row=0 "
+                 "(src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
   if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
   if (o.shapes.empty()) o.shapes = o.quick ? quick_seg_shapes() : default_seg_shapes();
   if (o.repeats < 0) o.repeats = o.quick ? 3 : 7;
@@ -471,6 +476,9 @@ int segmented_main(int argc, char** argv) {
   auto parsed = parse(argc, argv);
   if (const int* rc = std::get_if<int>(&parsed)) return *rc;
   try {
+    const SegOptions& opt = std::get<SegOptions>(parsed);
+    if (!opt.segmented_policy.empty())
+      gpusort::algo::set_segmented_policy_override(gpusort::algo::parse_segmented_policy_override(opt.segmented_policy));
     SegBench b(std::get<SegOptions>(std::move(parsed)));
     return b.run();
   } catch (const gpusort::Error& e) {

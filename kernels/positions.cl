@@ -19,3 +19,13 @@ KERNEL fill_positions(GLOBAL position_t* out, u64 n) {
   const u64 i = GLOBAL_ID();
   if (i < n) out[i] = (position_t)i;
 }
+
+#if POSITION_BYTES == 8
+// 4-byte positions widened to 8 bytes: an argsort with 8-byte indices whose sort carried 4-byte ones
+// through its passes (the segmented onesweep bin: the pairs then pack into 8-byte words, and each
+// pass moves 4 bytes less per key than the widening costs once; segmented_sort.cpp).
+KERNEL widen_positions(GLOBAL const u32* in, GLOBAL u64* out, u64 n) {
+  const u64 i = GLOBAL_ID();
+  if (i < n) out[i] = (u64)in[i];
+}
+#endif

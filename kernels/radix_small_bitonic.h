@@ -167,22 +167,6 @@ DEVICE_FN void small_bitonic_body(bitonic_t* smem, const key_t* keys_in, const v
 #endif
 }
 
-// radix_small_bitonic_<LOG_N>: N = 2^LOG_N elements at most, N / 4 threads; dynamic shared memory
-// of 2 N elements for N >= 256 (below it no step leaves a warp): host, single_tile_local_bytes
-#define GS_SMALL_BITONIC_KERNEL(LOG_N)                                                                   \
-  KERNEL __launch_bounds__(1u << (LOG_N - 2))                                                            \
-      radix_small_bitonic_##LOG_N(const key_t* keys_in, const value_t* values_in, key_t* keys,           \
-                                  value_t* values, u32 n, okey_t flip, u32 positions GS_DYNAMIC_LOCAL) { \
-    GS_DECLARE_DYNAMIC_LOCAL(bitonic_t, smem);                                                           \
-    small_bitonic_body<LOG_N>(smem, keys_in, values_in, keys, values, n, flip, positions);               \
-  }
-GS_SMALL_BITONIC_KERNEL(7)
-GS_SMALL_BITONIC_KERNEL(8)
-GS_SMALL_BITONIC_KERNEL(9)
-GS_SMALL_BITONIC_KERNEL(10)
-GS_SMALL_BITONIC_KERNEL(11)
-GS_SMALL_BITONIC_KERNEL(12)
-#undef GS_SMALL_BITONIC_KERNEL
 #undef bitonic_min
 #undef bitonic_max
 #endif

@@ -28,7 +28,7 @@
 //
 // Specialised by keys.h's defines, RADIX_BITS (4) and GROUP_SIZE (a multiple of RADIX, power of two);
 // the shape is in the arguments, so one program serves every row length and both forms.
-// NVRTC-CHECK-DEFINES: RADIX_BITS=4 GROUP_SIZE=256
+// NVRTC-CHECK-DEFINES: RADIX_BITS=4 GROUP_SIZE=256 WARP_ROW_ITEMS=2
 #include "radix_group_digits.h"
 
 // Which row a tile position belongs to: uniform rows of row_length keys (the row index), or, with

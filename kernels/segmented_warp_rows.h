@@ -7,10 +7,9 @@
 // order (stable, in both orders, since flip is inside the ordered key) and padding, all ones with
 // e >= row_length, sorts after every key. It is bitonic_network.h's form in which every comparator
 // puts the smaller element lower (a stage's first step pairs a position with its mirror), so the
-// padding never moves below a key. The original key bits travel with the image (NaN payloads, the
-// sign of zero); at the end each lane writes its key and gathers its value by e (or writes e itself
-// for an argsort). Keys are read before the network's shuffles, values after it but before any lane
-// writes (a warp barrier between), so in place is safe.
+// padding never moves below a key. The original key bits are read again by e at the end (NaN
+// payloads, the sign of zero), with the value (or e itself for an argsort); every lane reads before
+// any lane writes (a warp barrier between), so in place is safe.
 #ifndef GPUSORT_SEGMENTED_WARP_ROWS_H
 #define GPUSORT_SEGMENTED_WARP_ROWS_H
 #include "keys.h"
@@ -21,53 +20,82 @@ DEVICE_FN u64 warp_shuffle_u64(u64 v, u32 src) {
   return ((u64)warp_shuffle((u32)(v >> 32), src) << 32) | (u64)warp_shuffle((u32)v, src);
 }
 #if KEY_BITS == 64
-#define warp_shuffle_key(v, src) warp_shuffle_u64((v), (src))
 #define warp_shuffle_okey(v, src) warp_shuffle_u64((v), (src))
 #else
-#define warp_shuffle_key(v, src) ((key_t)warp_shuffle((u32)(v), (src)))
 #define warp_shuffle_okey(v, src) warp_shuffle((v), (src))
 #endif
 
-// Every lane of every warp of the group calls it (lanes without a row too: the shuffles take the full warp).
+#ifndef WARP_ROW_ITEMS
+#define WARP_ROW_ITEMS 1
+#endif
+
+// Every lane of every warp of the group calls it (lanes without a row too: the shuffles take the full
+// warp). Each lane holds one element of WARP_ROW_ITEMS rows (the host's SegmentedTilesTuning::
+// warp_items): a warp's rows for item i follow those for item i - 1, so each item's loads are one
+// contiguous span, and all are issued before the networks, whose chains are independent (more loads
+// in flight per SM where one key per lane left the kernel waiting on memory). The networks move the
+// image and the position only; each key is read again from the input by its position at the end
+// (from the cache: it was just read), which costs fewer shuffles than carrying it.
 DEVICE_FN void warp_rows_sort(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
                               GLOBAL value_t* values_out, u64 rows, u32 row_length, u32 width_log2, u32 positions,
                               okey_t flip) {
   const u32 lane = LOCAL_ID() & 31u, width = 1u << width_log2;
-  const u64 row = (GROUP_ID() * LOCAL_SIZE() + LOCAL_ID()) >> width_log2;
+  const u64 warp = (GROUP_ID() * LOCAL_SIZE() + LOCAL_ID()) >> 5;
+  const u32 warp_rows = 32u >> width_log2;  // rows per warp and item
+  const u64 first_row = warp * warp_rows * WARP_ROW_ITEMS + (lane >> width_log2);
   const u32 e0 = lane & (width - 1u);
-  const int valid = row < rows && e0 < row_length;
-  const u64 base = row * row_length;
-  key_t k = valid ? keys_in[base + e0] : (key_t)0;
-  okey_t o = valid ? ordered_key(k, flip) : (okey_t)KEY_ALL_ONES;
-  u32 e = e0;
+  okey_t o[WARP_ROW_ITEMS];
+  u32 e[WARP_ROW_ITEMS];
+#pragma unroll
+  for (u32 i = 0; i < WARP_ROW_ITEMS; ++i) {
+    const u64 row = first_row + (u64)i * warp_rows;
+    const int valid = row < rows && e0 < row_length;
+    o[i] = valid ? ordered_key(keys_in[row * row_length + e0], flip) : (okey_t)KEY_ALL_ONES;
+    e[i] = e0;
+  }
   for (u32 size = 2; size <= width; size <<= 1) {
     for (u32 j = size >> 1; j > 0; j >>= 1) {
       const u32 partner = j == (size >> 1) ? lane ^ (size - 1u) : lane ^ j;
-      const key_t pk = warp_shuffle_key(k, partner);
-      const okey_t po = warp_shuffle_okey(o, partner);
-      const u32 pe = warp_shuffle(e, partner);
-      const int partner_first = po < o || (po == o && pe < e);
-      if (lane < partner ? partner_first : !partner_first) {  // the lower lane keeps the smaller
-        k = pk;
-        o = po;
-        e = pe;
+#pragma unroll
+      for (u32 i = 0; i < WARP_ROW_ITEMS; ++i) {
+        const okey_t po = warp_shuffle_okey(o[i], partner);
+        const u32 pe = warp_shuffle(e[i], partner);
+        const int partner_first = po < o[i] || (po == o[i] && pe < e[i]);
+        if (lane < partner ? partner_first : !partner_first) {  // the lower lane keeps the smaller
+          o[i] = po;
+          e[i] = pe;
+        }
       }
     }
   }
+  // In place, another lane of the row may write what is read here: every read before any write.
+  key_t k[WARP_ROW_ITEMS];
 #if HAS_VALUES
-  // In place, another lane of the row may write the value read here: every read before any write.
-  value_t v;
-  if (valid && !positions) v = values_in[base + e];
-  warp_sync();
+  value_t v[WARP_ROW_ITEMS];
 #endif
-  if (!valid) return;
-  keys_out[base + e0] = k;
+#pragma unroll
+  for (u32 i = 0; i < WARP_ROW_ITEMS; ++i) {
+    const u64 row = first_row + (u64)i * warp_rows;
+    if (row < rows && e0 < row_length) {
+      k[i] = keys_in[row * row_length + e[i]];
+#if HAS_VALUES
+      if (!positions) v[i] = values_in[row * row_length + e[i]];
+#endif
+    }
+  }
+  warp_sync();
+#pragma unroll
+  for (u32 i = 0; i < WARP_ROW_ITEMS; ++i) {
+    const u64 row = first_row + (u64)i * warp_rows;
+    if (row >= rows || e0 >= row_length) continue;
+    keys_out[row * row_length + e0] = k[i];
 #if HAS_VALUES
 #if VALUE_BYTES == 4 || VALUE_BYTES == 8
-  if (positions) v = (value_t)e;
+    if (positions) v[i] = (value_t)e[i];
 #endif
-  values_out[base + e0] = v;
+    values_out[row * row_length + e0] = v[i];
 #endif
+  }
 }
 #endif  // GS_CUDA
 

@@ -12,4 +12,7 @@ namespace gpusort::algo {
 // `out` holds n elements of `position_bytes` (4 or 8) bytes; enqueued on the device's default queue.
 void fill_positions(rt::Device& device, rt::Buffer& out, std::uint64_t n, std::size_t position_bytes);
 
+// out[i] = in[i] for i < n: 4-byte positions (or any u32) widened to 8 bytes, on the default queue.
+void widen_positions(rt::Device& device, rt::Buffer& in, rt::Buffer& out, std::uint64_t n);
+
 }  // namespace gpusort::algo

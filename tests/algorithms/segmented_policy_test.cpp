@@ -80,6 +80,30 @@ TEST(SegmentedPolicy, BinsByShape) {
   EXPECT_EQ(choose_segmented(no_local, offsets).bin, SegmentedBin::portable);
 }
 
+// CUDA's onesweep bin sorts an argsort's 8-byte indices as 4-byte positions and widens them after;
+// other bins, 4-byte indices and sorts with values do not, nor does the override's 0.
+TEST(SegmentedPolicy, OnesweepArgsortsNarrowTheirPositions) {
+  SortRequest argsort = rows(key_type::f32, 64, 128256, 8);
+  argsort.positions = true;
+  const SegmentedChoice narrowed = choose_segmented(cuda_device(), argsort);
+  EXPECT_EQ(narrowed.bin, SegmentedBin::onesweep);
+  EXPECT_TRUE(narrowed.narrow_positions);
+  SortRequest i32 = rows(key_type::f32, 64, 128256, 4);
+  i32.positions = true;
+  EXPECT_FALSE(choose_segmented(cuda_device(), i32).narrow_positions);
+  EXPECT_FALSE(choose_segmented(cuda_device(), rows(key_type::f32, 64, 128256, 8)).narrow_positions) << "values";
+  SortRequest tiles = rows(key_type::f32, 1 << 14, 1024, 8);
+  tiles.positions = true;
+  EXPECT_FALSE(choose_segmented(cuda_device(), tiles).narrow_positions);
+  set_segmented_policy_override({.narrow_positions = false});
+  EXPECT_FALSE(choose_segmented(cuda_device(), argsort).narrow_positions);
+  set_segmented_policy_override({});
+  EXPECT_EQ(parse_segmented_policy_override("narrow_positions=0").narrow_positions, false);
+  EXPECT_EQ(parse_segmented_policy_override("block_min_row=100").block_min_row, 100u);
+  EXPECT_THROW(parse_segmented_policy_override("narrow_positions=yes"), Error);
+  EXPECT_THROW(parse_segmented_policy_override("block_min_row=x"), Error);
+}
+
 TEST(SegmentedPolicy, WidthsGrowWithTheData) {
   const SegmentedChoice small = choose_segmented(cpu_device(), rows(key_type::u8, 1 << 10, 1 << 10));
   EXPECT_EQ(small.position_bytes, 4u);

@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "support/test_support.hpp"
 
@@ -191,7 +192,9 @@ TEST(SegmentedTiles, CudaShapes) {
     EXPECT_GE(1u << s.warp_width_log2, length);
     EXPECT_LT(1u << s.warp_width_log2, std::max<std::uint64_t>(2, 2 * length));
     EXPECT_EQ(s.rows_per_group, s.group >> s.warp_width_log2);
-    EXPECT_EQ(s.groups, (1000 + s.rows_per_group - 1) / s.rows_per_group);
+    EXPECT_EQ(s.warp_items, algo::segmented_tiles_tuning_for(h100).warp_items);
+    const std::uint64_t per_group = s.rows_per_group * s.warp_items;
+    EXPECT_EQ(s.groups, (1000 + per_group - 1) / per_group);
     EXPECT_EQ(s.local_bytes, 0u);
   }
   const auto tile = algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 33);
@@ -202,10 +205,34 @@ TEST(SegmentedTiles, CudaShapes) {
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_NE(steps[1].find("segmented_tiles_warp"), std::string::npos) << steps[1];
   EXPECT_NE(steps[1].find("32 lanes per row"), std::string::npos) << steps[1];
+  // From the tuning row's block_min_row up, a block per row with the 1-D sort's one-block sort of the row
+  const std::uint64_t block_min = algo::segmented_tiles_tuning_for(h100).block_min_row;
+  ASSERT_GT(block_min, 32u);
+  EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, block_min - 1).block);
+  for (std::uint64_t length : {block_min, std::uint64_t(1024), std::uint64_t(4096)}) {
+    const auto b = algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, length);
+    ASSERT_TRUE(b.block) << length;
+    EXPECT_GE(b.block_sort.bitonic_log2 ? std::uint64_t(1) << b.block_sort.bitonic_log2 : b.block_sort.tile(), length);
+    EXPECT_EQ(b.groups, 1000u);
+    EXPECT_EQ(b.rows_per_group, 1u);
+    EXPECT_GT(b.local_bytes, 0u);
+    EXPECT_LE(b.local_bytes, h100.local_memory_bytes);
+    const auto block_steps = algo::segmented_tiles_plan_steps(h100, key_type::f32, 4, true, 1000 * length, 1000, length);
+    ASSERT_EQ(block_steps.size(), 2u);
+    EXPECT_NE(block_steps[1].find("segmented_rows_block.cl segmented_rows_"), std::string::npos) << block_steps[1];
+  }
+  // 16-byte values with 8-byte keys: no one-block shape holds 4096 of them in registers, so the tile
+  EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::i64, 16, false, 1000, 4096).block);
+  algo::set_segmented_policy_override({.warp_items = 3});
+  EXPECT_EQ(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 7).warp_items, 3u);
+  algo::set_segmented_policy_override({.block_min_row = 0});
+  EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::f32, 4, true, 1000, 1024).block) << "the override's 0: never";
+  algo::set_segmented_policy_override({});
   DeviceDescription cpu;
   cpu.backend = "opencl", cpu.is_gpu = false, cpu.local_memory_bytes = 1 << 20, cpu.max_work_group_size = 4096;
   cpu.compute_units = 2;
   EXPECT_FALSE(algo::segmented_tiles_shape(cpu, key_type::f32, 4, true, 1000, 32).warp) << "warps are CUDA's";
+  EXPECT_FALSE(algo::segmented_tiles_shape(cpu, key_type::f32, 4, true, 1000, 1024).block) << "blocks are CUDA's";
 }
 
 TEST(SegmentedTiles, TooLongRowsAndComparatorsAreRefused) {

@@ -134,5 +134,26 @@ TEST(SegmentedCuda, ArgsortLocalIndicesOnTheStream) {
   done.wait();
 }
 
+// Rows long enough for the onesweep bin, 8-byte indices: sorted as 4-byte positions and widened
+// (SegmentedChoice::narrow_positions); each index is its key's position in its row.
+TEST(SegmentedCuda, LongRowsArgsortWithEightByteIndices) {
+  SKIP_WITHOUT_CUDA();
+  auto& c = caller();
+  const std::uint64_t rows = 37, length = 5003;
+  const Offsets offsets = row_offsets(rows, length);
+  const std::size_t n = offsets.back();
+  for (order o : {order::ascending, order::descending}) {
+    const auto input = make_keys<float>(n, dist::specials, fresh_seed());
+    const auto ref = reference_order(input, offsets, o);
+    Mem keys(input), out(std::vector<float>{}, n), idx(std::vector<std::uint64_t>{}, n);
+    Completion done =
+        argsort_segments_native_async(*c.gpusort, key_type::f32, keys.view(), out.view(), n, idx.view(), 8,
+                                      Segments::rows(rows, length), CudaStream{c.stream}, {.order = o, .stable = true});
+    EXPECT_TRUE(values_like_reference(ref, idx.read<std::uint64_t>(n), &offsets));
+    EXPECT_TRUE(keys_like_reference(input, ref, out.read<float>(n)));
+    done.wait();
+  }
+}
+
 }  // namespace
 }  // namespace gpusort::test

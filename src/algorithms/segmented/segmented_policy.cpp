@@ -2,6 +2,7 @@
 #include "algorithms/segmented/segmented_policy.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -20,15 +21,19 @@ constexpr SegmentedTuning kRows[] = {
     // Not measured yet. Issue 52's table (H100, 2026-12-06): a loop of one 1-D radix sort per row
     // beat every segmented CUB sort at 4 x 2^24 (2.42 ms, 42x faster than one block per row); the
     // portable bin sorts all n twice, so rows of 2^20 and more, up to 64 of them, go one by one.
+    // An argsort with int64 indices through the onesweep bin, 4-byte positions widened after against
+    // 8-byte ones throughout (H100, 2026-12-06): 64 x 128256 0.377 ms against 0.434, 4096 x 32768
+    // 6.05 against 7.18 (lab/perf/h100-2026-12-06/segmented-blocks).
     {.name = "cuda",
      .device_class = "cuda",
-     .measured_on = "",
+     .measured_on = "cuda:sm_90:H100 (narrow positions)",
      .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, longer "
              "rows by the segmented onesweep (not measured against each other)",
      .tiles_max_length = 4096,
      .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,
-     .per_row_max_rows = 64},
+     .per_row_max_rows = 64,
+     .onesweep_narrow_positions = true},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
     // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
     // other shape the portable bin.
@@ -40,7 +45,8 @@ constexpr SegmentedTuning kRows[] = {
      .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = 0,
-     .per_row_max_rows = 0},
+     .per_row_max_rows = 0,
+     .onesweep_narrow_positions = false},
 };
 
 SegmentedPolicyOverride g_override;
@@ -117,6 +123,9 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
                                               std::to_string(*value));
     *field = std::max(*field, *value);  // never narrower than the data need
   }
+  c.narrow_positions = c.bin == SegmentedBin::onesweep && r.positions && r.value_bytes == 8 &&
+                       length < (std::uint64_t(1) << 32) &&
+                       o.narrow_positions.value_or(row.onesweep_narrow_positions);
   c.sort_n = c.bin == SegmentedBin::per_row && r.rows > 1 ? length : r.n;
   return c;
 }
@@ -140,6 +149,17 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "position_bytes" || name == "segment_bytes") {
       if (value != "4" && value != "8") throw bad("4 or 8");
       (name == "position_bytes" ? o.position_bytes : o.segment_bytes) = value == "4" ? 4 : 8;
+    } else if (name == "narrow_positions") {
+      if (value != "0" && value != "1") throw bad("0 or 1");
+      o.narrow_positions = value == "1";
+    } else if (name == "warp_items") {
+      if (value.size() != 1 || value[0] < '1' || value[0] > '8') throw bad("1 to 8");
+      o.warp_items = static_cast<std::uint32_t>(value[0] - '0');
+    } else if (name == "block_min_row") {
+      std::uint64_t v = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc{} || end != value.data() + value.size()) throw bad("a count of keys");
+      o.block_min_row = v;
     } else {
       throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
     }

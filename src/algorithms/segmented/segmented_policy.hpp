@@ -40,6 +40,9 @@ struct SegmentedTuning {
   // (0: not chosen but for one segment), whose ranges start where a sub-buffer may (4096 bytes)
   std::uint64_t per_row_min_length;
   std::uint64_t per_row_max_rows;
+  // onesweep: an argsort with 8-byte indices carries 4-byte positions through the passes and widens
+  // them after (SegmentedChoice::narrow_positions)
+  bool onesweep_narrow_positions;
 };
 
 // Every row, the first match winning.
@@ -55,6 +58,9 @@ struct SegmentedChoice {
   // (8 from 2^32 segments)
   std::size_t position_bytes = 4;
   std::size_t segment_bytes = 4;
+  // an argsort with 8-byte indices: the bin sorts 4-byte positions, widened to 8 bytes after it
+  // (kernels/positions.cl widen_positions); segments shorter than 2^32, so they fit
+  bool narrow_positions = false;
   // the number of elements each 1-D sort of the bin sorts (portable: n; per_row: a row's length;
   // tiles, onesweep: 0, they run no 1-D sort): the request's algorithm is chosen for it
   std::uint64_t sort_n = 0;
@@ -77,11 +83,17 @@ struct SegmentedPolicyOverride {
   std::optional<SegmentedBin> bin;
   std::optional<std::size_t> position_bytes;  // 4 or 8 (8 exercises the wide path on small data)
   std::optional<std::size_t> segment_bytes;   // 4 or 8
+  // CUDA tile bin: rows of at least this many keys take a block each (0: never; the tuning row's
+  // SegmentedTilesTuning::block_min_row otherwise)
+  std::optional<std::uint64_t> block_min_row;
+  std::optional<bool> narrow_positions;
+  std::optional<std::uint32_t> warp_items;  // CUDA tile bin's warp rows: rows per lane (1 to 8)  // where the bin is onesweep and the request an argsort with 8-byte indices
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
-// "bin=per-row,position_bytes=8" (bin: portable, per-row, tiles, onesweep or tiles-or-portable): for gpusort-bench.
+// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1" (bin: portable, per-row, tiles,
+// onesweep or tiles-or-portable): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
 

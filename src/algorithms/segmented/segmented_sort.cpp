@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algorithms/positions.hpp"
 #include "algorithms/segmented/segmented_bins.hpp"
 #include "algorithms/segmented/segmented_onesweep.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
@@ -53,7 +54,7 @@ SegmentedBin tiles_or_portable(SegmentedJob& job) {
   return segments_fit_window(job, window) ? SegmentedBin::tiles : SegmentedBin::portable;
 }
 
-void run_bin(const Plan& plan, SegmentedJob& job) {
+void run_chosen_bin(const Plan& plan, SegmentedJob& job) {
   SegmentedBin bin = plan.segments.bin;
   if (bin == SegmentedBin::tiles_or_portable) bin = tiles_or_portable(job);
   job.ran = bin;
@@ -65,6 +66,27 @@ void run_bin(const Plan& plan, SegmentedJob& job) {
     case SegmentedBin::tiles_or_portable: break;
   }
   throw not_built_in(bin);
+}
+
+// The plan's bin; where the plan narrows an argsort's 8-byte indices, the bin sorts 4-byte positions
+// into a temporary (a job like the caller's but for its values), widened into the caller's after.
+void run_bin(const Plan& plan, SegmentedJob& job) {
+  SortJob& sort = job.sort;
+  if (!plan.segments.narrow_positions || !sort.values_are_positions || sort.value_bytes != 8 || !sort.values)
+    return run_chosen_bin(plan, job);
+  rt::BufferPtr narrow = sort.temp(sort.n * sizeof(std::uint32_t));
+  SortJob narrowed = sort;
+  narrowed.value_bytes = sizeof(std::uint32_t);
+  narrowed.values = narrow.get();
+  narrowed.values_in = nullptr;  // positions: made, not read
+  SegmentedJob inner{narrowed, job.segments};
+  run_chosen_bin(plan, inner);
+  sort.temp_used = narrowed.temp_used;
+  job.ran = inner.ran;
+  if (narrowed.values_are_positions)
+    throw std::logic_error(std::string("segmented bin ") + to_string(inner.ran) + " left an argsort's positions unmade");
+  widen_positions(sort.device, *narrow, *sort.values, sort.n);
+  sort.values_are_positions = false;
 }
 
 }  // namespace
@@ -99,6 +121,12 @@ std::string segmented_report_name(const Plan& plan, SegmentedBin ran) {
 std::string segmented_report_name(const Plan& plan) { return segmented_report_name(plan, plan.segments.bin); }
 
 std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
+  if (plan.segments.narrow_positions) {  // the bin's temporaries for 4-byte positions, and those positions
+    Plan narrowed = plan;
+    narrowed.request.value_bytes = sizeof(std::uint32_t);
+    narrowed.segments.narrow_positions = false;
+    return segmented_temp_bytes(narrowed, device) + temp_request_bytes(plan.request.n * sizeof(std::uint32_t));
+  }
   switch (plan.segments.bin) {
     case SegmentedBin::portable: return segmented_portable_temp_bytes(plan, device);
     case SegmentedBin::per_row: return segmented_per_row_temp_bytes(plan, device);
@@ -133,8 +161,8 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
     }
     case SegmentedBin::onesweep: {
       const SortRequest& r = plan.request;
-      steps = segmented_onesweep_plan_steps(device.description(), r.type, r.value_bytes, r.rows, r.row_length,
-                                            r.options);
+      const std::size_t vb = plan.segments.narrow_positions ? sizeof(std::uint32_t) : r.value_bytes;
+      steps = segmented_onesweep_plan_steps(device.description(), r.type, vb, r.rows, r.row_length, r.options);
       break;
     }
     case SegmentedBin::tiles_or_portable: {
@@ -151,6 +179,9 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
       break;
     }
   }
+  if (plan.segments.narrow_positions)
+    steps.push_back("indices: 4-byte positions through the bin, widened to 8 bytes after it (positions.cl "
+                    "widen_positions)");
   const SegmentedTuning& row = *plan.segments.row;
   steps.insert(steps.begin(), std::string("bin: ") + to_string(plan.segments.bin) + " (segmented row " + row.name +
                                   ": " + row.note + ")");

@@ -9,6 +9,7 @@
 
 #include "algorithms/radix_policy.hpp"
 #include "algorithms/radix_tuning.hpp"
+#include "algorithms/segmented/segmented_policy.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
@@ -17,19 +18,23 @@ namespace {
 constexpr std::uint32_t kDigitBits = 4;  // the kernel's RADIX_BITS: 16 counters per work-item
 constexpr std::uint64_t kMaxTile = 65536;  // u16 tile positions
 
-// Nothing here has been measured yet: the GPU rows take radix_single_group's 256 work-items and tiles
-// of at most 4096 keys (so that a few groups share an SM); the CPU row its 16 work-items. CUDA sorts
-// rows of up to 32 keys in registers, one row per 2^k lanes of a warp.
+// The CUDA row's forms were measured on an H100 (2026-12-06, lab/perf/h100-2026-12-06/segmented-blocks):
+// a block per row with the 1-D one-block sort took rows of 64 to 1024 f32 keys 1.9-11.6x faster than
+// the tile of several rows (262144 x 64 keys alone 0.165 ms against 1.01), and four rows per lane
+// took the warp rows of 32 keys from 0.482 ms (one row per lane, the key carried) to 0.298. Its tile
+// shape (256 threads, tiles of up to 4096 keys) and the other rows are not measured.
 constexpr SegmentedTilesTuning kRows[] = {
     {.name = "cuda-generic",
      .device_class = "cuda",
-     .measured_on = "",
-     .note = "256 threads, tiles of up to 4096 keys, 4 blocks per SM; rows of up to 32 keys in warp lanes "
-             "(not measured)",
+     .measured_on = "cuda:sm_90:H100 (warp items, block rows)",
+     .note = "rows of up to 32 keys in warp lanes, 4 rows per lane; rows of 33 keys and more a block each "
+             "(the 1-D one-block sort); the tile (256 threads, up to 4096 keys) where no one-block sort fits",
      .group = 256,
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
-     .warp_max_row = 32},
+     .warp_max_row = 32,
+     .warp_items = 4,
+     .block_min_row = 33},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
@@ -37,7 +42,9 @@ constexpr SegmentedTilesTuning kRows[] = {
      .group = 16,
      .max_tile = 4096,
      .groups_per_compute_unit = 2,
-     .warp_max_row = 0},
+     .warp_max_row = 0,
+     .warp_items = 1,
+     .block_min_row = 0},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -45,7 +52,9 @@ constexpr SegmentedTilesTuning kRows[] = {
      .group = 256,
      .max_tile = 4096,
      .groups_per_compute_unit = 4,
-     .warp_max_row = 0},
+     .warp_max_row = 0,
+     .warp_items = 1,
+     .block_min_row = 0},
 };
 
 std::uint32_t fitted_group(const DeviceDescription& desc, const SegmentedTilesTuning& row) {
@@ -116,9 +125,27 @@ SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_typ
     s.warp = true;
     s.warp_width_log2 = bits_of(row_length - 1);  // 2^k >= row_length lanes
     s.rows_per_group = s.group >> s.warp_width_log2;
-    s.groups = ceil_div(rows, s.rows_per_group);
+    s.warp_items = std::clamp<std::uint32_t>(
+        static_cast<std::uint32_t>(segmented_policy_override().warp_items.value_or(s.tuning->warp_items)), 1, 8);
+    s.groups = ceil_div(rows, s.rows_per_group * s.warp_items);
     s.key_passes = 0;
     return s;
+  }
+  const std::uint64_t block_min = segmented_policy_override().block_min_row.value_or(s.tuning->block_min_row);
+  if (desc.backend == "cuda" && block_min != 0 && row_length >= block_min && rows > 0 &&
+      rows <= std::uint64_t(0x7FFFFFFF)) {  // CUDA's grid
+    // the 1-D radix sort's own choice for one row: a one-block sort, or nothing (longer than its tiles)
+    const RadixPolicy p = choose_radix_policy(desc, type, value_bytes, row_length, SortOptions{}, RadixPolicyOverride{});
+    if (p.path == RadixPath::single_tile) {
+      s.block = true;
+      s.block_sort = p.single_tile;
+      s.group = p.single_tile.threads;
+      s.rows_per_group = 1;
+      s.groups = rows;
+      s.local_bytes = single_tile_local_bytes(p.single_tile, key_size(type), value_bytes);
+      s.key_passes = p.single_tile.bitonic_log2 ? 0 : static_cast<std::uint32_t>(key_size(type));  // 8-bit digits
+      return s;
+    }
   }
   const std::uint64_t cap = capacity_for(desc, type, value_bytes, positions);
   if (rows == 0 || row_length == 0 || row_length > cap) return s;
@@ -162,10 +189,24 @@ TileBuffers tile_buffers(SortJob& sort) {
   return {sort.keys_in ? *sort.keys_in : sort.keys, sort.keys, values_in, values_out};
 }
 
-rt::Program& tile_program(SortJob& sort, std::uint32_t group) {
+// warp_items: the warp kernel's rows per lane (a program of its own where it is not 1)
+rt::Program& tile_program(SortJob& sort, std::uint32_t group, std::uint32_t warp_items = 1) {
   std::vector<std::string> defines = sort.key_defines(group);
   defines.push_back("RADIX_BITS=" + std::to_string(kDigitBits));
+  if (warp_items != 1) defines.push_back("WARP_ROW_ITEMS=" + std::to_string(warp_items));
   return sort.device.program("segmented_tiles.cl", defines);
+}
+
+// CUDA's block per row: the kernels of segmented_rows_block.cl, built as the 1-D single tile's are.
+rt::Program& block_program(SortJob& sort) {
+  return sort.device.program("segmented_rows_block.cl",
+                             radix_single_tile_program_defines(radix_tuning_for(sort.device.description()), sort.type,
+                                                               sort.value_bytes));
+}
+std::string block_kernel(const SegmentedTilesShape& s) {
+  const SingleTilePolicy& t = s.block_sort;
+  return t.bitonic_log2 ? "segmented_rows_bitonic_" + std::to_string(t.bitonic_log2)
+                        : "segmented_rows_tile_" + std::to_string(t.threads) + "_" + std::to_string(t.items);
 }
 
 void sort_offsets(SegmentedJob& job) {
@@ -223,8 +264,12 @@ void segmented_tiles_sort(SegmentedJob& job) {
                   "segmented tiles: rows of " + std::to_string(length) + " keys exceed this bin's capacity of " +
                       std::to_string(segmented_tiles_capacity(dev, sort.type, sort.value_bytes, positions)));
     const TileBuffers b = tile_buffers(sort);
-    if (s.warp)
-      dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
+    if (s.block)
+      dev.launch(block_program(sort).kernel(block_kernel(s)), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+                 {b.keys_in, b.values_in, b.keys_out, b.values_out, static_cast<std::uint32_t>(length), sort.flip_arg(),
+                  std::uint32_t(positions ? 1 : 0)});
+    else if (s.warp)
+      dev.launch(tile_program(sort, s.group, s.warp_items).kernel("segmented_tiles_warp"), {s.groups, s.group, 0},
                  {b.keys_in, b.keys_out, b.values_in, b.values_out, seg.count, static_cast<std::uint32_t>(length),
                   s.warp_width_log2, std::uint32_t(positions ? 1 : 0), sort.flip_arg()});
     else
@@ -234,7 +279,7 @@ void segmented_tiles_sort(SegmentedJob& job) {
                   static_cast<std::uint32_t>(s.rows_per_group), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
                   static_cast<std::uint32_t>(s.slots)});
     what = std::to_string(seg.count) + " rows of " + std::to_string(length) + " keys, " +
-           std::to_string(s.rows_per_group) + (s.warp ? " per block in warp lanes" : " per group");
+           (s.block ? std::string("a block each") : std::to_string(s.rows_per_group) + (s.warp ? " per block in warp lanes" : " per group"));
   }
   sort.values_are_positions = false;
   if (start) {
@@ -274,10 +319,22 @@ std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& des
                     std::to_string(capacity_for(desc, type, value_bytes, positions)) + " keys: not this bin");
     return lines;
   }
+  if (s.block) {
+    const SingleTilePolicy& b = s.block_sort;
+    lines.push_back("segmented_rows_block.cl " + block_kernel(s) + ": " + std::to_string(s.groups) +
+                    " blocks of " + std::to_string(s.group) + " threads, one row of " + std::to_string(row_length) +
+                    " keys each, " +
+                    (b.bitonic_log2 ? "a bitonic network of " + std::to_string(std::uint64_t(1) << b.bitonic_log2) +
+                                          " elements in registers"
+                                    : std::to_string(s.key_passes) + " 8-bit digit passes, warp-ranked") +
+                    ", " + std::to_string(s.local_bytes) + " bytes of shared memory" + indices);
+    return lines;
+  }
   if (s.warp) {
     lines.push_back("segmented_tiles.cl segmented_tiles_warp: " + std::to_string(s.groups) + " blocks of " +
                     std::to_string(s.group) + " threads, " + std::to_string(s.rows_per_group) + " rows of " +
-                    std::to_string(row_length) + " keys per block, " + std::to_string(1u << s.warp_width_log2) +
+                    std::to_string(row_length) + " keys per block and lane item, " +
+                    std::to_string(s.warp_items) + " item(s) per lane, " + std::to_string(1u << s.warp_width_log2) +
                     " lanes per row, a bitonic network in registers, 0 bytes of shared memory" + indices);
     return lines;
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/radix_policy.hpp"
 #include "algorithms/segmented/segmented_job.hpp"
 #include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
@@ -31,6 +32,13 @@ struct SegmentedTilesTuning {
   // CUDA: rows of at most this many keys (<= 32) take segmented_tiles_warp, a bitonic network across
   // the lanes of a warp per row, instead of the tile (0: never)
   std::uint32_t warp_max_row;
+  // ... and each lane holds an element of this many rows (kernels/segmented_warp_rows.h,
+  // WARP_ROW_ITEMS; SegmentedPolicyOverride::warp_items replaces it)
+  std::uint32_t warp_items;
+  // CUDA: rows of at least this many keys take a block each (kernels/segmented_rows_block.cl: the 1-D
+  // radix sort's one-block sort of the row, where it takes n = the row's length) instead of the tile
+  // (0: never; SegmentedPolicyOverride::block_min_row replaces it)
+  std::uint64_t block_min_row;
 };
 std::span<const SegmentedTilesTuning> segmented_tiles_tuning_rows();
 const SegmentedTilesTuning& segmented_tiles_tuning_for(const DeviceDescription& desc);
@@ -46,14 +54,19 @@ std::uint64_t segmented_tiles_capacity(const rt::Device& device, key_type type, 
 std::uint64_t segmented_tiles_window(const rt::Device& device, key_type type, std::size_t value_bytes,
                                      bool positions = false);
 
-// One launch of segmented_tiles_rows or segmented_tiles_warp (rows x row_length keys), or of
-// segmented_tiles_offsets (n keys).
+// One launch of segmented_tiles_rows, segmented_tiles_warp or segmented_rows_block.cl's kernel of
+// the shape (rows x row_length keys), or of segmented_tiles_offsets (n keys).
 struct SegmentedTilesShape {
   const SegmentedTilesTuning* tuning = nullptr;
   std::uint32_t group = 0;
   std::uint64_t rows_per_group = 0;  // rows: 0 when they do not fit (longer than the capacity)
   std::uint32_t warp_width_log2 = 0;  // warp: lanes per row (log2)
+  std::uint32_t warp_items = 1;       // warp: rows per lane (rows_per_group counts one item's)
   bool warp = false;                  // rows: segmented_tiles_warp (CUDA) rather than the tile
+  // rows: one block per row (CUDA, segmented_rows_block.cl) with the 1-D one-block sort of this shape
+  // (threads x items, or the bitonic network of 2^bitonic_log2 elements) rather than the tile
+  bool block = false;
+  SingleTilePolicy block_sort;
   std::uint64_t window = 0;          // offsets: 0 when the device has no room for the bin
   std::uint64_t groups = 0;
   std::uint64_t slots = 0;        // elements per local array (the kernel's SG_PAD spare slots included)

@@ -7,6 +7,8 @@
 #include <complex>
 #include <numeric>
 
+#include "algorithms/radix_policy.hpp"
+#include "algorithms/segmented/segmented_tiles.hpp"
 #include "support/key_types.hpp"
 #include "support/test_support.hpp"
 
@@ -118,6 +120,28 @@ TEST(ComplexKeys, DeviceArrayAndAutomaticChoice) {
   std::vector<c64> got(keys.size());
   d.download(got);
   ASSERT_TRUE(keys_sorted_like_reference(keys, got, order::descending, true)) << "seed=" << seed;
+}
+
+// CUDA's one-block radix sorts (the single tile, the bitonic network, the segments, and the
+// segmented tile bin's block per row, which runs them) move ordered images and turn them back into
+// keys; a complex key's image has no inverse, so the policy keeps complex keys to the passes that move
+// the keys themselves. No device needed: an H100's description.
+TEST(ComplexKeys, CudaNeverTakesTheOneBlockSorts) {
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.name = "NVIDIA H100 80GB HBM3", h100.vendor = "NVIDIA Corporation";
+  h100.architecture = "sm_90", h100.is_gpu = true;
+  h100.local_memory_bytes = 232448, h100.max_work_group_size = 1024, h100.compute_units = 132;
+  for (std::size_t vb : {0, 4, 8, 16})
+    for (std::uint64_t n : {2ull, 100ull, 5000ull, 1ull << 16, 1ull << 22, 1ull << 26})
+      for (const algo::RadixPolicyOverride& o : {algo::RadixPolicyOverride{}, algo::RadixPolicyOverride{.segments = true}}) {
+        const algo::RadixPolicy p = algo::choose_radix_policy(h100, key_type::c64, vb, n, SortOptions{}, o);
+        EXPECT_NE(p.path, algo::RadixPath::single_tile) << "n=" << n << " vb=" << vb;
+        EXPECT_EQ(p.segments.threads, 0u) << "n=" << n << " vb=" << vb;
+        EXPECT_FALSE(p.onesweep.recompute_digit) << "n=" << n << " vb=" << vb;
+      }
+  for (std::uint64_t length : {33ull, 300ull, 1024ull, 4096ull})
+    EXPECT_FALSE(algo::segmented_tiles_shape(h100, key_type::c64, 4, true, 1000, length).block) << length;
+  EXPECT_TRUE(algo::segmented_tiles_shape(h100, key_type::u64, 4, true, 1000, 300).block);  // the same row for u64
 }
 
 TEST(ComplexKeys, ComparatorIsRefused) {

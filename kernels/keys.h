@@ -3,12 +3,16 @@
 // Specialised by the host with:
 //   KEY_BITS    8, 16, 32 or 64: the key's storage width; keys are stored and moved as key_t bits.
 //   KEY_KIND    0 unsigned, 1 signed two's complement, 2 float (f16 / f32 / f64 by KEY_BITS; bfloat16
-//               with KEY_BFLOAT16=1 and KEY_BITS 16), 3 bool (KEY_BITS 8: the byte 0 false, any other true).
+//               with KEY_BFLOAT16=1 and KEY_BITS 16), 3 bool (KEY_BITS 8: the byte 0 false, any other true),
+//               4 complex64 (KEY_BITS 64: the real part's f32 bits low, the imaginary part's high).
 //   VALUE_BYTES 0 (keys only), 1, 2, 4, 8 or 16.
 //
 // ordered_key(k, flip) maps a key to an unsigned integer whose natural order is the sort order:
 //   - signed: flip the sign bit;
 //   - bool: 0 for false, 1 for true, so a true byte other than 1 sorts with the 1s;
+//   - complex64: numpy's order (gpusort/key_order.hpp, complex_image): the parts' f32 images, the top
+//     word re's image for keys without NaN parts, else a class above every number's image (imaginary
+//     NaN, real NaN, both), the bottom word the part that orders the class. Not injective either;
 //   - float: -0.0 and +0.0 map to the same value, every NaN maps to the largest value (NaN last
 //     ascending), other values by the usual sign-magnitude flip. The map is not injective, which is
 //     why kernels move the original bits and only compare ordered keys: NaN payloads and the sign of
@@ -63,6 +67,19 @@ typedef u64 okey_t;
 #if KEY_KIND == 3 && KEY_BITS != 8
 #error "bool keys are 8 bits"
 #endif
+#if KEY_KIND == 4 && KEY_BITS != 64
+#error "complex keys are 64 bits (two f32)"
+#endif
+
+#if KEY_KIND == 4
+// The ordered image of an f32's bits, as the float branch of ordered_key has it for KEY_BITS 32.
+DEVICE_FN u32 f32_ordered_image(u32 k) {
+  const u32 mag = k & 0x7FFFFFFFu;
+  u32 o = k ^ ((0u - (k >> 31)) | 0x80000000u);
+  o = mag == 0u ? 0x80000000u : o;
+  return mag > 0x7F800000u ? 0xFFFFFFFFu : o;
+}
+#endif
 
 // The flip argument every kernel takes for the order: 0 ascending, KEY_ALL_ONES descending.
 DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
@@ -72,6 +89,12 @@ DEVICE_FN okey_t ordered_key(key_t k, okey_t flip) {
   okey_t o = (okey_t)(k ^ KEY_SIGN_BIT);
 #elif KEY_KIND == 3
   okey_t o = k != 0 ? 1u : 0u;
+#elif KEY_KIND == 4
+  const u32 re = f32_ordered_image((u32)k), im = f32_ordered_image((u32)(k >> 32));
+  const int re_nan = re == 0xFFFFFFFFu, im_nan = im == 0xFFFFFFFFu;
+  const u32 hi = re_nan ? (im_nan ? 0xFFFFFFFFu : 0xFF800002u) : im_nan ? 0xFF800001u : re;
+  const u32 lo = re_nan ? im : im_nan ? re : im;
+  okey_t o = (okey_t)hi << 32 | (okey_t)lo;
 #else
   // branch-free (selects): negative -> ~k, positive -> k | sign; then -0/+0 and NaN fixed up
   const okey_t kk = (okey_t)k;
@@ -117,7 +140,7 @@ DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
 // f32 and f64 keys on CUDA compare as floats with NaN last (-0 == +0 and NaN == NaN, as ordered_key
 // has them): a few instructions where the mapping costs a dozen per comparison (H100, 2026-11-23,
 // f64 merge sort of 2^28 keys: 49.6 ms mapped, 32.0 ms with the run-time comparator `return a <
-// b;`). OpenCL maps floats (fp64 is optional there), and so does CUDA for 16-bit floats.
+// b;`). OpenCL maps floats (fp64 is optional there), and so does CUDA for 16-bit floats and complex keys.
 DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
   const key_t x = flip ? b : a, y = flip ? a : b;
 #if KEY_KIND == 0
@@ -132,12 +155,12 @@ DEVICE_FN int key_before(key_t a, key_t b, okey_t flip) {
   return (i64)x < (i64)y;
 #elif KEY_KIND == 3
   return (x == 0) & (y != 0);
-#elif GS_CUDA && KEY_BITS == 32
+#elif KEY_KIND == 2 && GS_CUDA && KEY_BITS == 32
   // x is a number and not (x >= y): x < y, or y is NaN (a NaN y follows every number x). Two
   // comparisons, no branches ("less or unordered" and a NaN test of x).
   const float fx = __int_as_float((int)x), fy = __int_as_float((int)y);
   return (fx == fx) & !(fx >= fy);
-#elif GS_CUDA && KEY_BITS == 64
+#elif KEY_KIND == 2 && GS_CUDA && KEY_BITS == 64
   const double fx = __longlong_as_double((long long)x), fy = __longlong_as_double((long long)y);
   return (fx == fx) & !(fx >= fy);
 #else

@@ -7,6 +7,9 @@
 #define GPUSORT_USER_KEY_H
 #include "keys.h"
 
+#if KEY_KIND == 4
+#error "a run-time order over complex keys is not supported (the host refuses it)"
+#endif
 #if KEY_KIND == 2 && KEY_BITS <= 32
 typedef float user_key_t;
 #elif KEY_KIND == 2

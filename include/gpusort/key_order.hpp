@@ -4,10 +4,15 @@
 //  - floats (f16, bf16, f32, f64): -0.0 == +0.0; NaN (any payload) is greater than every number and
 //    equal to every NaN;
 //  - bool: false before true; the byte 0 is false, any other byte true;
+//  - complex (c64) as numpy sorts it: first the keys whose parts are both numbers, by real part, then
+//    imaginary part; then those with only the imaginary part NaN, by real part; then those with only
+//    the real part NaN, by imaginary part; last those with both parts NaN, all equal. Each part
+//    compares by the float rules (-0.0 == +0.0);
 //  - descending is the exact reverse of ascending, so a stable descending sort keeps equal keys
 //    in input order.
 // Useful to verify results: std::is_sorted(v.begin(), v.end(), gpusort::key_less<T>{order}).
 #include <bit>
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 
@@ -40,10 +45,29 @@ template <> struct float_layout<std::bfloat16_t> : float_layout<bfloat16_bits> {
 template <class T>
 concept float_key = requires { float_layout<std::remove_cv_t<T>>::exp_mask; };
 
+// Keys sorted by the complex rules above.
+template <class T>
+concept complex_key = std::is_same_v<std::remove_cv_t<T>, std::complex<float>>;
+
+template <class T>
+constexpr auto ordered_bits(T key) noexcept;
+
+// The 64-bit image of a complex64 key from the f32 images of its parts: the class of the NaN parts
+// in the top word above every number's image (the largest, +inf's, is 0xFF800000), the part that
+// orders the class below it. kernels/keys.h computes the same (KEY_KIND 4).
+constexpr std::uint64_t complex_image(std::uint32_t re, std::uint32_t im) noexcept {
+  constexpr std::uint32_t nan = ~std::uint32_t(0);
+  const std::uint64_t hi = re == nan ? (im == nan ? nan : 0xFF800002u) : im == nan ? 0xFF800001u : re;
+  const std::uint64_t lo = re == nan ? im : im == nan ? re : im;
+  return hi << 32 | lo;
+}
+
 // Maps a key to an unsigned integer whose natural order is the ascending sort order.
 template <class T>
 constexpr auto ordered_bits(T key) noexcept {
-  if constexpr (float_key<T>) {
+  if constexpr (complex_key<T>) {
+    return complex_image(ordered_bits(key.real()), ordered_bits(key.imag()));
+  } else if constexpr (float_key<T>) {
     using U = typename float_layout<T>::bits_type;
     constexpr U sign = U(U(1) << (sizeof(U) * 8 - 1));
     constexpr U exp_mask = float_layout<T>::exp_mask;

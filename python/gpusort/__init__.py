@@ -12,10 +12,12 @@
     values, indices = gpusort.topk(logits, 50)     # as torch.topk: the 50 largest of each row
 
 Keys: arrays of any number of dimensions of uint8..uint64, int8..int64, float16, bfloat16, float32,
-float64, bool, or array-likes numpy reads, sorted along axis= (default the last; None flattens);
-strided arrays are gathered. Values: arrays of the keys' shape with 1, 2, 4, 8 or 16-byte
+float64, bool, complex64, or array-likes numpy reads, sorted along axis= (default the last; None
+flattens); strided arrays are gathered. Values: arrays of the keys' shape with 1, 2, 4, 8 or 16-byte
 elements. Floats: -0.0 == +0.0; NaN is greater than every number (last ascending, first
-descending) and NaN payloads are kept. Bools: false first. Sorts are stable by default; descending is its own
+descending) and NaN payloads are kept. Bools: false first. Complex: numpy's order (by real part,
+then imaginary part; keys with a NaN part after all others: imaginary NaN, then real NaN, then
+both). Sorts are stable by default; descending is its own
 order, so equal keys keep their input order there too. Small host arrays are sorted on the host (the
 device's tuning says how small). CUDA arrays of PyTorch and CuPy are sorted on the producer's
 current stream and the call returns once the sort is enqueued. The functions' own help and

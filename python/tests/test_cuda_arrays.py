@@ -17,9 +17,9 @@ except ImportError:
     cupy = None
 
 TORCH_DTYPES = ["uint8", "int8", "int16", "int32", "int64", "float32", "float64", "uint16", "uint32", "uint64",
-                "float16", "bool"]
+                "float16", "bool", "complex64"]
 NUMPY_DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64",
-                "float16", "bool"]
+                "float16", "bool", "complex64"]
 
 
 def need_torch_cuda():
@@ -38,6 +38,12 @@ def need_cupy():
 
 def host_keys(dtype, n, seed):
     rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "c":  # parts of few values (ties in the real part), NaN and zeros in either
+        part = np.dtype(dtype).char.lower()
+        x = np.empty(n, dtype=dtype)
+        x.real = np.round(host_keys(part, n, seed))
+        x.imag = host_keys(part, n, seed + 1)
+        return x
     if np.dtype(dtype).kind == "f":
         x = rng.standard_normal(n).astype(dtype)
         specials = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf], dtype=dtype)

@@ -13,7 +13,7 @@
 namespace gpusort::algo {
 
 std::vector<std::string> key_defines_for(key_type type, std::size_t value_bytes) {
-  const int kind = is_float(type) ? 2 : type == key_type::b8 ? 3 : is_signed(type) ? 1 : 0;
+  const int kind = is_float(type) ? 2 : type == key_type::b8 ? 3 : is_complex(type) ? 4 : is_signed(type) ? 1 : 0;
   std::vector<std::string> d = {"KEY_BITS=" + std::to_string(key_size(type) * 8), "KEY_KIND=" + std::to_string(kind),
                                 "VALUE_BYTES=" + std::to_string(value_bytes)};
   if (type == key_type::bf16) d.push_back("KEY_BFLOAT16=1");  // 16-bit floats are binary16 otherwise

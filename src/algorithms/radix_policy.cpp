@@ -101,6 +101,7 @@ bool segments_rule(const RadixTuning& t, key_type type, std::size_t vb, std::uin
 SegmentPolicy choose_segments(const DeviceDescription& desc, const RadixTuning& t, key_type type, std::size_t vb, std::uint64_t n,
                               const SortOptions& options, const OnesweepPolicy& os, const RadixPolicyOverride& o) {
   if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
+  if (is_complex(type)) return {};  // the segments' tiles move images, as the single tile does
   const std::size_t ks = key_size(type);
   if (!o.segments.value_or(segments_rule(t, type, vb, n)) || ks < 4 || os.portion != 0 || n > kOnesweepMaxN) return {};
   const double mean = double(n) / double(std::uint64_t(1) << kSegmentBits);
@@ -124,6 +125,7 @@ SegmentPolicy choose_segments(const DeviceDescription& desc, const RadixTuning& 
 SingleTilePolicy choose_single_tile(const DeviceDescription& desc, const RadixTuning& t, key_type type, std::size_t vb, std::uint64_t n,
                                     const SortOptions& options, const RadixPolicyOverride& o) {
   if (options.work_group_size != 0 || options.items_per_thread != 0) return {};  // the tiled path's shape
+  if (is_complex(type)) return {};  // the one-block sorts move images, and a complex key's has no inverse
   const std::size_t ks = key_size(type);
   SingleTilePolicy s;
   // the bitonic network where it serves the type (kernels/radix_small_bitonic.h: the radix sort's output)
@@ -336,7 +338,7 @@ OnesweepPolicy choose_onesweep_policy(const RadixTuning& t, key_type type, std::
   p.min_blocks = o.min_blocks.value_or(min_blocks_rule(ks, vb, p.split_stage, p.items));
   // the scatter recomputes digits of integer keys staged apart (64-bit keys or pairs), and of 4-byte
   // keys alone from the row's n (their ranking is ALU-bound below)
-  p.recompute_digit = !fl && (vb == 0 || p.split_stage) &&
+  p.recompute_digit = !fl && !is_complex(type) && (vb == 0 || p.split_stage) &&
                       o.recompute_digit.value_or(ks == 8 || vb != 0 || (ks == 4 && n >= t.recompute_keys4_from));
   p.uniform_count =
       o.uniform_count.value_or(ks == 8 && vb == 8 && !p.split_stage && n >= t.uniform_count_wide_pairs_from);

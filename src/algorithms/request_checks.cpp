@@ -61,6 +61,9 @@ void check_request(const SortRequest& r) {
     check_record_order(r.record_bytes, r.record_fields, r.options);
   } else {
     check_key_type(r.type);
+    if (is_complex(r.type) && !r.options.comparator.empty())
+      throw Error(errc::unsupported, "SortOptions::comparator is not supported for complex keys (" +
+                                         std::string(key_type_name(r.type)) + "): they sort in numpy's order");
     if (r.positions) check_argsort_indices(r.segmented() ? 0 : r.n, r.value_bytes);  // segments: check_segments
     if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
       throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
@@ -139,7 +142,7 @@ void check_topk(const SortRequest& r) {
 void check_key_type(key_type type) {
   if (static_cast<unsigned>(type) >= std::size(all_key_types))
     throw Error(errc::invalid_argument, "key type " + std::to_string(static_cast<int>(type)) +
-                                            " is none of the key types (u8 ... f64, f16, bf16, bool)");
+                                            " is none of the key types (u8 ... f64, f16, bf16, bool, c64)");
 }
 
 const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {

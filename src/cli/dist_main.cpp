@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
   app.add_option("input", a.input, "Keys: a raw little-endian array of --type (each rank reads its share)")->required();
   app.add_option("-o,--output", a.output, "Where the sorted keys go (one file, renamed into place when complete)")
       ->required();
-  app.add_option("-t,--type", a.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool")->required();
+  app.add_option("-t,--type", a.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64")->required();
   app.add_option("--values", a.values, "Values carried with the keys: a raw file of as many elements");
   app.add_option("--values-type", a.values_type, "Value type: a key type name or bytesK (K = 1, 2, 4, 8, 16)");
   app.add_option("--values-out", a.values_out, "Where the permuted values go");

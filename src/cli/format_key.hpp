@@ -1,6 +1,7 @@
 #pragma once
 // Keys as a human reads them, for the command's messages (gpusort verify).
 #include <bit>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -32,6 +33,8 @@ std::string format_key(T k) {
     std::snprintf(buf, sizeof buf, "%.4g", double(float_value(k)));
   else if constexpr (std::is_same_v<T, bool_byte>)
     return k.byte == 0 ? "false" : k.byte == 1 ? "true" : "true (byte " + std::to_string(k.byte) + ")";
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    std::snprintf(buf, sizeof buf, "(%.9g%+.9gj)", double(k.real()), double(k.imag()));
   else if constexpr (std::is_same_v<T, float>)
     std::snprintf(buf, sizeof buf, "%.9g", double(k));
   else if constexpr (std::is_same_v<T, double>)

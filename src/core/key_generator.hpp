@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "gpusort/key_order.hpp"
 #include "gpusort/key_type.hpp"
@@ -139,6 +140,17 @@ constexpr T edge_keys<T>[] = {
     detail::float_from_bits<T>(detail::sign_bit<T> | detail::float_one_bits<T>)};
 template <>
 constexpr bool_byte edge_keys<bool_byte>[] = {bool_byte{0}, bool_byte{1}};
+// complex: the float edges paired so that every NaN class (real, imaginary, both; payloads and signs),
+// both zeros, infinities, subnormals and the extremes each appear in either part.
+template <class T>
+  requires gpusort::complex_key<T>
+constexpr T edge_keys<T>[] = {
+    T(edge_keys<float>[0], edge_keys<float>[1]),   T(edge_keys<float>[1], edge_keys<float>[0]),
+    T(edge_keys<float>[4], edge_keys<float>[12]),  T(edge_keys<float>[7], edge_keys<float>[1]),
+    T(edge_keys<float>[12], edge_keys<float>[5]),  T(edge_keys<float>[1], edge_keys<float>[6]),
+    T(edge_keys<float>[6], edge_keys<float>[7]),   T(edge_keys<float>[2], edge_keys<float>[3]),
+    T(edge_keys<float>[3], edge_keys<float>[4]),   T(edge_keys<float>[8], edge_keys<float>[9]),
+    T(edge_keys<float>[10], edge_keys<float>[11]), T(edge_keys<float>[12], edge_keys<float>[13])};
 
 namespace detail {
 
@@ -166,6 +178,22 @@ T spread_key(std::size_t i, std::size_t n, SplitMix64& rng) noexcept {
 }  // namespace detail
 
 // Fills out[0..n).
+template <class T>
+void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed);
+
+// Complex keys: each part drawn from its float type by the distribution on its own stream (sorted
+// real parts make sorted keys; specials put NaNs, zeros, infinities and subnormals in either part or
+// both).
+template <class T>
+  requires gpusort::complex_key<T>
+void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed) {
+  using P = typename T::value_type;
+  std::vector<P> re(n), im(n);
+  generate_keys(re.data(), n, d, seed);
+  generate_keys(im.data(), n, d, seed ^ 0x696D6167696E6172ull);
+  for (std::size_t i = 0; i < n; ++i) out[i] = T(re[i], im[i]);
+}
+
 template <class T>
 void generate_keys(T* out, std::size_t n, const Distribution& d, std::uint64_t seed) {
   using namespace detail;

@@ -22,6 +22,7 @@ TEST(UserOrderBuild, MergeProgramsCompileForSm90) {
                              "merge_local_rank.cl", "rank_sort.cl", "order_check.cl"}) {
       const std::string source = rt::assemble_kernel_source(std::string(file) + "#" + order);
       for (key_type type : all_key_types) {
+        if (is_complex(type)) continue;  // no comparator over complex keys: the host refuses it
         auto defines = algo::key_defines_for(type, 4);
         defines.insert(defines.end(), {"GROUP_SIZE=256", "ITEMS=4", "CACHE=1024"});
         EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "")

@@ -187,6 +187,23 @@ TEST(CudaNvrtc, EveryKernelFileCompilesForSm90) {
   RecordProperty("programs_checked", checked);
 }
 
+// Complex keys (KEY_KIND 4) in every program they may run in: all but the one-block radix sorts (and
+// the segmented rows that run them), which move images a complex key cannot be read back from (the
+// radix policy never gives them those: ComplexKeys.CudaNeverTakesTheOneBlockSorts).
+TEST(CudaNvrtc, ComplexKeysCompileInTheirPrograms) {
+  std::string why;
+  if (!nvrtc_available(&why)) GTEST_SKIP() << why;
+  for (const auto& file : embedded_kernel_files()) {
+    const std::string name = file.name;
+    if (!ends_with(name, ".cl") || name == "radix_single_tile.cl" || name == "radix_segments.cl" ||
+        name == "segmented_rows_block.cl")
+      continue;
+    const auto defines = merge_defines({"KEY_BITS=64", "KEY_KIND=4", "VALUE_BYTES=8"}, documented_defines(file.text));
+    EXPECT_EQ(nvrtc_compile_check(assemble_kernel_source(name), nvrtc_options(defines, "sm_90")), "")
+        << name << " with " << join(defines);
+  }
+}
+
 // ---- on a CUDA device (skipped without one) ------------------------------------------------------
 
 DevicePtr open_or_skip() {

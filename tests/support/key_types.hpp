@@ -26,7 +26,7 @@ struct KeyTypeList {
 
 using AllKeyTypeList = KeyTypeList<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, std::int8_t,
                                    std::int16_t, std::int32_t, std::int64_t, float, double, half_bits,
-                                   bfloat16_bits, bool_byte>;
+                                   bfloat16_bits, bool_byte, std::complex<float>>;
 
 namespace detail {
 template <class List>

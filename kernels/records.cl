@@ -17,13 +17,34 @@ typedef u64 index_t;
 typedef u32 index_t;
 #endif
 
-// A pass's key of one record at `field` (its first byte): a plain field is `field_bytes` bytes
-// stored little-endian; a packed piece of a bytesK field is its field_bytes bytes read as a
-// big-endian number of key_bytes bytes, padded with zero bytes on the right, so that unsigned
-// order is the bytes' lexicographic order.
-DEVICE_FN u64 record_key(GLOBAL const u8* field, u32 field_bytes, u32 packed, u32 key_bytes) {
+// The f64 image of a double's bits: unsigned order is the float order (-0 == +0, every NaN ~0).
+DEVICE_FN u64 record_f64_image(u64 bits) {
+  const u64 sign = (u64)1 << 63, mag = bits & ~sign;
+  if (mag > 0x7FF0000000000000ull) return ~(u64)0;
+  if (mag == 0) return sign;
+  return (bits & sign) ? ~bits : (bits | sign);
+}
+
+// A word of a complex128 key's image (gpusort/key_order.hpp, complex128_high_word and
+// complex128_low_word, compute the same): high, the NaN class above every number's image
+// (+inf's, 0xFFF0000000000000) or the real part; low, the part that orders within the class.
+DEVICE_FN u64 record_complex128_word(GLOBAL const u8* field, u32 high) {
+  const u64 nan = ~(u64)0, inf = 0xFFF0000000000000ull;
+  const u64 re = record_f64_image(gs_record_le(field, 8)), im = record_f64_image(gs_record_le(field + 8, 8));
+  if (high) return re == nan ? (im == nan ? nan : inf + 2) : im == nan ? inf + 1 : re;
+  return re == nan ? im : im == nan ? re : im;
+}
+
+// A pass's key of one record at `field` (its first byte), by `mode`: 0, a plain field, is
+// `field_bytes` bytes stored little-endian; 1, a packed piece of a bytesK field, is its field_bytes
+// bytes read as a big-endian number of key_bytes bytes, padded with zero bytes on the right, so
+// that unsigned order is the bytes' lexicographic order; 2 and 3, the high and the low word of a
+// complex128 field's image.
+DEVICE_FN u64 record_key(GLOBAL const u8* field, u32 field_bytes, u32 mode, u32 key_bytes) {
   u64 v = 0;
-  if (packed) {
+  if (mode >= 2) {
+    v = record_complex128_word(field, mode == 2);
+  } else if (mode == 1) {
     for (u32 b = 0; b < key_bytes; ++b) v = (v << 8) | (u64)(b < field_bytes ? field[b] : 0);
   } else {
     v = gs_record_le(field, field_bytes);
@@ -46,7 +67,7 @@ DEVICE_FN u64 load_key(GLOBAL const u8* keys, u64 i, u32 key_bytes) {
 }
 
 // Every pass's key of record i, in record order, while the record's key bytes are read once. Row p
-// of the table (RECORD_PASS_WORDS words) describes pass p: {offset, field_bytes, packed, key_bytes,
+// of the table (RECORD_PASS_WORDS words) describes pass p: {offset, field_bytes, mode, key_bytes,
 // the byte position in `keys` of its array of n keys}.
 #ifndef RECORD_PASS_WORDS  // set by the driver (kPassTableWords)
 #define RECORD_PASS_WORDS 5

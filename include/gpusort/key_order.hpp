@@ -4,7 +4,7 @@
 //  - floats (f16, bf16, f32, f64): -0.0 == +0.0; NaN (any payload) is greater than every number and
 //    equal to every NaN;
 //  - bool: false before true; the byte 0 is false, any other byte true;
-//  - complex (c64) as numpy sorts it: first the keys whose parts are both numbers, by real part, then
+//  - complex (c64, c128) as numpy sorts it: first the keys whose parts are both numbers, by real part, then
 //    imaginary part; then those with only the imaginary part NaN, by real part; then those with only
 //    the real part NaN, by imaginary part; last those with both parts NaN, all equal. Each part
 //    compares by the float rules (-0.0 == +0.0);
@@ -47,7 +47,12 @@ concept float_key = requires { float_layout<std::remove_cv_t<T>>::exp_mask; };
 
 // Keys sorted by the complex rules above.
 template <class T>
-concept complex_key = std::is_same_v<std::remove_cv_t<T>, std::complex<float>>;
+concept complex_key = std::is_same_v<std::remove_cv_t<T>, std::complex<float>> ||
+                      std::is_same_v<std::remove_cv_t<T>, std::complex<double>>;
+
+// A complex128 key's image: 128 bits (a GCC and Clang extension; the device sorts it as two 64-bit
+// words, algorithms/records/record_passes.hpp).
+__extension__ typedef unsigned __int128 complex128_image_t;
 
 template <class T>
 constexpr auto ordered_bits(T key) noexcept;
@@ -60,6 +65,21 @@ constexpr std::uint64_t complex_image(std::uint32_t re, std::uint32_t im) noexce
   const std::uint64_t hi = re == nan ? (im == nan ? nan : 0xFF800002u) : im == nan ? 0xFF800001u : re;
   const std::uint64_t lo = re == nan ? im : im == nan ? re : im;
   return hi << 32 | lo;
+}
+
+// The same for complex128 from the f64 images of its parts (+inf's is 0xFFF0000000000000): the high
+// word (class and real part) and the low word (imaginary part, or the real part for the class with
+// only the imaginary part NaN). kernels/records.cl computes the same words (records_make_keys).
+constexpr std::uint64_t complex128_high_word(std::uint64_t re, std::uint64_t im) noexcept {
+  constexpr std::uint64_t nan = ~std::uint64_t(0), inf = 0xFFF0000000000000ull;
+  return re == nan ? (im == nan ? nan : inf + 2) : im == nan ? inf + 1 : re;
+}
+constexpr std::uint64_t complex128_low_word(std::uint64_t re, std::uint64_t im) noexcept {
+  constexpr std::uint64_t nan = ~std::uint64_t(0);
+  return re == nan ? im : im == nan ? re : im;
+}
+constexpr complex128_image_t complex_image(std::uint64_t re, std::uint64_t im) noexcept {
+  return complex128_image_t(complex128_high_word(re, im)) << 64 | complex128_low_word(re, im);
 }
 
 // Maps a key to an unsigned integer whose natural order is the ascending sort order.

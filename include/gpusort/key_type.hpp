@@ -13,19 +13,20 @@
 namespace gpusort {
 
 // f16: IEEE binary16, bf16: bfloat16 (the top half of an f32), b8: bool (one byte; 0 is false,
-// any other byte true), c64: complex64 (two f32, the real part first).
-enum class key_type { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16, bf16, b8, c64 };
+// any other byte true), c64: complex64 (two f32, the real part first), c128: complex128 (two f64,
+// the real part first; sorted as 16-byte records, gpusort/records.hpp, with no values or argsort yet).
+enum class key_type { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16, bf16, b8, c64, c128 };
 
 inline constexpr key_type all_key_types[] = {key_type::u8,  key_type::u16, key_type::u32, key_type::u64,
                                              key_type::i8,  key_type::i16, key_type::i32, key_type::i64,
                                              key_type::f32, key_type::f64, key_type::f16, key_type::bf16,
-                                             key_type::b8,  key_type::c64};
+                                             key_type::b8,  key_type::c64, key_type::c128};
 
 std::size_t key_size(key_type t) noexcept;
-std::string_view key_type_name(key_type t) noexcept;           // "u32", "f64", "f16", "bf16", "bool", "c64", ...
+std::string_view key_type_name(key_type t) noexcept;           // "u32", "f64", "f16", "bf16", "bool", "c64", "c128", ...
 std::optional<key_type> parse_key_type(std::string_view name);  // accepts the names above
 bool is_float(key_type t) noexcept;                             // f16, bf16, f32, f64 (not complex)
-bool is_complex(key_type t) noexcept;                           // c64
+bool is_complex(key_type t) noexcept;                           // c64, c128
 bool is_signed(key_type t) noexcept;
 
 // 16-bit float keys as their bits, for C++ without std::float16_t / std::bfloat16_t (<stdfloat>,
@@ -62,6 +63,7 @@ template <> struct key_type_of<bfloat16_bits> { static constexpr key_type value 
 template <> struct key_type_of<bool> { static constexpr key_type value = key_type::b8; };
 template <> struct key_type_of<bool_byte> { static constexpr key_type value = key_type::b8; };
 template <> struct key_type_of<std::complex<float>> { static constexpr key_type value = key_type::c64; };
+template <> struct key_type_of<std::complex<double>> { static constexpr key_type value = key_type::c128; };
 #if defined(__STDCPP_FLOAT16_T__)
 template <> struct key_type_of<std::float16_t> { static constexpr key_type value = key_type::f16; };
 #endif
@@ -79,7 +81,7 @@ template <> struct key_type_of<__nv_bfloat16> { static constexpr key_type value 
 // Calls f(T{}) with the C++ type of a run-time key type: the one switch over key types that code
 // generic over keys needs (f is usually a generic lambda: [&](auto tag) { using T = decltype(tag); }).
 // 16-bit floats come as half_bits / bfloat16_bits on every compiler, bools as bool_byte, complex64
-// as std::complex<float>.
+// as std::complex<float>, complex128 as std::complex<double>.
 template <class F>
 decltype(auto) visit_key_type(key_type t, F&& f) {
   switch (t) {
@@ -97,6 +99,7 @@ decltype(auto) visit_key_type(key_type t, F&& f) {
     case key_type::bf16: return f(bfloat16_bits{});
     case key_type::b8: return f(bool_byte{});
     case key_type::c64: return f(std::complex<float>{});
+    case key_type::c128: return f(std::complex<double>{});
   }
   return f(std::uint8_t{});  // unreachable for valid enumerators
 }

@@ -269,6 +269,10 @@ Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices)
   if (request.topk) return plan_topk(request, *devices[0]);
   if (request.segmented()) return plan_segmented(request, *devices[0]);
   if (request.record_bytes) return plan_records(request, *devices[0]);
+  if (detail::sorts_complex128_keys(request)) {
+    if (devices.size() > 1) throw Error(errc::unsupported, "complex128 keys are sorted on one device");
+    return plan_records(detail::complex128_keys_as_records(request), *devices[0]);
+  }
   if (request.ranks) return plan_distributed(request, *devices[0]);
   // Several devices: chosen for the first, and the choice checked against every one of them.
   const Algorithm& algorithm = detail::checked_algorithm(devices[0]->description(), request.n, request.options);

@@ -64,6 +64,12 @@ void check_request(const SortRequest& r) {
     if (is_complex(r.type) && !r.options.comparator.empty())
       throw Error(errc::unsupported, "SortOptions::comparator is not supported for complex keys (" +
                                          std::string(key_type_name(r.type)) + "): they sort in numpy's order");
+    if (r.type == key_type::c128 && (r.value_bytes != 0 || r.positions || r.segmented() || r.ranks != 0))
+      throw Error(errc::unsupported, "complex128 (c128) keys are sorted alone for now: no values, argsort, segments "
+                                     "or distributed sort (complex64 keys take them all)");
+    if (r.type == key_type::c128 && r.where == data_location::caller_memory)
+      throw Error(errc::unsupported, "complex128 (c128) keys in native views (caller memory) are not supported yet: "
+                                     "sort them as host data, a DeviceArray or a DeviceBuffer");
     if (r.positions) check_argsort_indices(r.segmented() ? 0 : r.n, r.value_bytes);  // segments: check_segments
     if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
       throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +
@@ -119,6 +125,7 @@ void check_topk(const SortRequest& r) {
   if (r.record_bytes != 0 || !r.record_fields.empty() || r.ranks != 0 || r.offset_bytes != 0)
     throw Error(errc::unsupported, "a top-k takes keys in uniform rows: no records, no distributed sort, no offsets");
   check_key_type(r.type);
+  if (r.type == key_type::c128) throw Error(errc::unsupported, "a top-k of complex128 (c128) keys is not supported yet");
   if (r.positions) throw Error(errc::invalid_argument, "a top-k makes its indices itself: SortRequest::positions is not read");
   if (r.value_bytes != 0 && r.value_bytes != 4 && r.value_bytes != 8)
     throw Error(errc::invalid_argument, "a top-k's indices are 4 or 8 bytes wide (0: keys alone), not " +
@@ -142,7 +149,7 @@ void check_topk(const SortRequest& r) {
 void check_key_type(key_type type) {
   if (static_cast<unsigned>(type) >= std::size(all_key_types))
     throw Error(errc::invalid_argument, "key type " + std::to_string(static_cast<int>(type)) +
-                                            " is none of the key types (u8 ... f64, f16, bf16, bool, c64)");
+                                            " is none of the key types (u8 ... f64, f16, bf16, bool, c64, c128)");
 }
 
 const algo::Algorithm& checked_algorithm(const DeviceDescription& device, std::uint64_t n, const SortOptions& options) {

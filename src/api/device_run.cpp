@@ -4,6 +4,7 @@
 #include <string>
 
 #include "algorithms/order_check.hpp"
+#include "algorithms/records/record_sort.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::detail {
@@ -18,6 +19,7 @@ std::uint64_t needed_temp_bytes(const algo::Algorithm& algorithm, rt::Device& de
 
 std::uint64_t needed_temp_bytes(const algo::Plan& plan, rt::Device& device) {
   const SortRequest& r = plan.request;
+  if (r.record_bytes) return 0;  // complex128 keys, sorted as records: temporaries of their own
   return needed_temp_bytes(*plan.algorithm, device, r.type, r.n, r.value_bytes, r.options);
 }
 
@@ -34,6 +36,10 @@ DeviceRun run_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& 
                                               " (see gpusort::temporary_storage_bytes)");
   }
   algo::print_if_verbose(plan, device);
+  if (r.record_bytes) {  // complex128 keys, planned as 16-byte records: sorted where they lie
+    const SortReport report = sort_records_on_device(device, plan, keys, keys);
+    return {report.sort_ms, report.programs_compiled};
+  }
   algo::SortJob job{device, r.type, r.n, r.value_bytes, keys, values, r.options, temp_storage};
   if (r.n <= 1) return {};
   const algo::RunEvents events = algo::run(algorithm, job);

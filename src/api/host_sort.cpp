@@ -20,6 +20,7 @@ SortReport report_of(rt::Device& device, const algo::Plan& plan) {
 
 SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys, void* values) {
   const SortRequest& r = plan.request;
+  if (r.record_bytes) return sort_host_records(device, plan, keys);  // complex128 keys (no values)
   SortReport report = report_of(device, plan);
   if (plan.path == algo::Path::nothing_to_do) return report;
   algo::print_if_verbose(plan, device);

@@ -18,6 +18,10 @@ namespace gpusort::detail {
 // during the final download leaves them part written).
 SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys, void* values);
 
+// A record sort of host memory as planned (api/records.cpp): also what sort_host_with runs for
+// complex128 keys, which the planner plans as 16-byte records.
+SortReport sort_host_records(rt::Device& device, const algo::Plan& plan, void* records);
+
 // argsort of host keys in one step, where they fit the device: the keys are uploaded from where
 // they lie (never written), the indices (4 or 8 bytes) made on the device and only they come back
 // (into `indices`, once the sort has succeeded): for u32 keys with 8-byte indices 12 bytes per key

@@ -132,6 +132,10 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
   const algo::Plan plan =
       algo::make_plan(records_request(n, record_bytes, fields, data_location::host, options), device);
   if (n > 0 && !records) throw Error(errc::invalid_argument, "records is null");
+  return detail::sort_host_records(device, plan, records);
+}
+
+SortReport detail::sort_host_records(rt::Device& device, const algo::Plan& plan, void* records) {
   auto* bytes = static_cast<unsigned char*>(records);
   algo::print_if_verbose(plan, device);
   switch (plan.path) {

@@ -35,6 +35,8 @@ std::string format_key(T k) {
     return k.byte == 0 ? "false" : k.byte == 1 ? "true" : "true (byte " + std::to_string(k.byte) + ")";
   else if constexpr (std::is_same_v<T, std::complex<float>>)
     std::snprintf(buf, sizeof buf, "(%.9g%+.9gj)", double(k.real()), double(k.imag()));
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    std::snprintf(buf, sizeof buf, "(%.17g%+.17gj)", k.real(), k.imag());
   else if constexpr (std::is_same_v<T, float>)
     std::snprintf(buf, sizeof buf, "%.9g", double(k));
   else if constexpr (std::is_same_v<T, double>)

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
                    "standard input")
       ->type_name("FILE")
       ->required();
-  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64 (optional for .npy input)")
+  sort->add_option("-t,--type", s.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64 c128 (optional for .npy input)")
       ->type_name("TYPE")
       ->group(kInput);
   sort->add_option("--format", s.format,
@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
   GenArgs g;
   auto* gen = app.add_subcommand("gen", "Generate test keys");
   gen->footer("Distributions:\n" + gpusort::core::distribution_help());
-  gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64")->required();
+  gen->add_option("-t,--type", g.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64 c128")->required();
   gen->add_option("-n,--count", g.count, "Number of keys: decimal, or 2^K")->required();
   gen->add_option("--dist", g.dist, "Distribution (see below)")->capture_default_str();
   gen->add_option("--seed", g.seed, "Random seed (same seed, same data)")->capture_default_str();
@@ -314,7 +314,7 @@ int main(int argc, char** argv) {
   PlanArgs pl;
   auto* plan = app.add_subcommand("plan", "Print what a sort would run (algorithm, path, each pass with its tuning, "
                                           "temporaries) without sorting anything");
-  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64 (keys; not with --record-size)");
+  plan->add_option("-t,--type", pl.sort.type, "Key type: u8 u16 u32 u64 i8 i16 i32 i64 f32 f64 f16 bf16 bool c64 c128 (keys; not with --record-size)");
   plan->add_option("-n,--count", pl.count, "Number of keys: decimal, or 2^K")->required();
   plan->add_option("--values", pl.sort.values_type, "Value type carried along: a key type name or bytesK");
   plan->add_option("--indices", pl.indices, "argsort: the indices' width in bytes, 4 or 8");

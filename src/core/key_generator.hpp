@@ -144,13 +144,18 @@ constexpr bool_byte edge_keys<bool_byte>[] = {bool_byte{0}, bool_byte{1}};
 // both zeros, infinities, subnormals and the extremes each appear in either part.
 template <class T>
   requires gpusort::complex_key<T>
-constexpr T edge_keys<T>[] = {
-    T(edge_keys<float>[0], edge_keys<float>[1]),   T(edge_keys<float>[1], edge_keys<float>[0]),
-    T(edge_keys<float>[4], edge_keys<float>[12]),  T(edge_keys<float>[7], edge_keys<float>[1]),
-    T(edge_keys<float>[12], edge_keys<float>[5]),  T(edge_keys<float>[1], edge_keys<float>[6]),
-    T(edge_keys<float>[6], edge_keys<float>[7]),   T(edge_keys<float>[2], edge_keys<float>[3]),
-    T(edge_keys<float>[3], edge_keys<float>[4]),   T(edge_keys<float>[8], edge_keys<float>[9]),
-    T(edge_keys<float>[10], edge_keys<float>[11]), T(edge_keys<float>[12], edge_keys<float>[13])};
+constexpr T edge_keys<T>[] = {T(edge_keys<typename T::value_type>[0], edge_keys<typename T::value_type>[1]),
+                              T(edge_keys<typename T::value_type>[1], edge_keys<typename T::value_type>[0]),
+                              T(edge_keys<typename T::value_type>[4], edge_keys<typename T::value_type>[12]),
+                              T(edge_keys<typename T::value_type>[7], edge_keys<typename T::value_type>[1]),
+                              T(edge_keys<typename T::value_type>[12], edge_keys<typename T::value_type>[5]),
+                              T(edge_keys<typename T::value_type>[1], edge_keys<typename T::value_type>[6]),
+                              T(edge_keys<typename T::value_type>[6], edge_keys<typename T::value_type>[7]),
+                              T(edge_keys<typename T::value_type>[2], edge_keys<typename T::value_type>[3]),
+                              T(edge_keys<typename T::value_type>[3], edge_keys<typename T::value_type>[4]),
+                              T(edge_keys<typename T::value_type>[8], edge_keys<typename T::value_type>[9]),
+                              T(edge_keys<typename T::value_type>[10], edge_keys<typename T::value_type>[11]),
+                              T(edge_keys<typename T::value_type>[12], edge_keys<typename T::value_type>[13])};
 
 namespace detail {
 

@@ -61,7 +61,7 @@ FilePlan plan_file(std::span<Context* const> contexts, const FileSortShape& shap
     }
     if (open) {
       algo::Plan p = algo::make_plan(request_of(shape, streamed), device);
-      if (p.path != algo::Path::partitioned) {
+      if (p.path != algo::Path::partitioned && !p.request.record_bytes) {  // complex128 keys: in memory
         plan.path = file_sort_path::streamed;
         plan.copy_threads = memory_limit ? streamed.host_threads : 0;
         plan.device_plan = std::move(p);
@@ -70,6 +70,9 @@ FilePlan plan_file(std::span<Context* const> contexts, const FileSortShape& shap
     }
   }
   if (over_limit) {
+    if (shape.type == key_type::c128)  // the external sort's runs are not planned as records
+      throw Error(errc::unsupported, "complex128 (c128) keys larger than the memory limit (external sorts) are not "
+                                     "supported yet");
     if (!options.comparator.empty())  // the runs' splits and buckets use the natural order
       throw Error(errc::unsupported, "SortOptions::comparator: inputs larger than SortFileRequest::memory_limit "
                                      "(external sorts) are not supported");

@@ -213,12 +213,12 @@ key_type key_type_of_descr(const std::string& descr, const std::string& path) {
   } table[] = {{"u1", key_type::u8},  {"u2", key_type::u16}, {"u4", key_type::u32}, {"u8", key_type::u64},
                {"i1", key_type::i8},  {"i2", key_type::i16}, {"i4", key_type::i32}, {"i8", key_type::i64},
                {"f4", key_type::f32}, {"f8", key_type::f64}, {"f2", key_type::f16}, {"b1", key_type::b8},
-               {"V2", key_type::bf16}, {"c8", key_type::c64}};  // V2: what np.save writes for an ml_dtypes.bfloat16 array
+               {"V2", key_type::bf16}, {"c8", key_type::c64},  {"c16", key_type::c128}};  // V2: what np.save writes for an ml_dtypes.bfloat16 array
   for (const auto& e : table)
     if (d == e.name) return e.type;
   throw Error(errc::invalid_argument,
               "'" + path + "' holds dtype '" + descr +
-                  "', which gpusort cannot sort (keys are u1/u2/u4/u8, i1/i2/i4/i8, f2/f4/f8, c8, b1, and V2 as bfloat16)");
+                  "', which gpusort cannot sort (keys are u1/u2/u4/u8, i1/i2/i4/i8, f2/f4/f8, c8/c16, b1, and V2 as bfloat16)");
 }
 
 std::string descr_of(key_type t) {
@@ -237,6 +237,7 @@ std::string descr_of(key_type t) {
     case key_type::bf16: return "<V2";  // as np.save writes ml_dtypes.bfloat16: np.load(f).view(ml_dtypes.bfloat16)
     case key_type::b8: return "|b1";
     case key_type::c64: return "<c8";
+    case key_type::c128: return "<c16";
   }
   return "|u1";
 }

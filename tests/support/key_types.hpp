@@ -1,7 +1,9 @@
 #pragma once
 // The one list of key types behind every typed suite, as GoogleTest type lists. It mirrors
 // gpusort::all_key_types (checked below), so a key type added to the library fails to compile
-// here until the tests cover it too.
+// here until the tests cover it too. c128 is left out: no kernel sorts it as a key (the planner
+// sorts complex128 keys as 16-byte records), so the algorithms' suites do not take it;
+// tests/algorithms/complex128_keys_test.cpp covers it.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -31,7 +33,7 @@ using AllKeyTypeList = KeyTypeList<std::uint8_t, std::uint16_t, std::uint32_t, s
 namespace detail {
 template <class List>
 constexpr bool same_as_all_key_types() {
-  if (List::size != std::size(all_key_types)) return false;
+  if (List::size + 1 != std::size(all_key_types) || all_key_types[List::size] != key_type::c128) return false;
   for (std::size_t i = 0; i < List::size; ++i)
     if (List::kinds[i] != all_key_types[i]) return false;
   return true;

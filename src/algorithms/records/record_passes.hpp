@@ -5,8 +5,13 @@
 // the ties of later ones. A bytesK field becomes ceil(K / 8) passes of up to 8 bytes each, each
 // packed big-endian into the narrowest unsigned type that holds it (u8, u16, u32 or u64; zero bytes
 // pad it on the right) so that unsigned order is lexicographic order and a short piece (the last
-// 2 bytes of a 10-byte key) moves no more bytes through its sort than it needs.
+// 2 bytes of a 10-byte key) moves no more bytes through its sort than it needs. A c128 field
+// (complex128) becomes two u64 passes, the low then the high word of its order-isomorphic 128-bit
+// image (gpusort/key_order.hpp, complex128_high_word and complex128_low_word): no kernel sorts
+// 128-bit keys, and two stable passes order the pairs of words lexicographically.
 #include <algorithm>
+#include <complex>
+#include <cstdint>
 #include <cstddef>
 #include <cstring>
 #include <span>
@@ -15,9 +20,14 @@
 
 #include "algorithms/request_checks.hpp"
 #include "gpusort/errors.hpp"
+#include "gpusort/key_order.hpp"
+#include "gpusort/plan.hpp"
 #include "gpusort/records.hpp"
 
 namespace gpusort::detail {
+
+// Which word of a c128 field's image a pass sorts by.
+enum class complex128_word : std::uint8_t { none, high, low };
 
 struct RecordPass {
   std::size_t offset;  // first byte of the pass's bytes in the record
@@ -25,6 +35,7 @@ struct RecordPass {
   std::size_t bytes;   // bytes read from the record: key_size(type), or 1..8 for a piece
   bool packed;         // a piece of a bytesK field
   bool descending;
+  complex128_word word = complex128_word::none;  // a c128 field's image word (type u64, 16 bytes read)
 };
 
 // The record size, and the order: key fields, or a run-time comparator (SortOptions::comparator
@@ -55,6 +66,11 @@ inline std::vector<RecordPass> record_passes(std::span<const RecordField> fields
   std::vector<RecordPass> out;
   for (std::size_t i = fields.size(); i-- > 0;) {
     const RecordField& f = fields[i];
+    if (!f.bytes && f.type == key_type::c128) {
+      out.push_back({f.offset, key_type::u64, 16, false, f.descending, complex128_word::low});
+      out.push_back({f.offset, key_type::u64, 16, false, f.descending, complex128_word::high});
+      continue;
+    }
     if (!f.bytes) {
       out.push_back({f.offset, f.type, key_size(f.type), false, f.descending});
       continue;
@@ -70,8 +86,16 @@ inline std::vector<RecordPass> record_passes(std::span<const RecordField> fields
 }
 
 // The pass's key of one record, in `out` (key_size(pass.type) bytes); kernels/records.cl's
-// records_extract_key does the same on the device.
+// records_make_keys does the same on the device.
 inline void record_key(const RecordPass& pass, const unsigned char* record, unsigned char* out) {
+  if (pass.word != complex128_word::none) {
+    std::complex<double> key;
+    std::memcpy(&key, record + pass.offset, sizeof key);
+    const std::uint64_t re = ordered_bits(key.real()), im = ordered_bits(key.imag());
+    const std::uint64_t v = pass.word == complex128_word::high ? complex128_high_word(re, im) : complex128_low_word(re, im);
+    std::memcpy(out, &v, 8);
+    return;
+  }
   if (!pass.packed) {
     std::memcpy(out, record + pass.offset, pass.bytes);
     return;
@@ -80,6 +104,18 @@ inline void record_key(const RecordPass& pass, const unsigned char* record, unsi
   std::uint64_t v = 0;
   for (std::size_t b = 0; b < width; ++b) v = (v << 8) | (b < pass.bytes ? record[pass.offset + b] : 0u);
   std::memcpy(out, &v, width);  // the low `width` bytes of v on a little-endian host
+}
+
+// complex128 keys alone (SortRequest::type c128, no values) are sorted as what they are to the
+// device, 16-byte records with one c128 field: the planner plans this request in their place.
+inline SortRequest complex128_keys_as_records(const SortRequest& keys) {
+  SortRequest r = keys;
+  r.record_bytes = key_size(key_type::c128);
+  r.record_fields = {RecordField{.offset = 0, .type = key_type::c128, .descending = keys.options.order == order::descending}};
+  return r;
+}
+inline bool sorts_complex128_keys(const SortRequest& r) {
+  return r.record_bytes == 0 && r.record_fields.empty() && r.type == key_type::c128;
 }
 
 // Small records with a one-pass key travel as the values of their keys: one sort, no gather.

@@ -71,6 +71,13 @@ std::uint64_t sort_temp_bytes(rt::Device& device, const algo::Algorithm& algorit
   return algo::sort_temp_bytes(algorithm, {device, type, n, vb, options});
 }
 
+// How records.cl's records_make_keys makes a pass's key (its table's third word, RECORD_KEY_*).
+std::uint64_t key_mode(const RecordPass& pass) {
+  if (pass.word == complex128_word::high) return 2;
+  if (pass.word == complex128_word::low) return 3;
+  return pass.packed ? 1 : 0;
+}
+
 class RecordKernels {
  public:
   RecordKernels(rt::Device& device, std::size_t index_bytes)
@@ -86,8 +93,7 @@ class RecordKernels {
     std::vector<std::uint64_t> table;
     table.reserve(passes.size() * kPassTableWords);
     for (std::size_t p = 0; p < passes.size(); ++p)
-      table.insert(table.end(), {passes[p].offset, passes[p].bytes, passes[p].packed ? 1u : 0u,
-                                 key_size(passes[p].type), at[p]});
+      table.insert(table.end(), {passes[p].offset, passes[p].bytes, key_mode(passes[p]), key_size(passes[p].type), at[p]});
     table_ = device_.temp_pool().get(table.size() * 8);
     device_.write(*table_, 0, table.data(), table.size() * 8);
     device_.launch(program_.kernel("records_make_keys"), items(n),

@@ -24,6 +24,9 @@ void add_sort_steps(std::vector<std::string>& steps, const std::string& head, co
 
 std::string record_pass_name(const RecordPass& pass) {
   const std::string type(key_type_name(pass.type));
+  if (pass.word != complex128_word::none)
+    return std::string("c128 at byte ") + std::to_string(pass.offset) + (pass.word == complex128_word::high ? ", high" : ", low") +
+           " word of its image as u64" + (pass.descending ? ", descending" : ", ascending");
   std::string s = pass.packed ? std::to_string(pass.bytes) + " bytes at byte " + std::to_string(pass.offset) + " as " + type
                               : type + " at byte " + std::to_string(pass.offset);
   return s + (pass.descending ? ", descending" : ", ascending");

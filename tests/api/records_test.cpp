@@ -125,6 +125,15 @@ TEST(Records, RecordsInDeviceMemory) {
   check(0, 3, {{.offset = 1, .bytes = 2}}, Path::device);
 }
 
+// A c128 field (complex128, numpy's order: two u64 passes of its image words) at an odd offset, then
+// a tie-breaking field, on every path; the bytes 0, 1 and 255 make NaNs of every class, zeros,
+// subnormals and ties.
+TEST(Records, Complex128FieldOnEveryPath) {
+  const std::vector<RecordField> fields{{.offset = 5, .type = key_type::c128, .descending = true},
+                                        {.offset = 0, .type = key_type::u8}};
+  for (Path path : {Path::automatic, Path::host, Path::device, Path::device_out_of_place}) check(20011, 24, fields, path);
+}
+
 TEST(Records, RecordsInDeviceMemoryOutOfPlace) {
   check(20001, 100, {{.offset = 0, .bytes = 10}}, Path::device_out_of_place);
   check(15013, 17, {{.offset = 3, .type = key_type::f64}, {.offset = 0, .type = key_type::u8, .descending = true},

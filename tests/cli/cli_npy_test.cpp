@@ -127,7 +127,7 @@ void expect_rejected(const std::string& descr, const std::string& shape, std::si
 }
 
 TEST(CliNpy, RejectsBigEndian) { expect_rejected(">u4", "(4,)", 16); }
-TEST(CliNpy, RejectsUnsupportedDtype) { expect_rejected("<c16", "(4,)", 64); }
+TEST(CliNpy, RejectsUnsupportedDtype) { expect_rejected("<c32", "(4,)", 128); }
 TEST(CliNpy, RejectsZeroDimensional) { expect_rejected("<u4", "()", 4); }
 TEST(CliNpy, RejectsTruncatedData) { expect_rejected("<u4", "(5,)", 16); }
 TEST(CliNpy, RejectsTypeMismatch) { expect_rejected("<u4", "(4,)", 16, {"--type", "f32"}); }

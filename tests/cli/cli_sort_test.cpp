@@ -40,13 +40,9 @@ void expect_ordered(const std::vector<T>& v, bool descending) {
 }
 
 template <class T>
-std::multiset<std::uint64_t> bit_multiset(const std::vector<T>& v) {
-  std::multiset<std::uint64_t> s;
-  for (T x : v) {
-    std::uint64_t b = 0;
-    std::memcpy(&b, &x, sizeof(T));
-    s.insert(b);
-  }
+std::multiset<std::string> bit_multiset(const std::vector<T>& v) {
+  std::multiset<std::string> s;
+  for (const T& x : v) s.insert(std::string(reinterpret_cast<const char*>(&x), sizeof(T)));
   return s;
 }
 

@@ -13,6 +13,7 @@
 #include "algorithms/radix_policy.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "support/key_types.hpp"
 
 namespace gpusort {
 namespace {
@@ -32,7 +33,7 @@ TEST(RadixOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   const DeviceDescription h100 = h100_description();
   const std::string source = rt::assemble_kernel_source("radix_onesweep.cl");
   std::set<std::string> built;  // the tile shape depends on n: small and large sorts, each variant once
-  for (key_type type : all_key_types) {
+  for (key_type type : test::kernel_key_types) {
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
       // 2^31: the portions' form (64-bit positions), for the common value widths
       for (std::uint64_t n : {std::uint64_t(1) << 16, std::uint64_t(1) << 23, std::uint64_t(1) << 28, std::uint64_t(1) << 31}) {
@@ -82,7 +83,7 @@ TEST(RadixOnesweepBuild, SingleTileCompilesForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
   const std::string source = rt::assemble_kernel_source("radix_single_tile.cl");
-  for (key_type type : all_key_types) {
+  for (key_type type : test::kernel_key_types) {
     if (is_complex(type)) continue;
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)}) {
       const auto defines = algo::radix_single_tile_program_defines(algo::radix_tuning_for(h100_description()), type, value_bytes);
@@ -111,7 +112,7 @@ TEST(RadixOnesweepBuild, SegmentsCompileForSm90) {
         << (!rank_first ? "the row's form" : *rank_first ? "rank first" : "count first");
     ++built;
   };
-  for (key_type type : all_key_types) {
+  for (key_type type : test::kernel_key_types) {
     if (key_size(type) < 4 || is_complex(type)) continue;  // complex keys never take the segments
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)})
       build(type, value_bytes, std::nullopt);

@@ -18,6 +18,7 @@
 
 #include "algorithms/radix_policy.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "support/key_types.hpp"
 
 namespace gpusort {
 namespace {
@@ -42,7 +43,7 @@ TEST(RadixOnesweepBuild, NvidiaOpenclFormCompilesWithClang) {
   const auto source = dir / "radix_onesweep.cl";
   std::ofstream(source) << rt::assemble_kernel_source("radix_onesweep.cl");
   std::set<std::string> built;
-  for (key_type type : all_key_types)
+  for (key_type type : test::kernel_key_types)
     for (std::size_t vb : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)})
       for (std::uint64_t n : {std::uint64_t(5000), std::uint64_t(1) << 22, std::uint64_t(1) << 28}) {
         const algo::RadixPolicy p = algo::choose_radix_policy(nvidia_opencl_gpu(), type, vb, n, {}, {});

@@ -228,7 +228,7 @@ TEST(SegmentedOnesweepBuild, EveryKeyTypeAndValueWidthCompilesForSm90) {
   h100.local_memory_bytes = 227 * 1024, h100.max_work_group_size = 1024;
   const std::string source = rt::assemble_kernel_source("segmented_onesweep.cl");
   std::set<std::string> built;
-  for (key_type type : all_key_types)
+  for (key_type type : test::kernel_key_types)
     for (std::size_t value_bytes : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(4), std::size_t(8), std::size_t(16)})
       for (auto [rows, length] : {std::pair<std::uint64_t, std::uint64_t>{64, 128256}, {4096, 32768}})
         for (const auto& defines : algo::segmented_onesweep_program_defines(h100, type, value_bytes, rows, length)) {

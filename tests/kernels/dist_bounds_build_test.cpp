@@ -5,6 +5,7 @@
 #include "algorithms/algorithm.hpp"
 #include "runtime/cuda/nvrtc_check.hpp"
 #include "runtime/kernel_sources.hpp"
+#include "support/key_types.hpp"
 
 namespace gpusort {
 namespace {
@@ -13,7 +14,7 @@ TEST(DistBoundsBuild, EveryKeyTypeCompilesForSm90) {
   std::string why;
   if (!rt::nvrtc_available(&why)) GTEST_SKIP() << why;
   const std::string source = rt::assemble_kernel_source("dist_bounds.cl");
-  for (key_type type : all_key_types) {
+  for (key_type type : test::kernel_key_types) {
     const auto defines = algo::key_defines_for(type, 0);
     EXPECT_EQ(rt::nvrtc_compile_check(source, rt::nvrtc_options(defines, "sm_90")), "") << key_type_name(type);
   }

@@ -42,6 +42,9 @@ constexpr bool same_as_all_key_types() {
 static_assert(detail::same_as_all_key_types<AllKeyTypeList>(),
               "AllKeyTypeList must list gpusort::all_key_types, in the same order");
 
+// Every key type a kernel sorts as a key (all but c128), for loops over the kernel programs' builds.
+inline constexpr const auto& kernel_key_types = AllKeyTypeList::kinds;
+
 // Every key type: the default for typed suites.
 using AllKeyTypes = AllKeyTypeList::gtest;
 

@@ -1,7 +1,7 @@
 """The public sorting functions, shaped like torch.sort, numpy.sort and the Array API's sort/argsort.
 
 Inputs (x, keys): arrays of uint8..uint64, int8..int64, float16, bfloat16 (ml_dtypes'), float32,
-float64, bool or complex64 (TypeError for another dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
+float64, bool, complex64 or complex128 (TypeError for another dtype): numpy arrays, host arrays of other libraries through DLPack (a PyTorch CPU tensor), PyTorch
 and CuPy CUDA arrays, JAX arrays, buffer-protocol objects (array.array, bytes, ctypes arrays), and
 array-likes numpy.asarray reads (lists, tuples, scalars: numpy's dtype rules). Any number of
 dimensions: 0-d as the array's own library does (PyTorch and JAX sort it as one element with 0-d
@@ -34,9 +34,11 @@ or device, read-only memory and a view whose elements share one place (a stride 
 Order: ascending, or descending=True; stable unless stable=False (equal keys keep their input
 order, in both orders: argsort(x) equals numpy.argsort(x, kind="stable")). Floats: -0.0 == +0.0;
 NaN is greater than every number (last ascending, first descending) and NaN payloads are kept;
-16-bit floats keep these rules. Bools sort false first. complex64 sorts as numpy.sort has it: by real
+16-bit floats keep these rules. Bools sort false first. complex64 and complex128 sort as numpy.sort has it: by real
 part, then imaginary part, each by the float rules; keys with an imaginary NaN next (by real part),
 then those with a real NaN (by imaginary part), those with both NaN last; no comparator takes them.
+complex128 keys are sorted alone, 1-D, from host memory: indices, values, axis= and PyTorch or CuPy arrays
+are refused (UnsupportedError) unless the array is small enough for numpy to sort it on the host.
 
 `algorithm`: a name from gpusort.algorithms(), None for gpusort's choice. `device`: an id from
 gpusort.devices() ("cuda:0", "opencl:0:0"), None for the default ($GPUSORT_DEVICE, else the best

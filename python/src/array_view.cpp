@@ -11,7 +11,7 @@ namespace gpusort::python {
 namespace {
 
 constexpr const char* supported_keys =
-    "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16, float32, float64, bool, complex64";
+    "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16, float32, float64, bool, complex64, complex128";
 constexpr const char* supported_values = "elements of 1, 2, 4, 8 or 16 bytes";
 
 std::string dtype_name(nb::dlpack::dtype t) {
@@ -51,6 +51,7 @@ std::optional<key_type> key_type_for(nb::dlpack::dtype t) {
     if (t.bits == 8) return key_type::b8;
   } else if (code == dtype_code::Complex) {
     if (t.bits == 64) return key_type::c64;
+    if (t.bits == 128) return key_type::c128;
   }
   return std::nullopt;
 }

@@ -280,7 +280,7 @@ def test_pairs_along_an_axis_need_one_shape():
     with pytest.raises(ValueError, match="read-only"):
         gpusort.sort_pairs_(frozen, np.zeros((4, 6)), axis=0)
     with pytest.raises(TypeError, match="complex"):
-        gpusort.sort(np.zeros((3, 3), np.complex128), axis=0)
+        gpusort.sort(np.zeros((3, 3), np.complex256), axis=0)
 
 
 def test_nested_lists_sort_along_an_axis():

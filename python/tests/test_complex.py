@@ -1,5 +1,5 @@
-"""complex64 keys against numpy's own complex order (np.sort / np.argsort, kind="stable"): by real
-part, then imaginary part; an imaginary NaN next, then a real NaN, both NaN last; -0.0 == +0.0 in
+"""complex64 and complex128 keys against numpy's own complex order (np.sort / np.argsort,
+kind="stable"): by real part, then imaginary part; an imaginary NaN next, then a real NaN, both NaN last; -0.0 == +0.0 in
 each part. Compared bit for bit, so NaN payloads and the sign of zero must survive."""
 import numpy as np
 import pytest
@@ -71,6 +71,51 @@ def test_complex64_along_an_axis(descending):
     np.testing.assert_array_equal(bits(s), bits(np.sort(x, axis=0, kind="stable")))
 
 
-def test_complex128_is_refused():
-    with pytest.raises(TypeError, match="complex128"):
-        gpusort.sort(np.zeros(10, dtype=np.complex128))
+def complex128_specials(n, seed):
+    """complex128 keys of the kinds complex_specials makes, as float64 parts (payloads and
+    subnormals of float64)."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for _ in range(2):
+        p = rng.integers(-4, 4, n).astype(np.float64)
+        m = rng.random(n) < 0.3
+        p[m] = rng.standard_normal(m.sum())
+        specials = np.array([0x7FF8000000000000, 0x7FF8000000000001, 0xFFF8000000000005, 0x7FF0000000000001,
+                             0, 0x8000000000000000, 1, 0x8000000000000001, 0x7FF0000000000000,
+                             0xFFF0000000000000], dtype=np.uint64)
+        where = rng.integers(0, n, n // 4)
+        p.view(np.uint64)[where] = rng.choice(specials, where.size)
+        parts.append(p)
+    x = np.empty(n, dtype=np.complex128)
+    x.real, x.imag = parts
+    return x
+
+
+def words(a):
+    """complex128 keys as pairs of 64-bit words: compared bit for bit."""
+    return a.view(np.uint64)
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+@pytest.mark.parametrize("n", [20011, 101])  # 101: below host_sort_below, sorted by numpy on the host
+def test_numpy_complex128_sort(descending, n):
+    x = complex128_specials(n, 2)
+    before = x.copy()
+    order = stable_order(x, descending)
+    result = gpusort.sort(x, descending=descending)
+    assert result.dtype == np.complex128
+    np.testing.assert_array_equal(words(result), words(x[order]))
+    np.testing.assert_array_equal(words(x), words(before))  # the input is left alone
+    y = x.copy()
+    assert gpusort.sort_(y, descending=descending) is y
+    np.testing.assert_array_equal(words(y), words(x[order]))
+
+
+def test_complex128_forms_not_taken_yet_are_refused():
+    x = complex128_specials(20011, 3)  # past the host threshold: the device's sort decides
+    with pytest.raises(gpusort.UnsupportedError, match="complex128"):
+        gpusort.argsort(x)
+    with pytest.raises(gpusort.UnsupportedError, match="complex128"):
+        gpusort.sort_pairs(x, np.arange(x.size, dtype=np.uint32))
+    with pytest.raises(gpusort.UnsupportedError, match="complex128"):
+        gpusort.sort(x[:20000].reshape(100, 200), axis=1)

@@ -6,10 +6,10 @@ import pytest
 
 import gpusort
 
-SUPPORTED = "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16, float32, float64, bool, complex64"
+SUPPORTED = "uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16, float32, float64, bool, complex64, complex128"
 
 
-@pytest.mark.parametrize("dtype", [np.complex128, object, ">u4", ">f2"],
+@pytest.mark.parametrize("dtype", [np.complex256, object, ">u4", ">f2"],
                          ids=lambda d: np.dtype(d).str)
 @pytest.mark.parametrize("function", [gpusort.sort, gpusort.argsort, gpusort.sort_])
 def test_unsupported_key_dtype(function, dtype):

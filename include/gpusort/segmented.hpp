@@ -15,11 +15,12 @@
 // torch.sort(dim=-1) returns them.
 //
 // The plan is decided from the request (the key type, n, the number of segments, uniform or not),
-// never from the offsets' contents. Uniform rows in the tile and onesweep bins, and segments by
-// offsets (fewer than 2^32 keys; binned by length on the device), read nothing back to the host, so
-// a sort of device data on a CUDA stream can be captured in a CUDA graph. Offsets of 2^32 keys or
-// more read back one word made on the device (whether every segment fits a tile's window), and the
-// portable bin's 1-D radix (a named algorithm, a comparator) may read its histograms back.
+// never from the offsets' contents. Uniform rows in the tile and onesweep bins read nothing back to
+// the host, so a sort of device data on a CUDA stream can be captured in a CUDA graph. Segments by
+// offsets: on a CPU binned by length on the device (nothing read back, fewer than 2^32 keys); on
+// GPUs, and from 2^32 keys, one word made on the device is read back (whether every segment fits a
+// tile's window), and the portable bin's 1-D radix (a named algorithm, a comparator) may read its
+// histograms back.
 // `gpusort plan --rows R` (or --segments S) prints what will run.
 #include <cstddef>
 #include <cstdint>

@@ -31,7 +31,7 @@ TEST(SegmentedPolicy, TheLastRowServesEveryDevice) {
   const auto all = segmented_tuning_rows();
   ASSERT_FALSE(all.empty());
   EXPECT_STREQ(all.back().device_class, "");
-  EXPECT_STREQ(segmented_tuning_for(cpu_device()).name, "generic");
+  EXPECT_STREQ(segmented_tuning_for(cpu_device()).name, "cpu");
   EXPECT_STREQ(segmented_tuning_for(cuda_device()).name, "cuda");
 }
 
@@ -57,25 +57,30 @@ TEST(SegmentedPolicy, BinsByShape) {
   const SegmentedChoice long_rows = choose_segmented(cpu_device(), rows(key_type::f32, 16, 4097));
   EXPECT_EQ(long_rows.bin, SegmentedBin::portable);
   EXPECT_EQ(long_rows.sort_n, 16u * 4097);
-  // offsets: binned on the device (tiles for the short segments, the long-segment kernel for the
-  // others; no 1-D sort, the request's algorithm is chosen for n all the same)
+  // offsets: on a CPU binned on the device (tiles for the short segments, the long-segment kernel
+  // for the others; no 1-D sort, the request's algorithm is chosen for n all the same); on CUDA and
+  // other GPUs tiles-or-portable (their rows: the binned bin's long segments were slow on an H100)
   const SortRequest offsets{.type = key_type::u32, .n = 1 << 26, .rows = 1 << 16, .offset_bytes = 8};
   for (const DeviceDescription& d : {cuda_device(), cpu_device()}) {
     const SegmentedChoice c = choose_segmented(d, offsets);
-    EXPECT_EQ(c.bin, SegmentedBin::binned) << d.backend;
+    EXPECT_EQ(c.bin, d.is_gpu ? SegmentedBin::tiles_or_portable : SegmentedBin::binned) << d.backend;
     EXPECT_EQ(c.sort_n, offsets.n) << d.backend;
   }
+  DeviceDescription other_gpu = cpu_device();
+  other_gpu.is_gpu = true, other_gpu.vendor = "Advanced Micro Devices, Inc.", other_gpu.architecture = "gfx90a";
+  EXPECT_STREQ(segmented_tuning_for(other_gpu).name, "generic");
+  EXPECT_EQ(choose_segmented(other_gpu, offsets).bin, SegmentedBin::tiles_or_portable);
   SortRequest argsort = offsets;
   argsort.value_bytes = 8, argsort.positions = true, argsort.offset_bytes = 4;
-  EXPECT_EQ(choose_segmented(cuda_device(), argsort).bin, SegmentedBin::binned);
+  EXPECT_EQ(choose_segmented(cpu_device(), argsort).bin, SegmentedBin::binned);
   SortRequest wide_pairs = offsets;
   wide_pairs.type = key_type::f64, wide_pairs.value_bytes = 8;
-  EXPECT_EQ(choose_segmented(cuda_device(), wide_pairs).bin, SegmentedBin::binned);
+  EXPECT_EQ(choose_segmented(cpu_device(), wide_pairs).bin, SegmentedBin::binned);
   // 2^32 keys and more: the long-segment kernel counts in 32 bits, so the window is checked on
   // the device and read back (tiles or portable)
   SortRequest four_g = offsets;
   four_g.n = std::uint64_t(1) << 32;
-  EXPECT_EQ(choose_segmented(cuda_device(), four_g).bin, SegmentedBin::tiles_or_portable);
+  EXPECT_EQ(choose_segmented(cpu_device(), four_g).bin, SegmentedBin::tiles_or_portable);
   // a named algorithm or a comparator: portable; no local memory for a tile: portable
   SortRequest named = offsets;
   named.options.algorithm = "merge";

@@ -155,16 +155,22 @@ TEST(SegmentedTiles, CapacityAndShape) {
     const auto s = algo::segmented_tiles_shape(desc, key_type::f32, 4, false, 100000, length);
     ASSERT_GE(s.rows_per_group, 1u) << length;
     EXPECT_LE(s.rows_per_group * length, cap) << length;
-    EXPECT_EQ(s.groups, (100000 + s.rows_per_group - 1) / s.rows_per_group) << length;
+    // CUDA's warp rows put warp_items rows on each lane; its block form one row per block
+    EXPECT_EQ(s.groups, (100000 + s.rows_per_group * s.warp_items - 1) / (s.rows_per_group * s.warp_items)) << length;
+    if (s.block) EXPECT_EQ(s.rows_per_group, 1u) << length;
     EXPECT_LE(s.local_bytes, desc.local_memory_bytes) << length;
   }
   EXPECT_EQ(algo::segmented_tiles_shape(desc, key_type::f32, 4, false, 10, cap + 1).rows_per_group, 0u);
   const auto steps = algo::segmented_tiles_plan_steps(desc, key_type::f32, 4, false, 33000, 1000, 33);
   ASSERT_EQ(steps.size(), 2u);
   EXPECT_NE(steps[0].find(algo::segmented_tiles_tuning_for(desc).name), std::string::npos) << steps[0];
-  EXPECT_NE(steps[1].find("segmented_tiles_rows"), std::string::npos) << steps[1];
-  EXPECT_NE(steps[1].find("rows of 33 keys per group"), std::string::npos) << steps[1];
-  EXPECT_NE(steps[1].find("bytes of local memory"), std::string::npos) << steps[1];
+  if (algo::segmented_tiles_shape(desc, key_type::f32, 4, false, 1000, 33).block) {
+    EXPECT_NE(steps[1].find("segmented_rows_block.cl"), std::string::npos) << steps[1];
+  } else {
+    EXPECT_NE(steps[1].find("segmented_tiles_rows"), std::string::npos) << steps[1];
+    EXPECT_NE(steps[1].find("rows of 33 keys per group"), std::string::npos) << steps[1];
+    EXPECT_NE(steps[1].find("bytes of local memory"), std::string::npos) << steps[1];
+  }
   const auto window = algo::segmented_tiles_window(test_context().runtime_device(), key_type::f32, 4);
   ASSERT_GE(window, 512u);
   EXPECT_LE(2 * window, cap) << "a window's tile holds twice its keys, and row starts besides";

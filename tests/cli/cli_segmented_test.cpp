@@ -352,9 +352,14 @@ TEST(CliSegmentedPlan, RowsOrSegmentsByOffsets) {
   const auto offsets = run_cli({"plan", "-t", "f32", "-n", "4096", "--segments", "100", "--values", "u32"});
   ASSERT_EQ(offsets.code, 0) << describe(offsets);
   EXPECT_NE(offsets.out.find("segments: 100 by offsets"), std::string::npos) << describe(offsets);
-  // binned on the device: the long-segment kernel's fixed grid in the plan, nothing read back
-  for (const char* part : {"bin: binned", "segmented_bin_long", "nothing read back", "segmented_long_sort"})
+  // a CPU bins on the device (the long-segment kernel's fixed grid in the plan, nothing read back);
+  // GPUs read one word back and take tiles or portable (the tuning rows, segmented_policy.cpp)
+  const bool binned = offsets.out.find("bin: tiles-or-portable") == std::string::npos;
+  for (const char* part : binned ? std::vector<const char*>{"bin: binned", "segmented_bin_long", "nothing read back",
+                                                            "segmented_long_sort"}
+                                 : std::vector<const char*>{"read back (one word)", "tiles: ", "else portable: "})
     EXPECT_NE(offsets.out.find(part), std::string::npos) << part << ": " << describe(offsets);
+  if (offsets.out.find("device class: cpu") != std::string::npos) EXPECT_TRUE(binned) << describe(offsets);
   for (const std::vector<std::string>& refused :
        {std::vector<std::string>{"--rows", "3"}, {"--rows", "0"}, {"--rows", "4", "--segments", "4"},
         {"--rows", "4", "--ranks", "2"}, {"--segments", "4", "-S", "1G"}}) {

@@ -25,11 +25,16 @@ constexpr SegmentedTuning kRows[] = {
     // An argsort with int64 indices through the onesweep bin, 4-byte positions widened after against
     // 8-byte ones throughout (H100, 2026-12-06): 64 x 128256 0.377 ms against 0.434, 4096 x 32768
     // 6.05 against 7.18 (lab/perf/h100-2026-12-06/segmented-blocks).
+    // Offsets (H100, 2026-12-06, lab/perf/h100-2026-12-06/segmented-final): the binned bin took
+    // 304 ms for the power-law mix (2^16 segments, 2^26 keys; one work-group sorts each long
+    // segment, so the longest ones set the time) where the portable bin took 8.3, so offsets keep
+    // tiles-or-portable here until long segments are shared among work-groups.
     {.name = "cuda",
      .device_class = "cuda",
-     .measured_on = "cuda:sm_90:H100 (narrow positions)",
+     .measured_on = "cuda:sm_90:H100 (narrow positions, offsets)",
      .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, longer "
-             "rows by the segmented onesweep, offsets binned on the device (not measured against each other)",
+             "rows by the segmented onesweep; offsets tiles-or-portable (binned reads nothing back but is "
+             "slow on long segments)",
      .tiles_max_length = 4096,
      .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,
@@ -37,22 +42,40 @@ constexpr SegmentedTuning kRows[] = {
      .onesweep_narrow_positions = true,
      // offsets: 4 long-segment blocks per SM (as the tiles' 4), passes in tiles of 2048 keys (not measured)
      .binned_groups_per_compute_unit = 4,
-     .binned_long_tile = 2048},
-    // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
-    // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
-    // other shape the portable bin.
-    {.name = "generic",
-     .device_class = "",
+     .binned_long_tile = 2048,
+     .offsets_binned = false},
+    // A CPU (PoCL): as many long segments at once as the device has work-groups in flight, which is
+    // its width anyway; offsets binned, nothing read back (not measured against tiles-or-portable).
+    {.name = "cpu",
+     .device_class = "cpu",
      .measured_on = "",
      .note = "rows of up to 4096 keys in tiles, offsets binned on the device, the portable bin for every other "
-             "shape but one segment (rows as sub-buffers are slow on some OpenCL devices)",
+             "shape but one segment",
      .tiles_max_length = 4096,
      .onesweep_min_length = 0,
      .per_row_min_length = 0,
      .per_row_max_rows = 0,
      .onesweep_narrow_positions = false,
      .binned_groups_per_compute_unit = 4,
-     .binned_long_tile = 2048},
+     .binned_long_tile = 2048,
+     .offsets_binned = true},
+    // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
+    // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
+    // other shape the portable bin.
+    {.name = "generic",
+     .device_class = "",
+     .measured_on = "",
+     .note = "rows of up to 4096 keys in tiles, offsets tiles-or-portable (the binned bin's long segments "
+             "were slow on a GPU), the portable bin for every other shape but one segment (rows as sub-buffers "
+             "are slow on some OpenCL devices)",
+     .tiles_max_length = 4096,
+     .onesweep_min_length = 0,
+     .per_row_min_length = 0,
+     .per_row_max_rows = 0,
+     .onesweep_narrow_positions = false,
+     .binned_groups_per_compute_unit = 4,
+     .binned_long_tile = 2048,
+     .offsets_binned = false},
 };
 
 SegmentedPolicyOverride g_override;
@@ -100,7 +123,8 @@ SegmentedChoice choose_segmented(const DeviceDescription& device, const SortRequ
   const bool specialised = automatic(r.options);
   if (r.rows <= 1)
     c.bin = SegmentedBin::per_row;  // one segment: the 1-D sort itself
-  else if (!uniform && specialised && row.binned_groups_per_compute_unit != 0 && r.n < (std::uint64_t(1) << 32) &&
+  else if (!uniform && specialised && row.offsets_binned && row.binned_groups_per_compute_unit != 0 &&
+           r.n < (std::uint64_t(1) << 32) &&
            segmented_binned_fits(device, r.type, r.value_bytes, r.positions))
     c.bin = SegmentedBin::binned;  // lengths binned on the device: nothing read back
   else if (!uniform && specialised && row.tiles_max_length != 0 &&

@@ -48,9 +48,12 @@ struct SegmentedTuning {
   // them after (SegmentedChoice::narrow_positions)
   bool onesweep_narrow_positions;
   // binned (offsets): work-groups per compute unit of the long-segment kernel's fixed grid (0: the
-  // bin is not chosen), and its tile of keys per pass step at most (halved until local memory holds it)
+  // bin cannot run), and its tile of keys per pass step at most (halved until local memory holds it)
   std::uint32_t binned_groups_per_compute_unit;
   std::uint32_t binned_long_tile;
+  // offsets of automatic requests: the binned bin (nothing read back), else tiles-or-portable (one
+  // word read back)
+  bool offsets_binned;
 };
 
 // Every row, the first match winning.

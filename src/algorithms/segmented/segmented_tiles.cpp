@@ -131,8 +131,10 @@ SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_typ
     s.key_passes = 0;
     return s;
   }
+  const std::uint64_t cap = capacity_for(desc, type, value_bytes, positions);
   const std::uint64_t block_min = segmented_policy_override().block_min_row.value_or(s.tuning->block_min_row);
-  if (desc.backend == "cuda" && block_min != 0 && row_length >= block_min && rows > 0 &&
+  // (rows the tile could take: the bin's capacity is the same in either form)
+  if (desc.backend == "cuda" && block_min != 0 && row_length >= block_min && row_length <= cap && rows > 0 &&
       rows <= std::uint64_t(0x7FFFFFFF)) {  // CUDA's grid
     // the 1-D radix sort's own choice for one row: a one-block sort, or nothing (longer than its tiles)
     const RadixPolicy p = choose_radix_policy(desc, type, value_bytes, row_length, SortOptions{}, RadixPolicyOverride{});
@@ -147,7 +149,6 @@ SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_typ
       return s;
     }
   }
-  const std::uint64_t cap = capacity_for(desc, type, value_bytes, positions);
   if (rows == 0 || row_length == 0 || row_length > cap) return s;
   // Whole tiles where there are rows enough; fewer rows per group where that leaves groups idle.
   const std::uint64_t spread = std::uint64_t(std::max(1u, desc.compute_units)) * s.tuning->groups_per_compute_unit;

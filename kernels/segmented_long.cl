@@ -4,7 +4,8 @@
 // no launch's size depends on the data (the sort can be captured in a CUDA graph).
 //
 // segmented_bin_long: one work-item per segment; a segment of more than `window` keys appends its
-// index to `list` (work[0] counts them). The list's order is the atomics' order, which does not
+// index to `list` (work[0] counts them), or, above `huge_min` keys, to `huge_list` (work[2]): on CUDA
+// those are sorted by several blocks each (segmented_onesweep.cl's listed kernels), not by one group. The list's order is the atomics' order, which does not
 // matter: segments are sorted independently of each other.
 //
 // segmented_long_sort: each work-group takes the next list entry (work[1], an atomic ticket) until
@@ -44,13 +45,19 @@
 
 #define LONG_CONTROL_WORDS (4 + 2 * RADIX + 1)
 
-// offsets_buffer: count + 1 offsets from element `first`; work[0] the list's length (zero before).
-KERNEL segmented_bin_long(GLOBAL const u32* offsets_buffer, u64 first, u32 wide, u64 count, u64 window,
-                          GLOBAL u32* work, GLOBAL u64* list) {
+// offsets_buffer: count + 1 offsets from element `first`; work[0] the list's length, work[2] the
+// huge list's (both zero before). Segments of more than huge_min keys go to huge_list instead, for
+// the listed onesweep (kernels/segmented_onesweep.cl; huge_min ~0 where it does not run).
+KERNEL segmented_bin_long(GLOBAL const u32* offsets_buffer, u64 first, u32 wide, u64 count, u64 window, u64 huge_min,
+                          GLOBAL u32* work, GLOBAL u64* list, GLOBAL u64* huge_list) {
   const u64 s = GLOBAL_ID();
   if (s >= count) return;
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
-  if (offset_at(offsets, wide, s + 1) - offset_at(offsets, wide, s) > window) list[ATOMIC_ADD_U32(&work[0], 1u)] = s;
+  const u64 length = offset_at(offsets, wide, s + 1) - offset_at(offsets, wide, s);
+  if (length > huge_min)
+    huge_list[ATOMIC_ADD_U32(&work[2], 1u)] = s;
+  else if (length > window)
+    list[ATOMIC_ADD_U32(&work[0], 1u)] = s;
 }
 
 #if HAS_VALUES

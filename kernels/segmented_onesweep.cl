@@ -71,6 +71,8 @@ typedef u32 gpos_t;  // positions within a row
 #include "radix_lane_histogram.h"
 #include "radix_lookback.h"
 #include "radix_onesweep_phases.h"
+#include "group_scan.h"
+#include "segmented_offsets.h"
 
 // u64 words of one row's histogram block: every pass's digit counts, then the -0/NaN flag word
 #define SEG_HIST_WORDS (RADIX_PASSES * RADIX + 1)
@@ -101,42 +103,19 @@ segmented_histogram(GLOBAL const key_t* RESTRICT keys, u64 row_length, u32 chunk
   radix_hist_lanes_flush(c, row_hist);
 }
 
-// One pass over every row's tiles; radix_onesweep.cl's kernel with each tile's row as its array.
-// status: the rows' status words, tiles_per_row x RADIX per row (status_next: the next pass's, cleared
-// here, or == status for one pass only). Dynamic local memory as radix_onesweep's
-// (onesweep_pass_local_bytes).
-KERNEL ONESWEEP_BOUNDS
-segmented_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTRICT values_in,
-                   GLOBAL key_t* RESTRICT keys_out, GLOBAL value_t* RESTRICT values_out, u64 row_length,
-                   u32 tiles_per_row, okey_t flip, u32 shift, GLOBAL const u64* RESTRICT hist, GLOBAL u32* status,
-                   GLOBAL u32* status_next, GLOBAL u32* tile_counter, u32 sweep, u32 make_positions GS_DYNAMIC_LOCAL) {
-  GS_DECLARE_DYNAMIC_LOCAL(u8, stage);
+// One tile's share of a pass over a row: radix_onesweep.cl's kernel with the row as its array (keys,
+// values and the row's status words and histogram block offset to it). Every thread of the block
+// calls it; the caller has zeroed warp_off and taken the tile's id.
+DEVICE_FN void seg_onesweep_tile(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTRICT values_in,
+                                 GLOBAL key_t* RESTRICT keys_out, GLOBAL value_t* RESTRICT values_out, u64 n,
+                                 u32 tile, GLOBAL u32* row_status, GLOBAL const u64* RESTRICT row_hist, okey_t flip,
+                                 u32 shift, u32 make_positions, LOCAL u8* stage, LOCAL gpos_t* global_base,
+                                 LOCAL u32* warp_sums) {
   LOCAL u32(*warp_off)[RADIX] = (LOCAL u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
   LOCAL u8* stage_digit = stage + (u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u;
   LOCAL u32* snap = (LOCAL u32*)(stage + (((u64)TILE * STAGE_BYTES + WARPS * RADIX * 4u +
                                            (ONESWEEP_RECOMPUTE_DIGIT ? 0u : TILE) + 15u) & ~(u64)15u));
-  LOCAL_ARRAY gpos_t global_base[RADIX];  // mod 2^32: position in the row of the digit's key at tile position s = base + s
-  LOCAL_ARRAY u32 warp_sums[WARPS];
-  LOCAL_ARRAY u32 s_id;
   const u32 t = LOCAL_ID(), lane = t & 31u, warp = t >> 5;
-  GS_WAIT_PREVIOUS_GRID();
-  if (t == 0) s_id = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
-#pragma unroll
-  for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
-  BARRIER();
-  const u32 id = s_id;
-  if (status_next != status) status_next[(u64)id * RADIX + t] = 0;
-  const u64 row = id / tiles_per_row;
-  const u32 tile = id - (u32)row * tiles_per_row;
-  // the row as the phases' whole array
-  const u64 row_first = row * row_length;
-  keys_in += row_first;
-  keys_out += row_first;
-  values_in += row_first;
-  values_out += row_first;
-  GLOBAL u32* row_status = status + row * tiles_per_row * RADIX;
-  GLOBAL const u64* row_hist = hist + row * SEG_HIST_WORDS;
-  const u64 n = row_length;
   const u64 base = (u64)tile * TILE;
   const u64 stripe = base + (u64)warp * 32u * ITEMS;
   const u32 in_stripe = (u32)gs_min_u64((u64)32u * ITEMS, n > stripe ? n - stripe : 0);
@@ -174,4 +153,160 @@ segmented_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* R
 #endif
   onesweep_scatter(v, pos, (LOCAL key_t*)stage, stage_values, stage_digit, global_base, keys_out, values_out, n, base, flip,
                    shift, in_stripe);
+}
+
+// One pass over every row's tiles.
+// status: the rows' status words, tiles_per_row x RADIX per row (status_next: the next pass's, cleared
+// here, or == status for one pass only). Dynamic local memory as radix_onesweep's
+// (onesweep_pass_local_bytes).
+KERNEL ONESWEEP_BOUNDS
+segmented_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTRICT values_in,
+                   GLOBAL key_t* RESTRICT keys_out, GLOBAL value_t* RESTRICT values_out, u64 row_length,
+                   u32 tiles_per_row, okey_t flip, u32 shift, GLOBAL const u64* RESTRICT hist, GLOBAL u32* status,
+                   GLOBAL u32* status_next, GLOBAL u32* tile_counter, u32 sweep, u32 make_positions GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u8, stage);
+  LOCAL u32(*warp_off)[RADIX] = (LOCAL u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
+  LOCAL_ARRAY gpos_t global_base[RADIX];  // mod 2^32: position in the row of the digit's key at tile position s = base + s
+  LOCAL_ARRAY u32 warp_sums[WARPS];
+  LOCAL_ARRAY u32 s_id;
+  const u32 t = LOCAL_ID();
+  GS_WAIT_PREVIOUS_GRID();
+  if (t == 0) s_id = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
+#pragma unroll
+  for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
+  BARRIER();
+  const u32 id = s_id;
+  if (status_next != status) status_next[(u64)id * RADIX + t] = 0;
+  const u64 row = id / tiles_per_row;
+  const u32 tile = id - (u32)row * tiles_per_row;
+  const u64 row_first = row * row_length;
+  seg_onesweep_tile(keys_in + row_first, values_in + row_first, keys_out + row_first, values_out + row_first,
+                    row_length, tile, status + row * tiles_per_row * RADIX, hist + row * SEG_HIST_WORDS, flip, shift,
+                    make_positions, stage, global_base, warp_sums);
+}
+
+// ---- Segments by offsets, listed on the device (src/algorithms/segmented/segmented_listed.cpp) ----
+// The binned bin's longest segments (kernels/segmented_long.cl segmented_bin_long lists them, in
+// any order, and counts them in work[2]) sorted by the same passes: list entry j's tiles are the pass's
+// virtual tiles tile_start[j] .. tile_start[j + 1] - 1, so each entry's status words lie together
+// and its look-back walks only its own tiles; its histogram block is hist + j * SEG_HIST_WORDS. The
+// grids are launched for the most tiles and chunks the list could need (the host's bound from n);
+// blocks past the list's real total return at once, so no size is read back.
+
+// The entry j of the list whose range of starts[0 .. count] holds x (starts[count] > x).
+DEVICE_FN u32 listed_entry_of(GLOBAL const u32* starts, u32 count, u32 x) {
+  u32 lo = 0, hi = count;  // starts[lo] <= x < starts[hi]
+  while (hi - lo > 1u) {
+    const u32 mid = lo + (hi - lo) / 2u;
+    if (starts[mid] <= x)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// One block of GROUP_SIZE: every listed segment's first tile (tiles of TILE keys) and first
+// histogram chunk (chunks of span keys), exclusive prefix sums, with the totals at [count].
+KERNEL __launch_bounds__(GROUP_SIZE)
+segmented_listed_starts(GLOBAL const u32* offsets_buffer, u64 first, u32 wide, GLOBAL const u64* list,
+                        GLOBAL const u32* work, u64 span, GLOBAL u32* tile_start, GLOBAL u32* chunk_start) {
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  const u32 t = LOCAL_ID();
+  GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
+  const u32 count = work[2];
+  const u32 per = (count + GROUP_SIZE - 1u) / GROUP_SIZE;
+  const u32 begin = gs_min_u32(count, t * per), end = gs_min_u32(count, begin + per);
+  u32 tiles = 0, chunks = 0;
+  for (u32 j = begin; j < end; ++j) {
+    const u64 length = offset_at(offsets, wide, list[j] + 1) - offset_at(offsets, wide, list[j]);
+    tiles += (u32)((length + TILE - 1) / TILE);
+    chunks += (u32)((length + span - 1) / span);
+  }
+  u32 tile_at = group_exclusive_scan_u32(tiles, scratch);
+  u32 chunk_at = group_exclusive_scan_u32(chunks, scratch);
+  if (t == GROUP_SIZE - 1u) {
+    tile_start[count] = tile_at + tiles;
+    chunk_start[count] = chunk_at + chunks;
+  }
+  for (u32 j = begin; j < end; ++j) {
+    const u64 length = offset_at(offsets, wide, list[j] + 1) - offset_at(offsets, wide, list[j]);
+    tile_start[j] = tile_at;
+    chunk_start[j] = chunk_at;
+    tile_at += (u32)((length + TILE - 1) / TILE);
+    chunk_at += (u32)((length + span - 1) / span);
+  }
+}
+
+// Every listed segment's digit counts for every pass: block b counts chunk b of the chunks
+// chunk_start lays out (span keys each). Dynamic local memory and hist as segmented_histogram's.
+KERNEL __launch_bounds__(GROUP_SIZE)
+segmented_listed_histogram(GLOBAL const key_t* RESTRICT keys, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
+                           GLOBAL const u64* list, GLOBAL const u32* work, GLOBAL const u32* chunk_start, u64 span,
+                           okey_t flip, GLOBAL u64* RESTRICT hist GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u32, c);
+  LOCAL_ARRAY u32 s_entry;
+  const u32 t = LOCAL_ID(), b = GROUP_ID();
+  GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
+  if (t == 0) {
+    const u32 count = work[2];
+    s_entry = b < chunk_start[count] ? listed_entry_of(chunk_start, count, b) : ~0u;
+  }
+  for (u32 i = t; i < RADIX_PASSES * HL_WORDS; i += GROUP_SIZE) c[i] = 0;
+  BARRIER();
+  const u32 entry = s_entry;
+  if (entry == ~0u) return;  // past the list's chunks
+  const u64 s = list[entry];
+  const u64 end = offset_at(offsets, wide, s + 1);
+  const u64 begin = offset_at(offsets, wide, s) + (u64)(b - chunk_start[entry]) * span;
+  const u32 odd = radix_hist_lanes_count(c, keys, begin, gs_min_u64(end, begin + span), flip);
+  GLOBAL u64* row_hist = hist + (u64)entry * SEG_HIST_WORDS;
+#if KEY_KIND == 2
+  if (__syncthreads_or((int)odd) && t == 0) ATOMIC_ADD_U64(&row_hist[RADIX_PASSES * RADIX], 1u);
+#else
+  (void)odd;
+  BARRIER();
+#endif
+#if ONESWEEP_ALLOW_NEXT
+  GS_ALLOW_NEXT_GRID();
+#endif
+  radix_hist_lanes_flush(c, row_hist);
+}
+
+// One pass over every listed segment's tiles; as segmented_onesweep, the k-th block to start takes
+// virtual tile k. status: tile_start[count] x RADIX words at most (status_next as segmented_onesweep's).
+KERNEL ONESWEEP_BOUNDS
+segmented_listed_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* RESTRICT values_in,
+                          GLOBAL key_t* RESTRICT keys_out, GLOBAL value_t* RESTRICT values_out,
+                          GLOBAL const u32* offsets_buffer, u64 first, u32 wide, GLOBAL const u64* list,
+                          GLOBAL const u32* work, GLOBAL const u32* tile_start, okey_t flip, u32 shift,
+                          GLOBAL const u64* RESTRICT hist, GLOBAL u32* status, GLOBAL u32* status_next,
+                          GLOBAL u32* tile_counter, u32 sweep, u32 make_positions GS_DYNAMIC_LOCAL) {
+  GS_DECLARE_DYNAMIC_LOCAL(u8, stage);
+  LOCAL u32(*warp_off)[RADIX] = (LOCAL u32(*)[RADIX])(stage + (u64)TILE * STAGE_BYTES);
+  LOCAL_ARRAY gpos_t global_base[RADIX];
+  LOCAL_ARRAY u32 warp_sums[WARPS];
+  LOCAL_ARRAY u32 s_id, s_entry;
+  const u32 t = LOCAL_ID();
+  GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
+  GS_WAIT_PREVIOUS_GRID();
+  if (t == 0) {
+    const u32 id = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
+    const u32 count = work[2];
+    s_id = id;
+    s_entry = id < tile_start[count] ? listed_entry_of(tile_start, count, id) : ~0u;
+  }
+#pragma unroll
+  for (u32 w = 0; w < WARPS; ++w) warp_off[w][t] = 0;
+  BARRIER();
+  const u32 id = s_id, entry = s_entry;
+  if (entry == ~0u) return;  // past the list's tiles
+  if (status_next != status) status_next[(u64)id * RADIX + t] = 0;
+  const u64 s = list[entry];
+  const u64 row_first = offset_at(offsets, wide, s);
+  const u64 length = offset_at(offsets, wide, s + 1) - row_first;
+  const u32 first_tile = tile_start[entry];
+  seg_onesweep_tile(keys_in + row_first, values_in + row_first, keys_out + row_first, values_out + row_first, length,
+                    id - first_tile, status + (u64)first_tile * RADIX, hist + (u64)entry * SEG_HIST_WORDS, flip,
+                    shift, make_positions, stage, global_base, warp_sums);
 }

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "algorithms/segmented/segmented_binned.hpp"
+#include "algorithms/segmented/segmented_listed.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "support/test_support.hpp"
@@ -209,6 +210,44 @@ TEST(SegmentedBinned, OtherKeyTypesAndValueWidths) {
                                    order::ascending, false, false, dist::specials});
 }
 
+// On CUDA the segments longer than the tuning row's binned_onesweep_min_length are sorted by several
+// blocks each (segmented_listed.hpp); here every segment past the tile window is, and some are long
+// enough to span many tiles (and a histogram chunk or more). Elsewhere the listed sort never runs.
+TEST(SegmentedBinned, ListedSegmentsSortedBySeveralBlocksOnCuda) {
+  const DeviceDescription& desc = test_context().runtime_device().description();
+  if (desc.backend != "cuda") {
+    EXPECT_EQ(algo::choose_segmented_listed_policy(desc, key_type::f32, 4, 1 << 20, 100, {}).min_length, 0u);
+    GTEST_SKIP() << "the listed sort runs on CUDA only";
+  }
+  algo::set_segmented_policy_override({.binned_onesweep_min = 1});
+  struct Reset {
+    ~Reset() { algo::set_segmented_policy_override({}); }
+  } reset;
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  for (order o : {order::ascending, order::descending}) {
+    check<float, std::uint32_t>({power_law_lengths(3000, 300000, seed), mode::pairs, o, false, false, dist::specials});
+    check<float, std::uint64_t>({power_law_lengths(3000, 300000, seed + 1), mode::argsort, o, true, true,
+                                 dist::few_unique});
+    check<std::uint32_t>({edge_lengths(window(key_type::u32, 0), 60, seed + 2), mode::keys, o, false, true,
+                          dist::uniform});
+  }
+  std::vector<std::uint64_t> huge = edge_lengths(window(key_type::f32, 4, true), 40, seed + 3);
+  huge.push_back((std::uint64_t(1) << 20) + 3);  // many tiles and several histogram chunks
+  check<float, std::uint32_t>({huge, mode::argsort, order::descending, false, false, dist::entropy});
+  check<std::uint8_t>({edge_lengths(window(key_type::u8, 0), 40, seed + 4), mode::keys, order::ascending, false, false,
+                       dist::uniform});  // one pass in place: reads a copy
+  check<std::uint8_t, std::uint16_t>({edge_lengths(window(key_type::u8, 2), 40, seed + 5), mode::pairs,
+                                      order::descending, false, true, dist::few_unique});
+  check<std::int64_t, Bytes16>({edge_lengths(window(key_type::i64, 16), 40, seed + 6), mode::pairs, order::ascending,
+                                true, false, dist::few_unique});
+  check<half_bits, std::uint32_t>({edge_lengths(window(key_type::f16, 4, true), 40, seed + 7), mode::argsort,
+                                   order::descending, true, true, dist::specials});
+  for (dist d : {dist::all_equal, dist::sorted, dist::reverse})
+    check<std::uint32_t, std::uint32_t>({power_law_lengths(500, 100000, seed + 8), mode::pairs, order::ascending, true,
+                                         false, d});
+}
+
 TEST(SegmentedBinned, ShapeAndPlanSteps) {
   const DeviceDescription& desc = test_context().runtime_device().description();
   const algo::SegmentedLongShape s = algo::segmented_long_shape(desc, key_type::f32, 4);
@@ -217,7 +256,7 @@ TEST(SegmentedBinned, ShapeAndPlanSteps) {
                           algo::segmented_tuning_for(desc).binned_groups_per_compute_unit);
   EXPECT_LE(s.local_bytes, desc.local_memory_bytes);
   EXPECT_EQ(s.passes, 8u);
-  const auto steps = algo::segmented_binned_plan_steps(desc, key_type::f32, 4, true, 100000, 300);
+  const auto steps = algo::segmented_binned_plan_steps(desc, key_type::f32, 4, true, 100000, 300, {});
   ASSERT_GE(steps.size(), 3u);
   EXPECT_NE(steps.front().find("segmented_bin_long"), std::string::npos) << steps.front();
   EXPECT_NE(steps.back().find("segmented_long_sort"), std::string::npos) << steps.back();
@@ -227,7 +266,7 @@ TEST(SegmentedBinned, ShapeAndPlanSteps) {
     EXPECT_EQ(line.find("read back"), std::string::npos) << line;
   }
   // temporaries: the counters, the list, keys and values
-  EXPECT_GE(algo::segmented_binned_temp_bytes(desc, key_type::f32, 4, false, 100000, 300), 100000u * 8);
+  EXPECT_GE(algo::segmented_binned_temp_bytes(desc, key_type::f32, 4, false, 100000, 300, {}), 100000u * 8);
 }
 
 }  // namespace

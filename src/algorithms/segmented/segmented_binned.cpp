@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "algorithms/radix_policy.hpp"
+#include "algorithms/segmented/segmented_listed.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/errors.hpp"
@@ -16,6 +17,7 @@ namespace {
 constexpr std::uint32_t kDigitBits = 4;  // the kernel's RADIX_BITS
 constexpr std::uint32_t kLongRadix = 1u << kDigitBits;
 constexpr std::uint32_t kBinGroup = 256;  // segmented_bin_long: one work-item per segment
+constexpr std::uint64_t kWorkWords = 4;   // the group list's length, its ticket, the huge list's length, spare
 
 std::uint64_t sg_pad(std::uint64_t i) { return i + (i >> 5); }  // the kernels' SG_PAD
 
@@ -66,13 +68,14 @@ bool segmented_binned_fits(const DeviceDescription& desc, key_type type, std::si
 }
 
 std::uint64_t segmented_binned_temp_bytes(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
-                                          bool positions, std::uint64_t n, std::uint64_t count) {
+                                          bool positions, std::uint64_t n, std::uint64_t count,
+                                          const SortOptions& options) {
   const std::uint64_t window = segmented_tiles_offsets_shape(desc, type, value_bytes, positions, 1).window;
-  std::uint64_t bytes = temp_request_bytes(2 * sizeof(std::uint32_t)) +
+  std::uint64_t bytes = temp_request_bytes(kWorkWords * sizeof(std::uint32_t)) +
                         temp_request_bytes(sizeof(std::uint64_t) * max_long_segments(window, n, count)) +
                         temp_request_bytes(n * key_size(type));
   if (value_bytes != 0) bytes += temp_request_bytes(n * value_bytes);
-  return bytes;
+  return bytes + segmented_listed_temp_bytes(choose_segmented_listed_policy(desc, type, value_bytes, n, count, options));
 }
 
 void segmented_binned_sort(SegmentedJob& job) {
@@ -104,10 +107,13 @@ void segmented_binned_sort(SegmentedJob& job) {
     throw Error(errc::unsupported, "segmented binned: no room in local memory for the bin");
 
   // Every temporary before the first launch that writes the keys.
-  const rt::BufferPtr work = sort.temp(2 * sizeof(std::uint32_t));  // the list's length, the next ticket
+  const rt::BufferPtr work = sort.temp(kWorkWords * sizeof(std::uint32_t));
   const rt::BufferPtr list = sort.temp(sizeof(std::uint64_t) * max_long_segments(window, sort.n, seg.count));
   const rt::BufferPtr keys_temp = sort.temp(sort.n * key_size(sort.type));
   const rt::BufferPtr values_temp = sort.value_bytes != 0 ? sort.temp(sort.n * sort.value_bytes) : keys_temp;
+  const SegmentedListedPolicy huge =
+      choose_segmented_listed_policy(desc, sort.type, sort.value_bytes, sort.n, seg.count, sort.options);
+  SegmentedListedTemps huge_temps = take_segmented_listed_temps(sort, huge);
 
   rt::Buffer& values_out = sort.values_or_keys();
   rt::Buffer& values_in =
@@ -117,19 +123,22 @@ void segmented_binned_sort(SegmentedJob& job) {
   const std::uint32_t wide = seg.offset_bytes == 8 ? 1 : 0;
   rt::Program& program = long_program(sort, s.group);
 
-  dev.fill_bytes(*work, 0, 0, 2 * sizeof(std::uint32_t));
+  dev.fill_bytes(*work, 0, 0, kWorkWords * sizeof(std::uint32_t));
   dev.launch(program.kernel("segmented_bin_long"), {ceil_div(seg.count, kBinGroup), kBinGroup, 0},
-             {*seg.offsets, first, wide, seg.count, window, *work, *list});
+             {*seg.offsets, first, wide, seg.count, window,
+              huge.min_length ? std::max(huge.min_length, window) : ~std::uint64_t(0), *work, *list,
+              huge_temps.list ? *huge_temps.list : *list});
   segmented_tiles_sort(job);  // the segments that fit the window; it makes their positions itself
   dev.launch(program.kernel("segmented_long_sort"), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
              {keys_in, sort.keys, values_in, values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
               *list, std::uint32_t(positions ? 1 : 0), sort.flip_arg(), s.tile, static_cast<std::uint32_t>(s.slots)});
+  if (huge.min_length != 0) segmented_listed_sort(job, huge, huge_temps, *work, *keys_temp, *values_temp);
   sort.values_are_positions = false;
 }
 
 std::vector<std::string> segmented_binned_plan_steps(const DeviceDescription& desc, key_type type,
                                                      std::size_t value_bytes, bool positions, std::uint64_t n,
-                                                     std::uint64_t count) {
+                                                     std::uint64_t count, const SortOptions& options) {
   std::vector<std::string> lines;
   const std::uint64_t window = segmented_tiles_offsets_shape(desc, type, value_bytes, positions, 1).window;
   const SegmentedLongShape s = segmented_long_shape(desc, type, value_bytes);
@@ -148,6 +157,9 @@ std::vector<std::string> segmented_binned_plan_steps(const DeviceDescription& de
                   std::to_string(s.passes) + " stable 4-bit digit passes over global memory, tiles of " +
                   std::to_string(s.tile) + " keys, " + std::to_string(s.local_bytes) +
                   " bytes of local memory, temporaries as large as the keys and values");
+  for (const std::string& line :
+       segmented_listed_plan_steps(choose_segmented_listed_policy(desc, type, value_bytes, n, count, options)))
+    lines.push_back(line);
   return lines;
 }
 

@@ -19,6 +19,7 @@
 #include "algorithms/segmented/segmented_job.hpp"
 #include "gpusort/device.hpp"
 #include "gpusort/key_type.hpp"
+#include "gpusort/options.hpp"
 
 namespace gpusort::algo {
 
@@ -41,7 +42,8 @@ bool segmented_binned_fits(const DeviceDescription& desc, key_type type, std::si
 
 // The temporaries segmented_binned_sort asks for, as temp_request_bytes sums them.
 std::uint64_t segmented_binned_temp_bytes(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
-                                          bool positions, std::uint64_t n, std::uint64_t count);
+                                          bool positions, std::uint64_t n, std::uint64_t count,
+                                          const SortOptions& options);
 
 // Sorts job's segments (by offsets, u32 or u64; fewer than 2^32 keys in all), as described above.
 // Error(unsupported) for a run-time comparator or a device without room for the bin.
@@ -50,6 +52,6 @@ void segmented_binned_sort(SegmentedJob& job);
 // One line per step (gpusort plan).
 std::vector<std::string> segmented_binned_plan_steps(const DeviceDescription& desc, key_type type,
                                                      std::size_t value_bytes, bool positions, std::uint64_t n,
-                                                     std::uint64_t count);
+                                                     std::uint64_t count, const SortOptions& options);
 
 }  // namespace gpusort::algo

@@ -127,6 +127,22 @@ std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolic
   return to_defines(p.radix, RadixPath::onesweep, packed_in, packed_out);
 }
 
+rt::Program& segmented_onesweep_program(rt::Device& dev, RadixPolicy radix, bool packed_in, std::uint32_t packed_out,
+                                       bool& immediate) {
+  if (immediate) {
+    try {
+      return dev.program("segmented_onesweep.cl", to_defines(radix, RadixPath::onesweep, packed_in, packed_out));
+    } catch (const Error& e) {
+      // ptxas failed on some forms of the warp match's immediates (radix_sort.cpp keeps the same
+      // fallback): the masks from constant memory instead
+      if (e.code() != errc::build_error && e.code() != errc::device_error) throw;
+      immediate = false;
+    }
+  }
+  radix.onesweep.match_immediate = 0;
+  return dev.program("segmented_onesweep.cl", to_defines(radix, RadixPath::onesweep, packed_in, packed_out));
+}
+
 std::vector<std::vector<std::string>> segmented_onesweep_program_defines(const DeviceDescription& desc, key_type type,
                                                                          std::size_t value_bytes, std::uint64_t rows,
                                                                          std::uint64_t row_length) {
@@ -172,24 +188,10 @@ void segmented_onesweep_sort(SegmentedJob& job) {
   rt::BufferPtr counters = dev.sub_buffer(*meta, l.counters_offset, l.status_offset - l.counters_offset);
   rt::BufferPtr status = dev.sub_buffer(*meta, l.status_offset, l.status_bytes);
   bool immediate = os.match_immediate != 0;
-  const auto program = [&](bool packed_in, std::uint32_t packed_out) -> rt::Program& {
-    SegmentedOnesweepPolicy q = p;
-    if (immediate) {
-      try {
-        return dev.program("segmented_onesweep.cl", segmented_onesweep_defines(q, packed_in, packed_out));
-      } catch (const Error& e) {
-        // ptxas failed on some forms of the warp match's immediates (radix_sort.cpp keeps the same
-        // fallback): the masks from constant memory instead
-        if (e.code() != errc::build_error && e.code() != errc::device_error) throw;
-        immediate = false;
-      }
-    }
-    q.radix.onesweep.match_immediate = 0;
-    return dev.program("segmented_onesweep.cl", segmented_onesweep_defines(q, packed_in, packed_out));
-  };
   std::vector<rt::Program*> pass_programs;
   for (std::uint32_t i = 0; i < passes; ++i)
-    pass_programs.push_back(&program(packed && i > 0, packed && i + 1 < passes ? 1 : 0));
+    pass_programs.push_back(
+        &segmented_onesweep_program(dev, p.radix, packed && i > 0, packed && i + 1 < passes ? 1 : 0, immediate));
 
   // Where each pass reads and writes: the last pass writes the caller's buffers (A), the one before
   // it the temporaries (B), and so on back; the first reads the input.

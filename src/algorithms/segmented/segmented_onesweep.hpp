@@ -15,6 +15,7 @@
 #include "gpusort/context.hpp"
 #include "gpusort/key_type.hpp"
 #include "gpusort/options.hpp"
+#include "runtime/device.hpp"
 
 namespace gpusort::algo {
 
@@ -65,6 +66,10 @@ SegmentedOnesweepPolicy choose_segmented_onesweep_policy(const DeviceDescription
 // pairs, packed_out for those that write them.
 std::vector<std::string> segmented_onesweep_defines(const SegmentedOnesweepPolicy& p, bool packed_in = false,
                                                     std::uint32_t packed_out = 0);
+// kernels/segmented_onesweep.cl built for radix's onesweep shape; immediate (in and out): the warp
+// match's masks as immediates, cleared where ptxas refuses them and the program is built without.
+rt::Program& segmented_onesweep_program(rt::Device& dev, RadixPolicy radix, bool packed_in, std::uint32_t packed_out,
+                                       bool& immediate);
 // Every -D list the sort of this shape builds the kernel file with (the packed passes' forms too;
 // the NVRTC build test compiles each without a GPU).
 std::vector<std::vector<std::string>> segmented_onesweep_program_defines(const DeviceDescription& desc, key_type type,

@@ -43,6 +43,7 @@ constexpr SegmentedTuning kRows[] = {
      // offsets: 4 long-segment blocks per SM (as the tiles' 4), passes in tiles of 2048 keys (not measured)
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
+     .binned_onesweep_min_length = 16384,
      .offsets_binned = false},
     // A CPU (PoCL): as many long segments at once as the device has work-groups in flight, which is
     // its width anyway; offsets binned, nothing read back (not measured against tiles-or-portable).
@@ -58,6 +59,7 @@ constexpr SegmentedTuning kRows[] = {
      .onesweep_narrow_positions = false,
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
+     .binned_onesweep_min_length = 0,
      .offsets_binned = true},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
     // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
@@ -75,6 +77,7 @@ constexpr SegmentedTuning kRows[] = {
      .onesweep_narrow_positions = false,
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
+     .binned_onesweep_min_length = 0,
      .offsets_binned = false},
 };
 
@@ -189,11 +192,11 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "warp_items") {
       if (value.size() != 1 || value[0] < '1' || value[0] > '8') throw bad("1 to 8");
       o.warp_items = static_cast<std::uint32_t>(value[0] - '0');
-    } else if (name == "block_min_row") {
+    } else if (name == "block_min_row" || name == "onesweep_min") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (value.empty() || ec != std::errc{} || end != value.data() + value.size()) throw bad("a count of keys");
-      o.block_min_row = v;
+      (name == "block_min_row" ? o.block_min_row : o.binned_onesweep_min) = v;
     } else {
       throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
     }

@@ -51,6 +51,10 @@ struct SegmentedTuning {
   // bin cannot run), and its tile of keys per pass step at most (halved until local memory holds it)
   std::uint32_t binned_groups_per_compute_unit;
   std::uint32_t binned_long_tile;
+  // binned, CUDA: segments of more keys than this are sorted by several blocks each, the segmented
+  // onesweep's passes over the listed segments (segmented_listed.hpp); 0: every long segment by one
+  // work-group
+  std::uint64_t binned_onesweep_min_length;
   // offsets of automatic requests: the binned bin (nothing read back), else tiles-or-portable (one
   // word read back)
   bool offsets_binned;
@@ -99,13 +103,15 @@ struct SegmentedPolicyOverride {
   // SegmentedTilesTuning::block_min_row otherwise)
   std::optional<std::uint64_t> block_min_row;
   std::optional<bool> narrow_positions;
-  std::optional<std::uint32_t> warp_items;  // CUDA tile bin's warp rows: rows per lane (1 to 8)  // where the bin is onesweep and the request an argsort with 8-byte indices
+  std::optional<std::uint32_t> warp_items;  // CUDA tile bin's warp rows: rows per lane (1 to 8)
+  // binned on CUDA: segments of more keys go to the listed onesweep (0: none do)
+  std::optional<std::uint64_t> binned_onesweep_min;
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
-// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1" (bin: portable, per-row, tiles,
-// onesweep, tiles-or-portable or binned): for gpusort-bench.
+// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1,onesweep_min=16384" (bin:
+// portable, per-row, tiles, onesweep, tiles-or-portable or binned): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);
 

@@ -148,7 +148,8 @@ std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
       return segmented_portable_temp_bytes(plan, device) + temp_request_bytes(sizeof(std::uint32_t));
     case SegmentedBin::binned: {
       const SortRequest& r = plan.request;
-      return segmented_binned_temp_bytes(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows);
+      return segmented_binned_temp_bytes(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows,
+                                         r.options);
     }
   }
   throw not_built_in(plan.segments.bin);
@@ -186,7 +187,8 @@ std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& devi
     }
     case SegmentedBin::binned: {
       const SortRequest& r = plan.request;
-      steps = segmented_binned_plan_steps(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows);
+      steps = segmented_binned_plan_steps(device.description(), r.type, r.value_bytes, r.positions, r.n, r.rows,
+                                          r.options);
       break;
     }
   }

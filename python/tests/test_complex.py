@@ -147,6 +147,18 @@ def test_numpy_complex128_matches_numpys_own_argsort():
     np.testing.assert_array_equal(indices, np.argsort(x, kind="stable"))
 
 
+def test_numpy_complex128_out_strided_and_flattened():
+    x = complex128_specials(30000, 9)
+    order = stable_order(x, True)
+    v, i = np.empty_like(x), np.empty(x.size, dtype=np.int64)
+    result = gpusort.sort(x, descending=True, return_indices=True, out=(v, i))
+    assert result.values is v and result.indices is i
+    np.testing.assert_array_equal(i, order)
+    np.testing.assert_array_equal(words(v), words(x[order]))
+    np.testing.assert_array_equal(gpusort.argsort(x[::2]), stable_order(x[::2]))  # a strided view, gathered
+    np.testing.assert_array_equal(words(gpusort.sort(x.reshape(100, 300), axis=None)), words(x[stable_order(x)]))
+
+
 def test_complex128_along_an_axis_is_refused():
     x = complex128_specials(20000, 3).reshape(100, 200)  # past the host threshold: the device's sort decides
     with pytest.raises(gpusort.UnsupportedError, match="complex128"):

@@ -82,7 +82,8 @@ SortReport sort_device(Context& ctx, key_type type, DeviceBuffer& keys, std::siz
 // sub-buffers 25-55x slower (H200, 2026-11-26, docs/DESIGN-NOTES.md); use the pool form there.
 // temporary_storage_bytes throws Error(unsupported) for an algorithm that
 // does not report its needs; a sort given less than it needs throws Error(invalid_argument) before
-// touching the data.
+// touching the data. complex128 keys (sorted as records) report 0: their passes and gathers take
+// their temporaries from the pool, whatever storage is given.
 std::size_t temporary_storage_bytes(Context& ctx, key_type type, std::size_t n, std::size_t value_bytes,
                                     const SortOptions& options = {});
 

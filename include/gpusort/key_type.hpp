@@ -14,7 +14,8 @@ namespace gpusort {
 
 // f16: IEEE binary16, bf16: bfloat16 (the top half of an f32), b8: bool (one byte; 0 is false,
 // any other byte true), c64: complex64 (two f32, the real part first), c128: complex128 (two f64,
-// the real part first; sorted as 16-byte records, gpusort/records.hpp, with no values or argsort yet).
+// the real part first; sorted as 16-byte records, gpusort/records.hpp: values and argsort too, no
+// segments, top-k or distributed sort yet).
 enum class key_type { u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16, bf16, b8, c64, c128 };
 
 inline constexpr key_type all_key_types[] = {key_type::u8,  key_type::u16, key_type::u32, key_type::u64,

@@ -81,7 +81,7 @@ template <host_key_range R>
 SortReport sort(Context& ctx, R&& keys, const SortOptions& options = {}) {
   using K = std::remove_reference_t<std::ranges::range_reference_t<R>>;
   static_assert(!std::is_const_v<K>, "gpusort::sort sorts in place: the keys must not be const (sort a copy)");
-  static_assert(sortable_key<K>, "gpusort::sort: keys must be integers of 1, 2, 4 or 8 bytes, bool, float, double, 16-bit floats (gpusort::half_bits, bfloat16_bits) or std::complex<float>");
+  static_assert(sortable_key<K>, "gpusort::sort: keys must be integers of 1, 2, 4 or 8 bytes, bool, float, double, 16-bit floats (gpusort::half_bits, bfloat16_bits), std::complex<float> or std::complex<double>");
   return sort(ctx, std::span<K>(std::ranges::data(keys), std::ranges::size(keys)), options);
 }
 
@@ -91,7 +91,7 @@ SortReport sort_pairs(Context& ctx, RK&& keys, RV&& values, const SortOptions& o
   using V = std::remove_reference_t<std::ranges::range_reference_t<RV>>;
   static_assert(!std::is_const_v<K> && !std::is_const_v<V>,
                 "gpusort::sort_pairs sorts in place: keys and values must not be const (sort copies)");
-  static_assert(sortable_key<K>, "gpusort::sort_pairs: keys must be integers of 1, 2, 4 or 8 bytes, bool, float, double, 16-bit floats (gpusort::half_bits, bfloat16_bits) or std::complex<float>");
+  static_assert(sortable_key<K>, "gpusort::sort_pairs: keys must be integers of 1, 2, 4 or 8 bytes, bool, float, double, 16-bit floats (gpusort::half_bits, bfloat16_bits), std::complex<float> or std::complex<double>");
   return sort_pairs(ctx, std::span<K>(std::ranges::data(keys), std::ranges::size(keys)),
                     std::span<V>(std::ranges::data(values), std::ranges::size(values)), options);
 }

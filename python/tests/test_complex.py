@@ -111,11 +111,95 @@ def test_numpy_complex128_sort(descending, n):
     np.testing.assert_array_equal(words(y), words(x[order]))
 
 
-def test_complex128_forms_not_taken_yet_are_refused():
-    x = complex128_specials(20011, 3)  # past the host threshold: the device's sort decides
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+@pytest.mark.parametrize("n", [20011, 101])  # 101: below host_sort_below, sorted by numpy on the host
+def test_numpy_complex128_argsort_indices_and_pairs(descending, n):
+    x = complex128_specials(n, 4)
+    x[::7] = x[3]  # long runs of equal keys: stability shows in the indices
+    before = x.copy()
+    order = stable_order(x, descending)
+    np.testing.assert_array_equal(gpusort.argsort(x, descending=descending), order)
+    values, indices = gpusort.sort(x, descending=descending, return_indices=True)
+    assert indices.dtype == np.int64 and values.dtype == np.complex128
+    np.testing.assert_array_equal(indices, order)
+    np.testing.assert_array_equal(words(values), words(x[order]))
+    for value_dtype in [np.uint8, np.int16, np.float32, np.int64, np.complex128]:
+        v = np.arange(n).astype(value_dtype)
+        keys_out, values_out = gpusort.sort_pairs(x, v, descending=descending)
+        np.testing.assert_array_equal(words(keys_out), words(x[order]))
+        np.testing.assert_array_equal(values_out.view(np.uint8), v[order].view(np.uint8))
+    k, v = x.copy(), np.arange(n, dtype=np.uint64)
+    gpusort.sort_pairs_(k, v, descending=descending)
+    np.testing.assert_array_equal(words(k), words(x[order]))
+    np.testing.assert_array_equal(v, order)
+    np.testing.assert_array_equal(words(x), words(before))  # the out-of-place calls left it alone
+
+
+def test_numpy_complex128_matches_numpys_own_argsort():
+    """numpy's own stable argsort is the reference: the NaN classes, -0.0 == +0.0 in each part."""
+    nan, inf = np.nan, np.inf
+    base = np.array([complex(nan, nan), complex(nan, 1), complex(1, nan), complex(2, 0), complex(1, 5),
+                     complex(nan, -1), complex(-1, nan), complex(1, -5), complex(-0.0, 0), complex(0, -0.0),
+                     complex(inf, -inf), complex(-inf, inf), complex(0, 0), complex(-0.0, -0.0)], dtype=np.complex128)
+    x = np.tile(base, 2000)[np.random.default_rng(5).permutation(28000)]  # past the host threshold
+    np.testing.assert_array_equal(gpusort.argsort(x), np.argsort(x, kind="stable"))
+    _, indices = gpusort.sort(x, return_indices=True)
+    np.testing.assert_array_equal(indices, np.argsort(x, kind="stable"))
+
+
+def test_numpy_complex128_out_strided_and_flattened():
+    x = complex128_specials(30000, 9)
+    order = stable_order(x, True)
+    v, i = np.empty_like(x), np.empty(x.size, dtype=np.int64)
+    result = gpusort.sort(x, descending=True, return_indices=True, out=(v, i))
+    assert result.values is v and result.indices is i
+    np.testing.assert_array_equal(i, order)
+    np.testing.assert_array_equal(words(v), words(x[order]))
+    np.testing.assert_array_equal(gpusort.argsort(x[::2]), stable_order(x[::2]))  # a strided view, gathered
+    np.testing.assert_array_equal(words(gpusort.sort(x.reshape(100, 300), axis=None)), words(x[stable_order(x)]))
+
+
+def test_complex128_along_an_axis_is_refused():
+    x = complex128_specials(20000, 3).reshape(100, 200)  # past the host threshold: the device's sort decides
     with pytest.raises(gpusort.UnsupportedError, match="complex128"):
-        gpusort.argsort(x)
+        gpusort.sort(x, axis=1)
     with pytest.raises(gpusort.UnsupportedError, match="complex128"):
-        gpusort.sort_pairs(x, np.arange(x.size, dtype=np.uint32))
-    with pytest.raises(gpusort.UnsupportedError, match="complex128"):
-        gpusort.sort(x[:20000].reshape(100, 200), axis=1)
+        gpusort.argsort(x, axis=0)
+
+
+def _cuda_library(name):
+    """torch or cupy with a CUDA device, else the test is skipped."""
+    library = pytest.importorskip(name)
+    if name == "torch" and not library.cuda.is_available():
+        pytest.skip("needs PyTorch with a CUDA device")
+    if name == "cupy":
+        try:
+            library.cuda.runtime.getDeviceCount()
+        except Exception:
+            pytest.skip("needs a CUDA device for CuPy")
+    return library
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+@pytest.mark.parametrize("library", ["torch", "cupy"])
+def test_cuda_complex128_sort_argsort_pairs(library, descending):
+    """PyTorch and CuPy complex128 arrays, sorted where they live (native views of the caller's memory)."""
+    lib = _cuda_library(library)
+    x = complex128_specials(30011, 6)
+    x[::5] = x[1]
+    order = stable_order(x, descending)
+    to_device = (lambda a: lib.from_numpy(a).cuda()) if library == "torch" else lib.asarray
+    to_host = (lambda a: a.cpu().numpy()) if library == "torch" else lib.asnumpy
+    d = to_device(x)
+    np.testing.assert_array_equal(words(to_host(gpusort.sort(d, descending=descending))), words(x[order]))
+    np.testing.assert_array_equal(to_host(gpusort.argsort(d, descending=descending)), order)
+    values, indices = gpusort.sort(d, descending=descending, return_indices=True)
+    np.testing.assert_array_equal(words(to_host(values)), words(x[order]))
+    np.testing.assert_array_equal(to_host(indices), order)
+    v = np.arange(x.size, dtype=np.int32)
+    keys_out, values_out = gpusort.sort_pairs(d, to_device(v), descending=descending)
+    np.testing.assert_array_equal(words(to_host(keys_out)), words(x[order]))
+    np.testing.assert_array_equal(to_host(values_out), v[order])
+    np.testing.assert_array_equal(words(to_host(d)), words(x))  # the out-of-place calls left it alone
+    assert gpusort.sort_(d, descending=descending) is d
+    np.testing.assert_array_equal(words(to_host(d)), words(x[order]))

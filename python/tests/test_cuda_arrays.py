@@ -17,9 +17,9 @@ except ImportError:
     cupy = None
 
 TORCH_DTYPES = ["uint8", "int8", "int16", "int32", "int64", "float32", "float64", "uint16", "uint32", "uint64",
-                "float16", "bool", "complex64"]
+                "float16", "bool", "complex64", "complex128"]
 NUMPY_DTYPES = ["uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64", "float32", "float64",
-                "float16", "bool", "complex64"]
+                "float16", "bool", "complex64", "complex128"]
 
 
 def need_torch_cuda():

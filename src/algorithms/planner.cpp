@@ -100,8 +100,9 @@ Plan part_of(const SortRequest& request, const Algorithm& algorithm, rt::Device&
 
 // A record sort (SortRequest::record_bytes): its passes, the one algorithm of all their sorts,
 // and where they run: on the device (the records' buffer, or uploaded in one piece when they fit
-// the budget), else host passes, each a sort of host memory planned as a part.
-Plan plan_records(const SortRequest& request, rt::Device& device) {
+// the budget), else host passes, each a sort of host memory planned as a part. `values`: what
+// complex128 keys planned as records carry (none for a record sort of its own).
+Plan plan_records(const SortRequest& request, rt::Device& device, detail::RecordValues values = {}) {
   Plan plan;
   plan.request = request;
   plan.request.options.stable = true;  // the passes rely on it
@@ -110,8 +111,9 @@ Plan plan_records(const SortRequest& request, rt::Device& device) {
   const std::size_t rb = request.record_bytes;
   RecordsPlan& rec = plan.records;
   rec.passes = detail::record_passes(request.record_fields);
-  rec.move_with_key = detail::records_move_with_key(rec.passes, rb);
-  rec.index_bytes = detail::record_index_bytes(n);
+  rec.values = values;
+  rec.move_with_key = !values.bytes && detail::records_move_with_key(rec.passes, rb);
+  rec.index_bytes = values.positions ? values.bytes : detail::record_index_bytes(n);  // an argsort's: its indices
   // The choice for every pass: a pass's order or key type never changes it.
   plan.algorithm = &detail::checked_algorithm(device.description(), n, o);
   const std::size_t vb = rec.move_with_key ? rb : rec.index_bytes;
@@ -121,7 +123,7 @@ Plan plan_records(const SortRequest& request, rt::Device& device) {
     detail::check_device_memory_limit(o, widest, vb);
   }
   if (trivial_path(plan, n, request.where)) return plan;
-  if (detail::records_fit_device(device, n, rb, rec.passes, *plan.algorithm, o)) {
+  if (detail::records_fit_device(device, n, rb, rec, *plan.algorithm, o)) {
     plan.path = Path::one_piece;
     return plan;
   }
@@ -129,8 +131,7 @@ Plan plan_records(const SortRequest& request, rt::Device& device) {
     throw Error(errc::unsupported,
                 "a record comparator runs on the device: " + std::to_string(n) + " records of " + std::to_string(rb) +
                     " bytes, their addresses and the sort's temporaries (" +
-                    std::to_string(n * rb + detail::records_device_extra_bytes(device, n, rb, rec.passes,
-                                                                               *plan.algorithm, o)) +
+                    std::to_string(n * rb + detail::records_device_extra_bytes(device, n, rb, rec, *plan.algorithm, o)) +
                     " bytes) do not fit the device budget; sort by key fields (RecordField) instead");
   plan.path = Path::host_passes;
   for (const detail::RecordPass& pass : rec.passes) {
@@ -271,7 +272,8 @@ Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices)
   if (request.record_bytes) return plan_records(request, *devices[0]);
   if (detail::sorts_complex128_keys(request)) {
     if (devices.size() > 1) throw Error(errc::unsupported, "complex128 keys are sorted on one device");
-    return plan_records(detail::complex128_keys_as_records(request), *devices[0]);
+    return plan_records(detail::complex128_keys_as_records(request), *devices[0],
+                        {.bytes = request.value_bytes, .positions = request.positions});
   }
   if (request.ranks) return plan_distributed(request, *devices[0]);
   // Several devices: chosen for the first, and the choice checked against every one of them.
@@ -362,7 +364,10 @@ void describe_records(const Plan& plan, rt::Device& device, SortPlan& out) {
   const std::string what = std::to_string(r.n) + " records of " + std::to_string(r.record_bytes) + " bytes, " +
                            (rec.passes.empty()          ? std::string("by a comparator")
                             : rec.passes.size() == 1 ? std::string("1 sort pass")
-                                                     : std::to_string(rec.passes.size()) + " sort passes");
+                                                     : std::to_string(rec.passes.size()) + " sort passes") +
+                           (!rec.values.bytes       ? std::string()
+                            : rec.values.positions ? ", argsort: " + std::to_string(rec.values.bytes) + "-byte indices"
+                                                   : ", with " + std::to_string(rec.values.bytes) + "-byte values");
   if (plan.path == Path::one_piece)
     out.path = "records in one piece (" + what + "): uploaded once through pinned staging, sorted on the device, "
                "downloaded once";
@@ -381,13 +386,16 @@ void describe_records(const Plan& plan, rt::Device& device, SortPlan& out) {
                         " as values)",
                describe(plan.parts[p], device));
     out.steps.push_back("host: the records gathered in the sorted order");
+    if (rec.values.bytes)
+      out.steps.push_back(rec.values.positions ? "host: the indices gathered in the sorted order (the argsort's)"
+                                               : "host: the " + std::to_string(rec.values.bytes) +
+                                                     "-byte values gathered in the sorted order");
     return;
   }
   out.steps = detail::record_device_steps(plan, device);
-  out.temporary_bytes =
-      detail::records_device_extra_bytes(device, r.n, r.record_bytes, rec.passes, *plan.algorithm, plan.options());
+  out.temporary_bytes = detail::records_device_extra_bytes(device, r.n, r.record_bytes, rec, *plan.algorithm, plan.options());
   out.temp_bytes_known = plan.algorithm->temp_bytes != nullptr;
-  out.device_bytes = r.n * r.record_bytes + out.temporary_bytes;
+  out.device_bytes = r.n * (r.record_bytes + (rec.values.positions ? 0 : rec.values.bytes)) + out.temporary_bytes;
 }
 
 void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out) {

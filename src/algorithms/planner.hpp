@@ -38,6 +38,7 @@ struct RecordsPlan {
   std::vector<detail::RecordPass> passes;  // least significant first; empty: by options.comparator
   bool move_with_key = false;              // one pass, the records the values of its keys
   std::size_t index_bytes = 0;             // a record index's bytes, where the records do not move with their key
+  detail::RecordValues values;             // complex128 keys' values or argsort positions (none for records)
 };
 
 struct Plan {

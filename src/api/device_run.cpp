@@ -36,8 +36,8 @@ DeviceRun run_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& 
                                               " (see gpusort::temporary_storage_bytes)");
   }
   algo::print_if_verbose(plan, device);
-  if (r.record_bytes) {  // complex128 keys, planned as 16-byte records: sorted where they lie
-    const SortReport report = sort_records_on_device(device, plan, keys, keys);
+  if (r.record_bytes) {  // complex128 keys, planned as 16-byte records: sorted where they lie, values too
+    const SortReport report = sort_records_on_device(device, plan, RecordBuffers{keys, &keys, values, values});
     return {report.sort_ms, report.programs_compiled};
   }
   algo::SortJob job{device, r.type, r.n, r.value_bytes, keys, values, r.options, temp_storage};

@@ -20,7 +20,7 @@ SortReport report_of(rt::Device& device, const algo::Plan& plan) {
 
 SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys, void* values) {
   const SortRequest& r = plan.request;
-  if (r.record_bytes) return sort_host_records(device, plan, keys);  // complex128 keys (no values)
+  if (r.record_bytes) return sort_host_records(device, plan, keys, values);  // complex128 keys
   SortReport report = report_of(device, plan);
   if (plan.path == algo::Path::nothing_to_do) return report;
   algo::print_if_verbose(plan, device);
@@ -40,6 +40,8 @@ std::optional<SortReport> argsort_host_in_one_step(rt::Device& device, const alg
                                                    void* indices, void* sorted_keys) {
   const SortRequest& r = plan.request;
   if (plan.path == algo::Path::partitioned) return std::nullopt;
+  if (r.record_bytes && plan.path != algo::Path::nothing_to_do)  // complex128 keys, planned as records
+    return argsort_host_records_in_one_step(device, plan, keys, indices, sorted_keys);
   SortReport report = report_of(device, plan);
   if (plan.path == algo::Path::nothing_to_do) {  // a lone key's index is 0: nothing to do on the device
     if (r.n == 1) std::memset(indices, 0, r.value_bytes);

@@ -19,8 +19,14 @@ namespace gpusort::detail {
 SortReport sort_host_with(rt::Device& device, const algo::Plan& plan, void* keys, void* values);
 
 // A record sort of host memory as planned (api/records.cpp): also what sort_host_with runs for
-// complex128 keys, which the planner plans as 16-byte records.
-SortReport sort_host_records(rt::Device& device, const algo::Plan& plan, void* records);
+// complex128 keys, which the planner plans as 16-byte records; their values (or an argsort's
+// indices 0..n-1 made on the host), RecordsPlan::values, are sorted with them in `values`.
+SortReport sort_host_records(rt::Device& device, const algo::Plan& plan, void* records, void* values = nullptr);
+
+// argsort_host_in_one_step for complex128 keys planned as records (api/records.cpp): in one piece
+// on the device, the indices being the passes' record index; nullopt on any other path.
+std::optional<SortReport> argsort_host_records_in_one_step(rt::Device& device, const algo::Plan& plan,
+                                                           const void* keys, void* indices, void* sorted_keys);
 
 // argsort of host keys in one step, where they fit the device: the keys are uploaded from where
 // they lie (never written), the indices (4 or 8 bytes) made on the device and only they come back

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,20 @@ void add(SortReport& total, const SortReport& r) {
   total.programs_compiled += r.programs_compiled;
 }
 
-// Host path: (key, index) passes with index type I, each sorted as its part of the plan, then the
-// gather.
+// `items` (n of `bytes` each) in the order of `index`, through a host copy.
 template <class I>
-SortReport sort_by_index(rt::Device& device, const algo::Plan& plan, unsigned char* records) {
+void gather_on_host(unsigned char* items, std::size_t n, std::size_t bytes, const std::vector<I>& index) {
+  core::HostArray sorted = core::make_host_array(std::max<std::size_t>(1, n * bytes));
+  core::parallel_for(n, threads_for(n), [&](std::size_t, std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) std::memcpy(sorted.get() + i * bytes, items + std::size_t(index[i]) * bytes, bytes);
+  });
+  std::memcpy(items, sorted.get(), n * bytes);
+}
+
+// Host path: (key, index) passes with index type I, each sorted as its part of the plan, then the
+// gather of the records (and of complex128 keys' values).
+template <class I>
+SortReport sort_by_index(rt::Device& device, const algo::Plan& plan, unsigned char* records, unsigned char* values) {
   const std::size_t n = std::size_t(plan.request.n), rb = plan.request.record_bytes;
   const std::vector<RecordPass>& passes = plan.records.passes;
   SortReport total;
@@ -63,11 +74,8 @@ SortReport sort_by_index(rt::Device& device, const algo::Plan& plan, unsigned ch
     });
     add(total, detail::sort_host_with(device, plan.parts[p], keys.get(), index.data()));
   }
-  core::HostArray sorted = core::make_host_array(std::max<std::size_t>(1, n * rb));
-  core::parallel_for(n, threads_for(n), [&](std::size_t, std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) std::memcpy(sorted.get() + i * rb, records + std::size_t(index[i]) * rb, rb);
-  });
-  std::memcpy(records, sorted.get(), n * rb);
+  gather_on_host(records, n, rb, index);
+  if (values) gather_on_host(values, n, plan.records.values.bytes, index);
   return total;
 }
 
@@ -83,33 +91,44 @@ SortReport sort_with_key(rt::Device& device, const algo::Plan& plan, unsigned ch
   return detail::sort_host_with(device, plan.parts[0], keys.get(), records);
 }
 
-// The host form: the records uploaded through pinned staging, sorted on the device
-// (algorithms/records/record_sort.hpp), downloaded into `records`, which are written only once the
-// device sort has succeeded.
-SortReport sort_host_records_via_device(rt::Device& device, const algo::Plan& plan, void* records) {
-  const std::size_t bytes = std::size_t(plan.request.n * plan.request.record_bytes);
+// The host form: the records (and complex128 keys' values) uploaded through pinned staging,
+// sorted on the device (algorithms/records/record_sort.hpp), downloaded: the sorted records into
+// records_out (null: not wanted, an argsort's), the values or an argsort's indices into values_out.
+// The outputs are written only once the device sort has succeeded.
+SortReport sort_host_records_via_device(rt::Device& device, const algo::Plan& plan, const void* records,
+                                        void* records_out, const void* values, void* values_out) {
+  const std::size_t n = std::size_t(plan.request.n);
+  const std::size_t bytes = n * plan.request.record_bytes;
+  const detail::RecordValues& rv = plan.records.values;
+  const std::size_t value_bytes = n * rv.bytes;
   SortReport report;
   // Everything that can fail for lack of memory is allocated before the first copy (through the
   // pool: on a shortage it frees its cached buffers and tries again).
   rt::BufferPool& pool = device.temp_pool();
   rt::BufferPtr in = pool.get(bytes);
-  rt::BufferPtr out = plan.records.move_with_key ? nullptr : pool.get(bytes);
+  rt::BufferPtr out = plan.records.move_with_key || !records_out ? nullptr : pool.get(bytes);
+  rt::BufferPtr values_in = rv.bytes && !rv.positions ? pool.get(value_bytes) : nullptr;
+  rt::BufferPtr values_sorted = rv.bytes ? pool.get(value_bytes) : nullptr;
   const unsigned threads = detail::transfer_threads(plan.options().host_threads, false);
   rt::DrainOnUnwind drain(device);
   auto t = core::host_clock::now();
-  const detail::UploadPiece up{records, in.get(), 0, bytes};
-  detail::upload(device, std::span(&up, 1), threads);
+  std::vector<detail::UploadPiece> up{{records, in.get(), 0, bytes}};
+  if (values_in) up.push_back({values, values_in.get(), 0, value_bytes});
+  detail::upload(device, up, threads);
   report.upload_ms = core::ms_since(t);
-  rt::Buffer& sorted = out ? *out : *in;
-  const SortReport on_device = detail::sort_records_on_device(device, plan, *in, sorted);
+  rt::Buffer* sorted = plan.records.move_with_key ? in.get() : out.get();
+  const SortReport on_device = detail::sort_records_on_device(
+      device, plan, detail::RecordBuffers{*in, sorted, values_in.get(), values_sorted.get()});
   report.device = on_device.device;
   report.chunks = on_device.chunks;
   report.algorithm = on_device.algorithm;
   report.sort_ms = on_device.sort_ms;
   report.programs_compiled = on_device.programs_compiled;
   t = core::host_clock::now();
-  const detail::DownloadPiece down{records, &sorted, 0, bytes};
-  detail::download(device, std::span(&down, 1), threads);
+  std::vector<detail::DownloadPiece> down;
+  if (sorted) down.push_back({records_out, sorted, 0, bytes});
+  if (values_sorted) down.push_back({values_out, values_sorted.get(), 0, value_bytes});
+  detail::download(device, down, threads);
   report.download_ms = core::ms_since(t);
   return report;
 }
@@ -135,17 +154,25 @@ SortReport sort_records(Context& ctx, void* records, std::size_t n, std::size_t 
   return detail::sort_host_records(device, plan, records);
 }
 
-SortReport detail::sort_host_records(rt::Device& device, const algo::Plan& plan, void* records) {
+SortReport detail::sort_host_records(rt::Device& device, const algo::Plan& plan, void* records, void* values) {
   auto* bytes = static_cast<unsigned char*>(records);
+  auto* value_bytes = plan.records.values.bytes ? static_cast<unsigned char*>(values) : nullptr;
   algo::print_if_verbose(plan, device);
   switch (plan.path) {
-    case algo::Path::one_piece: return sort_host_records_via_device(device, plan, bytes);
+    case algo::Path::one_piece: return sort_host_records_via_device(device, plan, bytes, bytes, value_bytes, value_bytes);
     case algo::Path::host_passes:
       if (plan.records.move_with_key) return sort_with_key(device, plan, bytes);
-      if (plan.records.index_bytes == 4) return sort_by_index<std::uint32_t>(device, plan, bytes);
-      return sort_by_index<std::uint64_t>(device, plan, bytes);
+      if (plan.records.index_bytes == 4) return sort_by_index<std::uint32_t>(device, plan, bytes, value_bytes);
+      return sort_by_index<std::uint64_t>(device, plan, bytes, value_bytes);
     default: return SortReport{.algorithm = plan.algorithm->name, .device = device.description().id};
   }
+}
+
+std::optional<SortReport> detail::argsort_host_records_in_one_step(rt::Device& device, const algo::Plan& plan,
+                                                                   const void* keys, void* indices, void* sorted_keys) {
+  if (plan.path != algo::Path::one_piece) return std::nullopt;
+  algo::print_if_verbose(plan, device);
+  return sort_host_records_via_device(device, plan, keys, sorted_keys, nullptr, indices);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "algorithms/planner.hpp"
+#include "algorithms/records/record_sort.hpp"
 #include "algorithms/segmented/segmented_sort.hpp"
 #include "api/device_run.hpp"
 #include "api/native_enqueue.hpp"
@@ -177,7 +178,12 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
     if (!keys.in_place) job.keys_in = keys.in.get();
     if (value_bytes && !values.in_place) job.values_in = values.in.get();
     job.values_are_positions = request.positions;  // made after run()'s start event (by run or the driver): in sort_ms
-    algo::RunEvents events = steps.run ? steps.run(plan, job) : algo::run(algorithm, job);
+    // complex128 keys, planned as 16-byte records: their passes, then the gathers (the caller's
+    // temporary storage is not used: temporary_storage_bytes is 0 for them)
+    const detail::RecordBuffers records{*keys.in, keys.out.get(), values.in.get(), values.out.get()};
+    algo::RunEvents events = plan.request.record_bytes ? detail::enqueue_records_on_device(*device, plan, records)
+                             : steps.run                ? steps.run(plan, job)
+                                                        : algo::run(algorithm, job);
     state->start = std::move(events.start);
     state->done = std::move(events.stop);  // the caller's queue waits on it: no event more per call
     state->compiled = events.programs_compiled;

@@ -1,84 +1,20 @@
 // complex128 keys (key_type::c128, std::complex<double>): the host order against numpy's documented
-// rule written out here with double comparisons; the two 64-bit image words a record pass sorts by
-// (host and device make the same); then sorts of host data and of a DeviceArray, on the device and
+// rule (support/complex128_reference.hpp); the two 64-bit image words a record pass sorts by (host
+// and device make the same); then sorts of host data and of a DeviceArray, on the device and
 // through host passes, against std::stable_sort in that order, both orders, NaN payloads in either
 // part and the sign of zero kept bit for bit; the plan names the two passes; the forms not taken yet
-// (values, argsort, segments, top-k) are refused.
+// (segments, top-k, distributed) are refused. Values and argsort: complex128_pairs_test.cpp.
 #include <cmath>
 #include <complex>
 #include <numeric>
 
 #include "algorithms/records/record_passes.hpp"
 #include "gpusort/plan.hpp"
+#include "support/complex128_reference.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
 namespace {
-
-using c128 = std::complex<double>;
-
-double from_bits(std::uint64_t b) { return std::bit_cast<double>(b); }
-
-// numpy's complex order (numpy.sort's notes): [R + Rj, R + nanj, nan + Rj, nan + nanj], lexicographic
-// by the parts that are numbers.
-bool numpy_less(c128 a, c128 b) {
-  const int ca = std::isnan(a.imag()) + 2 * std::isnan(a.real()), cb = std::isnan(b.imag()) + 2 * std::isnan(b.real());
-  if (ca != cb) return ca < cb;
-  switch (ca) {
-    case 0: return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
-    case 1: return a.real() < b.real();
-    case 2: return a.imag() < b.imag();
-    default: return false;
-  }
-}
-
-// Parts of every kind: NaNs of several payloads and both signs, zeros, infinities, subnormals, the
-// extremes, small integers (so that real parts tie).
-std::vector<double> special_parts() {
-  std::vector<double> p;
-  for (std::uint64_t b : {0x7FF8000000000000ull, 0x7FF8000000000001ull, 0xFFF8000000000005ull, 0x7FF0000000000001ull,
-                          0xFFFFFFFFFFFFFFFFull, 0x0000000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull,
-                          0x8000000000000001ull, 0x000FFFFFFFFFFFFFull, 0x7FF0000000000000ull, 0xFFF0000000000000ull,
-                          0x7FEFFFFFFFFFFFFFull, 0xFFEFFFFFFFFFFFFFull})
-    p.push_back(from_bits(b));
-  for (double f : {-2.0, -1.0, 1.0, 2.0, 0.5, 1.0 + 0x1p-52}) p.push_back(f);
-  return p;
-}
-
-std::vector<c128> special_keys() {
-  std::vector<c128> keys;
-  for (double re : special_parts())
-    for (double im : special_parts()) keys.emplace_back(re, im);
-  return keys;
-}
-
-// The stable reference permutation of `input` in order `o`, by numpy's rule.
-std::vector<std::size_t> stable_reference(const std::vector<c128>& input, order o) {
-  std::vector<std::size_t> ref(input.size());
-  std::iota(ref.begin(), ref.end(), 0u);
-  std::stable_sort(ref.begin(), ref.end(), [&](std::size_t a, std::size_t b) {
-    return o == order::ascending ? numpy_less(input[a], input[b]) : numpy_less(input[b], input[a]);
-  });
-  return ref;
-}
-
-::testing::AssertionResult equals_reference(const std::vector<c128>& input, const std::vector<c128>& got, order o) {
-  const auto ref = stable_reference(input, o);
-  if (got.size() != input.size()) return ::testing::AssertionFailure() << "size changed";
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (!same_bits(got[i], input[ref[i]]))
-      return ::testing::AssertionFailure() << "at " << i << ": got " << got[i] << ", want " << input[ref[i]];
-  return ::testing::AssertionSuccess();
-}
-
-// Every class and tie repeated in a random order, so that stability shows bit for bit.
-std::vector<c128> shuffled_specials(std::size_t n, std::uint64_t seed) {
-  const auto base = special_keys();
-  core::SplitMix64 rng{seed};
-  std::vector<c128> keys;
-  while (keys.size() < n) keys.push_back(base[rng.next() % base.size()]);
-  return keys;
-}
 
 TEST(Complex128Keys, HostOrderIsNumpys) {
   static_assert(key_type_of<c128>::value == key_type::c128 && sizeof(c128) == 16);
@@ -174,18 +110,12 @@ void expect_unsupported(const std::function<void()>& f, const char* what) {
 }
 
 TEST(Complex128Keys, FormsNotTakenYetAreRefused) {
-  std::vector<c128> keys(100);
-  std::vector<std::uint32_t> values(100);
-  std::vector<std::uint64_t> indices(100);
-  expect_unsupported([&] { sort_pairs(test_context(), std::span<c128>(keys), std::span<std::uint32_t>(values)); },
-                     "pairs");
-  expect_unsupported([&] { argsort(test_context(), std::span<const c128>(keys), std::span<std::uint64_t>(indices)); },
-                     "argsort");
   expect_unsupported([&] { plan(test_context(), {.type = key_type::c128, .n = 100, .rows = 10, .row_length = 10}); },
                      "segments");
   expect_unsupported(
       [&] { plan(test_context(), {.type = key_type::c128, .n = 100, .rows = 10, .row_length = 10, .topk = true, .k = 3}); },
       "a top-k");
+  expect_unsupported([&] { plan(test_context(), {.type = key_type::c128, .n = 100, .ranks = 2}); }, "a distributed sort");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "gpusort/native.hpp"
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
+#include "support/complex128_reference.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -366,6 +367,39 @@ TEST(NativeCuda, ArgsortMakesThePositionsOnTheDevice) {
     check_argsort_native<std::int32_t, std::uint64_t>(n, order::ascending, true);
     check_argsort_native<std::uint64_t, std::uint64_t>(n, order::ascending, false);
     check_argsort_native<double, std::uint32_t>(n, order::descending, true);
+  }
+}
+
+// complex128 keys on the caller's stream, sorted as 16-byte records (two passes, then the
+// gathers): keys alone, the argsort's indices made in the caller's buffer, and values in or out of
+// place, against the stable reference in numpy's order.
+TEST(NativeCuda, Complex128KeysArgsortAndPairs) {
+  SKIP_WITHOUT_CUDA();
+  using c128 = std::complex<double>;
+  auto& c = caller();
+  for (order o : {order::ascending, order::descending}) {
+    check_keys<c128>(100003, o == order::ascending, o == order::descending, c.stream, o, dist::specials);
+    check_argsort_native<c128, std::uint64_t>(100003, o, false, dist::specials);
+    check_argsort_native<c128, std::uint32_t>(4097, o, true);
+    for (const bool in_place : {false, true}) {
+      const std::size_t n = 65537;
+      const std::uint64_t seed = fresh_seed();
+      const auto keys = shuffled_specials(n, seed);
+      const auto values = index_values<std::uint32_t>(n);
+      DeviceMem kin(n * 16), kout(n * 16), vin(n * 4), vout(n * 4);
+      enqueue_input(kin.p, n * 16, keys, c.stream);
+      enqueue_input(vin.p, n * 4, values, c.stream);
+      auto v = [](const DeviceMem& m) { return CudaView{static_cast<std::uintptr_t>(m.p)}; };
+      const DeviceMem& ko = in_place ? kin : kout;
+      const DeviceMem& vo = in_place ? vin : vout;
+      sort_pairs_native<c128, std::uint32_t>(*c.gpusort, v(kin), v(ko), v(vin), v(vo), n, CudaStream{c.stream},
+                                             {.order = o});
+      const std::string what = std::string(in_place ? "in place" : "out of place") + " seed=" + std::to_string(seed);
+      EXPECT_TRUE(equals_reference(keys, read_after<c128>(ko.p, n, c.stream), o)) << what;
+      const auto ref = stable_reference(keys, o);
+      const auto got = read_after<std::uint32_t>(vo.p, n, c.stream);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], values[ref[i]]) << "value " << i << ": " << what;
+    }
   }
 }
 

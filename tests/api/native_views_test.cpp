@@ -16,6 +16,7 @@
 #include "gpusort/argsort.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
+#include "support/complex128_reference.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -260,6 +261,57 @@ void check_argsort_native(std::size_t n, dist d, order o, bool keys_in_place, co
   if (!keys_in_place)
     EXPECT_EQ(0, std::memcmp(read_after<K>(c.queue, kin.m, 0, n).data(), keys.data(), n * sizeof(K)))
         << "keys_in was modified: " << what;
+}
+
+// complex128 keys in the caller's memory, sorted as 16-byte records (two passes, then the gathers),
+// against the stable reference in numpy's order: values of width sizeof(V) carried in or out of
+// place at `offset`, and the argsort's indices (made in the caller's buffer) of the same keys.
+template <class V, class I>
+void check_complex128_native(std::size_t n, std::size_t offset, bool in_place, order o) {
+  auto& c = caller();
+  const std::uint64_t seed = fresh_seed();
+  const auto keys = shuffled_specials(n, seed);
+  const auto values = index_values<V>(n);
+  const auto ref = stable_reference(keys, o);
+  const std::string what = "n=" + std::to_string(n) + " offset=" + std::to_string(offset) +
+                           (in_place ? " in place" : " out of place") + " seed=" + std::to_string(seed);
+  const std::size_t ktotal = offset + n * 16, vtotal = offset + n * sizeof(V);
+  Mem kin{c.buffer(ktotal)}, vin{c.buffer(vtotal)};
+  Mem kout{in_place ? nullptr : c.buffer(ktotal)}, vout{in_place ? nullptr : c.buffer(vtotal)};
+  enqueue_input(c.queue, kin.m, offset, ktotal, keys);
+  enqueue_input(c.queue, vin.m, offset, vtotal, values);
+  if (!in_place) enqueue_input(c.queue, kout.m, offset, ktotal, std::vector<c128>{});
+  if (!in_place) enqueue_input(c.queue, vout.m, offset, vtotal, std::vector<V>{});
+  cl_mem ko = in_place ? kin.m : kout.m, vo = in_place ? vin.m : vout.m;
+  sort_pairs_native<c128, V>(*c.gpusort, OpenCLView{kin.m, offset}, OpenCLView{ko, offset}, OpenCLView{vin.m, offset},
+                             OpenCLView{vo, offset}, n, OpenCLQueue{c.queue}, {.order = o});
+  EXPECT_TRUE(equals_reference(keys, read_after<c128>(c.queue, ko, offset, n), o)) << what;
+  const auto got = read_after<V>(c.queue, vo, offset, n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(same_bits(got[i], values[ref[i]])) << "value " << i << ": " << what;
+  if (!in_place)
+    EXPECT_EQ(0, std::memcmp(read_after<c128>(c.queue, kin.m, offset, n).data(), keys.data(), n * 16)) << what;
+  // argsort of the same keys: indices poisoned first, keys read where they lie
+  Mem idx{c.buffer(n * sizeof(I))}, sorted{c.buffer(n * 16)};
+  enqueue_input(c.queue, kin.m, 0, ktotal, keys);
+  enqueue_input(c.queue, idx.m, 0, n * sizeof(I), std::vector<I>{});
+  SortOptions options = argsort_options();
+  options.order = o;
+  argsort_native(*c.gpusort, key_type::c128, OpenCLView{kin.m}, OpenCLView{sorted.m}, n, OpenCLView{idx.m}, sizeof(I),
+                 OpenCLQueue{c.queue}, options);
+  const auto indices = read_after<I>(c.queue, idx.m, 0, n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(indices[i], I(ref[i])) << "index " << i << ": " << what;
+  EXPECT_TRUE(equals_reference(keys, read_after<c128>(c.queue, sorted.m, 0, n), o)) << what;
+}
+
+TEST(NativeOpenCL, Complex128KeysArgsortAndPairs) {
+  SKIP_WITHOUT_OPENCL();
+  const std::size_t align = caller().base_align();
+  for (order o : {order::ascending, order::descending}) {
+    check_complex128_native<std::uint32_t, std::uint32_t>(10007, 0, true, o);
+    check_complex128_native<Bytes16, std::uint64_t>(3001, align, false, o);
+  }
+  check_complex128_native<std::uint8_t, std::uint64_t>(255, align, true, order::ascending);
+  check_complex128_native<std::uint16_t, std::uint32_t>(1, 0, false, order::descending);
 }
 
 TEST(NativeOpenCL, ArgsortMakesThePositionsOnTheDevice) {

@@ -26,6 +26,15 @@
 
 namespace gpusort::detail {
 
+// What travels with complex128 keys sorted as records (the c128 request's value_bytes and
+// positions): values, gathered by the sorted record index after the passes, or an argsort's
+// positions, which are that index itself (its width then the indices' width). Record sorts of
+// their own (gpusort/records.hpp) carry none.
+struct RecordValues {
+  std::size_t bytes = 0;  // 0: none; else 1, 2, 4, 8 or 16 (positions: 4 or 8)
+  bool positions = false;
+};
+
 // Which word of a c128 field's image a pass sorts by.
 enum class complex128_word : std::uint8_t { none, high, low };
 
@@ -106,8 +115,9 @@ inline void record_key(const RecordPass& pass, const unsigned char* record, unsi
   std::memcpy(out, &v, width);  // the low `width` bytes of v on a little-endian host
 }
 
-// complex128 keys alone (SortRequest::type c128, no values) are sorted as what they are to the
-// device, 16-byte records with one c128 field: the planner plans this request in their place.
+// complex128 keys (SortRequest::type c128) are sorted as what they are to the device, 16-byte
+// records with one c128 field: the planner plans this request in their place, with the keys'
+// values or argsort positions as the records' RecordValues.
 inline SortRequest complex128_keys_as_records(const SortRequest& keys) {
   SortRequest r = keys;
   r.record_bytes = key_size(key_type::c128);

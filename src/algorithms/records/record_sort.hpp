@@ -20,24 +20,39 @@
 
 namespace gpusort::detail {
 
-// The device memory a device record sort of n records takes besides the records themselves
-// (keys, index, the sorts' temporaries, the gather's second copy of the records), each sort by
-// `algorithm` (the plan's).
+// The device memory a device record sort of n records takes besides the records themselves and
+// the values of complex128 keys (RecordsPlan::values): keys, index, the sorts' temporaries, the
+// gathers' second copies of the records and values; each sort by `algorithm` (the plan's).
 std::uint64_t records_device_extra_bytes(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
-                                         const std::vector<RecordPass>& passes, const algo::Algorithm& algorithm,
+                                         const algo::RecordsPlan& rec, const algo::Algorithm& algorithm,
                                          const SortOptions& options);
 
-// Whether the host form fits the device: the records in one buffer and everything within
-// the budget (SortOptions::device_memory_limit, else 70% of the device's memory).
-bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes,
-                        const std::vector<RecordPass>& passes, const algo::Algorithm& algorithm,
-                        const SortOptions& options);
+// Whether the host form fits the device: the records (and values) in one buffer each and
+// everything within the budget (SortOptions::device_memory_limit, else 70% of the device's memory).
+bool records_fit_device(rt::Device& device, std::uint64_t n, std::size_t record_bytes, const algo::RecordsPlan& rec,
+                        const algo::Algorithm& algorithm, const SortOptions& options);
+
+// The device buffers of one record sort. The records of `in` are sorted into `out` (the same
+// buffer: in place; null: not written, for an argsort of complex128 keys, whose indices are all it
+// wants). Complex128 keys' values (RecordsPlan::values, not positions) are gathered from values_in
+// into values (the same buffer: in place); an argsort's positions are written into values.
+struct RecordBuffers {
+  rt::Buffer& in;
+  rt::Buffer* out;
+  rt::Buffer* values_in = nullptr;
+  rt::Buffer* values = nullptr;
+};
 
 // The record sort of `plan` (a record sort's, algorithms/planner.hpp; Path::one_piece or
-// on_device) on n records from `in` into `out` (device memory; the same buffer: in place): every
-// sort by the plan's algorithm. Returns when they are sorted. SortReport::sort_ms: device time of
-// the whole (key making, sorts, gather); chunks: the number of sort passes.
+// on_device) on n records, every sort by the plan's algorithm. Returns when they are sorted.
+// SortReport::sort_ms: device time of the whole (key making, sorts, gathers); chunks: the number of
+// sort passes.
+SortReport sort_records_on_device(rt::Device& device, const algo::Plan& plan, const RecordBuffers& buffers);
+// The records of `in` into `out`, nothing else.
 SortReport sort_records_on_device(rt::Device& device, const algo::Plan& plan, rt::Buffer& in, rt::Buffer& out);
+// The same, enqueued: returns the events around it without waiting for them (a sort of the
+// caller's memory on its queue, gpusort/native.hpp). A gather in place may still wait inside.
+algo::RunEvents enqueue_records_on_device(rt::Device& device, const algo::Plan& plan, const RecordBuffers& buffers);
 
 // A pass in words: "u32 at byte 8, descending", "8 bytes at byte 0 as u64, ascending" (a piece of
 // a bytesK field).

@@ -54,7 +54,8 @@ std::vector<std::string> record_device_steps(const algo::Plan& plan, rt::Device&
     return steps;
   }
   steps.push_back("records_make_keys: every pass's keys in record order; record indices 0.." +
-                  std::to_string(plan.request.n - 1) + " of " + ib + " bytes");
+                  std::to_string(plan.request.n - 1) + " of " + ib + " bytes" +
+                  (rec.values.positions ? " (the argsort's indices, made where they are wanted)" : ""));
   for (std::size_t p = 0; p < rec.passes.size(); ++p) {
     const RecordPass& pass = rec.passes[p];
     const std::string head = "pass " + std::to_string(p + 1) + " (" + record_pass_name(pass) + "): ";
@@ -62,7 +63,10 @@ std::vector<std::string> record_device_steps(const algo::Plan& plan, rt::Device&
     options.order = pass.descending ? order::descending : order::ascending;
     add_sort_steps(steps, head, plan, device, pass.type, rec.index_bytes, options);
   }
-  steps.push_back("records_gather: the records in the index's order (in place: into a temporary, copied back)");
+  steps.push_back(std::string("records_gather: the records in the index's order (in place: into a temporary, copied "
+                              "back)") + (rec.values.positions ? "; not where only the indices are wanted" : ""));
+  if (rec.values.bytes && !rec.values.positions)
+    steps.push_back("records_gather: the " + std::to_string(rec.values.bytes) + "-byte values in the index's order");
   return steps;
 }
 

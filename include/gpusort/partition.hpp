@@ -46,7 +46,8 @@ struct PartitionOptions {
 // writes n keys to out_keys (nullptr: none) and n positions to positions (index_bytes 4 or 8;
 // nullptr with index_bytes 0: none), at least one of them; select_kth_host writes rows keys to
 // values and, where given, rows positions. A refused request (Error(invalid_argument) naming what is
-// wrong: a kth outside -length .. length - 1 among them) writes nothing.
+// wrong: a kth outside -length .. length - 1 among them; any kth where there are no keys, as
+// numpy) writes nothing.
 SortReport partition_host(Context& ctx, key_type type, const void* keys, std::size_t n, std::int64_t kth,
                           void* out_keys, void* positions, std::size_t index_bytes,
                           const PartitionOptions& options = {});

@@ -56,7 +56,7 @@ struct SortRequest {
   // then the rest, each run in position order; written apart from the keys (the input is only read).
   // value_bytes is the width of the positions written with them (0, 4 or 8), `positions` is not
   // read. select_kth: only each row's key of rank kth (and its position) is written. kth below the
-  // row length (any where there are no rows); options.order ascending.
+  // row length (any where there are no keys, as numpy); options.order ascending.
   bool partition = false;
   std::uint64_t kth = 0;
   bool select_kth = false;

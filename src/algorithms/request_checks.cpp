@@ -179,7 +179,7 @@ void check_partition(const SortRequest& r) {
     throw Error(errc::invalid_argument, std::to_string(r.rows) + " rows of " + std::to_string(r.row_length) +
                                             " elements are not the " + std::to_string(r.n) +
                                             " elements of the partition (rows x row length must be n)");
-  if (r.rows != 0 && r.kth >= r.row_length)
+  if (r.n != 0 && r.kth >= r.row_length)
     throw Error(errc::invalid_argument, "kth = " + std::to_string(r.kth) + " is outside rows of " +
                                             std::to_string(r.row_length) + " keys (0 up to the row length - 1)");
   if (r.row_length > UINT32_MAX)  // the selection counts a row's keys in 32 bits

@@ -32,7 +32,7 @@ void check_segments(const SortRequest& request);
 void check_topk(const SortRequest& request);
 
 // A partition's request (SortRequest::partition): keys in uniform rows (rows x row_length == n), kth
-// below the row length where there are rows, ascending, rows of fewer than 2^32 keys, positions of 0
+// below the row length where there are keys, ascending, rows of fewer than 2^32 keys, positions of 0
 // (none), 4 or 8 bytes, no comparator, no top-k fields, no records, ranks or offsets.
 void check_partition(const SortRequest& request);
 

@@ -36,13 +36,13 @@ SortRequest partition_request(key_type type, std::size_t n, std::int64_t kth, st
   r.row_length = options.rows ? n / options.rows : 0;
   r.partition = true;
   r.select_kth = kth_only;
-  // numpy's negative kth counts from the row's end; without rows any kth selects nothing
+  // numpy's negative kth counts from the row's end; without keys, as numpy, any kth selects nothing
   const auto length = static_cast<std::int64_t>(r.row_length);
-  if (r.rows != 0 && (kth < -length || kth >= length))
+  if (n != 0 && (kth < -length || kth >= length))
     throw Error(errc::invalid_argument, std::string(what) + ": kth = " + std::to_string(kth) + " is outside " +
                                             std::to_string(-length) + " .. " + std::to_string(length - 1) +
                                             " (rows of " + std::to_string(length) + " keys)");
-  r.kth = r.rows == 0 ? 0 : static_cast<std::uint64_t>(kth < 0 ? kth + length : kth);
+  r.kth = n == 0 ? 0 : static_cast<std::uint64_t>(kth < 0 ? kth + length : kth);
   r.options.stable = true;
   r.options.verbose = options.verbose;
   return r;

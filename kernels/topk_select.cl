@@ -24,7 +24,7 @@
 //
 // Partition (numpy's, ascending; topk_partition_rows, topk_partition_scatter) selects the kth+1
 // smallest the same way, with one stop rule changed (`exact`): the passes run until the bucket holds
-// the one key of rank kth or the last digit is decided, so that the tied keys are equal keys. Each
+// one key or the last digit is decided, so that the tied keys all equal the key of rank kth. Each
 // row is then written in three runs, each in position order: the keys before the threshold, the tied
 // keys, the rest. Its key of rank kth (as a stable sort ranks them) lands at place kth.
 //

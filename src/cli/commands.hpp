@@ -78,6 +78,7 @@ struct PlanArgs {
   std::string segments;        // a segmented sort: this many segments of any lengths (given by offsets)
   std::string top;             // a top-k: the k first (-r: largest) of each row (--rows) or of all
   bool unsorted = false;       // a top-k's k in position order, not sorted
+  std::string partition;       // a partition: each row (--rows) or all around its key of this rank
 };
 
 // The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).

@@ -106,6 +106,13 @@ TEST(CliTopk, Refusals) {
   const auto r = run_cli({"plan", "-t", "f32", "-n", "1000", "--rows", "10", "--top", "5", "-r"});
   ASSERT_CLI_OK(r);
   EXPECT_NE(r.out.find("top-k: the 5 largest of 10 rows of 100, sorted"), std::string::npos) << r.out;
+  // gpusort plan --partition prints the selection and the scatter
+  const auto p = run_cli({"plan", "-t", "u32", "-n", "1000", "--rows", "10", "--partition", "99", "--indices", "8"});
+  ASSERT_CLI_OK(p);
+  EXPECT_NE(p.out.find("partition: 10 rows of 100 around the key of rank kth = 99"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("topk_partition_rows"), std::string::npos) << p.out;
+  expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "1000", "--rows", "10", "--partition", "100"}));
+  expect_clean_error(run_cli({"plan", "-t", "u32", "-n", "1000", "--partition", "3", "--top", "5"}));
 }
 
 }  // namespace

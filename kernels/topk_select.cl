@@ -169,7 +169,10 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
       unsettled[0] = any;
     }
     BARRIER();
-    if (!unsettled[0]) break;  // uniform: read by every work-item after the barrier that wrote it
+    // Uniform: read by every work-item after the barrier that wrote it. Where the loop runs once
+    // (1-byte keys) the exit is left out: PoCL 3.1 built it wrongly there, and rows that shared a
+    // group with a missing row (past the last) came out unselected; the one pass costs little.
+    if (TK_PASSES > 1 && !unsettled[0]) break;
     const int done = my_state[TK_DONE] != 0;
     const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
     for (u32 d = lane; d < TK_RADIX; d += width) my_hist[d] = 0;

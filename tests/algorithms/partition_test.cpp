@@ -178,6 +178,20 @@ TEST(SelectKth, TheKeyOfRankKthAndItsPosition) {
   for (std::int64_t kth : {0, 1, 25000, 49999}) check(keys, 2, kth, "i64 split");
 }
 
+// 1-byte keys (one digit pass) in groups that short rows share, the last group partly filled.
+TEST(Partition, OneByteKeysInPartlyFilledGroups) {
+  for (std::uint64_t rows : {1ull, 3ull, 5ull})
+    for (std::uint64_t length : {7ull, 100ull}) {
+      const std::string what = "1-byte keys, " + std::to_string(rows) + " x " + std::to_string(length);
+      const auto u8 = make_keys<std::uint8_t>(rows * length, dist::uniform, fresh_seed());
+      const auto i8 = make_keys<std::int8_t>(rows * length, dist::uniform, fresh_seed());
+      for (std::int64_t kth : {std::int64_t(0), std::int64_t(length / 2), std::int64_t(-1)}) {
+        check_partition<std::uint8_t, std::int64_t>(u8, rows, kth, 0, what);
+        check_partition<std::int8_t, std::int32_t>(i8, rows, kth, 1, what);
+      }
+    }
+}
+
 TEST(Partition, EveryKeyType) {
   AllKeyTypeList::for_each([](auto tag) {
     using T = decltype(tag);

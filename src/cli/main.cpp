@@ -208,6 +208,12 @@ int main(int argc, char** argv) {
                    "in order, ties by position; --indices-out their int64 positions (within the row)")
       ->type_name("K")
       ->group(kOutput);
+  sort->add_option("--partition", s.partition,
+                   "Write each row (--row-length, --axis) or the input partitioned as numpy.partition does around "
+                   "its key of rank KTH (negative: from the end): the smaller keys, the equal ones, the greater, each "
+                   "in input order; --indices-out argpartition's int64 positions (within the row)")
+      ->type_name("KTH")
+      ->group(kOutput);
   sort->add_flag("-d,--descending,-r,--reverse", s.descending, "Sort in descending order (NaNs first for floats)")
       ->group(kOrder);
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)")

@@ -22,6 +22,12 @@
 //    nothing comes back to the host between passes.
 // Indices (index_bytes 4 or 8; 0: none written) are positions within the row.
 //
+// Partition (numpy's, ascending; topk_partition_rows, topk_partition_scatter) selects the kth+1
+// smallest the same way, with one stop rule changed (`exact`): the passes run until the bucket holds
+// one key or the last digit is decided, so that the tied keys all equal the key of rank kth. Each
+// row is then written in three runs, each in position order: the keys before the threshold, the tied
+// keys, the rest. Its key of rank kth (as a stable sort ranks them) lands at place kth.
+//
 // Specialised by keys.h's defines (VALUE_BYTES 0) and GROUP_SIZE (a power of two, 64..1024).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256
 #include "keys.h"
@@ -30,26 +36,36 @@
 #define TK_PASSES (KEY_BITS / 8)
 
 // The per-row state words (global for the long-row form): threshold prefix, its mask, the ties
-// still to take, and whether the threshold is final.
+// still to take, whether the threshold is final, and the keys it ties (those of the last bucket).
 #define TK_PREFIX 0
 #define TK_MASK 1
 #define TK_REMAINING 2
 #define TK_DONE 3
-#define TK_STATE_WORDS 4
+#define TK_TIED 4
+#define TK_STATE_WORDS 5
 
 DEVICE_FN u32 tk_digit(okey_t o, u32 pass) { return (u32)(o >> (KEY_BITS - 8 * (pass + 1))) & 0xFFu; }
 
-// The start of a row's state: nothing decided; a row of at most k keys takes all of them.
-DEVICE_FN void tk_start(u64* s, u64 length, u64 k) {
+// The start of a row's state: nothing decided, every key tied. A top-k's row of at most k keys takes
+// all of them; an exact threshold (partition) is settled at once only for rows of at most one key.
+DEVICE_FN void tk_start(u64* s, u64 length, u64 k, u32 exact) {
   s[TK_PREFIX] = 0;
   s[TK_MASK] = 0;
   s[TK_REMAINING] = k;
-  s[TK_DONE] = k >= length ? 1u : 0u;
+  s[TK_DONE] = (exact ? length <= 1 : k >= length) ? 1u : 0u;
+  s[TK_TIED] = length;
+}
+
+// Whether the pass that picked a bucket of `count` keys, `remaining` of them still missing, settles
+// the threshold: a top-k's once the bucket holds exactly the keys missing (all of them are in,
+// whatever their lower digits); an exact one's once the bucket holds one key; both at the last digit.
+DEVICE_FN int tk_settled(u64 count, u64 remaining, u32 shift, u32 exact) {
+  return (exact ? count == 1 : count == remaining) || shift == 0;
 }
 
 // One pass's decision from its histogram: the bucket d with before < remaining <= before + count[d].
 // Called by one work-item; `s` is the row's state (private copy).
-DEVICE_FN void tk_pick(u64* s, const u32 count_of_digit[TK_RADIX], u32 pass) {
+DEVICE_FN void tk_pick(u64* s, const u32 count_of_digit[TK_RADIX], u32 pass, u32 exact) {
   u64 before = 0;
   u32 d = 0;
   for (; d < TK_RADIX - 1; ++d) {
@@ -61,8 +77,8 @@ DEVICE_FN void tk_pick(u64* s, const u32 count_of_digit[TK_RADIX], u32 pass) {
   s[TK_PREFIX] |= (u64)d << shift;
   s[TK_MASK] |= (u64)0xFFu << shift;
   s[TK_REMAINING] -= before;
-  // the bucket holds exactly the keys still missing: every one of them is in, whatever its lower digits
-  if ((u64)count_of_digit[d] == s[TK_REMAINING] || shift == 0) s[TK_DONE] = 1;
+  s[TK_TIED] = count_of_digit[d];
+  if (tk_settled(count_of_digit[d], s[TK_REMAINING], shift, exact)) s[TK_DONE] = 1;
 }
 
 DEVICE_FN void tk_write_index(GLOBAL u32* indices, u32 index_bytes, u64 at, u64 position) {
@@ -131,21 +147,17 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
 
 #define TK_MAX_ROWS_PER_GROUP 8
 
-KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
-                 u32 index_bytes, okey_t flip, u32 rows_per_group) {
-  LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
-  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
-  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_STATE_WORDS];
-  LOCAL_ARRAY u32 unsettled;
-  const u32 t = LOCAL_ID(), width = GROUP_SIZE / rows_per_group, sub = t / width, lane = t & (width - 1);
-  const u64 r = GROUP_ID() * rows_per_group + sub;
-  const int valid = r < rows;
-  GLOBAL const key_t* row = keys + r * length;
-  LOCAL u32* my_hist = hist + sub * TK_RADIX;
-  LOCAL u64* my_state = state + sub * TK_STATE_WORDS;
+// The passes of a whole row in one work-group or sub-group (topk_rows, topk_partition_rows): the
+// sub-group of `width` work-items narrows its row's threshold in my_state (local) with my_hist
+// (TK_RADIX words), until every row of the group is settled. Every work-item of the group calls it;
+// `valid` 0: the sub-group has no row (past the last). unsettled: one local word.
+DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, okey_t flip, u32 exact, int valid,
+                                 u32 rows_per_group, LOCAL u32* my_hist, LOCAL u64* my_state, LOCAL u64* state,
+                                 LOCAL u32* scratch, LOCAL u32* unsettled) {
+  const u32 t = LOCAL_ID(), width = GROUP_SIZE / rows_per_group, lane = t & (width - 1);
   if (lane == 0) {
     u64 s[TK_STATE_WORDS];
-    tk_start(s, length, k);
+    tk_start(s, length, k, exact);
     if (!valid) s[TK_DONE] = 1;
     for (u32 w = 0; w < TK_STATE_WORDS; ++w) my_state[w] = s[w];
   }
@@ -154,10 +166,13 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
     if (t == 0) {
       u32 any = 0;
       for (u32 j = 0; j < rows_per_group; ++j) any |= state[j * TK_STATE_WORDS + TK_DONE] ? 0u : 1u;
-      unsettled = any;
+      unsettled[0] = any;
     }
     BARRIER();
-    if (!unsettled) break;  // uniform: read by every work-item after the barrier that wrote it
+    // Uniform: read by every work-item after the barrier that wrote it. Where the loop runs once
+    // (1-byte keys) the exit is left out: PoCL 3.1 built it wrongly there, and rows that shared a
+    // group with a missing row (past the last) came out unselected; the one pass costs little.
+    if (TK_PASSES > 1 && !unsettled[0]) break;
     const int done = my_state[TK_DONE] != 0;
     const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
     for (u32 d = lane; d < TK_RADIX; d += width) my_hist[d] = 0;
@@ -187,10 +202,30 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
       my_state[TK_PREFIX] |= (u64)d << shift;
       my_state[TK_MASK] |= (u64)0xFFu << shift;
       my_state[TK_REMAINING] = wanted - before;
-      if ((u64)my_hist[d] == wanted - before || shift == 0) my_state[TK_DONE] = 1;
+      my_state[TK_TIED] = my_hist[d];
+      if (tk_settled(my_hist[d], wanted - before, shift, exact)) my_state[TK_DONE] = 1;
     }
     BARRIER();
   }
+}
+
+// ---- whole rows in one work-group: one row, or rows_per_group short rows ----
+// Each row has a sub-group of GROUP_SIZE / rows_per_group work-items (a power of two, at least 32),
+// its own histogram and state. The group runs the passes until every one of its rows is settled.
+
+KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
+                 u32 index_bytes, okey_t flip, u32 rows_per_group) {
+  LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_STATE_WORDS];
+  LOCAL_ARRAY u32 unsettled[1];
+  const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width;
+  const u64 r = GROUP_ID() * rows_per_group + sub;
+  const int valid = r < rows;
+  GLOBAL const key_t* row = keys + r * length;
+  LOCAL u64* my_state = state + sub * TK_STATE_WORDS;
+  tk_rows_threshold(row, length, k, flip, 0, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state, scratch,
+                    unsettled);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
   // a missing row (past the last) selects nothing: it reads no keys
   const u64 remaining = valid ? my_state[TK_REMAINING] : 0, want = valid ? k : 0;
@@ -198,15 +233,80 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
              width);
 }
 
+// Writes the keys of positions [lo, hi) of a row whose keys start at `row` to their places in the
+// row's partition around an exact threshold (ascending): the `before` keys before it first, then the
+// `tied` keys, then the rest, each run in position order (before_ahead, ties_ahead: the row's keys
+// before the threshold and tied at positions before lo). Each key goes to out_keys (where write_keys)
+// and its position to indices at out + place; kth_only (select_kth): only the key at place `kth`, at
+// out. The row belongs to a sub-group of `width` work-items (the whole group: width GROUP_SIZE);
+// every work-item of the group calls it with the same hi - lo; `valid` 0: no row, nothing read.
+DEVICE_FN void tk_partition_place(GLOBAL const key_t* row, u64 lo, u64 hi, int valid, okey_t prefix, okey_t mask,
+                                  u64 before, u64 tied, u64 before_ahead, u64 ties_ahead, u32 kth_only, u64 kth,
+                                  GLOBAL key_t* out_keys, u32 write_keys, GLOBAL u32* indices, u32 index_bytes, u64 out,
+                                  LOCAL u32* scratch, u32 width) {
+  const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
+  for (u64 start = lo; start < hi; start += width) {
+    // select_kth: the rest is out once the key of place kth is behind (the same in the sub-group)
+    const int placed = kth_only && before + ties_ahead > kth;
+    if (placed && width == GROUP_SIZE) break;
+    const u64 i = start + lane;
+    const int mine = valid && !placed && i < hi;
+    u32 flags = 0;
+    key_t key = 0;
+    if (mine) {
+      key = row[i];
+      const okey_t o = ordered_key(key, (okey_t)0) & mask;
+      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
+    }
+    const u32 excl = tk_sub_scan(flags, scratch, width);
+    const u32 total = scratch[last];
+    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    if (mine) {
+      const u64 b = before_ahead + (excl & 0xFFFFu), e = ties_ahead + (excl >> 16);
+      // the keys after the threshold ahead of position i are those neither before it nor tied
+      const u64 place = (flags & 1u) ? b : (flags >> 16) ? before + e : before + tied + (i - b - e);
+      if (!kth_only || place == kth) {
+        const u64 at = kth_only ? out : out + place;
+        if (write_keys) out_keys[at] = key;
+        tk_write_index(indices, index_bytes, at, i);
+      }
+    }
+    before_ahead += total & 0xFFFFu;
+    ties_ahead += total >> 16;
+  }
+}
+
+// numpy's partition of whole rows in one work-group (as topk_rows): each row's kth + 1 smallest
+// selected with an exact threshold, then the row written in three runs (tk_partition_place), to
+// out_keys / indices at r * length; kth_only: each row's key of rank kth alone, at r.
+KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows,
+                           u64 length, u64 kth, u32 write_keys, u32 index_bytes, u32 kth_only, u32 rows_per_group) {
+  LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_STATE_WORDS];
+  LOCAL_ARRAY u32 unsettled[1];
+  const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width;
+  const u64 r = GROUP_ID() * rows_per_group + sub;
+  const int valid = r < rows;
+  GLOBAL const key_t* row = keys + r * length;
+  LOCAL u64* my_state = state + sub * TK_STATE_WORDS;
+  tk_rows_threshold(row, length, kth + 1, (okey_t)0, 1, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state,
+                    scratch, unsettled);
+  const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
+  const u64 before = kth + 1 - my_state[TK_REMAINING], tied = my_state[TK_TIED];
+  tk_partition_place(row, 0, length, valid, prefix, mask, before, tied, 0, 0, kth_only, kth, out_keys, write_keys,
+                     indices, index_bytes, kth_only ? r : r * length, scratch, width);
+}
+
 // ---- several work-groups per row ----
 // state: rows x TK_STATE_WORDS u64; hist: rows x TK_RADIX u32 (zero between passes); counts: per
 // (row, group) the keys before the threshold and the ties in the group's range.
 
-KERNEL topk_init(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u64 length, u64 k) {
+KERNEL topk_init(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u64 length, u64 k, u32 exact) {
   const u64 i = GLOBAL_ID();
   if (i < rows) {
     u64 s[TK_STATE_WORDS];
-    tk_start(s, length, k);
+    tk_start(s, length, k, exact);
     for (u32 w = 0; w < TK_STATE_WORDS; ++w) state[i * TK_STATE_WORDS + w] = s[w];
   }
   if (i < rows * TK_RADIX) hist[i] = 0;
@@ -237,7 +337,7 @@ KERNEL topk_histogram(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL 
 }
 
 // One work-item per row: the pass's decision, and the row's histogram cleared for the next pass.
-KERNEL topk_pick(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u32 pass) {
+KERNEL topk_pick(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u32 pass, u32 exact) {
   const u64 r = GLOBAL_ID();
   if (r >= rows) return;
   GLOBAL u64* gs = state + r * TK_STATE_WORDS;
@@ -249,7 +349,7 @@ KERNEL topk_pick(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u32 pass) {
     c[d] = hist[r * TK_RADIX + d];
     hist[r * TK_RADIX + d] = 0;
   }
-  tk_pick(s, c, pass);
+  tk_pick(s, c, pass, exact);
   for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
 }
 
@@ -290,27 +390,52 @@ DEVICE_FN u64 tk_group_sum(u64 v, LOCAL u64* sums) {
   return total;
 }
 
+// The row's earlier groups' keys before the threshold and ties (topk_count's counts), in every
+// work-item of the group.
+DEVICE_FN void tk_counts_ahead(GLOBAL const u32* counts, u64 r, u64 g, u32 groups_per_row, LOCAL u64* sums,
+                               u64* before, u64* ties) {
+  u64 b = 0, e = 0;
+  GLOBAL const u32* row_counts = counts + r * groups_per_row * 2;
+  for (u64 j = LOCAL_ID(); j < g; j += GROUP_SIZE) {
+    b += row_counts[j * 2];
+    e += row_counts[j * 2 + 1];
+  }
+  *before = tk_group_sum(b, sums);
+  *ties = tk_group_sum(e, sums);
+}
+
 KERNEL topk_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL const u32* counts,
                     GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 length, u64 k, u32 groups_per_row, u64 chunk,
                     u32 index_bytes, okey_t flip) {
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u64 sums[GROUP_SIZE];
-  const u32 t = LOCAL_ID();
   const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
   GLOBAL const u64* s = state + r * TK_STATE_WORDS;
   const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
   const u64 remaining = s[TK_REMAINING];
-  // the row's earlier groups' keys before the threshold and ties
-  u64 before = 0, ties = 0;
-  GLOBAL const u32* row_counts = counts + r * groups_per_row * 2;
-  for (u64 e = t; e < g; e += GROUP_SIZE) {
-    before += row_counts[e * 2];
-    ties += row_counts[e * 2 + 1];
-  }
-  before = tk_group_sum(before, sums);
-  ties = tk_group_sum(ties, sums);
+  u64 before, ties;
+  tk_counts_ahead(counts, r, g, groups_per_row, sums, &before, &ties);
   const u64 taken = before + (ties < remaining ? ties : remaining);
   if (taken >= k) return;  // every selected key lies in earlier ranges (uniform)
   tk_collect(keys + r * length, g * chunk, tk_range_end(g, chunk, length), flip, prefix, mask, remaining, k, before,
              ties, out_keys, indices, index_bytes, r * k, scratch, GROUP_SIZE);
+}
+
+// numpy's partition of rows cut among groups (after topk_init / topk_pick with `exact`, and
+// topk_count): each group writes its range's keys to their places (tk_partition_place).
+KERNEL topk_partition_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL const u32* counts,
+                              GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 length, u64 kth, u32 groups_per_row,
+                              u64 chunk, u32 write_keys, u32 index_bytes, u32 kth_only) {
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  LOCAL_ARRAY u64 sums[GROUP_SIZE];
+  const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
+  GLOBAL const u64* s = state + r * TK_STATE_WORDS;
+  const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
+  const u64 before = kth + 1 - s[TK_REMAINING], tied = s[TK_TIED];
+  u64 before_ahead, ties_ahead;
+  tk_counts_ahead(counts, r, g, groups_per_row, sums, &before_ahead, &ties_ahead);
+  if (kth_only && before + ties_ahead > kth) return;  // the key of place kth lies in earlier ranges (uniform)
+  tk_partition_place(keys + r * length, g * chunk, tk_range_end(g, chunk, length), 1, prefix, mask, before, tied,
+                     before_ahead, ties_ahead, kth_only, kth, out_keys, write_keys, indices, index_bytes,
+                     kth_only ? r : r * length, scratch, GROUP_SIZE);
 }

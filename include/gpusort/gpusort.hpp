@@ -10,6 +10,7 @@
 #include "gpusort/multi_device.hpp"
 #include "gpusort/native.hpp"
 #include "gpusort/options.hpp"
+#include "gpusort/partition.hpp"
 #include "gpusort/records.hpp"
 #include "gpusort/segmented.hpp"
 #include "gpusort/sort.hpp"

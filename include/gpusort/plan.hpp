@@ -50,6 +50,16 @@ struct SortRequest {
   bool topk = false;
   std::uint64_t k = 0;
   bool topk_sorted = true;
+  // A partition (gpusort/partition.hpp) where `partition` is set: each uniform row (rows,
+  // row_length) rearranged as numpy.partition does, around its key of rank kth (0-based, ascending,
+  // ranked as a stable sort of the row ranks them): the keys before that key, the keys equal to it,
+  // then the rest, each run in position order; written apart from the keys (the input is only read).
+  // value_bytes is the width of the positions written with them (0, 4 or 8), `positions` is not
+  // read. select_kth: only each row's key of rank kth (and its position) is written. kth below the
+  // row length (any where there are no keys, as numpy); options.order ascending.
+  bool partition = false;
+  std::uint64_t kth = 0;
+  bool select_kth = false;
   // A record sort (gpusort/records.hpp): n records of record_bytes each (0: keys, not records),
   // ordered by record_fields, or by options.comparator where there are none; type, value_bytes
   // and positions are then not read.

@@ -10,6 +10,7 @@
     gpusort.sort_(keys)                            # in place
     rows = gpusort.sort(logits, axis=-1, descending=True)   # n-D: each row along the axis on its own
     values, indices = gpusort.topk(logits, 50)     # as torch.topk: the 50 largest of each row
+    near = gpusort.argpartition(d, 9)[..., :10]    # as numpy.argpartition: each row's 10 smallest
 
 Keys: arrays of any number of dimensions of uint8..uint64, int8..int64, float16, bfloat16, float32,
 float64, bool, complex64, complex128 (not along an axis of n-D arrays), or array-likes numpy reads, sorted along axis= (default the last; None
@@ -35,10 +36,11 @@ from ._gpusort import (
     devices,
 )
 from ._sorting import SortResult, argsort, sort, sort_, sort_pairs, sort_pairs_
+from ._partition import argpartition, partition
 from ._topk import TopkResult, topk
 
 __all__ = [
-    "sort", "argsort", "sort_pairs", "SortResult", "sort_", "sort_pairs_", "topk", "TopkResult", "devices",
-    "algorithms", "__version__",
+    "sort", "argsort", "sort_pairs", "SortResult", "sort_", "sort_pairs_", "topk", "TopkResult", "partition",
+    "argpartition", "devices", "algorithms", "__version__",
     "Error", "InvalidArgumentError", "UnsupportedError", "OutOfMemoryError", "DeviceError", "KernelBuildError",
 ]

@@ -8,4 +8,5 @@ NB_MODULE(_gpusort, m) {
   gpusort::python::bind_info(m);
   gpusort::python::bind_sort(m);
   gpusort::python::bind_topk(m);
+  gpusort::python::bind_partition(m);
 }

@@ -10,6 +10,7 @@
 #include "algorithms/records/record_sort.hpp"
 #include "algorithms/request_checks.hpp"
 #include "algorithms/segmented/segmented_sort.hpp"
+#include "algorithms/topk/topk_partition.hpp"
 #include "algorithms/topk/topk_select.hpp"
 
 namespace gpusort {
@@ -231,9 +232,43 @@ Plan plan_topk(const SortRequest& request, rt::Device& device) {
   return plan;
 }
 
+// A partition (SortRequest::partition): the top-k's selection (topk_policy.hpp) of the kth + 1
+// smallest, then one scatter of every row. Host data go up in one piece and come back as rows.
+Plan plan_partition(const SortRequest& request, rt::Device& device) {
+  const DeviceDescription& desc = device.description();
+  Plan plan;
+  plan.request = request;
+  plan.topk = choose_topk(desc, request);
+  plan.algorithm = &detail::checked_algorithm(desc, std::max<std::uint64_t>(request.n, 1), SortOptions{});
+  if (request.n == 0) {
+    plan.path = Path::nothing_to_do;
+    return plan;
+  }
+  if (request.where != data_location::host) {
+    plan.path = Path::on_device;
+    return plan;
+  }
+  const std::size_t kb = key_size(request.type), ib = request.value_bytes;
+  const std::uint64_t written = request.select_kth ? request.rows : request.n;
+  plan.budget = detail::device_budget(desc, request.options);
+  plan.max_buffer = detail::max_buffer_bytes(desc);
+  // the keys written counted even where only positions are (the request does not say)
+  const std::uint64_t need = request.n * kb + written * (kb + ib) + partition_temp_bytes(plan);
+  if (need > plan.budget || request.n * std::max(kb, ib) > plan.max_buffer)
+    throw Error(errc::unsupported, "a partition of host data runs in one piece on the device: " +
+                                       std::to_string(request.n) + " keys and the result need about " +
+                                       std::to_string(need) + " device bytes, more than the " +
+                                       std::to_string(plan.budget) +
+                                       " it may use (SortOptions::device_memory_limit, else 70% of the device's "
+                                       "memory); partition fewer rows at a time");
+  plan.path = Path::one_piece;
+  return plan;
+}
+
 // describe() of a record sort's, a distributed sort's or a segmented sort's own lines; `out` has
 // the device's.
 void describe_topk(const Plan& plan, rt::Device& device, SortPlan& out);
+void describe_partition(const Plan& plan, SortPlan& out);
 void describe_records(const Plan& plan, rt::Device& device, SortPlan& out);
 void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out);
 void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out);
@@ -268,6 +303,8 @@ Plan make_plan(const SortRequest& request, std::span<rt::Device* const> devices)
     throw Error(errc::unsupported, "segmented sorts are planned for one device");
   if (request.topk && devices.size() > 1) throw Error(errc::unsupported, "a top-k is planned for one device");
   if (request.topk) return plan_topk(request, *devices[0]);
+  if (request.partition && devices.size() > 1) throw Error(errc::unsupported, "a partition is planned for one device");
+  if (request.partition) return plan_partition(request, *devices[0]);
   if (request.segmented()) return plan_segmented(request, *devices[0]);
   if (request.record_bytes) return plan_records(request, *devices[0]);
   if (detail::sorts_complex128_keys(request)) {
@@ -301,6 +338,10 @@ SortPlan describe(const Plan& plan, rt::Device& device) {
   out.path = to_string(plan.path);
   if (r.topk) {
     describe_topk(plan, device, out);
+    return out;
+  }
+  if (r.partition) {
+    describe_partition(plan, out);
     return out;
   }
   if (r.record_bytes) {
@@ -428,6 +469,23 @@ void describe_topk(const Plan& plan, rt::Device& device, SortPlan& out) {
   out.temporary_bytes = topk_temp_bytes(plan, device);
   if (plan.path == Path::one_piece)
     out.device_bytes = r.n * key_size(r.type) + r.rows * r.k * (key_size(r.type) + r.value_bytes) + out.temporary_bytes;
+}
+
+void describe_partition(const Plan& plan, SortPlan& out) {
+  const SortRequest& r = plan.request;
+  out.algorithm = partition_report_name(plan);
+  out.path = std::string(r.select_kth ? "select_kth" : "partition") + ": " + std::to_string(r.rows) +
+             (r.rows == 1 ? " row" : " rows") + " of " + std::to_string(r.row_length) + " around the key of rank kth = " +
+             std::to_string(r.kth) + " (ascending), " +
+             (plan.path == Path::one_piece ? "in one piece (upload the keys, select, download the result)"
+                                           : to_string(plan.path));
+  out.temp_bytes_known = true;
+  if (plan.path == Path::nothing_to_do) return;
+  out.steps = partition_plan_steps(plan);
+  out.temporary_bytes = partition_temp_bytes(plan);
+  if (plan.path == Path::one_piece)
+    out.device_bytes = r.n * key_size(r.type) + (r.select_kth ? r.rows : r.n) * (key_size(r.type) + r.value_bytes) +
+                       out.temporary_bytes;
 }
 
 void describe_distributed(const Plan& plan, rt::Device& device, SortPlan& out) {

@@ -48,6 +48,14 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
 }  // namespace
 
 void check_request(const SortRequest& r) {
+  if (r.partition) {
+    check_partition(r);
+    if (r.where != data_location::host) check_no_host_options(r.options);
+    return;
+  }
+  if (r.kth != 0 || r.select_kth)
+    throw Error(errc::invalid_argument, "SortRequest::kth and select_kth are a partition's: set SortRequest::partition "
+                                        "too (got kth = " + std::to_string(r.kth) + ")");
   if (r.topk) {
     check_topk(r);
     if (r.where != data_location::host) check_no_host_options(r.options);
@@ -141,6 +149,38 @@ void check_topk(const SortRequest& r) {
                                             std::to_string(r.row_length));
   if (r.row_length > UINT32_MAX)  // the selection counts a row's keys in 32 bits
     throw Error(errc::unsupported, "top-k: rows of up to 2^32 - 1 keys (got " + std::to_string(r.row_length) + ")");
+}
+
+void check_partition(const SortRequest& r) {
+  if (r.topk || r.k != 0)
+    throw Error(errc::invalid_argument, "a request is a top-k (SortRequest::topk, k) or a partition, not both");
+  if (r.record_bytes != 0 || !r.record_fields.empty() || r.ranks != 0 || r.offset_bytes != 0)
+    throw Error(errc::unsupported, "a partition takes keys in uniform rows: no records, no distributed sort, no offsets");
+  check_key_type(r.type);
+  if (r.type == key_type::c128)
+    throw Error(errc::unsupported, "a partition of complex128 (c128) keys is not supported yet");
+  if (r.positions)
+    throw Error(errc::invalid_argument, "a partition makes its positions itself: SortRequest::positions is not read");
+  if (r.value_bytes != 0 && r.value_bytes != 4 && r.value_bytes != 8)
+    throw Error(errc::invalid_argument, "a partition's positions are 4 or 8 bytes wide (0: keys alone), not " +
+                                            std::to_string(r.value_bytes));
+  if (!r.options.comparator.empty())
+    throw Error(errc::unsupported, "SortOptions::comparator: a partition ranks by the keys' natural order");
+  if (r.options.order != order::ascending)
+    throw Error(errc::unsupported, "a partition ranks ascending, as numpy.partition (for the kth largest, partition "
+                                   "around rank row length - 1 - kth)");
+  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+  const bool holds_n =
+      r.rows == 0 || r.row_length == 0 ? r.n == 0 : r.n % r.rows == 0 && r.n / r.rows == r.row_length;
+  if (!holds_n)
+    throw Error(errc::invalid_argument, std::to_string(r.rows) + " rows of " + std::to_string(r.row_length) +
+                                            " elements are not the " + std::to_string(r.n) +
+                                            " elements of the partition (rows x row length must be n)");
+  if (r.n != 0 && r.kth >= r.row_length)
+    throw Error(errc::invalid_argument, "kth = " + std::to_string(r.kth) + " is outside rows of " +
+                                            std::to_string(r.row_length) + " keys (0 up to the row length - 1)");
+  if (r.row_length > UINT32_MAX)  // the selection counts a row's keys in 32 bits
+    throw Error(errc::unsupported, "partition: rows of up to 2^32 - 1 keys (got " + std::to_string(r.row_length) + ")");
 }
 
 void check_key_type(key_type type) {

@@ -16,8 +16,9 @@ namespace gpusort::detail {
 
 // The request's own fields, before an algorithm is chosen: key type, value width, n, positions
 // (check_argsort_indices), a record sort's size and order (check_record_order), what a distributed
-// sort cannot take, a segmented sort's shape (check_segments), a top-k's (check_topk), and the host-only options by
-// where the data lie (check_device_memory_limit, check_no_host_options).
+// sort cannot take, a segmented sort's shape (check_segments), a top-k's (check_topk), a
+// partition's (check_partition), and the host-only options by where the data lie
+// (check_device_memory_limit, check_no_host_options).
 void check_request(const SortRequest& request);
 
 // A segmented request's shape (SortRequest::rows, row_length, offset_bytes): uniform rows that hold
@@ -29,6 +30,11 @@ void check_segments(const SortRequest& request);
 // row length, rows of fewer than 2^32 keys, indices of 0 (none), 4 or 8 bytes, no comparator, no
 // records, ranks or offsets.
 void check_topk(const SortRequest& request);
+
+// A partition's request (SortRequest::partition): keys in uniform rows (rows x row_length == n), kth
+// below the row length where there are keys, ascending, rows of fewer than 2^32 keys, positions of 0
+// (none), 4 or 8 bytes, no comparator, no top-k fields, no records, ranks or offsets.
+void check_partition(const SortRequest& request);
 
 // A key_type of the type-erased entry points is one of its ten enumerators (a cast integer may be
 // anything): errc::invalid_argument otherwise.

@@ -17,6 +17,7 @@ struct SortArgs {
   std::vector<std::string> values_files;  // --values, one per input in the same order (values: the first)
   std::string indices_out;                // --indices-out: argsort's int64 positions; empty: none
   std::string top;                        // --top K: the K first keys of each row (topk_sort.hpp); empty: a sort
+  std::string partition;                  // --partition KTH: each row partitioned around rank KTH (topk_sort.hpp)
   bool check = false;                     // -c: only check that the inputs are in order
   bool check_quietly = false;             // -C: the same, printing nothing
   bool unique = false;                    // -u: keep the first of each run of equal keys
@@ -78,6 +79,7 @@ struct PlanArgs {
   std::string segments;        // a segmented sort: this many segments of any lengths (given by offsets)
   std::string top;             // a top-k: the k first (-r: largest) of each row (--rows) or of all
   bool unsorted = false;       // a top-k's k in position order, not sorted
+  std::string partition;       // a partition: each row (--rows) or all around its key of this rank
 };
 
 // The SortOptions of a sort's arguments (sort_command.cpp), and --comparator's text (@FILE read).

@@ -208,6 +208,12 @@ int main(int argc, char** argv) {
                    "in order, ties by position; --indices-out their int64 positions (within the row)")
       ->type_name("K")
       ->group(kOutput);
+  sort->add_option("--partition", s.partition,
+                   "Write each row (--row-length, --axis) or the input partitioned as numpy.partition does around "
+                   "its key of rank KTH (negative: from the end): the smaller keys, the equal ones, the greater, each "
+                   "in input order; --indices-out argpartition's int64 positions (within the row)")
+      ->type_name("KTH")
+      ->group(kOutput);
   sort->add_flag("-d,--descending,-r,--reverse", s.descending, "Sort in descending order (NaNs first for floats)")
       ->group(kOrder);
   sort->add_flag("-s,--stable", s.stable, "Keep equal keys in input order (error if the algorithm cannot)")
@@ -342,6 +348,8 @@ int main(int argc, char** argv) {
   plan->add_option("--top", pl.top, "A top-k: the K smallest (-r: largest) keys of each row (--rows) or of all, "
                                     "with --indices 4 or 8 their positions");
   plan->add_flag("--unsorted", pl.unsorted, "A top-k's K in the order of their positions, not sorted");
+  plan->add_option("--partition", pl.partition, "A partition (numpy's): each row (--rows) or all around its key of "
+                                                "rank KTH, with --indices 4 or 8 the positions");
   plan->add_option("--record-size", pl.sort.record_size, "Records of this many bytes (1..1024), as for sort");
   plan->add_option("--key", pl.sort.key, "Record key fields OFFSET:TYPE[:desc],..., as for sort");
 

@@ -52,6 +52,15 @@ void plan_segments(const PlanArgs& args, SortRequest& request) {
   }
 }
 
+// --rows R of a top-k or a partition: R uniform rows of --count / R keys (one row without).
+void uniform_rows(const PlanArgs& args, SortRequest& request) {
+  request.rows = args.rows.empty() ? 1 : parse_unsigned_arg(args.rows, "--rows", 0, ~std::uint64_t(0), "rows of --count / --rows keys");
+  if (request.rows == 0 ? request.n != 0 : request.n % request.rows != 0)
+    throw Error(errc::invalid_argument, "--rows " + args.rows + " does not divide --count " +
+                                            std::to_string(request.n) + " into rows of one length");
+  request.row_length = request.rows ? request.n / request.rows : 0;
+}
+
 // --top K: a top-k's request (gpusort/topk.hpp): the K first of each of --rows rows (one row of
 // --count without), --indices their width, -r the largest.
 void plan_topk(const PlanArgs& args, SortRequest& request) {
@@ -62,12 +71,23 @@ void plan_topk(const PlanArgs& args, SortRequest& request) {
   request.topk = true;
   request.topk_sorted = !args.unsorted;
   request.positions = false;  // --indices: the width of the indices the top-k writes
-  request.rows = args.rows.empty() ? 1 : parse_unsigned_arg(args.rows, "--rows", 0, ~std::uint64_t(0), "rows of --count / --rows keys");
-  if (request.rows == 0 ? request.n != 0 : request.n % request.rows != 0)
-    throw Error(errc::invalid_argument, "--rows " + args.rows + " does not divide --count " +
-                                            std::to_string(request.n) + " into rows of one length");
-  request.row_length = request.rows ? request.n / request.rows : 0;
+  uniform_rows(args, request);
   request.k = parse_unsigned_arg(args.top, "--top", 0, request.row_length, "keys of each row (0 up to the row length)");
+}
+
+// --partition KTH: a partition's request (gpusort/partition.hpp): each of --rows rows (one row of
+// --count without) around its key of rank KTH, --indices the width of the positions written.
+void plan_partition(const PlanArgs& args, SortRequest& request) {
+  if (!args.top.empty() || !args.segments.empty() || !args.ranks.empty() || !args.sort.memory_limit.empty() ||
+      request.record_bytes || !args.sort.values_type.empty())
+    throw Error(errc::invalid_argument, "--partition plans a partition of keys in rows: not with --top, --segments, "
+                                        "--ranks, -S, --record-size or --values");
+  request.partition = true;
+  request.positions = false;  // --indices: the width of the positions the partition writes
+  uniform_rows(args, request);
+  request.kth = parse_unsigned_arg(args.partition, "--partition", 0,
+                                   request.row_length ? request.row_length - 1 : ~std::uint64_t(0),
+                                   "the rank of the key placed (0 up to the row length - 1)");
 }
 
 }  // namespace
@@ -99,7 +119,9 @@ int run_plan(const PlanArgs& args) {
   request.options = make_options(s);
   request.options.verbose = false;
   if (args.unsorted && args.top.empty()) throw Error(errc::invalid_argument, "--unsorted applies to --top");
-  if (!args.top.empty())
+  if (!args.partition.empty())
+    plan_partition(args, request);
+  else if (!args.top.empty())
     plan_topk(args, request);
   else if (!args.rows.empty() || !args.segments.empty())
     plan_segments(args, request);

@@ -279,7 +279,8 @@ void print_report(const SortArgs& args, const SortRun& run) {
 
 int run_sort(const SortArgs& given) {
   const SortArgs args = resolve_sort_args(given);  // several inputs, -o absent, -c (sort_args.hpp)
-  if (!args.top.empty()) return run_topk_sort(args);  // the K first of each row (topk_sort.hpp)
+  // the K first of each row, or each row partitioned (topk_sort.hpp)
+  if (!args.top.empty() || !args.partition.empty()) return run_topk_sort(args);
   if (args.check) return is_segmented_sort(args) ? run_segmented_check(args) : run_sort_check(args);
   check_arguments(args);
   // Rows or segments each sorted on their own, or an n-D .npy along an axis (segmented_sort.hpp).

@@ -1,5 +1,6 @@
 #include "topk_sort.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "core/host_array.hpp"
 #include "gpusort/context.hpp"
 #include "gpusort/errors.hpp"
+#include "gpusort/partition.hpp"
 #include "gpusort/topk.hpp"
 #include "npy.hpp"
 #include "option_numbers.hpp"
@@ -23,6 +25,10 @@ namespace {
 [[noreturn]] void usage(const std::string& message) { throw Error(errc::invalid_argument, message); }
 
 void check_topk_arguments(const SortArgs& a) {
+  const bool partition = !a.partition.empty();
+  const std::string flag = partition ? "--partition" : "--top";
+  if (partition && !a.top.empty()) usage("--top and --partition exclude each other: give one");
+  if (partition && a.descending) usage("--partition ranks ascending, as numpy.partition: not with -r");
   const char* refused = a.check               ? "-c"
                         : a.unique            ? "-u"
                         : !a.values.empty()   ? "--values"
@@ -30,9 +36,11 @@ void check_topk_arguments(const SortArgs& a) {
                         : !a.record_size.empty() ? "--record-size"
                         : !a.comparator.empty()  ? "--comparator"
                                                  : nullptr;
-  if (refused) usage(std::string("--top selects the K first keys of each row: not with ") + refused);
-  if (a.inputs.size() > 1) usage("--top takes one input (" + std::to_string(a.inputs.size()) + " were given)");
-  if (a.device.find(',') != std::string::npos) usage("--top runs on one device: give one --device id");
+  if (refused)
+    usage(flag + (partition ? " partitions each row around one rank" : " selects the K first keys of each row") +
+          ": not with " + refused);
+  if (a.inputs.size() > 1) usage(flag + " takes one input (" + std::to_string(a.inputs.size()) + " were given)");
+  if (a.device.find(',') != std::string::npos) usage(flag + " runs on one device: give one --device id");
 }
 
 }  // namespace
@@ -51,7 +59,17 @@ int run_topk_sort(const SortArgs& args) {
   const AxisSplit split = many_dims || !args.row_length.empty() || !args.axis.empty()
                               ? cut_input(args, keys, format).split
                               : AxisSplit{1, n, 1};
-  const std::uint64_t k = parse_unsigned_arg(args.top, "--top", 0, split.length, "keys of each row (0 up to its length)");
+  // --partition KTH: every key of each row comes out (k = the row length), partitioned around rank KTH
+  const bool partition = !args.partition.empty();
+  const auto length = static_cast<std::int64_t>(split.length);
+  const std::int64_t kth =
+      !partition ? 0
+      : n == 0   ? parse_signed_arg(args.partition, "--partition", INT64_MIN, INT64_MAX)
+                 : parse_signed_arg(args.partition, "--partition", -length, length - 1,
+                                    "the rank placed in each row; negative from the row's end");
+  const std::uint64_t k = partition ? split.length
+                                    : parse_unsigned_arg(args.top, "--top", 0, split.length,
+                                                         "keys of each row (0 up to its length)");
   const std::uint64_t rows = split.rows(), selected = rows * k;
 
   std::unique_ptr<OutputFile> keys_out, indices_out;
@@ -67,8 +85,10 @@ int run_topk_sort(const SortArgs& args) {
   core::HostArray index = host_array(selected * sizeof(std::int64_t), "the top-k's indices");
   Context ctx(args.device);
   const SortReport report =
-      topk_host(ctx, keys.type, work.get(), n, k, values.get(), index.get(), sizeof(std::int64_t),
-                {.rows = rows, .largest = args.descending, .sorted = true, .verbose = args.verbose});
+      partition ? partition_host(ctx, keys.type, work.get(), n, kth, values.get(), index.get(), sizeof(std::int64_t),
+                                 {.rows = rows, .verbose = args.verbose})
+                : topk_host(ctx, keys.type, work.get(), n, k, values.get(), index.get(), sizeof(std::int64_t),
+                            {.rows = rows, .largest = args.descending, .sorted = true, .verbose = args.verbose});
   const AxisSplit out_split{split.outer, static_cast<std::size_t>(k), split.inner};
   const auto moved_back = [&](core::HostArray& a, std::size_t item) {
     if (split.inner == 1 || selected == 0) return std::move(a);
@@ -100,7 +120,10 @@ int run_topk_sort(const SortArgs& args) {
     write(*indices_out, index.get(), sizeof(std::int64_t), keys.file.npy || has_npy_extension(args.indices_out),
           kIndicesDescr);
   commit_together(outputs);
-  if (args.verbose)
+  if (args.verbose && partition)
+    std::fprintf(stderr, "gpusort: %s: %llu rows of %zu keys around rank %lld, %.3f ms device time\n",
+                 report.algorithm.c_str(), (unsigned long long)rows, split.length, (long long)kth, report.sort_ms);
+  else if (args.verbose)
     std::fprintf(stderr, "gpusort: %s: the %llu %s of %llu rows of %zu keys, %.3f ms device time\n",
                  report.algorithm.c_str(), (unsigned long long)k, args.descending ? "largest" : "smallest",
                  (unsigned long long)rows, split.length, report.sort_ms);

@@ -177,6 +177,22 @@ TEST(TopkSelect, GroupsOf256) {
   algo::set_topk_policy_override({});
 }
 
+// 1-byte keys (one digit pass) in groups that short rows share, the last group partly filled.
+TEST(TopkSelect, OneByteKeysInPartlyFilledGroups) {
+  for (std::uint64_t rows : {1ull, 3ull, 5ull})
+    for (std::uint64_t length : {7ull, 100ull}) {
+      const std::string what = "1-byte keys, " + std::to_string(rows) + " x " + std::to_string(length);
+      const auto u8 = make_keys<std::uint8_t>(rows * length, dist::uniform, fresh_seed());
+      const auto i8 = make_keys<std::int8_t>(rows * length, dist::uniform, fresh_seed());
+      const auto b = make_keys<bool_byte>(rows * length, dist::uniform, fresh_seed());
+      for (std::uint64_t k : {1ull, 3ull}) {
+        check_topk<std::uint8_t, std::int64_t>(u8, rows, k, true, true, what);
+        check_topk<std::int8_t, std::int64_t>(i8, rows, k, false, false, what);
+        check_topk<bool_byte, std::int64_t>(b, rows, k, true, false, what);
+      }
+    }
+}
+
 TEST(TopkSelect, EveryKeyType) {
   AllKeyTypeList::for_each([](auto tag) {
     using T = decltype(tag);

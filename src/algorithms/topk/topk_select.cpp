@@ -12,19 +12,7 @@ namespace gpusort::algo {
 namespace {
 
 constexpr std::uint64_t kRadix = 256;
-constexpr std::uint64_t kStateWords = 4;  // the kernel's TK_STATE_WORDS
-
-rt::Program& select_program(rt::Device& device, key_type type, std::uint32_t group) {
-  std::vector<std::string> defines = key_defines_for(type, 0);
-  defines.push_back("GROUP_SIZE=" + std::to_string(group));
-  return device.program("topk_select.cl", defines);
-}
-
-// The kernels' okey_t flip: all ones for the k largest, as wide as okey_t (u64 for 8-byte keys).
-rt::Arg flip_arg(key_type type, bool largest) {
-  if (key_size(type) == 8) return rt::Arg(largest ? ~std::uint64_t(0) : std::uint64_t(0));
-  return rt::Arg(largest ? ~std::uint32_t(0) : std::uint32_t(0));
-}
+constexpr std::uint64_t kStateWords = 5;  // the kernel's TK_STATE_WORDS
 
 bool largest(const Plan& plan) { return plan.options().order == order::descending; }
 
@@ -40,29 +28,56 @@ void select_split(const Plan& plan, TopkJob& job) {
   const SortRequest& r = plan.request;
   const TopkChoice& c = plan.topk;
   rt::Device& dev = job.device;
-  const SplitTemps bytes = split_temps(plan);
-  rt::BufferPtr state = dev.temp_pool().get(bytes.state), hist = dev.temp_pool().get(bytes.hist),
-                counts = dev.temp_pool().get(bytes.counts);
-  rt::Program& program = select_program(dev, r.type, c.group);
-  const rt::Arg flip = flip_arg(r.type, largest(plan));
-  const std::uint64_t groups = r.rows * c.groups_per_row;
-  const std::uint64_t init_items = r.rows * kRadix;
-  dev.launch(program.kernel("topk_init"), {ceil_div(init_items, c.group), c.group, 0},
-             {state, hist, r.rows, r.row_length, r.k});
-  for (std::uint32_t pass = 0; pass < c.passes; ++pass) {
-    dev.launch(program.kernel("topk_histogram"), {groups, c.group, 0},
-               {job.keys, state, hist, r.row_length, c.groups_per_row, c.chunk, flip, pass});
-    dev.launch(program.kernel("topk_pick"), {ceil_div(r.rows, c.group), c.group, 0}, {state, hist, r.rows, pass});
-  }
-  dev.launch(program.kernel("topk_count"), {groups, c.group, 0},
-             {job.keys, state, counts, r.row_length, c.groups_per_row, c.chunk, flip});
+  const TopkSplitState split = topk_split_threshold(plan, dev, job.keys, r.k, largest(plan), false);
   rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
-  dev.launch(program.kernel("topk_scatter"), {groups, c.group, 0},
-             {job.keys, state, counts, job.out_keys, indices, r.row_length, r.k, c.groups_per_row, c.chunk,
-              std::uint32_t(r.value_bytes), flip});
+  dev.launch(topk_program(dev, r.type, c.group).kernel("topk_scatter"), {r.rows * c.groups_per_row, c.group, 0},
+             {job.keys, split.state, split.counts, job.out_keys, indices, r.row_length, r.k, c.groups_per_row, c.chunk,
+              std::uint32_t(r.value_bytes), topk_flip_arg(r.type, largest(plan))});
 }
 
 }  // namespace
+
+rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group) {
+  std::vector<std::string> defines = key_defines_for(type, 0);
+  defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  return device.program("topk_select.cl", defines);
+}
+
+rt::Arg topk_flip_arg(key_type type, bool largest) {
+  if (key_size(type) == 8) return rt::Arg(largest ? ~std::uint64_t(0) : std::uint64_t(0));
+  return rt::Arg(largest ? ~std::uint32_t(0) : std::uint32_t(0));
+}
+
+TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& dev, rt::Buffer& keys, std::uint64_t k,
+                                    bool largest, bool exact) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  const SplitTemps bytes = split_temps(plan);
+  TopkSplitState split{dev.temp_pool().get(bytes.state), dev.temp_pool().get(bytes.hist),
+                       dev.temp_pool().get(bytes.counts)};
+  rt::Program& program = topk_program(dev, r.type, c.group);
+  const rt::Arg flip = topk_flip_arg(r.type, largest);
+  const std::uint32_t exact_arg = exact ? 1 : 0;
+  const std::uint64_t groups = r.rows * c.groups_per_row;
+  const std::uint64_t init_items = r.rows * kRadix;
+  dev.launch(program.kernel("topk_init"), {ceil_div(init_items, c.group), c.group, 0},
+             {split.state, split.hist, r.rows, r.row_length, k, exact_arg});
+  for (std::uint32_t pass = 0; pass < c.passes; ++pass) {
+    dev.launch(program.kernel("topk_histogram"), {groups, c.group, 0},
+               {keys, split.state, split.hist, r.row_length, c.groups_per_row, c.chunk, flip, pass});
+    dev.launch(program.kernel("topk_pick"), {ceil_div(r.rows, c.group), c.group, 0},
+               {split.state, split.hist, r.rows, pass, exact_arg});
+  }
+  dev.launch(program.kernel("topk_count"), {groups, c.group, 0},
+             {keys, split.state, split.counts, r.row_length, c.groups_per_row, c.chunk, flip});
+  return split;
+}
+
+std::uint64_t topk_split_temp_bytes(const Plan& plan) {
+  if (plan.topk.groups_per_row <= 1) return 0;
+  const SplitTemps t = split_temps(plan);
+  return temp_request_bytes(t.state) + temp_request_bytes(t.hist) + temp_request_bytes(t.counts);
+}
 
 RunEvents run_topk(const Plan& plan, TopkJob& job) {
   const SortRequest& r = plan.request;
@@ -78,10 +93,10 @@ RunEvents run_topk(const Plan& plan, TopkJob& job) {
       select_split(plan, job);
     } else {
       rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
-      dev.launch(select_program(dev, r.type, c.group).kernel("topk_rows"),
+      dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"),
                  {ceil_div(r.rows, c.rows_per_group), c.group, 0},
                  {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
-                  flip_arg(r.type, largest(plan)), c.rows_per_group});
+                  topk_flip_arg(r.type, largest(plan)), c.rows_per_group});
     }
     if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
       const Plan& sort = plan.parts[0];
@@ -96,11 +111,7 @@ RunEvents run_topk(const Plan& plan, TopkJob& job) {
 }
 
 std::uint64_t topk_temp_bytes(const Plan& plan, rt::Device& device) {
-  std::uint64_t bytes = 0;
-  if (plan.topk.groups_per_row > 1) {
-    const SplitTemps t = split_temps(plan);
-    bytes += temp_request_bytes(t.state) + temp_request_bytes(t.hist) + temp_request_bytes(t.counts);
-  }
+  std::uint64_t bytes = topk_split_temp_bytes(plan);
   if (!plan.parts.empty()) bytes += segmented_temp_bytes(plan.parts[0], device);
   return bytes;
 }

@@ -31,4 +31,24 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device);
 // The report's algorithm: "topk radix-select", with "+ segmented BIN" where the k are sorted.
 std::string topk_report_name(const Plan& plan);
 
+// Shared with the partition driver (topk_partition.hpp), which runs the same selection.
+
+// The selection program (kernels/topk_select.cl) of a key type and group size.
+rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group);
+// The kernels' okey_t flip for the order: all ones for the largest, as wide as okey_t.
+rt::Arg topk_flip_arg(key_type type, bool largest);
+
+// Rows cut among groups (TopkChoice::groups_per_row > 1): each row's threshold, digit histogram and
+// its groups' counts of keys before the threshold and tied, in device temporaries.
+struct TopkSplitState {
+  rt::BufferPtr state, hist, counts;
+};
+// Narrows every row's threshold of its k first keys with the split launches (topk_init, then
+// topk_histogram + topk_pick per digit pass, then topk_count); nothing comes back to the host.
+// exact: the passes run until the threshold ties only keys equal to the one of rank k (partition).
+TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& device, rt::Buffer& keys, std::uint64_t k,
+                                    bool largest, bool exact);
+// The bytes topk_split_threshold takes (0 where rows are not split).
+std::uint64_t topk_split_temp_bytes(const Plan& plan);
+
 }  // namespace gpusort::algo

@@ -17,6 +17,9 @@
 // Packed pairs (radix_packed_pairs.h; the host's OnesweepPolicy::packed_pairs, rows of even length
 // in 8-byte aligned buffers): a row's packed pairs lie in the row's parts of both buffers, as a 1-D
 // array of row_length pairs does in its buffers.
+// The listed kernels (segmented_listed_starts, _histogram, _onesweep) run the same passes over
+// segments by offsets that the binned bin listed on the device (src/algorithms/segmented/
+// segmented_listed.cpp; their comment below says how a block finds its segment).
 // Rows hold fewer than 2^30 keys (30-bit status counts, 32-bit positions within a row).
 // NVRTC-CHECK-DEFINES: RADIX_BITS=8 GROUP_SIZE=256 ITEMS=16 ONESWEEP_MIN_BLOCKS=3 ONESWEEP_SPLIT_STAGE=1 VALUE_BYTES=4
 // NVRTC-CHECK-DEFINES: ONESWEEP_RECOMPUTE_DIGIT=1 ONESWEEP_LOOKBACK_SNAPSHOT=0 RADIX_HIST_COPIES=32
@@ -77,6 +80,21 @@ typedef u32 gpos_t;  // positions within a row
 // u64 words of one row's histogram block: every pass's digit counts, then the -0/NaN flag word
 #define SEG_HIST_WORDS (RADIX_PASSES * RADIX + 1)
 
+// A histogram block's end: its lane counters added to a row's block of hist, and the row's -0/NaN
+// flag where odd says a key of this thread is one (float keys). Every thread of the block calls it.
+DEVICE_FN void seg_histogram_publish(const LOCAL u32* c, GLOBAL u64* row_hist, u32 odd) {
+#if KEY_KIND == 2
+  if (__syncthreads_or((int)odd) && LOCAL_ID() == 0) ATOMIC_ADD_U64(&row_hist[RADIX_PASSES * RADIX], 1u);
+#else
+  (void)odd;
+  BARRIER();
+#endif
+#if ONESWEEP_ALLOW_NEXT
+  GS_ALLOW_NEXT_GRID();  // the first pass's blocks may start once every block is here (they wait for our end)
+#endif
+  radix_hist_lanes_flush(c, row_hist);
+}
+
 // Dynamic local memory: the lane counters (RADIX_PASSES * HL_WORDS words; the host's
 // onesweep_hist_local_bytes). hist is zeroed by the host.
 KERNEL __launch_bounds__(GROUP_SIZE)
@@ -90,17 +108,7 @@ segmented_histogram(GLOBAL const key_t* RESTRICT keys, u64 row_length, u32 chunk
   const u64 row_first = row * row_length;
   const u64 begin = row_first + chunk * span;
   const u32 odd = radix_hist_lanes_count(c, keys, begin, gs_min_u64(row_first + row_length, begin + span), flip);
-  GLOBAL u64* row_hist = hist + row * SEG_HIST_WORDS;
-#if KEY_KIND == 2
-  if (__syncthreads_or((int)odd) && t == 0) ATOMIC_ADD_U64(&row_hist[RADIX_PASSES * RADIX], 1u);
-#else
-  (void)odd;
-  BARRIER();
-#endif
-#if ONESWEEP_ALLOW_NEXT
-  GS_ALLOW_NEXT_GRID();  // the first pass's blocks may start once every block is here (they wait for our end)
-#endif
-  radix_hist_lanes_flush(c, row_hist);
+  seg_histogram_publish(c, hist + row * SEG_HIST_WORDS, odd);
 }
 
 // One tile's share of a pass over a row: radix_onesweep.cl's kernel with the row as its array (keys,
@@ -260,17 +268,7 @@ segmented_listed_histogram(GLOBAL const key_t* RESTRICT keys, GLOBAL const u32* 
   const u64 end = offset_at(offsets, wide, s + 1);
   const u64 begin = offset_at(offsets, wide, s) + (u64)(b - chunk_start[entry]) * span;
   const u32 odd = radix_hist_lanes_count(c, keys, begin, gs_min_u64(end, begin + span), flip);
-  GLOBAL u64* row_hist = hist + (u64)entry * SEG_HIST_WORDS;
-#if KEY_KIND == 2
-  if (__syncthreads_or((int)odd) && t == 0) ATOMIC_ADD_U64(&row_hist[RADIX_PASSES * RADIX], 1u);
-#else
-  (void)odd;
-  BARRIER();
-#endif
-#if ONESWEEP_ALLOW_NEXT
-  GS_ALLOW_NEXT_GRID();
-#endif
-  radix_hist_lanes_flush(c, row_hist);
+  seg_histogram_publish(c, hist + (u64)entry * SEG_HIST_WORDS, odd);
 }
 
 // One pass over every listed segment's tiles; as segmented_onesweep, the k-th block to start takes

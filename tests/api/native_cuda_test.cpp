@@ -15,6 +15,7 @@
 #include "gpusort/native.hpp"
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
+#include "support/caller_cuda.hpp"
 #include "support/complex128_reference.hpp"
 #include "support/test_support.hpp"
 
@@ -22,49 +23,6 @@ namespace gpusort::test {
 namespace {
 
 using namespace rt::cuda;
-
-// The caller's side: device 0's primary context current on this thread (as the CUDA runtime
-// does), a non-default stream of it, and a gpusort Context on the same device.
-struct CallerCuda {
-  const DriverApi* api = nullptr;
-  CUdevice dev = 0;
-  CUcontext ctx = nullptr;
-  CUstream stream = nullptr;
-  std::optional<Context> gpusort;
-
-  CallerCuda() {
-    if (rt::cuda_enumerate_devices().empty()) return;
-    api = cuda_api();
-    cuda_check(api->cuDeviceGet(&dev, 0), "cuDeviceGet");
-    cuda_check(api->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
-    cuda_check(api->cuStreamCreate(&stream, 0), "cuStreamCreate");  // a blocking stream, as cudaStreamCreate
-    gpusort.emplace("cuda:0");
-  }
-  ~CallerCuda() {
-    gpusort.reset();
-    if (stream) api->cuStreamDestroy_v2(stream);
-    if (ctx) api->cuDevicePrimaryCtxRelease_v2(dev);
-  }
-  void current() const { cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
-};
-
-CallerCuda& caller() {
-  static CallerCuda c;
-  return c;
-}
-
-struct DeviceMem {
-  CUdeviceptr p = 0;
-  explicit DeviceMem(std::size_t bytes) {
-    caller().current();
-    cuda_check(caller().api->cuMemAlloc_v2(&p, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
-  }
-  ~DeviceMem() {
-    caller().current();
-    caller().api->cuMemFree_v2(p);
-  }
-};
 
 // Before the sort, on the caller's stream: garbage everywhere, then the input (asynchronous).
 template <class T>
@@ -115,9 +73,6 @@ void check_keys(std::size_t n, bool in_place, bool async, CUstream s, order o = 
   }
   if (pending) pending->wait();
 }
-
-#define SKIP_WITHOUT_CUDA() \
-  if (!caller().gpusort) GTEST_SKIP() << rt::cuda_unavailable_reason()
 
 TEST(NativeCuda, KeysOnAUserStream) {
   SKIP_WITHOUT_CUDA();

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -18,73 +17,13 @@
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
 #include "support/segmented_reference.hpp"
+#include "support/caller_cuda.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
 namespace {
 
 using namespace rt::cuda;
-
-struct CallerCuda {
-  const DriverApi* api = nullptr;
-  CUdevice dev = 0;
-  CUcontext ctx = nullptr;
-  CUstream stream = nullptr;
-  std::optional<Context> gpusort;
-
-  CallerCuda() {
-    if (rt::cuda_enumerate_devices().empty()) return;
-    api = cuda_api();
-    cuda_check(api->cuDeviceGet(&dev, 0), "cuDeviceGet");
-    cuda_check(api->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
-    cuda_check(api->cuStreamCreate(&stream, 0), "cuStreamCreate");
-    gpusort.emplace("cuda:0");
-  }
-  ~CallerCuda() {
-    gpusort.reset();
-    if (stream) api->cuStreamDestroy_v2(stream);
-    if (ctx) api->cuDevicePrimaryCtxRelease_v2(dev);
-  }
-  void current() const { cuda_check(api->cuCtxSetCurrent(ctx), "cuCtxSetCurrent"); }
-};
-
-CallerCuda& caller() {
-  static CallerCuda c;
-  return c;
-}
-
-// Memory of the caller, filled on its stream (asynchronously) with `data` after a poison byte.
-struct Mem {
-  CUdeviceptr p = 0;
-  template <class T>
-  explicit Mem(const std::vector<T>& data, std::size_t n = 0) {
-    auto& c = caller();
-    c.current();
-    const std::size_t bytes = std::max<std::size_t>(1, std::max(n, data.size()) * sizeof(T));
-    cuda_check(c.api->cuMemAlloc_v2(&p, bytes), "cuMemAlloc");
-    cuda_check(c.api->cuMemsetD8Async(p, 0x5A, bytes, c.stream), "cuMemsetD8Async");
-    if (!data.empty())
-      cuda_check(c.api->cuMemcpyHtoDAsync_v2(p, data.data(), data.size() * sizeof(T), c.stream), "cuMemcpyHtoDAsync");
-  }
-  ~Mem() {
-    caller().current();
-    caller().api->cuMemFree_v2(p);
-  }
-  CudaView view() const { return CudaView{static_cast<std::uintptr_t>(p)}; }
-  template <class T>
-  std::vector<T> read(std::size_t n) const {
-    auto& c = caller();
-    std::vector<T> out(n);
-    c.current();
-    if (n) cuda_check(c.api->cuMemcpyDtoHAsync_v2(out.data(), p, n * sizeof(T), c.stream), "cuMemcpyDtoHAsync");
-    cuda_check(c.api->cuStreamSynchronize(c.stream), "cuStreamSynchronize");
-    return out;
-  }
-};
-
-#define SKIP_WITHOUT_CUDA() \
-  if (!caller().gpusort) GTEST_SKIP() << rt::cuda_unavailable_reason()
 
 // Out of place, pairs of value = global index, stable descending; returns what the sort reported.
 template <class T>

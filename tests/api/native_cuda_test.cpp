@@ -23,6 +23,7 @@ namespace gpusort::test {
 namespace {
 
 using namespace rt::cuda;
+using namespace caller_cuda;
 
 // Before the sort, on the caller's stream: garbage everywhere, then the input (asynchronous).
 template <class T>

@@ -24,6 +24,7 @@ namespace gpusort::test {
 namespace {
 
 using namespace rt::cuda;
+using namespace caller_cuda;
 
 // Out of place, pairs of value = global index, stable descending; returns what the sort reported.
 template <class T>

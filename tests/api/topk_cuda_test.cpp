@@ -18,6 +18,7 @@ namespace gpusort::test {
 namespace {
 
 using namespace rt::cuda;
+using namespace caller_cuda;
 
 template <class T>
 void check_native(std::uint64_t rows, std::uint64_t length, std::uint64_t k, bool largest, bool sorted, dist d) {

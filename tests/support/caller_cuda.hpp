@@ -3,7 +3,8 @@
 // thread (as the CUDA runtime does), a non-default stream of it and a gpusort Context on the same
 // device, all through the project's driver-API loader (so the tests need no CUDA toolkit to build);
 // and device memory the caller owns. Without a CUDA device the caller has no Context and the tests
-// skip (SKIP_WITHOUT_CUDA).
+// skip (SKIP_WITHOUT_CUDA). A namespace of its own, as the OpenCL caller (caller_opencl.hpp) has
+// the same names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +16,7 @@
 #include "runtime/cuda/cuda_api.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
 
-namespace gpusort::test {
+namespace gpusort::test::caller_cuda {
 
 struct CallerCuda {
   const rt::cuda::DriverApi* api = nullptr;
@@ -51,7 +52,7 @@ inline CallerCuda& caller() {
 }
 
 #define SKIP_WITHOUT_CUDA() \
-  if (!::gpusort::test::caller().gpusort) GTEST_SKIP() << ::gpusort::rt::cuda_unavailable_reason()
+  if (!::gpusort::test::caller_cuda::caller().gpusort) GTEST_SKIP() << ::gpusort::rt::cuda_unavailable_reason()
 
 // Device memory of the caller, uninitialised (at least one byte, so that every buffer has an address).
 struct DeviceMem {
@@ -99,4 +100,4 @@ struct Mem : DeviceMem {
   }
 };
 
-}  // namespace gpusort::test
+}  // namespace gpusort::test::caller_cuda

@@ -16,66 +16,14 @@
 #include "gpusort/argsort.hpp"
 #include "gpusort/device_array.hpp"
 #include "gpusort/native.hpp"
+#include "support/caller_opencl.hpp"
 #include "support/complex128_reference.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
 namespace {
 
-// The caller's OpenCL objects: the first device of the first platform that has one (PoCL here).
-struct CallerOpenCL {
-  cl_device_id device = nullptr;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;  // in-order, no profiling: as a plain application makes it
-  std::optional<Context> gpusort;
-
-  CallerOpenCL() {
-    cl_uint np = 0;
-    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) return;
-    std::vector<cl_platform_id> ps(np);
-    clGetPlatformIDs(np, ps.data(), nullptr);
-    for (cl_platform_id p : ps)
-      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS) break;
-    if (!device) return;
-    cl_int err = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS) return;
-    queue = clCreateCommandQueue(context, device, 0, &err);
-    if (err != CL_SUCCESS) return;
-    gpusort.emplace(Context::from_opencl_queue(queue));
-  }
-  ~CallerOpenCL() {
-    gpusort.reset();
-    if (queue) clReleaseCommandQueue(queue);
-    if (context) clReleaseContext(context);  // gpusort's retain keeps it alive until its Context goes
-  }
-  std::size_t base_align() const {
-    cl_uint bits = 0;
-    clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, nullptr);
-    return std::max<std::size_t>(1, bits / 8);
-  }
-  cl_mem buffer(std::size_t bytes) {
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &err);
-    EXPECT_EQ(err, CL_SUCCESS);
-    return m;
-  }
-};
-
-CallerOpenCL& caller() {
-  static CallerOpenCL c;
-  return c;
-}
-
-#define SKIP_WITHOUT_OPENCL() \
-  if (!caller().gpusort) GTEST_SKIP() << "no OpenCL device"
-
-struct Mem {
-  cl_mem m;
-  ~Mem() {
-    if (m) clReleaseMemObject(m);
-  }
-};
+using namespace caller_opencl;
 
 // The caller's own work before the sort: garbage over the whole buffer, then (non-blocking) the
 // input at `offset`. Nothing waits for it on the host.

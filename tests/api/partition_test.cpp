@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpusort/partition.hpp"
+#include "support/caller_opencl.hpp"
 #include "support/partition_reference.hpp"
 #include "support/test_support.hpp"
 
@@ -65,60 +66,11 @@ TEST(PartitionApi, DeviceArrays) {
 
 // ---- the caller's OpenCL memory and queue ----
 
-struct CallerQueue {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  std::optional<Context> gpusort;
-  CallerQueue() {
-    cl_platform_id platform = nullptr;
-    cl_device_id device = nullptr;
-    cl_uint np = 0;
-    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) return;
-    std::vector<cl_platform_id> ps(np);
-    clGetPlatformIDs(np, ps.data(), nullptr);
-    for (cl_platform_id p : ps)
-      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS) {
-        platform = p;
-        break;
-      }
-    if (!platform) return;
-    cl_int err = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS) return;
-    queue = clCreateCommandQueue(context, device, 0, &err);
-    if (err != CL_SUCCESS) return;
-    gpusort.emplace(Context::from_opencl_queue(queue));
-  }
-  ~CallerQueue() {
-    gpusort.reset();
-    if (queue) clReleaseCommandQueue(queue);
-    if (context) clReleaseContext(context);
-  }
-  cl_mem buffer(const void* data, std::size_t bytes) {
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, bytes), nullptr, &err);
-    EXPECT_EQ(err, CL_SUCCESS);
-    if (data && bytes) EXPECT_EQ(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr), CL_SUCCESS);
-    return m;
-  }
-  template <class T>
-  std::vector<T> read(cl_mem m, std::size_t n) {
-    std::vector<T> out(n);
-    if (n) EXPECT_EQ(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, n * sizeof(T), out.data(), 0, nullptr, nullptr), CL_SUCCESS);
-    return out;
-  }
-};
-
-struct Mem {
-  cl_mem m;
-  ~Mem() {
-    if (m) clReleaseMemObject(m);
-  }
-};
+using namespace caller_opencl;
 
 TEST(PartitionApi, CallersOpenCLMemoryAndQueue) {
-  static CallerQueue c;
-  if (!c.gpusort) GTEST_SKIP() << "no OpenCL device";
+  SKIP_WITHOUT_OPENCL();
+  auto& c = caller();
   const std::uint64_t rows = 3, length = 2000;
   const auto host = make_keys<half_bits>(rows * length, dist::specials, fresh_seed());
   const std::size_t n = host.size();

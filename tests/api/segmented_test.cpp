@@ -19,6 +19,7 @@
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "gpusort/plan.hpp"
 #include "gpusort/segmented.hpp"
+#include "support/caller_opencl.hpp"
 #include "support/key_types.hpp"
 #include "support/segmented_reference.hpp"
 #include "support/test_support.hpp"
@@ -451,66 +452,7 @@ TEST(Segmented, PlanOfASegmentedRequest) {
 
 // ---- the caller's OpenCL memory and queue ----
 
-struct CallerQueue {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  std::optional<Context> gpusort;
-  CallerQueue() {
-    cl_platform_id platform = nullptr;
-    cl_device_id device = nullptr;
-    cl_uint np = 0;
-    if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) return;
-    std::vector<cl_platform_id> ps(np);
-    clGetPlatformIDs(np, ps.data(), nullptr);
-    for (cl_platform_id p : ps)
-      if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &device, nullptr) == CL_SUCCESS) {
-        platform = p;
-        break;
-      }
-    if (!platform) return;
-    cl_int err = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    if (err != CL_SUCCESS) return;
-    queue = clCreateCommandQueue(context, device, 0, &err);
-    if (err != CL_SUCCESS) return;
-    gpusort.emplace(Context::from_opencl_queue(queue));
-  }
-  ~CallerQueue() {
-    gpusort.reset();
-    if (queue) clReleaseCommandQueue(queue);
-    if (context) clReleaseContext(context);
-  }
-  template <class T>
-  cl_mem buffer_of(const std::vector<T>& data) {
-    cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(1, data.size() * sizeof(T)), nullptr,
-                              &err);
-    EXPECT_EQ(err, CL_SUCCESS);
-    // blocking: callers pass temporaries, which are gone before a queued write would read them
-    if (!data.empty())
-      EXPECT_EQ(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, data.size() * sizeof(T), data.data(), 0, nullptr, nullptr),
-                CL_SUCCESS);
-    return m;
-  }
-  template <class T>
-  std::vector<T> read(cl_mem m, std::size_t n) {
-    std::vector<T> out(n);
-    if (n) EXPECT_EQ(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, n * sizeof(T), out.data(), 0, nullptr, nullptr), CL_SUCCESS);
-    return out;
-  }
-};
-
-CallerQueue& caller() {
-  static CallerQueue c;
-  return c;
-}
-
-struct Mem {
-  cl_mem m;
-  ~Mem() {
-    if (m) clReleaseMemObject(m);
-  }
-};
+using namespace caller_opencl;
 
 // Out of place (inputs left unchanged, outputs poisoned before the sort), offsets on the device.
 template <class T, class V>
@@ -532,7 +474,7 @@ void check_native_pairs(const Offsets& offsets, const Segments& segments, const 
 }
 
 TEST(SegmentedNative, OutOfPlacePairsWithDeviceOffsets) {
-  if (!caller().gpusort) GTEST_SKIP() << "no OpenCL device";
+  SKIP_WITHOUT_OPENCL();
   const Offsets offsets = power_law_offsets(400, 4000, fresh_seed());
   const std::vector<std::uint64_t> wide(offsets.begin(), offsets.end());
   Mem on_device{caller().buffer_of(wide)};
@@ -546,7 +488,7 @@ TEST(SegmentedNative, OutOfPlacePairsWithDeviceOffsets) {
 }
 
 TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
-  if (!caller().gpusort) GTEST_SKIP() << "no OpenCL device";
+  SKIP_WITHOUT_OPENCL();
   const BinnedOffsets binned_bin;
   auto& c = caller();
   // power-law lengths (the longest past the tile bin's window, most likely), and all short ones
@@ -573,7 +515,7 @@ TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
 }
 
 TEST(SegmentedNative, BadOffsetsEnqueueNothing) {
-  if (!caller().gpusort) GTEST_SKIP() << "no OpenCL device";
+  SKIP_WITHOUT_OPENCL();
   auto& c = caller();
   const std::vector<std::uint32_t> input(64, 9), poison(64, 0x5A5A5A5A);
   Mem kin{c.buffer_of(input)}, kout{c.buffer_of(poison)};

@@ -15,6 +15,7 @@
 #include "gpusort/plan.hpp"
 #include "support/key_types.hpp"
 #include "support/partition_reference.hpp"
+#include "support/plan_refusal.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -225,39 +226,30 @@ TEST(Partition, TheRangeOfKth) {
 
 // The request is checked once, before anything runs.
 TEST(PartitionPlan, RefusesWhatItCannotPartition) {
-  const auto refused = [](SortRequest r, errc code, const std::string& text) {
-    try {
-      plan(test_context(), r);
-      ADD_FAILURE() << "not refused: " << text;
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), code) << e.what();
-      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-    }
-  };
   SortRequest base{.type = key_type::f32, .n = 100, .rows = 1, .row_length = 100};
   base.partition = true;
   base.kth = 5;
   SortRequest r = base;
   r.kth = 100;
-  refused(r, errc::invalid_argument, "outside rows of 100 keys");
+  expect_plan_refused(r, errc::invalid_argument, "outside rows of 100 keys");
   r = base;
   r.value_bytes = 2;
-  refused(r, errc::invalid_argument, "4 or 8 bytes");
+  expect_plan_refused(r, errc::invalid_argument, "4 or 8 bytes");
   r = base;
   r.options.order = order::descending;
-  refused(r, errc::unsupported, "ascending");
+  expect_plan_refused(r, errc::unsupported, "ascending");
   r = base;
   r.topk = true;
-  refused(r, errc::invalid_argument, "not both");
+  expect_plan_refused(r, errc::invalid_argument, "not both");
   r = base;
   r.rows = 3;
-  refused(r, errc::invalid_argument, "rows x row length");
+  expect_plan_refused(r, errc::invalid_argument, "rows x row length");
   r = base;
   r.type = key_type::c128;
-  refused(r, errc::unsupported, "complex128");
+  expect_plan_refused(r, errc::unsupported, "complex128");
   SortRequest stray{.type = key_type::u32, .n = 100};
   stray.kth = 5;
-  refused(stray, errc::invalid_argument, "SortRequest::partition");
+  expect_plan_refused(stray, errc::invalid_argument, "SortRequest::partition");
 }
 
 TEST(PartitionPlan, PrintsTheSelectionAndTheScatter) {

@@ -14,6 +14,7 @@
 #include "gpusort/topk.hpp"
 #include "support/key_types.hpp"
 #include "support/topk_reference.hpp"
+#include "support/plan_refusal.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -204,32 +205,23 @@ TEST(TopkSelect, EveryKeyType) {
 
 // The request is checked once, before anything runs.
 TEST(TopkPlan, RefusesWhatItCannotSelect) {
-  const auto refused = [](SortRequest r, errc code, const std::string& text) {
-    try {
-      plan(test_context(), r);
-      ADD_FAILURE() << "not refused: " << text;
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), code) << e.what();
-      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-    }
-  };
   const SortRequest base{.type = key_type::f32, .n = 100, .rows = 1, .row_length = 100, .topk = true, .k = 5};
   SortRequest r = base;
   r.k = 101;
-  refused(r, errc::invalid_argument, "more than the row length");
+  expect_plan_refused(r, errc::invalid_argument, "more than the row length");
   r = base;
   r.value_bytes = 2;
-  refused(r, errc::invalid_argument, "4 or 8 bytes");
+  expect_plan_refused(r, errc::invalid_argument, "4 or 8 bytes");
   r = base;
   r.rows = 3;
-  refused(r, errc::invalid_argument, "rows x row length");
+  expect_plan_refused(r, errc::invalid_argument, "rows x row length");
   r = base;
   r.options.comparator = "return a < b;";
-  refused(r, errc::unsupported, "natural order");
+  expect_plan_refused(r, errc::unsupported, "natural order");
   r = base;
   r.offset_bytes = 8;
-  refused(r, errc::unsupported, "no offsets");
-  refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
+  expect_plan_refused(r, errc::unsupported, "no offsets");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
   std::vector<float> keys(10), values(11);
   EXPECT_THROW(topk_keys(test_context(), std::span<const float>(keys), 11, std::span<float>(values)), Error);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpusort/sort.hpp"
+#include "support/plan_refusal.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -89,43 +90,33 @@ TEST(Plan, ADistributedSortPlansTheShareOfOneRank) {
   EXPECT_TRUE(any_step_has(device, "merged")) << device.text();
 }
 
-void expect_refused(const SortRequest& r, errc code, const std::string& part) {
-  try {
-    plan(test_context(), r);
-    ADD_FAILURE() << "accepted; expected an error containing '" << part << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
-
 TEST(Plan, RefusesWhatTheSortsRefuse) {
-  expect_refused({.type = key_type(77), .n = 10}, errc::invalid_argument, "key type");
-  expect_refused({.type = key_type::u32, .n = 10, .value_bytes = 3}, errc::invalid_argument, "3 bytes");
-  expect_refused({.type = key_type::u32, .n = 10, .value_bytes = 2, .positions = true}, errc::invalid_argument,
-                 "4 or 8 bytes");
-  expect_refused({.type = key_type::u32, .n = 10, .where = data_location::device, .options = {.host_threads = 2}},
-                 errc::invalid_argument, "host_threads");
-  expect_refused({.type = key_type::u32, .n = 10, .options = {.algorithm = "no-such"}}, errc::invalid_argument,
-                 "unknown algorithm");
-  expect_refused({.type = key_type::u32, .n = 10, .options = {.stable = true, .algorithm = "bitonic"}},
-                 errc::invalid_argument, "cannot sort stably");
-  expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20, .options = {.algorithm = "rank"}},
-                 errc::unsupported, "O(n^2)");
-  expect_refused({.type = key_type::u32, .n = 1000, .ranks = 2, .options = {.comparator = "return a < b;"}},
-                 errc::unsupported, "comparator");
-  expect_refused({.type = key_type::u32, .n = 1000, .value_bytes = 4, .positions = true, .ranks = 2},
-                 errc::unsupported, "argsort");
-  expect_refused({.n = 10, .record_bytes = 8, .record_fields = {{.offset = 4, .type = key_type::u64}}},
-                 errc::invalid_argument, "does not fit a record");
+  expect_plan_refused({.type = key_type(77), .n = 10}, errc::invalid_argument, "key type");
+  expect_plan_refused({.type = key_type::u32, .n = 10, .value_bytes = 3}, errc::invalid_argument, "3 bytes");
+  expect_plan_refused({.type = key_type::u32, .n = 10, .value_bytes = 2, .positions = true}, errc::invalid_argument,
+                      "4 or 8 bytes");
+  expect_plan_refused({.type = key_type::u32, .n = 10, .where = data_location::device, .options = {.host_threads = 2}},
+                      errc::invalid_argument, "host_threads");
+  expect_plan_refused({.type = key_type::u32, .n = 10, .options = {.algorithm = "no-such"}}, errc::invalid_argument,
+                      "unknown algorithm");
+  expect_plan_refused({.type = key_type::u32, .n = 10, .options = {.stable = true, .algorithm = "bitonic"}},
+                      errc::invalid_argument, "cannot sort stably");
+  expect_plan_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20, .options = {.algorithm = "rank"}},
+                      errc::unsupported, "O(n^2)");
+  expect_plan_refused({.type = key_type::u32, .n = 1000, .ranks = 2, .options = {.comparator = "return a < b;"}},
+                      errc::unsupported, "comparator");
+  expect_plan_refused({.type = key_type::u32, .n = 1000, .value_bytes = 4, .positions = true, .ranks = 2},
+                      errc::unsupported, "argsort");
+  expect_plan_refused({.n = 10, .record_bytes = 8, .record_fields = {{.offset = 4, .type = key_type::u64}}},
+                      errc::invalid_argument, "does not fit a record");
   // a run-time order cannot cut buckets: a budget below the data refuses it, as the sort does
-  expect_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20,
-                  .options = {.comparator = "return a < b;", .device_memory_limit = 1 << 20}},
-                 errc::unsupported, "comparator");
+  expect_plan_refused({.type = key_type::u32, .n = std::uint64_t(1) << 20,
+                       .options = {.comparator = "return a < b;", .device_memory_limit = 1 << 20}},
+                      errc::unsupported, "comparator");
   // Segmented requests: rows that hold n (segmented_test.cpp plans the rest).
-  expect_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::invalid_argument, "rows x row length");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::invalid_argument, "rows x row length");
   // k belongs to a top-k (topk_select_test.cpp plans those).
-  expect_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "support/caller_opencl.hpp"
 #include "support/key_types.hpp"
 #include "support/segmented_reference.hpp"
+#include "support/plan_refusal.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -424,30 +425,26 @@ TEST(Segmented, PlanOfASegmentedRequest) {
   const SortPlan one = plan(test_context(), {.type = key_type::u32, .n = 5000, .rows = 1, .row_length = 5000});
   EXPECT_NE(one.text().find("one segment"), std::string::npos) << one.text();
 
-  auto refused = [](const SortRequest& r, errc code, const std::string& text) {
-    try {
-      plan(test_context(), r);
-      ADD_FAILURE() << "planned a request that should be refused (" << text << ")";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), code) << e.what();
-      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-    }
-  };
-  refused({.type = key_type::u32, .n = 100, .rows = 4, .row_length = 30}, errc::invalid_argument, "rows x row length");
-  refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::invalid_argument, "rows x row length");
-  refused({.type = key_type::u32, .n = 100, .rows = 4, .offset_bytes = 2}, errc::invalid_argument, "4 or 8 bytes");
-  refused({.type = key_type::u32, .n = 100, .rows = 0, .offset_bytes = 4}, errc::invalid_argument, "0 segments");
-  refused({.type = key_type::u8, .n = std::uint64_t(1) << 33, .where = data_location::device, .rows = 2,
-           .offset_bytes = 4},
-          errc::invalid_argument, "8-byte segment offsets");
-  refused({.type = key_type::u8, .n = std::uint64_t(1) << 34, .value_bytes = 4, .positions = true,
-           .where = data_location::device, .rows = 2, .row_length = std::uint64_t(1) << 33},
-          errc::invalid_argument, "64-bit indices");
-  refused({.type = key_type::u32, .n = 100, .rows = 4, .row_length = 25, .ranks = 2}, errc::unsupported, "distributed");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .rows = 4, .row_length = 30}, errc::invalid_argument,
+                      "rows x row length");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .rows = 4}, errc::invalid_argument, "rows x row length");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .rows = 4, .offset_bytes = 2}, errc::invalid_argument,
+                      "4 or 8 bytes");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .rows = 0, .offset_bytes = 4}, errc::invalid_argument,
+                      "0 segments");
+  expect_plan_refused({.type = key_type::u8, .n = std::uint64_t(1) << 33, .where = data_location::device, .rows = 2,
+                       .offset_bytes = 4},
+                      errc::invalid_argument, "8-byte segment offsets");
+  expect_plan_refused({.type = key_type::u8, .n = std::uint64_t(1) << 34, .value_bytes = 4, .positions = true,
+                       .where = data_location::device, .rows = 2, .row_length = std::uint64_t(1) << 33},
+                      errc::invalid_argument, "64-bit indices");
+  expect_plan_refused({.type = key_type::u32, .n = 100, .rows = 4, .row_length = 25, .ranks = 2}, errc::unsupported,
+                      "distributed");
   // host data beyond the device budget: no chunked path for segments yet
-  refused({.type = key_type::u32, .n = std::uint64_t(1) << 22, .rows = 4, .row_length = std::uint64_t(1) << 20,
-           .options = {.device_memory_limit = std::uint64_t(1) << 22}},
-          errc::unsupported, "one piece");
+  expect_plan_refused({.type = key_type::u32, .n = std::uint64_t(1) << 22, .rows = 4,
+                       .row_length = std::uint64_t(1) << 20,
+                       .options = {.device_memory_limit = std::uint64_t(1) << 22}},
+                      errc::unsupported, "one piece");
 }
 
 // ---- the caller's OpenCL memory and queue ----

@@ -17,55 +17,29 @@
 #include "algorithms/segmented/segmented_listed.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
+#include "support/segmented_offsets_case.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
 namespace {
 
-enum class mode { keys, pairs, argsort };
-const char* mode_name(mode m) { return m == mode::keys ? "keys" : m == mode::pairs ? "pairs" : "argsort"; }
-
-template <class T>
-std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
-  std::vector<unsigned char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-struct Case {
-  std::vector<std::uint64_t> lengths;  // the segments' lengths, in order
-  mode m;
-  order o;
-  bool out_of_place;
-  bool wide;  // 8-byte offsets
-  dist d;
-};
-
 // Sorts one case (offsets placed 3 entries into their buffer) and checks every segment.
 template <class K, class V = std::uint32_t>
-void check(const Case& c) {
+void check(const OffsetsCase& c) {
   Context& ctx = test_context();
   rt::Device& dev = ctx.runtime_device();
   const std::uint64_t seed = fresh_seed();
-  std::vector<std::uint64_t> offsets = {0};
-  for (std::uint64_t l : c.lengths) offsets.push_back(offsets.back() + l);
+  const std::vector<std::uint64_t> offsets = offsets_of(c.lengths);
   const std::size_t n = offsets.back();
-  const std::string where = std::to_string(c.lengths.size()) + " segments, " + std::to_string(n) + " keys, " +
-                            mode_name(c.m) + ", " + (c.o == order::ascending ? "asc" : "desc") +
-                            (c.out_of_place ? ", out of place" : ", in place") + (c.wide ? ", u64" : ", u32") +
-                            " offsets, " + std::to_string(sizeof(K)) + "-byte keys, " + std::to_string(sizeof(V)) +
-                            "-byte values, dist " + dist_name(c.d) + ", seed " + std::to_string(seed);
+  const std::string where = describe(
+      c, n, std::to_string(sizeof(K)) + "-byte keys, " + std::to_string(sizeof(V)) + "-byte values, ", seed);
   SCOPED_TRACE(where);
   const std::vector<K> keys = make_keys<K>(n, c.d, seed);
   const std::vector<V> values = index_values<V>(n);
   const std::size_t vb = c.m == mode::keys ? 0 : sizeof(V);
 
   const std::size_t ob = c.wide ? 8 : 4, lead = 3;
-  std::vector<unsigned char> offset_bytes((offsets.size() + lead) * ob, 0xEE);
-  for (std::size_t i = 0; i < offsets.size(); ++i) {
-    const std::uint32_t narrow = static_cast<std::uint32_t>(offsets[i]);
-    std::memcpy(offset_bytes.data() + (lead + i) * ob, c.wide ? static_cast<const void*>(&offsets[i]) : &narrow, ob);
-  }
+  const std::vector<unsigned char> offset_bytes = placed_offsets(offsets, ob, lead);
   DeviceBuffer offsets_buffer(ctx, offset_bytes.size());
   offsets_buffer.upload(offset_bytes.data(), offset_bytes.size());
 

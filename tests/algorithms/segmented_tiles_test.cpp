@@ -11,13 +11,11 @@
 
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
+#include "support/segmented_offsets_case.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
 namespace {
-
-enum class mode { keys, pairs, argsort };
-const char* mode_name(mode m) { return m == mode::keys ? "keys" : m == mode::pairs ? "pairs" : "argsort"; }
 
 std::uint64_t capacity(key_type type, std::size_t value_bytes, bool positions = false) {
   return algo::segmented_tiles_capacity(test_context().runtime_device(), type, value_bytes, positions);
@@ -35,13 +33,6 @@ std::string describe(const Case& c, std::uint64_t seed) {
   return std::to_string(c.rows) + " rows of " + std::to_string(c.length) + ", " + mode_name(c.m) + ", " +
          (c.o == order::ascending ? "asc" : "desc") + (c.out_of_place ? ", out of place" : ", in place") +
          ", dist " + dist_name(c.d) + ", seed " + std::to_string(seed);
-}
-
-template <class T>
-std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
-  std::vector<unsigned char> b(v.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
 }
 
 // One run of the tile bin: outputs poisoned (the keys too out of place), the input where the case
@@ -319,15 +310,6 @@ TEST(SegmentedTiles, OtherKeyTypes) {
 
 // ---- segments by offsets ----------------------------------------------------------------------
 
-struct OffsetsCase {
-  std::vector<std::uint64_t> lengths;  // the segments' lengths, in order
-  mode m;
-  order o;
-  bool out_of_place;
-  bool wide;  // 8-byte offsets
-  dist d;
-};
-
 // Sorts one case by offsets (placed 3 offsets into their buffer) and checks every segment: those of
 // at most the window sorted like std::stable_sort, longer ones untouched (the input in place, the
 // poison out of place, indices unwritten).
@@ -338,23 +320,15 @@ void check_offsets(const OffsetsCase& c) {
   const std::uint64_t seed = fresh_seed();
   const std::uint64_t window = algo::segmented_tiles_window(dev, key_type_of<K>::value, c.m == mode::keys ? 0 : sizeof(V),
                                                             c.m == mode::argsort);
-  std::vector<std::uint64_t> offsets = {0};
-  for (std::uint64_t l : c.lengths) offsets.push_back(offsets.back() + l);
+  const std::vector<std::uint64_t> offsets = offsets_of(c.lengths);
   const std::size_t n = offsets.back();
-  const std::string where = std::to_string(c.lengths.size()) + " segments, " + std::to_string(n) + " keys, " +
-                            mode_name(c.m) + ", " + (c.o == order::ascending ? "asc" : "desc") +
-                            (c.out_of_place ? ", out of place" : ", in place") + (c.wide ? ", u64" : ", u32") +
-                            " offsets, dist " + dist_name(c.d) + ", seed " + std::to_string(seed);
+  const std::string where = describe(c, n, "", seed);
   const std::vector<K> keys = make_keys<K>(n, c.d, seed);
   const std::vector<V> values = index_values<V>(n);
   const std::size_t vb = c.m == mode::keys ? 0 : sizeof(V);
 
   const std::size_t ob = c.wide ? 8 : 4, lead = 3;
-  std::vector<unsigned char> offset_bytes((offsets.size() + lead) * ob, 0xEE);
-  for (std::size_t i = 0; i < offsets.size(); ++i) {
-    const std::uint32_t narrow = static_cast<std::uint32_t>(offsets[i]);
-    std::memcpy(offset_bytes.data() + (lead + i) * ob, c.wide ? static_cast<const void*>(&offsets[i]) : &narrow, ob);
-  }
+  const std::vector<unsigned char> offset_bytes = placed_offsets(offsets, ob, lead);
   DeviceBuffer offsets_buffer(ctx, offset_bytes.size());
   offsets_buffer.upload(offset_bytes.data(), offset_bytes.size());
   TileRun<K, V> run(ctx, c.m, c.o, c.out_of_place, keys, values);

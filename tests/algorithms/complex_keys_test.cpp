@@ -10,6 +10,7 @@
 #include "algorithms/radix_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "support/key_types.hpp"
+#include "support/numpy_complex_order.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
@@ -18,19 +19,6 @@ namespace {
 using c64 = std::complex<float>;
 
 float from_bits(std::uint32_t b) { return std::bit_cast<float>(b); }
-
-// numpy's complex order (numpy.sort's notes): [R + Rj, R + nanj, nan + Rj, nan + nanj], lexicographic
-// by the parts that are numbers.
-bool numpy_less(c64 a, c64 b) {
-  const int ca = std::isnan(a.imag()) + 2 * std::isnan(a.real()), cb = std::isnan(b.imag()) + 2 * std::isnan(b.real());
-  if (ca != cb) return ca < cb;
-  switch (ca) {
-    case 0: return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
-    case 1: return a.real() < b.real();
-    case 2: return a.imag() < b.imag();
-    default: return false;
-  }
-}
 
 // Parts of every kind: NaNs of several payloads and both signs, zeros, infinities, subnormals, the
 // extremes, small integers (so that real parts tie).

@@ -1,6 +1,6 @@
 #pragma once
-// complex128 keys (key_type::c128, std::complex<double>) against numpy's complex order written out
-// with double comparisons: the specials every complex128 test sorts and the stable reference
+// complex128 keys (key_type::c128, std::complex<double>) against numpy's complex order
+// (numpy_complex_order.hpp): the specials every complex128 test sorts and the stable reference
 // permutation they are checked against.
 #include <bit>
 #include <cmath>
@@ -8,24 +8,12 @@
 #include <numeric>
 #include <vector>
 
+#include "support/numpy_complex_order.hpp"
 #include "support/test_support.hpp"
 
 namespace gpusort::test {
 
 using c128 = std::complex<double>;
-
-// numpy's complex order (numpy.sort's notes): [R + Rj, R + nanj, nan + Rj, nan + nanj], lexicographic
-// by the parts that are numbers.
-inline bool numpy_less(c128 a, c128 b) {
-  const int ca = std::isnan(a.imag()) + 2 * std::isnan(a.real()), cb = std::isnan(b.imag()) + 2 * std::isnan(b.real());
-  if (ca != cb) return ca < cb;
-  switch (ca) {
-    case 0: return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
-    case 1: return a.real() < b.real();
-    case 2: return a.imag() < b.imag();
-    default: return false;
-  }
-}
 
 // Parts of every kind: NaNs of several payloads and both signs, zeros, infinities, subnormals, the
 // extremes, small integers (so that real parts tie).

@@ -5,7 +5,6 @@
 #include <CL/cl.h>
 
 #include <cstring>
-#include <optional>
 #include <string>
 #include <vector>
 

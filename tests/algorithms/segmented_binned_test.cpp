@@ -31,7 +31,7 @@ void check(const OffsetsCase& c) {
   const std::uint64_t seed = fresh_seed();
   const std::vector<std::uint64_t> offsets = offsets_of(c.lengths);
   const std::size_t n = offsets.back();
-  const std::string where = describe(
+  const std::string where = describe_offsets(
       c, n, std::to_string(sizeof(K)) + "-byte keys, " + std::to_string(sizeof(V)) + "-byte values, ", seed);
   SCOPED_TRACE(where);
   const std::vector<K> keys = make_keys<K>(n, c.d, seed);

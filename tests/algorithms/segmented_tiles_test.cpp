@@ -322,7 +322,7 @@ void check_offsets(const OffsetsCase& c) {
                                                             c.m == mode::argsort);
   const std::vector<std::uint64_t> offsets = offsets_of(c.lengths);
   const std::size_t n = offsets.back();
-  const std::string where = describe(c, n, "", seed);
+  const std::string where = describe_offsets(c, n, "", seed);
   const std::vector<K> keys = make_keys<K>(n, c.d, seed);
   const std::vector<V> values = index_values<V>(n);
   const std::size_t vb = c.m == mode::keys ? 0 : sizeof(V);

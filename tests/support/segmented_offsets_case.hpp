@@ -38,7 +38,8 @@ inline std::vector<std::uint64_t> offsets_of(const std::vector<std::uint64_t>& l
 }
 
 // "<count> segments, <n> keys, <mode>, <order>, <place>, <u32|u64> offsets, <details>dist <d>, seed <s>"
-inline std::string describe(const OffsetsCase& c, std::size_t n, const std::string& details, std::uint64_t seed) {
+inline std::string describe_offsets(const OffsetsCase& c, std::size_t n, const std::string& details,
+                                    std::uint64_t seed) {
   return std::to_string(c.lengths.size()) + " segments, " + std::to_string(n) + " keys, " + mode_name(c.m) + ", " +
          (c.o == order::ascending ? "asc" : "desc") + (c.out_of_place ? ", out of place" : ", in place") +
          (c.wide ? ", u64" : ", u32") + " offsets, " + details + "dist " + dist_name(c.d) + ", seed " +

@@ -45,6 +45,12 @@ Completion enqueue_native(Context& ctx, SortRequest request, const NativeView& k
                           const NativeQueue& queue, const NativeTemporaries* temporaries,
                           const NativeSortSteps& steps = {});
 
+// Enqueues `work` on device's queue after what the caller's queue holds, and the caller's queue
+// after it: the Completion named `name` (read once work has returned) carries work's events. Should work throw, the caller's queue
+// still waits for whatever it enqueued (it may touch the caller's memory), and the error goes on.
+Completion enqueue_after_caller(const std::shared_ptr<rt::Device>& device, const NativeQueue& queue,
+                                const std::function<algo::RunEvents()>& work, const std::string& name);
+
 // The sync forms: waits for `done` and reports its device time.
 SortReport wait_and_report(Context& ctx, Completion done, const SortOptions& options);
 

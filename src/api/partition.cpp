@@ -150,25 +150,14 @@ Completion partition_native_async(Context& ctx, key_type type, const NativeView&
   rt::BufferPtr in = device->wrap(keys, n * kb);
   rt::BufferPtr out = out_keys ? device->wrap(*out_keys, written * kb) : nullptr;
   rt::BufferPtr idx = positions ? device->wrap(*positions, written * index_bytes) : nullptr;
-  auto state = std::make_unique<Completion::State>();
-  state->device = device;
-  device->wait_for_native(queue);
-  try {
-    algo::print_if_verbose(plan, *device);
-    algo::PartitionJob job{*device, *in, out.get(), idx.get()};
-    algo::RunEvents events = algo::run_partition(plan, job);
-    state->start = std::move(events.start);
-    state->done = std::move(events.stop);
-    state->compiled = events.programs_compiled;
-  } catch (...) {
-    try {
-      device->signal_native(queue);  // whatever was enqueued still touches the caller's memory
-    } catch (...) {
-    }
-    throw;
-  }
-  state->done = device->signal_native(queue, std::move(state->done));
-  return Completion(std::move(state), name);
+  return detail::enqueue_after_caller(
+      device, queue,
+      [&] {
+        algo::print_if_verbose(plan, *device);
+        algo::PartitionJob job{*device, *in, out.get(), idx.get()};
+        return algo::run_partition(plan, job);
+      },
+      name);
 }
 
 SortReport partition_native(Context& ctx, key_type type, const NativeView& keys, std::size_t n, std::int64_t kth,

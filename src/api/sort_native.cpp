@@ -164,10 +164,8 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
   }
   if (steps.prepare) steps.prepare(plan, *device);
 
-  auto state = std::make_unique<Completion::State>();
-  state->device = device;
-  device->wait_for_native(queue);
-  try {
+  std::string after_run = name;  // the segmented bin that ran, where it differs from the plan's
+  const auto work = [&]() -> algo::RunEvents {
     algo::print_if_verbose(plan, *device);
     // Temporaries come from the caller's storage, or from the device's pool and go back to it when
     // the driver returns, while the sort may still run: that is safe because every user of the pool
@@ -184,6 +182,19 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
     algo::RunEvents events = plan.request.record_bytes ? detail::enqueue_records_on_device(*device, plan, records)
                              : steps.run                ? steps.run(plan, job)
                                                         : algo::run(algorithm, job);
+    if (steps.name_after_run) after_run = steps.name_after_run(plan);
+    return events;
+  };
+  return detail::enqueue_after_caller(device, queue, work, after_run);
+}
+
+Completion detail::enqueue_after_caller(const std::shared_ptr<rt::Device>& device, const NativeQueue& queue,
+                                        const std::function<algo::RunEvents()>& work, const std::string& name) {
+  auto state = std::make_unique<Completion::State>();
+  state->device = device;
+  device->wait_for_native(queue);
+  try {
+    algo::RunEvents events = work();
     state->start = std::move(events.start);
     state->done = std::move(events.stop);  // the caller's queue waits on it: no event more per call
     state->compiled = events.programs_compiled;
@@ -196,7 +207,7 @@ Completion detail::enqueue_native(Context& ctx, SortRequest request, const Nativ
     throw;
   }
   state->done = device->signal_native(queue, std::move(state->done));
-  return Completion(std::move(state), steps.name_after_run ? steps.name_after_run(plan) : name);
+  return Completion(std::move(state), name);
 }
 
 SortReport detail::wait_and_report(Context& ctx, Completion done, const SortOptions& options) {

@@ -114,25 +114,14 @@ Completion topk_native_async(Context& ctx, key_type type, const NativeView& keys
   const std::size_t kb = key_size(type), selected = r.rows * r.k;
   rt::BufferPtr in = device->wrap(keys, n * kb), out = device->wrap(values, selected * kb);
   rt::BufferPtr idx = r.value_bytes ? device->wrap(*indices, selected * r.value_bytes) : nullptr;
-  auto state = std::make_unique<Completion::State>();
-  state->device = device;
-  device->wait_for_native(queue);
-  try {
-    algo::print_if_verbose(plan, *device);
-    algo::TopkJob job{*device, *in, *out, idx.get()};
-    algo::RunEvents events = algo::run_topk(plan, job);
-    state->start = std::move(events.start);
-    state->done = std::move(events.stop);
-    state->compiled = events.programs_compiled;
-  } catch (...) {
-    try {
-      device->signal_native(queue);  // whatever was enqueued still touches the caller's memory
-    } catch (...) {
-    }
-    throw;
-  }
-  state->done = device->signal_native(queue, std::move(state->done));
-  return Completion(std::move(state), name);
+  return detail::enqueue_after_caller(
+      device, queue,
+      [&] {
+        algo::print_if_verbose(plan, *device);
+        algo::TopkJob job{*device, *in, *out, idx.get()};
+        return algo::run_topk(plan, job);
+      },
+      name);
 }
 
 SortReport topk_native(Context& ctx, key_type type, const NativeView& keys, std::size_t n, std::uint64_t k,

@@ -45,6 +45,17 @@ void check_items_per_thread(std::size_t items, const algo::Algorithm& algorithm)
                                             algorithm.name + "' (got " + std::to_string(items) + ")");
 }
 
+// A top-k's or partition's rows: rows x row_length is n (what names the request in the error).
+void check_rows_hold_n(const SortRequest& r, const char* what) {
+  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
+  const bool holds_n =
+      r.rows == 0 || r.row_length == 0 ? r.n == 0 : r.n % r.rows == 0 && r.n / r.rows == r.row_length;
+  if (!holds_n)
+    throw Error(errc::invalid_argument, std::to_string(r.rows) + " rows of " + std::to_string(r.row_length) +
+                                            " elements are not the " + std::to_string(r.n) + " elements of the " +
+                                            what + " (rows x row length must be n)");
+}
+
 }  // namespace
 
 void check_request(const SortRequest& r) {
@@ -137,13 +148,7 @@ void check_topk(const SortRequest& r) {
                                             std::to_string(r.value_bytes));
   if (!r.options.comparator.empty())
     throw Error(errc::unsupported, "SortOptions::comparator: a top-k selects by the keys' natural order");
-  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
-  const bool holds_n =
-      r.rows == 0 || r.row_length == 0 ? r.n == 0 : r.n % r.rows == 0 && r.n / r.rows == r.row_length;
-  if (!holds_n)
-    throw Error(errc::invalid_argument, std::to_string(r.rows) + " rows of " + std::to_string(r.row_length) +
-                                            " elements are not the " + std::to_string(r.n) +
-                                            " elements of the top-k (rows x row length must be n)");
+  check_rows_hold_n(r, "top-k");
   if (r.k > r.row_length)
     throw Error(errc::invalid_argument, "k = " + std::to_string(r.k) + " is more than the row length " +
                                             std::to_string(r.row_length));
@@ -169,13 +174,7 @@ void check_partition(const SortRequest& r) {
   if (r.options.order != order::ascending)
     throw Error(errc::unsupported, "a partition ranks ascending, as numpy.partition (for the kth largest, partition "
                                    "around rank row length - 1 - kth)");
-  if (r.n > std::uint64_t(-1) / 16) throw Error(errc::invalid_argument, "n is too large");
-  const bool holds_n =
-      r.rows == 0 || r.row_length == 0 ? r.n == 0 : r.n % r.rows == 0 && r.n / r.rows == r.row_length;
-  if (!holds_n)
-    throw Error(errc::invalid_argument, std::to_string(r.rows) + " rows of " + std::to_string(r.row_length) +
-                                            " elements are not the " + std::to_string(r.n) +
-                                            " elements of the partition (rows x row length must be n)");
+  check_rows_hold_n(r, "partition");
   if (r.n != 0 && r.kth >= r.row_length)
     throw Error(errc::invalid_argument, "kth = " + std::to_string(r.kth) + " is outside rows of " +
                                             std::to_string(r.row_length) + " keys (0 up to the row length - 1)");

@@ -61,7 +61,7 @@ SegmentedListedPolicy choose_segmented_listed_policy(const DeviceDescription& de
   p.max_entries = std::max<std::uint64_t>(1, std::min(count, n / (min_length + 1)));
   p.max_tiles = n / os.tile() + p.max_entries;  // each segment's tiles, its last one partly filled
   // chunks within the u16 lane counters' span (radix_lane_histogram.h), as the uniform rows' histogram
-  p.span = std::min<std::uint64_t>({std::uint64_t(1) << 16, std::uint64_t(1) << 19, (std::uint64_t(1) << 15) * os.hist_copies});
+  p.span = std::min<std::uint64_t>(std::uint64_t(1) << 16, (std::uint64_t(1) << 15) * os.hist_copies);
   p.max_chunks = n / p.span + p.max_entries;
   return p;
 }

@@ -13,7 +13,7 @@
     near = gpusort.argpartition(d, 9)[..., :10]    # as numpy.argpartition: each row's 10 smallest
 
 Keys: arrays of any number of dimensions of uint8..uint64, int8..int64, float16, bfloat16, float32,
-float64, bool, complex64, complex128 (not along an axis of n-D arrays), or array-likes numpy reads, sorted along axis= (default the last; None
+float64, bool, complex64, complex128, or array-likes numpy reads, sorted along axis= (default the last; None
 flattens); strided arrays are gathered. Values: arrays of the keys' shape with 1, 2, 4, 8 or 16-byte
 elements. Floats: -0.0 == +0.0; NaN is greater than every number (last ascending, first
 descending) and NaN payloads are kept. Bools: false first. Complex: numpy's order (by real part,

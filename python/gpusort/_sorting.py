@@ -37,8 +37,8 @@ NaN is greater than every number (last ascending, first descending) and NaN payl
 16-bit floats keep these rules. Bools sort false first. complex64 and complex128 sort as numpy.sort has it: by real
 part, then imaginary part, each by the float rules; keys with an imaginary NaN next (by real part),
 then those with a real NaN (by imaginary part), those with both NaN last; no comparator takes them.
-complex128 keys are sorted 1-D (with indices and values, numpy, PyTorch and CuPy arrays): axis= along an n-D
-array of them is refused (UnsupportedError) unless the array is small enough for numpy to sort it on the host.
+complex128 keys take every form here, along any axis, with indices and values (numpy, PyTorch and CuPy
+arrays); gpusort.topk and gpusort.partition refuse them (UnsupportedError).
 
 `algorithm`: a name from gpusort.algorithms(), None for gpusort's choice. `device`: an id from
 gpusort.devices() ("cuda:0", "opencl:0:0"), None for the default ($GPUSORT_DEVICE, else the best

@@ -159,12 +159,22 @@ def test_numpy_complex128_out_strided_and_flattened():
     np.testing.assert_array_equal(words(gpusort.sort(x.reshape(100, 300), axis=None)), words(x[stable_order(x)]))
 
 
-def test_complex128_along_an_axis_is_refused():
-    x = complex128_specials(20000, 3).reshape(100, 200)  # past the host threshold: the device's sort decides
-    with pytest.raises(gpusort.UnsupportedError, match="complex128"):
-        gpusort.sort(x, axis=1)
-    with pytest.raises(gpusort.UnsupportedError, match="complex128"):
-        gpusort.argsort(x, axis=0)
+@pytest.mark.parametrize("descending", ORDERS, ids=["ascending", "descending"])
+def test_numpy_complex128_along_every_axis(descending):
+    """Each row (any axis) in numpy's complex order, stable, values and indices too."""
+    x = complex128_specials(20000, 3).reshape(100, 200)  # past the host threshold: sorted on the device
+    x[:, ::7] = x[:, 1:2]  # ties within every row
+    for axis in (1, 0, -1):
+        order = np.stack([stable_order(r, descending) for r in np.moveaxis(x, axis, 0).T])  # rows along `axis`
+        expected = np.take_along_axis(x, np.moveaxis(order.T, 0, axis), axis)
+        np.testing.assert_array_equal(words(gpusort.sort(x, axis=axis, descending=descending)), words(expected))
+        np.testing.assert_array_equal(gpusort.argsort(x, axis=axis, descending=descending),
+                                      np.moveaxis(order.T, 0, axis))
+        values, indices = gpusort.sort(x, axis=axis, descending=descending, return_indices=True)
+        np.testing.assert_array_equal(words(values), words(expected))
+        np.testing.assert_array_equal(indices, np.moveaxis(order.T, 0, axis))
+    if not descending:  # numpy's own stable sort along an axis is the reference too
+        np.testing.assert_array_equal(gpusort.argsort(x, axis=0), np.argsort(x, axis=0, kind="stable"))
 
 
 def _cuda_library(name):

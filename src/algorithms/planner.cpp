@@ -9,6 +9,7 @@
 #include "algorithms/order_check.hpp"
 #include "algorithms/records/record_sort.hpp"
 #include "algorithms/request_checks.hpp"
+#include "algorithms/segmented/segmented_complex128.hpp"
 #include "algorithms/segmented/segmented_sort.hpp"
 #include "algorithms/topk/topk_partition.hpp"
 #include "algorithms/topk/topk_select.hpp"
@@ -164,8 +165,19 @@ Plan plan_distributed(const SortRequest& request, rt::Device& device) {
 Plan plan_segmented(const SortRequest& request, rt::Device& device) {
   Plan plan;
   plan.request = request;
-  plan.segments = choose_segmented(device.description(), request);
-  plan.algorithm = &detail::checked_algorithm(device.description(), plan.segments.sort_n, request.options);
+  if (request.type == key_type::c128) {  // two segmented sorts of u64 words (segmented_complex128.hpp)
+    const std::size_t position_bytes =
+        choose_segmented(device.description(), complex128_word_request(request, 0)).position_bytes;
+    Plan words = plan_segmented(complex128_word_request(request, position_bytes), device);
+    words.part = true;
+    plan.request.options.stable = true;  // the passes rely on it
+    plan.segments = words.segments;
+    plan.algorithm = words.algorithm;
+    plan.parts.push_back(std::move(words));
+  } else {
+    plan.segments = choose_segmented(device.description(), request);
+    plan.algorithm = &detail::checked_algorithm(device.description(), plan.segments.sort_n, request.options);
+  }
   const std::uint64_t n = request.n;
   if (trivial_path(plan, n, request.where)) return plan;
   const std::size_t kb = key_size(request.type), vb = request.value_bytes;

@@ -83,9 +83,8 @@ void check_request(const SortRequest& r) {
     if (is_complex(r.type) && !r.options.comparator.empty())
       throw Error(errc::unsupported, "SortOptions::comparator is not supported for complex keys (" +
                                          std::string(key_type_name(r.type)) + "): they sort in numpy's order");
-    if (r.type == key_type::c128 && (r.segmented() || r.ranks != 0))
-      throw Error(errc::unsupported, "complex128 (c128) keys are sorted as one array for now: not in segments (rows, "
-                                     "offsets or along an axis) nor distributed (complex64 keys take both)");
+    if (r.type == key_type::c128 && r.ranks != 0)
+      throw Error(errc::unsupported, "complex128 (c128) keys are not sorted distributed yet (complex64 keys are)");
     if (r.positions) check_argsort_indices(r.segmented() ? 0 : r.n, r.value_bytes);  // segments: check_segments
     if (r.value_bytes != 0 && !is_supported_value_size(r.value_bytes))
       throw Error(errc::invalid_argument, "values of " + std::to_string(r.value_bytes) +

@@ -110,8 +110,6 @@ void expect_unsupported(const std::function<void()>& f, const char* what) {
 }
 
 TEST(Complex128Keys, FormsNotTakenYetAreRefused) {
-  expect_unsupported([&] { plan(test_context(), {.type = key_type::c128, .n = 100, .rows = 10, .row_length = 10}); },
-                     "segments");
   expect_unsupported(
       [&] { plan(test_context(), {.type = key_type::c128, .n = 100, .rows = 10, .row_length = 10, .topk = true, .k = 3}); },
       "a top-k");

@@ -10,6 +10,7 @@
 #include "algorithms/positions.hpp"
 #include "algorithms/segmented/segmented_binned.hpp"
 #include "algorithms/segmented/segmented_bins.hpp"
+#include "algorithms/segmented/segmented_complex128.hpp"
 #include "algorithms/segmented/segmented_onesweep.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
 #include "runtime/program_cache.hpp"
@@ -102,6 +103,8 @@ RunEvents run_segmented(const Plan& plan, SegmentedJob& job) {
   if (sort.n <= 1) {
     if (sort.values_are_positions) fill_job_positions(sort);  // a lone element is 0 in its segment
     copy_input_to_output(sort);
+  } else if (sort.type == key_type::c128) {
+    segmented_complex128_sort(job, plan);  // two word passes by the plan's part, each through a bin
   } else {
     run_bin(plan, job);
     if (sort.values_are_positions)
@@ -123,6 +126,7 @@ std::string segmented_report_name(const Plan& plan, SegmentedBin ran) {
 std::string segmented_report_name(const Plan& plan) { return segmented_report_name(plan, plan.segments.bin); }
 
 std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
+  if (plan.request.type == key_type::c128) return segmented_complex128_temp_bytes(plan, device);
   if (plan.segments.narrow_positions) {  // the bin's temporaries for 4-byte positions, and those positions
     Plan narrowed = plan;
     narrowed.request.value_bytes = sizeof(std::uint32_t);
@@ -156,6 +160,7 @@ std::uint64_t segmented_temp_bytes(const Plan& plan, rt::Device& device) {
 }
 
 std::vector<std::string> segmented_plan_steps(const Plan& plan, rt::Device& device) {
+  if (plan.request.type == key_type::c128) return segmented_complex128_steps(plan, device);
   std::vector<std::string> steps;
   switch (plan.segments.bin) {
     case SegmentedBin::portable: steps = segmented_portable_steps(plan, device); break;

@@ -132,7 +132,7 @@ void segmented_binned_sort(SegmentedJob& job) {
   dev.launch(program.kernel("segmented_long_sort"), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
              {keys_in, sort.keys, values_in, values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
               *list, std::uint32_t(positions ? 1 : 0), sort.flip_arg(), s.tile, static_cast<std::uint32_t>(s.slots)});
-  if (huge.min_length != 0) segmented_listed_sort(job, huge, huge_temps, *work, *keys_temp, *values_temp);
+  if (huge.min_length != 0) segmented_listed_sort(job, huge, huge_temps, *work, *keys_temp, *values_temp, positions);
   sort.values_are_positions = false;
 }
 

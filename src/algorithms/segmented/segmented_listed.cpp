@@ -85,7 +85,7 @@ SegmentedListedTemps take_segmented_listed_temps(SortJob& sort, const SegmentedL
 }
 
 void segmented_listed_sort(SegmentedJob& job, const SegmentedListedPolicy& p, SegmentedListedTemps& temps,
-                           rt::Buffer& work, rt::Buffer& keys_temp, rt::Buffer& values_temp) {
+                           rt::Buffer& work, rt::Buffer& keys_temp, rt::Buffer& values_temp, bool positions) {
   SortJob& s = job.sort;
   const SegmentShape& seg = job.segments;
   rt::Device& dev = s.device;
@@ -93,7 +93,6 @@ void segmented_listed_sort(SegmentedJob& job, const SegmentedListedPolicy& p, Se
   const OnesweepPolicy& os = p.radix.onesweep;
   const Layout l = layout_of(p);
   const std::uint32_t passes = p.radix.passes;
-  const bool positions = s.values_are_positions;
   bool immediate = os.match_immediate != 0;
   rt::Program& program = segmented_onesweep_program(dev, p.radix, false, 0, immediate);
   rt::BufferPtr tile_start = dev.sub_buffer(*temps.meta, 0, l.chunk_start);

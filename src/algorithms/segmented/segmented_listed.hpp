@@ -49,11 +49,11 @@ std::uint64_t segmented_listed_temp_bytes(const SegmentedListedPolicy& p);
 
 // Sorts the listed segments: work[2] is the list's length on the device (written by
 // segmented_bin_long), keys_temp / values_temp as large as the keys / values (a segment's range in
-// them is its own). Reads keys_in (values_in), writes sort.keys (values); makes positions for an
-// argsort. Leaves sort.values_are_positions for the caller to clear.
+// them is its own). Reads keys_in (values_in), writes sort.keys (values); `positions`: an argsort,
+// whose positions it makes (given by the caller, since the tile sort that runs first on the same
+// job clears sort.values_are_positions).
 void segmented_listed_sort(SegmentedJob& job, const SegmentedListedPolicy& p, SegmentedListedTemps& temps,
-                           rt::Buffer& work, rt::Buffer& keys_temp,
-                           rt::Buffer& values_temp);
+                           rt::Buffer& work, rt::Buffer& keys_temp, rt::Buffer& values_temp, bool positions);
 
 // One line per step (gpusort plan).
 std::vector<std::string> segmented_listed_plan_steps(const SegmentedListedPolicy& p);

@@ -51,6 +51,14 @@ DEVICE_FN u32 tile_digit(key_t k, u32 pos, okey_t flip, u32 pass, u32 row_length
 // skip flag, rounded up to 16 bytes (segmented_tiles.cpp lays them out alike).
 #define ST_WORDS ((SG_PAD(SG_ENTRIES) + GROUP_SIZE + 1 + 3) / 4 * 4)
 
+// The word after the counters (partial[0] of the digit scans): the offsets kernel's verdict, set
+// before tile_sort reads it, on whether some segment of the tile is longer than rank_max (the
+// digit scans write partial only after the barrier that follows every read of it).
+DEVICE_FN LOCAL u32* tile_long_flag(LOCAL u8* smem, int gather, u32 slots) {
+  LOCAL key_t* keys = (LOCAL key_t*)((LOCAL value_t*)smem + (gather ? slots : 0u));
+  return (LOCAL u32*)(keys + 2 * slots) + SG_PAD(SG_ENTRIES);
+}
+
 // The tile positions' two arrays in the layout above; the offsets' row starts follow them.
 DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
   LOCAL key_t* keys = (LOCAL key_t*)((LOCAL value_t*)smem + (gather ? slots : 0u));
@@ -58,10 +66,14 @@ DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
 }
 
 // Loads the n keys (and values) at base, sorts them by (row, key) and stores them. row_bits: the
-// bits of the largest row key in the tile (0: one row). Every work-item of the group calls it.
+// bits of the largest row key in the tile (0: one row). by_rank (offsets only): where the tile's
+// long flag (tile_long_flag) is clear, each key's place is counted instead of the digit passes: the
+// keys of its segment that come before it (smaller, or equal and earlier), one read of the segment
+// from local memory per key and two barriers in all, where the passes take about a dozen digit
+// rounds of several barriers each. Every work-item of the group calls it.
 DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
                          GLOBAL const value_t* values_in, GLOBAL value_t* values_out, u64 base, u32 n,
-                         u32 row_length, u32 row_bits, u32 positions, okey_t flip, u32 slots) {
+                         u32 row_length, u32 row_bits, u32 positions, okey_t flip, u32 slots, u32 by_rank) {
   const u32 t = LOCAL_ID();
   const int gather = HAS_VALUES && !positions;  // values loaded, and gathered by position at the end
   LOCAL value_t* vtile = (LOCAL value_t*)smem;
@@ -86,7 +98,25 @@ DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key
   if (t == 0) *skip = 0;
   BARRIER();
 
-  const u32 passes = row_length == 1 || n <= 1 ? 0u : RADIX_PASSES + (row_bits + RADIX_BITS - 1) / RADIX_BITS;
+  u32 passes = row_length == 1 || n <= 1 ? 0u : RADIX_PASSES + (row_bits + RADIX_BITS - 1) / RADIX_BITS;
+  if (by_rank && passes != 0u && *tile_long_flag(smem, gather, slots) == 0u) {
+    for (u32 i = t; i < n; i += GROUP_SIZE) {
+      const key_t k = ksrc[SG_PAD(i)];
+      const okey_t o = ordered_key(k, flip);
+      const u32 first = (u32)row_start[SG_PAD(i)];
+      u32 to = first;
+      for (u32 j = first; j < n && (u32)row_start[SG_PAD(j)] == first; ++j) {
+        const okey_t other = ordered_key(ksrc[SG_PAD(j)], flip);
+        to += other < o || (other == o && j < i) ? 1u : 0u;
+      }
+      kdst[SG_PAD(to)] = k;
+      if (carry) pdst[SG_PAD(to)] = (u16)i;
+    }
+    BARRIER();
+    ksrc = kdst;
+    psrc = pdst;
+    passes = 0u;
+  }
   const u32 per = (n + GROUP_SIZE - 1) / GROUP_SIZE;
   const u32 begin = gs_min_u32(n, t * per);
   const u32 end = gs_min_u32(n, begin + per);
@@ -144,17 +174,19 @@ KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
   const u64 first_row = GROUP_ID() * rows_per_group;
   const u32 tile_rows = (u32)gs_min_u64(rows_per_group, rows - first_row);
   tile_sort(smem, keys_in, keys_out, values_in, values_out, first_row * row_length, tile_rows * row_length,
-            row_length, bits_u32(tile_rows - 1u), positions, flip, slots);
+            row_length, bits_u32(tile_rows - 1u), positions, flip, slots, 0u);
 }
 
 // Segments by offsets (offsets: count + 1 of them, from element `first` of the buffer): group g takes
 // the segments that start in its window [g * window, (g + 1) * window) and are at most window keys
 // long. Only the last segment starting in a window can be longer (the next one starts after it ends,
 // past the window), so those taken are consecutive and span at most 2 x window keys: the tile.
-// Longer segments are left as they are, for another bin.
+// Longer segments are left as they are, for another bin. A tile whose segments all hold at most
+// rank_max keys (0: never) is sorted by counting each key's place (tile_sort's by_rank).
 KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
                                GLOBAL value_t* values_out, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
-                               u64 count, u32 window, u32 positions, okey_t flip, u32 slots GS_DYNAMIC_LOCAL) {
+                               u64 count, u32 window, u32 positions, okey_t flip, u32 rank_max,
+                               u32 slots GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, smem);
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   const u64 from = GROUP_ID() * window;
@@ -168,13 +200,22 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   const u32 n = (u32)(offset_at(offsets, wide, hi) - base);
   const int gather = HAS_VALUES && !positions;
   LOCAL u16* row_start = tile_positions(smem, gather, slots) + 2 * slots;
+  LOCAL u32* long_flag = tile_long_flag(smem, gather, slots);
+  if (rank_max != 0u) {
+    if (LOCAL_ID() == 0) *long_flag = 0u;
+    BARRIER();
+  }
   for (u32 p = LOCAL_ID(); p < n; p += GROUP_SIZE) {  // p lies in the last segment starting at or before it
     const u64 s = offsets_lower_bound(offsets, wide, lo, hi, base + p + 1) - 1;
-    row_start[SG_PAD(p)] = (u16)(offset_at(offsets, wide, s) - base);
+    const u64 start = offset_at(offsets, wide, s);
+    row_start[SG_PAD(p)] = (u16)(start - base);
+    // each segment's first key speaks for it; every writer writes the same word
+    if (rank_max != 0u && start == base + p && offset_at(offsets, wide, s + 1) - start > rank_max) *long_flag = 1u;
   }
-  // (tile_sort's first barrier comes before any row start is read)
+  // (tile_sort's first barrier comes before any row start or the flag is read)
   const u32 last_start = n ? (u32)(offset_at(offsets, wide, hi - 1) - base) : 0u;  // the largest row key
-  tile_sort(smem, keys_in, keys_out, values_in, values_out, base, n, 0u, bits_u32(last_start), positions, flip, slots);
+  tile_sort(smem, keys_in, keys_out, values_in, values_out, base, n, 0u, bits_u32(last_start), positions, flip, slots,
+            rank_max != 0u ? 1u : 0u);
 }
 
 #if GS_CUDA

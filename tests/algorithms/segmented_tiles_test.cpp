@@ -170,9 +170,11 @@ TEST(SegmentedTiles, CapacityAndShape) {
   EXPECT_EQ(by_offsets.groups, 11u);
   EXPECT_LE(by_offsets.local_bytes, desc.local_memory_bytes);
   const auto offsets_steps = algo::segmented_tiles_plan_steps(desc, key_type::f32, 4, true, 100000, 300, 0);
-  ASSERT_EQ(offsets_steps.size(), 2u);
+  ASSERT_EQ(offsets_steps.size(), by_offsets.rank_max ? 3u : 2u);
   EXPECT_NE(offsets_steps[1].find("segmented_tiles_offsets"), std::string::npos) << offsets_steps[1];
   EXPECT_NE(offsets_steps[1].find("indices made in the kernel"), std::string::npos) << offsets_steps[1];
+  if (by_offsets.rank_max)
+    EXPECT_NE(offsets_steps[2].find("place counted"), std::string::npos) << offsets_steps[2];
 }
 
 // The shapes chosen for a CUDA device (no device needed): rows of up to 32 keys in warp lanes, a
@@ -431,6 +433,35 @@ TEST(SegmentedTiles, OffsetsFloatSpecials) {
     check_offsets<float, std::uint32_t>({mixed_lengths(w, 200, true, seed), mode::pairs, o, true, false, dist::specials});
     check_offsets<float, std::uint32_t>({mixed_lengths(w, 200, false, seed + 1), mode::argsort, o, false, true,
                                          dist::specials});
+  }
+}
+
+// A tile by offsets is sorted by digit passes or, where its segments are all short, by counting
+// each key's place: digit passes only (tile_rank_max=0), every tile counted (a limit above any
+// window) and the tuning row's mix give the stable sort alike.
+struct RankLimit {
+  explicit RankLimit(std::uint32_t max) { algo::set_segmented_policy_override({.tile_rank_max = max}); }
+  ~RankLimit() { algo::set_segmented_policy_override({}); }
+};
+
+TEST(SegmentedTiles, OffsetsRankedAndByDigitPassesAlike) {
+  rt::Device& dev = test_context().runtime_device();
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  const std::uint64_t wp = algo::segmented_tiles_window(dev, key_type::f32, 4);
+  const std::uint64_t wa = algo::segmented_tiles_window(dev, key_type::u16, 8, true);
+  const std::uint64_t wk = algo::segmented_tiles_window(dev, key_type::i64, 0);
+  for (std::uint32_t limit : {0u, 65536u}) {
+    RankLimit forced(limit);
+    SCOPED_TRACE("tile_rank_max " + std::to_string(limit));
+    for (order o : {order::ascending, order::descending}) {
+      check_offsets<float, std::uint32_t>({mixed_lengths(wp, 120, true, seed), mode::pairs, o, true, false,
+                                           dist::specials});
+      check_offsets<std::uint16_t, std::uint64_t>({mixed_lengths(wa, 120, false, seed + 1), mode::argsort, o, false,
+                                                   true, dist::few_unique});
+      check_offsets<std::int64_t>({std::vector<std::uint64_t>(300, 5), mode::keys, o, true, false, dist::all_equal});
+      check_offsets<std::int64_t>({mixed_lengths(wk, 60, true, seed + 2), mode::keys, o, false, true, dist::uniform});
+    }
   }
 }
 

@@ -192,6 +192,12 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "warp_items") {
       if (value.size() != 1 || value[0] < '1' || value[0] > '8') throw bad("1 to 8");
       o.warp_items = static_cast<std::uint32_t>(value[0] - '0');
+    } else if (name == "tile_rank_max") {
+      std::uint32_t v = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v > 65536)
+        throw bad("a count of keys up to 65536");
+      o.tile_rank_max = v;
     } else if (name == "block_min_row" || name == "onesweep_min") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);

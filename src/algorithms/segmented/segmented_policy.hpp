@@ -106,11 +106,15 @@ struct SegmentedPolicyOverride {
   std::optional<std::uint32_t> warp_items;  // CUDA tile bin's warp rows: rows per lane (1 to 8)
   // binned on CUDA: segments of more keys go to the listed onesweep (0: none do)
   std::optional<std::uint64_t> binned_onesweep_min;
+  // tile bin by offsets: tiles of segments of at most this many keys are ranked (0: never;
+  // SegmentedTilesTuning::rank_max_segment otherwise)
+  std::optional<std::uint32_t> tile_rank_max;
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
-// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1,onesweep_min=16384" (bin:
+// "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1,onesweep_min=16384,
+// tile_rank_max=64" (bin:
 // portable, per-row, tiles, onesweep, tiles-or-portable or binned): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);

@@ -34,17 +34,20 @@ constexpr SegmentedTilesTuning kRows[] = {
      .groups_per_compute_unit = 4,
      .warp_max_row = 32,
      .warp_items = 4,
-     .block_min_row = 33},
+     .block_min_row = 33,
+     .rank_max_segment = 64},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
-     .note = "PoCL on the CPU: 16 work-items, tiles of up to 4096 keys (not measured)",
+     .note = "PoCL on the CPU: 16 work-items, tiles of up to 4096 keys, segments of up to 64 keys ranked "
+             "(not measured)",
      .group = 16,
      .max_tile = 4096,
      .groups_per_compute_unit = 2,
      .warp_max_row = 0,
      .warp_items = 1,
-     .block_min_row = 0},
+     .block_min_row = 0,
+     .rank_max_segment = 64},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -54,7 +57,8 @@ constexpr SegmentedTilesTuning kRows[] = {
      .groups_per_compute_unit = 4,
      .warp_max_row = 0,
      .warp_items = 1,
-     .block_min_row = 0},
+     .block_min_row = 0,
+     .rank_max_segment = 0},
 };
 
 std::uint32_t fitted_group(const DeviceDescription& desc, const SegmentedTilesTuning& row) {
@@ -174,6 +178,7 @@ SegmentedTilesShape segmented_tiles_offsets_shape(const DeviceDescription& desc,
   s.slots = single_group_slots(2 * s.window);
   s.local_bytes = segmented_tiles_local_bytes(2 * s.window, key_size(type), value_bytes, positions, s.group, true);
   s.row_passes = (bits_of(2 * s.window - 1) + kDigitBits - 1) / kDigitBits;
+  s.rank_max = segmented_policy_override().tile_rank_max.value_or(s.tuning->rank_max_segment);
   return s;
 }
 
@@ -227,7 +232,7 @@ void sort_offsets(SegmentedJob& job) {
              {b.keys_in, b.keys_out, b.values_in, b.values_out, *seg.offsets,
               std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes), std::uint32_t(seg.offset_bytes == 8 ? 1 : 0),
               seg.count, static_cast<std::uint32_t>(s.window), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
-              static_cast<std::uint32_t>(s.slots)});
+              s.rank_max, static_cast<std::uint32_t>(s.slots)});
 }
 
 }  // namespace
@@ -313,6 +318,9 @@ std::vector<std::string> segmented_tiles_plan_steps(const DeviceDescription& des
                     std::to_string(s.window) + " keys that start in its window of " + std::to_string(s.window) +
                     " keys, " + std::to_string(s.local_bytes) + " bytes of local memory" + passes + indices +
                     "; longer segments left to another bin");
+    if (s.rank_max != 0)
+      lines.push_back("tiles whose segments hold at most " + std::to_string(s.rank_max) +
+                      " keys each: every key's place counted in its segment instead of the digit passes");
     return lines;
   }
   if (s.rows_per_group == 0) {

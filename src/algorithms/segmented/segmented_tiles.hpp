@@ -39,6 +39,10 @@ struct SegmentedTilesTuning {
   // radix sort's one-block sort of the row, where it takes n = the row's length) instead of the tile
   // (0: never; SegmentedPolicyOverride::block_min_row replaces it)
   std::uint64_t block_min_row;
+  // Offsets: a tile whose segments all hold at most this many keys is sorted by counting each key's
+  // place in its segment instead of by digit passes (kernels/segmented_tiles.cl, tile_sort's
+  // by_rank; 0: never; SegmentedPolicyOverride::tile_rank_max replaces it)
+  std::uint32_t rank_max_segment;
 };
 std::span<const SegmentedTilesTuning> segmented_tiles_tuning_rows();
 const SegmentedTilesTuning& segmented_tiles_tuning_for(const DeviceDescription& desc);
@@ -74,6 +78,7 @@ struct SegmentedTilesShape {
   // 4-bit digit passes over the keys, and at most over the row key (rows: the row's index in the
   // tile; offsets: its start in the tile, up to 16 bits; passes whose digit is the same for the tile skip)
   std::uint32_t key_passes = 0, row_passes = 0;
+  std::uint32_t rank_max = 0;  // offsets: tiles of segments no longer than this are ranked (0: never)
 };
 SegmentedTilesShape segmented_tiles_shape(const DeviceDescription& desc, key_type type, std::size_t value_bytes,
                                           bool positions, std::uint64_t rows, std::uint64_t row_length);

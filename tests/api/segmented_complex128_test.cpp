@@ -4,6 +4,7 @@
 // of both widths with empty segments, keys alone, pairs, argsort with and without the sorted keys,
 // host data and DeviceArray, both orders, the word passes through each bin the policy can force.
 #include <complex>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "gpusort/plan.hpp"
 #include "gpusort/segmented.hpp"
+#include "support/caller_opencl.hpp"
 #include "support/complex128_reference.hpp"
 #include "support/segmented_reference.hpp"
 #include "support/test_support.hpp"
@@ -147,6 +149,40 @@ TEST(SegmentedComplex128, PlanNamesTheWordPasses) {
   EXPECT_NE(text.find("by the low words"), std::string::npos) << text;
   EXPECT_NE(text.find("by the high words"), std::string::npos) << text;
   EXPECT_NE(text.find("made local to their segment"), std::string::npos) << text;
+}
+
+// The caller's OpenCL memory and queue: pairs out of place by device offsets (the input left as it
+// was, the outputs poisoned first), then an argsort in place with 8-byte local indices.
+TEST(SegmentedComplex128, CallersOpenCLMemory) {
+  SKIP_WITHOUT_OPENCL();
+  using namespace caller_opencl;
+  auto& c = caller();
+  const Offsets offsets = power_law_offsets(200, 3000, fresh_seed());
+  const std::vector<std::uint64_t> wide(offsets.begin(), offsets.end());
+  Mem on_device{c.buffer_of(wide)};
+  const Segments segments = Segments::device_offsets(OpenCLView{on_device.m}, offsets.size() - 1, 8);
+  const std::size_t n = offsets.back();
+  const std::uint64_t seed = fresh_seed();
+  const auto input = tied_keys(n, seed);
+  const auto index = index_values<std::uint32_t>(n);
+  const std::string what = "seed " + std::to_string(seed);
+
+  const auto down = reference_order(input, offsets, order::descending);
+  Mem kin{c.buffer_of(input)}, vin{c.buffer_of(index)};
+  Mem kout{c.buffer_of(std::vector<c128>(n, c128(90.0, 90.0)))};
+  Mem vout{c.buffer_of(std::vector<std::uint32_t>(n, 0x5A5A5A5Au))};
+  sort_segments_native(*c.gpusort, key_type::c128, OpenCLView{kin.m}, OpenCLView{kout.m}, n, OpenCLView{vin.m},
+                       OpenCLView{vout.m}, 4, segments, OpenCLQueue{c.queue}, stable(order::descending));
+  EXPECT_TRUE(keys_like_reference(input, down, c.read<c128>(kout.m, n))) << what;
+  EXPECT_TRUE(values_like_reference(down, c.read<std::uint32_t>(vout.m, n))) << what;
+  EXPECT_EQ(0, std::memcmp(c.read<c128>(kin.m, n).data(), input.data(), n * sizeof(c128))) << what << ": keys_in written";
+
+  const auto up = reference_order(input, offsets, order::ascending);
+  Mem indices{c.buffer_of(std::vector<std::uint64_t>(n, 0x5A5A5A5A5A5A5A5Aull))};
+  argsort_segments_native(*c.gpusort, key_type::c128, OpenCLView{kin.m}, OpenCLView{kin.m}, n,
+                          OpenCLView{indices.m}, 8, segments, OpenCLQueue{c.queue}, stable(order::ascending));
+  EXPECT_TRUE(values_like_reference(up, c.read<std::uint64_t>(indices.m, n), &offsets)) << what;
+  EXPECT_TRUE(keys_like_reference(input, up, c.read<c128>(kin.m, n))) << what << " (sorted in place)";
 }
 
 }  // namespace

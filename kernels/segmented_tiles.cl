@@ -69,7 +69,7 @@ DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
 // bits of the largest row key in the tile (0: one row). by_rank (offsets only): where the tile's
 // long flag (tile_long_flag) is clear, each key's place is counted instead of the digit passes: the
 // keys of its segment that come before it (smaller, or equal and earlier), one read of the segment
-// from local memory per key and two barriers in all, where the passes take about a dozen digit
+// from local memory per key and three barriers in all (the flag, the load, the scatter), where the passes take about a dozen digit
 // rounds of several barriers each. Every work-item of the group calls it.
 DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
                          GLOBAL const value_t* values_in, GLOBAL value_t* values_out, u64 base, u32 n,

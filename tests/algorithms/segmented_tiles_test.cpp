@@ -437,8 +437,9 @@ TEST(SegmentedTiles, OffsetsFloatSpecials) {
 }
 
 // A tile by offsets is sorted by digit passes or, where its segments are all short, by counting
-// each key's place: digit passes only (tile_rank_max=0), every tile counted (a limit above any
-// window) and the tuning row's mix give the stable sort alike.
+// each key's place: digit passes only (tile_rank_max=0), tiles of segments of up to 64 keys counted
+// and the others by digits in one launch (64, PoCL's tuning), every tile counted (a limit above any
+// window): the stable sort alike.
 struct RankLimit {
   explicit RankLimit(std::uint32_t max) { algo::set_segmented_policy_override({.tile_rank_max = max}); }
   ~RankLimit() { algo::set_segmented_policy_override({}); }
@@ -451,7 +452,7 @@ TEST(SegmentedTiles, OffsetsRankedAndByDigitPassesAlike) {
   const std::uint64_t wp = algo::segmented_tiles_window(dev, key_type::f32, 4);
   const std::uint64_t wa = algo::segmented_tiles_window(dev, key_type::u16, 8, true);
   const std::uint64_t wk = algo::segmented_tiles_window(dev, key_type::i64, 0);
-  for (std::uint32_t limit : {0u, 65536u}) {
+  for (std::uint32_t limit : {0u, 64u, 65536u}) {
     RankLimit forced(limit);
     SCOPED_TRACE("tile_rank_max " + std::to_string(limit));
     for (order o : {order::ascending, order::descending}) {

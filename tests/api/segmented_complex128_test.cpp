@@ -2,14 +2,17 @@
 // a stable sort of that segment alone in numpy's complex order (key_less<std::complex<double>>),
 // keys bit for bit (NaN payloads, signed zeros), values and local indices exactly. Rows and offsets
 // of both widths with empty segments, keys alone, pairs, argsort with and without the sorted keys,
-// host data and DeviceArray, both orders, the word passes through each bin the policy can force.
+// host data, DeviceArray and the caller's OpenCL memory, both orders, the word passes through the
+// bins a policy can force for offsets, and caller-supplied temporary storage of the planned size.
 #include <complex>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "algorithms/planner.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
+#include "algorithms/segmented/segmented_sort.hpp"
 #include "gpusort/plan.hpp"
 #include "gpusort/segmented.hpp"
 #include "support/caller_opencl.hpp"
@@ -101,8 +104,9 @@ TEST(SegmentedComplex128, PowerLawOffsetsOfBothWidthsWithEmptySegments) {
   check_every_form(OffsetsShape<std::uint64_t>(offsets, "power law").shape);
 }
 
-// The word passes through each bin a policy can force (the planner's own choice is run above); the
-// binned bin takes offsets only.
+// The word passes through the bins a policy can force for any offsets (portable, tiles-or-portable,
+// binned; the planner's own choice for rows and offsets is run above), and the portable bin's wide
+// positions and segment numbers; the binned bin takes offsets only.
 struct ForcedBin {
   explicit ForcedBin(algo::SegmentedBin bin) { algo::set_segmented_policy_override({.bin = bin}); }
   ~ForcedBin() { algo::set_segmented_policy_override({}); }
@@ -116,6 +120,10 @@ TEST(SegmentedComplex128, WordPassesThroughEveryBin) {
     const std::string name = std::string("bin ") + algo::to_string(bin);
     check_every_form(OffsetsShape<std::uint32_t>(offsets, name).shape);
     if (bin == algo::SegmentedBin::binned) continue;
+    if (bin == algo::SegmentedBin::portable) {  // the wide forms of 2^32 elements and segments
+      algo::set_segmented_policy_override({.bin = bin, .position_bytes = 8, .segment_bytes = 8});
+      check_every_form(OffsetsShape<std::uint64_t>(offsets, name + ", 8-byte positions and segments").shape);
+    }
     Shape r = rows(60, 257);
     r.name += ", " + name;
     check_every_form(r);
@@ -183,6 +191,49 @@ TEST(SegmentedComplex128, CallersOpenCLMemory) {
                           OpenCLView{indices.m}, 8, segments, OpenCLQueue{c.queue}, stable(order::ascending));
   EXPECT_TRUE(values_like_reference(up, c.read<std::uint64_t>(indices.m, n), &offsets)) << what;
   EXPECT_TRUE(keys_like_reference(input, up, c.read<c128>(kin.m, n))) << what << " (sorted in place)";
+}
+
+// Temporary storage given by the caller (SortJob::temp_storage, which hands bytes out only forwards)
+// of exactly segmented_temp_bytes: enough for both word passes and the gathers, through the
+// portable bin (whose 1-D sorts take temporaries of their own) and the planner's choice, for pairs
+// sorted in place and an argsort by offsets (its segment numbers).
+TEST(SegmentedComplex128, CallersTemporaryStorageOfThePlannedSize) {
+  rt::Device& dev = test_context().runtime_device();
+  const Offsets offsets = power_law_offsets(60, 2000, fresh_seed());
+  const std::uint64_t n = offsets.back(), count = offsets.size() - 1;
+  const std::uint64_t seed = fresh_seed();
+  const auto input = tied_keys(n, seed);
+  const auto up = reference_order(input, offsets, order::ascending);
+  const rt::BufferPtr device_offsets = dev.alloc(offsets.size() * 8);
+  dev.write(*device_offsets, 0, offsets.data(), offsets.size() * 8);
+  const algo::SegmentShape shape{.count = count, .offsets = device_offsets.get(), .offset_bytes = 8};
+  for (algo::SegmentedBin bin : {algo::SegmentedBin::portable, algo::SegmentedBin::binned}) {
+    ForcedBin forced(bin);
+    for (bool argsort : {false, true}) {
+      const std::string what = std::string(algo::to_string(bin)) + (argsort ? ", argsort" : ", pairs") + ", seed " +
+                               std::to_string(seed);
+      const SortRequest request{.type = key_type::c128, .n = n, .value_bytes = 8, .positions = argsort,
+                                .where = data_location::device, .rows = count, .offset_bytes = 8,
+                                .options = stable(order::ascending)};
+      const algo::Plan plan = algo::make_plan(request, dev);
+      const std::uint64_t bytes = algo::segmented_temp_bytes(plan, dev);
+      const rt::BufferPtr temp = dev.alloc(bytes), keys = dev.alloc(n * 16), values = dev.alloc(n * 8);
+      dev.write(*keys, 0, input.data(), n * 16);
+      const auto index = index_values<std::uint64_t>(n);
+      dev.write(*values, 0, index.data(), n * 8);
+      algo::SortJob job{dev, key_type::c128, n, 8, *keys, values.get(), plan.options(), temp.get()};
+      job.values_are_positions = argsort;
+      algo::SegmentedJob segmented{job, shape};
+      ASSERT_NO_THROW(algo::run_segmented(plan, segmented)) << what << ": " << bytes << " bytes planned";
+      EXPECT_LE(job.temp_used, bytes) << what;
+      std::vector<c128> got(n);
+      std::vector<std::uint64_t> got_values(n);
+      dev.read(*keys, 0, got.data(), n * 16);
+      dev.read(*values, 0, got_values.data(), n * 8);
+      EXPECT_TRUE(keys_like_reference(input, up, got)) << what;
+      EXPECT_TRUE(values_like_reference(up, got_values, argsort ? &offsets : nullptr)) << what;
+    }
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Complex128 keys in segments (segmented_complex128.hpp): two segmented sorts of u64 words.
 #include "algorithms/segmented/segmented_complex128.hpp"
 
+#include <algorithm>
 #include <span>
 #include <stdexcept>
 
@@ -25,9 +26,24 @@ const Plan& words_of(const Plan& plan) {
   return plan.parts[0];
 }
 
+// Caller-supplied temporary storage (SortJob::temp_storage) hands out bytes only forwards: each step
+// after the driver's own temporaries (the two word passes, the last gathers) starts again where they
+// end, since the queue runs the steps one after the other; the job keeps the furthest any reached.
+struct StepTemps {
+  SortJob& job;
+  std::size_t base, furthest;
+  explicit StepTemps(SortJob& j) : job(j), base(j.temp_used), furthest(j.temp_used) {}
+  void next_step() {
+    furthest = std::max(furthest, job.temp_used);
+    job.temp_used = base;
+  }
+  ~StepTemps() { job.temp_used = std::max(furthest, job.temp_used); }
+};
+
 // One word pass: the segments of `words` sorted with the positions beside them, stable.
 SegmentedBin sort_words(const Plan& words, SortJob& job, const SegmentShape& shape, rt::Buffer& keys,
-                        rt::Buffer& positions) {
+                        rt::Buffer& positions, StepTemps& steps) {
+  steps.next_step();
   SortJob pass{job.device, key_type::u64, job.n, words.request.value_bytes, keys, &positions, words.options()};
   pass.temp_storage = job.temp_storage;
   pass.temp_used = job.temp_used;
@@ -102,10 +118,12 @@ void segmented_complex128_sort(SegmentedJob& segmented, const Plan& plan) {
   detail::RecordKernels kernels(device, pb);
   kernels.make_keys(keys_in, n, kKeyBytes, passes, at, *both);
   fill_positions(device, *positions, n, pb);
-  sort_words(words, job, shape, *both, *positions);
+  StepTemps steps(job);
+  sort_words(words, job, shape, *both, *positions, steps);
   kernels.order_keys(*both, at[1], *positions, n, key_type::u64, *high);
-  segmented.ran = sort_words(words, job, shape, *high, *positions);
+  segmented.ran = sort_words(words, job, shape, *high, *positions, steps);
 
+  steps.next_step();  // the gathers: the keys' copy in place, then the values' copy or the segment numbers
   gather(job, kernels, keys_in, job.keys, kKeyBytes, *positions);
   if (job.values_are_positions) {
     make_positions_local(job, shape, words, *positions);
@@ -123,10 +141,11 @@ std::uint64_t segmented_complex128_temp_bytes(const Plan& plan, rt::Device& devi
   std::vector<std::uint64_t> at;
   std::uint64_t own = temp_request_bytes(detail::layout_pass_keys(n, word_passes(false), at)) +
                       temp_request_bytes(n * 8) + temp_request_bytes(n * words.request.value_bytes);
-  // the last step's own: an in-place gather's copy, or an argsort's segment of each position
+  // the last step's: an in-place gather's copy of the keys, then (caller storage never hands bytes
+  // back) of the values or an argsort's segment numbers
   std::uint64_t last = temp_request_bytes(n * kKeyBytes);
-  if (r.positions && r.offset_bytes) last = std::max(last, temp_request_bytes(n * words.segments.segment_bytes));
-  if (r.value_bytes && !r.positions) last = std::max(last, temp_request_bytes(n * r.value_bytes));
+  if (r.positions && r.offset_bytes) last += temp_request_bytes(n * words.segments.segment_bytes);
+  if (r.value_bytes && !r.positions) last += temp_request_bytes(n * r.value_bytes);
   return own + std::max(last, segmented_temp_bytes(words, device));
 }
 

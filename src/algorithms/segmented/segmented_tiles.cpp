@@ -40,8 +40,8 @@ constexpr SegmentedTilesTuning kRows[] = {
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
-     .note = "PoCL on the CPU: 16 work-items, tiles of up to 4096 keys, segments of up to 64 keys ranked "
-             "(not measured)",
+     .note = "PoCL on the CPU: 16 work-items, tiles of up to 4096 keys; by offsets, tiles of segments of up to "
+             "64 keys ranked (not measured)",
      .group = 16,
      .max_tile = 4096,
      .groups_per_compute_unit = 2,

@@ -7,12 +7,12 @@
 
 #include "algorithms/positions.hpp"
 #include "algorithms/records/record_kernels.hpp"
+#include "algorithms/segmented/segmented_bins.hpp"
 #include "algorithms/segmented/segmented_sort.hpp"
 
 namespace gpusort::algo {
 namespace {
 
-constexpr std::uint32_t kPreferredGroup = 256;
 constexpr std::size_t kKeyBytes = 16;
 
 // The low word's pass, then the high word's, in the job's order (gpusort/key_order.hpp).
@@ -62,32 +62,15 @@ void gather(SortJob& job, detail::RecordKernels& kernels, rt::Buffer& in, rt::Bu
   job.device.copy(*sorted, 0, out, 0, job.n * bytes);
 }
 
-// An argsort's global positions made local to their segment, into the job's values.
+// An argsort's global positions made local to their segment, into the job's values (the portable
+// bin's steps). A sorted position lies in the segment of the slot it is written to, so the segment
+// found for it is its own.
 void make_positions_local(SortJob& job, const SegmentShape& shape, const Plan& words, rt::Buffer& positions) {
-  rt::Device& device = job.device;
-  const std::uint64_t n = job.n;
-  const std::size_t pb = words.request.value_bytes, sb = words.segments.segment_bytes;
-  const bool uniform = shape.uniform();
-  rt::Program& program = device.program(
-      "segmented_gather.cl", {"POSITION_BYTES=" + std::to_string(pb), "SEGMENT_BYTES=" + std::to_string(sb),
-                              "OFFSET_BYTES=" + std::to_string(uniform ? 8 : shape.offset_bytes)});
-  const std::uint32_t group = default_group_size(device, kPreferredGroup);
-  const rt::Launch launch{ceil_div(n, group), group, 0};
-  const std::string width = std::to_string(job.value_bytes);
-  if (uniform) {
-    const std::uint64_t length = shape.row_length != 0 ? shape.row_length : n;
-    device.launch(program.kernel("local_indices_of_rows_" + width), launch, {positions, *job.values, n, length});
-    return;
-  }
-  if (shape.offsets_byte_offset % shape.offset_bytes != 0)
-    throw Error(errc::invalid_argument, "segment offsets must start at a multiple of their width in their buffer");
-  const std::uint64_t first = shape.offsets_byte_offset / shape.offset_bytes;
-  // A sorted position lies in the segment of the slot it is written to, so its segment is its own.
-  const rt::BufferPtr segments = job.temp(n * sb);
-  device.launch(program.kernel("segment_of_offsets"), launch,
-                {positions, *segments, n, *shape.offsets, first, shape.count});
-  device.launch(program.kernel("local_indices_of_offsets_" + width), launch,
-                {positions, *segments, *job.values, n, *shape.offsets, first});
+  const std::size_t sb = words.segments.segment_bytes;
+  SegmentedGather steps(job.device, shape, words.request.value_bytes, sb, job.n);
+  const rt::BufferPtr segments = shape.uniform() ? nullptr : job.temp(job.n * sb);  // rows: not read
+  if (segments) steps.segments_of(positions, *segments);
+  steps.local_indices(positions, segments ? *segments : positions, *job.values, job.value_bytes);
 }
 
 }  // namespace

@@ -80,37 +80,58 @@ void segmented_portable(SegmentedJob& segmented, const Plan& plan) {
   run(*plan.algorithm, by_key);
 
   // 2. each sorted position's segment
-  const std::uint32_t group = default_group_size(device, kPreferredGroup);
-  const rt::Launch launch{ceil_div(n, group), group, 0};
-  rt::Program& program = device.program(
-      "segmented_gather.cl", {"POSITION_BYTES=" + std::to_string(pb), "SEGMENT_BYTES=" + std::to_string(sb),
-                              "OFFSET_BYTES=" + std::to_string(uniform ? 8 : shape.offset_bytes)});
-  const std::uint64_t first = uniform ? 0 : shape.offsets_byte_offset / shape.offset_bytes;
-  if (uniform)
-    device.launch(program.kernel("segment_of_rows"), launch, {*positions, *segments, n, shape.row_length});
-  else
-    device.launch(program.kernel("segment_of_offsets"), launch,
-                  {*positions, *segments, n, *shape.offsets, first, shape.count});
+  SegmentedGather steps(device, shape, pb, sb, n);
+  steps.segments_of(*positions, *segments);
 
   // 3. (segment, position) by segment, stable: each segment's positions in the order of step 1
   SortJob by_segment{device, segment_key_type(sb), n, pb, *segments, positions.get(), by_segment_options()};
   run(by_segment_algorithm(), by_segment);
 
   // 4. the elements from the input by position; argsort: the position within its segment
-  device.launch(program.kernel("gather_" + std::to_string(kb)), launch, {*keys_src, job.keys, *positions, n});
-  if (values_src)
-    device.launch(program.kernel("gather_" + std::to_string(vb)), launch, {*values_src, *job.values, *positions, n});
+  steps.gather(*keys_src, job.keys, kb, *positions);
+  if (values_src) steps.gather(*values_src, *job.values, vb, *positions);
   if (indices) {
-    const std::string width = std::to_string(vb);
-    if (uniform)
-      device.launch(program.kernel("local_indices_of_rows_" + width), launch,
-                    {*positions, *job.values, n, shape.row_length});
-    else
-      device.launch(program.kernel("local_indices_of_offsets_" + width), launch,
-                    {*positions, *segments, *job.values, n, *shape.offsets, first});
+    steps.local_indices(*positions, *segments, *job.values, vb);
     job.values_are_positions = false;
   }
   job.keys_in = job.values_in = nullptr;
+}
+
+SegmentedGather::SegmentedGather(rt::Device& device, const SegmentShape& shape, std::size_t position_bytes,
+                                 std::size_t segment_bytes, std::uint64_t n)
+    : device_(device),
+      shape_(shape),
+      n_(n),
+      first_(shape.uniform() ? 0 : shape.offsets_byte_offset / shape.offset_bytes),
+      program_(device.program("segmented_gather.cl",
+                              {"POSITION_BYTES=" + std::to_string(position_bytes),
+                               "SEGMENT_BYTES=" + std::to_string(segment_bytes),
+                               "OFFSET_BYTES=" + std::to_string(shape.uniform() ? 8 : shape.offset_bytes)})) {
+  const std::uint32_t group = default_group_size(device, kPreferredGroup);
+  launch_ = {ceil_div(n, group), group, 0};
+}
+
+void SegmentedGather::segments_of(rt::Buffer& positions, rt::Buffer& segments) {
+  if (shape_.uniform())
+    device_.launch(program_.kernel("segment_of_rows"), launch_, {positions, segments, n_, shape_.row_length});
+  else
+    device_.launch(program_.kernel("segment_of_offsets"), launch_,
+                   {positions, segments, n_, *shape_.offsets, first_, shape_.count});
+}
+
+void SegmentedGather::gather(rt::Buffer& in, rt::Buffer& out, std::size_t bytes, rt::Buffer& positions) {
+  device_.launch(program_.kernel("gather_" + std::to_string(bytes)), launch_, {in, out, positions, n_});
+}
+
+void SegmentedGather::local_indices(rt::Buffer& positions, rt::Buffer& segments, rt::Buffer& indices,
+                                    std::size_t index_bytes) {
+  const std::string width = std::to_string(index_bytes);
+  if (shape_.uniform())
+    device_.launch(program_.kernel("local_indices_of_rows_" + width), launch_,
+                   {positions, indices, n_, shape_.row_length});
+  else
+    device_.launch(program_.kernel("local_indices_of_offsets_" + width), launch_,
+                   {positions, segments, indices, n_, *shape_.offsets, first_});
 }
 
 std::uint64_t segmented_portable_temp_bytes(const Plan& plan, rt::Device& device) {

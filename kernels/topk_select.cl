@@ -298,67 +298,233 @@ KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLO
                      indices, index_bytes, kth_only ? r : r * length, scratch, width);
 }
 
-// ---- several work-groups per row ----
-// state: rows x TK_STATE_WORDS u64; hist: rows x TK_RADIX u32 (zero between passes); counts: per
-// (row, group) the keys before the threshold and the ties in the group's range.
+// The sum over work-items of v (u64), through `sums` (GROUP_SIZE words); every work-item gets it.
+DEVICE_FN u64 tk_group_sum(u64 v, LOCAL u64* sums) {
+  const u32 t = LOCAL_ID();
+  sums[t] = v;
+  BARRIER();
+  for (u32 step = GROUP_SIZE / 2; step > 0; step >>= 1) {
+    if (t < step) sums[t] += sums[t + step];
+    BARRIER();
+  }
+  const u64 total = sums[0];
+  BARRIER();
+  return total;
+}
 
-KERNEL topk_init(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u64 length, u64 k, u32 exact) {
+// ---- several work-groups per row: rounds ----
+// Each digit pass is a round of three launches, so that nothing comes back to the host:
+//  - topk_round_histogram: each of the row's groups counts the digit among its range of the row's
+//    source (the row itself, or the candidates the last filter kept), keeps the inclusive prefix of its
+//    counts over the digits (group_hist, per group) and adds them into the row's histogram;
+//  - topk_round_pick: one work-item per row decides the digit (tk_pick) and whether this round filters:
+//    where the row is settled, or the tied bucket holds at most `cap` keys;
+//  - topk_round_filter (where it filters): each group writes its range's keys before the threshold
+//    to the output (write_selected: a top-k; a partition only narrows) and its tied keys, with their
+//    positions, to the other candidate buffer (or, once settled, the first `remaining` ties by
+//    position to the output). Each group's place among the row's groups comes from the groups before
+//    it (their prefix counts), so the candidates stay in position order.
+// Reading the whole row once to count and once to filter, then only the candidates, replaces a read
+// of the row per digit pass (and two more to collect) wherever the tied bucket is small; a row whose
+// top digit ties many keys (floats clustered in a few exponents) keeps counting on the row itself,
+// each group's keys before the threshold added up in `running`, until its bucket is small enough.
+// The output of a top-k is therefore the keys before the threshold of each filtering round, each
+// round's in position order, then the ties taken: equal keys always fall in one round (ordered keys
+// are equal in every digit), so a stable sort of the output still puts equal keys by position.
+#define TK_SOURCE 5        // 0: the row itself; 1, 2: candidate buffer A, B
+#define TK_COUNT 6         // the entries of the source
+#define TK_FILTER_ROUND 7  // the round whose filter runs (TK_NO_ROUND: none yet)
+#define TK_WRITTEN 8       // the selected keys written out before this round
+#define TK_SPLIT_STATE_WORDS 9
+#define TK_NO_ROUND 0xFFFFFFFFu
+
+DEVICE_FN u64 tk_other_source(u64 source) { return source == 1 ? 2u : 1u; }
+
+// A group's range [lo, hi) of its row's source of `count` entries: the row in chunks of `chunk`,
+// candidates in equal shares among the row's groups.
+DEVICE_FN void tk_source_range(u64 source, u64 count, u64 g, u32 groups_per_row, u64 chunk, u64* lo, u64* hi) {
+  const u64 share = source == 0 ? chunk : (count + groups_per_row - 1) / groups_per_row;
+  const u64 a = g * share, b = (g + 1) * share;
+  *lo = a < count ? a : count;
+  *hi = b < count ? b : count;
+}
+
+// The first entry of row r's candidate buffer `source` (1 or 2), each buffer rows x cap entries.
+DEVICE_FN u64 tk_candidates_base(u64 source, u64 r, u64 rows, u64 cap) { return ((source - 1) * rows + r) * cap; }
+
+// state: rows x TK_SPLIT_STATE_WORDS u64; hist: rows x TK_RADIX u32 (zero between rounds); running:
+// rows x groups_per_row u64. One work-item per entry of the largest.
+KERNEL topk_round_init(GLOBAL u64* state, GLOBAL u32* hist, GLOBAL u64* running, u64 rows, u64 length, u64 k,
+                       u32 exact, u32 groups_per_row) {
   const u64 i = GLOBAL_ID();
   if (i < rows) {
     u64 s[TK_STATE_WORDS];
     tk_start(s, length, k, exact);
-    for (u32 w = 0; w < TK_STATE_WORDS; ++w) state[i * TK_STATE_WORDS + w] = s[w];
+    GLOBAL u64* gs = state + i * TK_SPLIT_STATE_WORDS;
+    for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
+    gs[TK_SOURCE] = 0;
+    gs[TK_COUNT] = length;
+    gs[TK_FILTER_ROUND] = s[TK_DONE] ? 0u : TK_NO_ROUND;  // settled at once: round 0's filter takes the ties
+    gs[TK_WRITTEN] = 0;
   }
   if (i < rows * TK_RADIX) hist[i] = 0;
+  if (i < rows * groups_per_row) running[i] = 0;
 }
 
-// The keys of a group's range [g * chunk, (g + 1) * chunk) of its row.
-DEVICE_FN u64 tk_range_end(u64 g, u64 chunk, u64 length) { return (g + 1) * chunk < length ? (g + 1) * chunk : length; }
-
-KERNEL topk_histogram(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL u32* hist, u64 length,
-                      u32 groups_per_row, u64 chunk, okey_t flip, u32 pass) {
+KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_keys, GLOBAL const u64* state,
+                            GLOBAL u32* hist, GLOBAL u32* group_hist, GLOBAL u64* running, u64 rows, u64 length,
+                            u32 groups_per_row, u64 chunk, u64 cap, okey_t flip, u32 pass) {
   LOCAL_ARRAY u32 local_hist[TK_RADIX];
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   const u32 t = LOCAL_ID();
   const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
-  GLOBAL const u64* s = state + r * TK_STATE_WORDS;
+  GLOBAL const u64* s = state + r * TK_SPLIT_STATE_WORDS;
   if (s[TK_DONE]) return;  // the same word for the whole group
+  // the last round's filter ran: its candidates are the source now (topk_round_pick records it next)
+  const int filtered = pass > 0 && s[TK_FILTER_ROUND] == pass - 1;
+  const u64 source = filtered ? tk_other_source(s[TK_SOURCE]) : s[TK_SOURCE];
+  const u64 count = filtered ? s[TK_TIED] : s[TK_COUNT];
   const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
+  GLOBAL u32* my_hist = group_hist + (r * groups_per_row + g) * TK_RADIX;
+  if (t == 0 && pass > 0) {  // the last round's keys before its digit join the group's running count
+    const u32 d = tk_digit(prefix, pass - 1);
+    GLOBAL u64* my_running = running + r * groups_per_row + g;
+    *my_running = filtered ? 0u : *my_running + (d ? my_hist[d - 1] : 0u);
+  }
   for (u32 d = t; d < TK_RADIX; d += GROUP_SIZE) local_hist[d] = 0;
   BARRIER();
-  GLOBAL const key_t* row = keys + r * length;
-  const u64 hi = tk_range_end(g, chunk, length);
-  for (u64 i = g * chunk + t; i < hi; i += GROUP_SIZE) {
-    const okey_t o = ordered_key(row[i], flip);
+  u64 lo, hi;
+  tk_source_range(source, count, g, groups_per_row, chunk, &lo, &hi);
+  GLOBAL const key_t* from = source == 0 ? keys + r * length : cand_keys + tk_candidates_base(source, r, rows, cap);
+  for (u64 i = lo + t; i < hi; i += GROUP_SIZE) {
+    const okey_t o = ordered_key(from[i], flip);
     if ((o & mask) == prefix) ATOMIC_ADD_U32(&local_hist[tk_digit(o, pass)], 1u);
   }
   BARRIER();
-  for (u32 d = t; d < TK_RADIX; d += GROUP_SIZE)
-    if (local_hist[d]) ATOMIC_ADD_U32(&hist[r * TK_RADIX + d], local_hist[d]);
+  // the inclusive prefix over the digits: each work-item a run of bins, a scan over the runs
+  const u32 per = GROUP_SIZE >= TK_RADIX ? 1u : TK_RADIX / GROUP_SIZE, first = t * per;
+  u32 sum = 0;
+  if (first < TK_RADIX)
+    for (u32 d = first; d < first + per; ++d) sum += local_hist[d];
+  u32 run = tk_sub_scan(sum, scratch, GROUP_SIZE);
+  if (first < TK_RADIX)
+    for (u32 d = first; d < first + per; ++d) {
+      run += local_hist[d];
+      my_hist[d] = run;
+      if (local_hist[d]) ATOMIC_ADD_U32(&hist[r * TK_RADIX + d], local_hist[d]);
+    }
 }
 
-// One work-item per row: the pass's decision, and the row's histogram cleared for the next pass.
-KERNEL topk_pick(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u32 pass, u32 exact) {
+// One work-item per row: the round's decision (the last round's filter recorded first), the row's
+// histogram cleared for the next round.
+KERNEL topk_round_pick(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u64 k, u64 cap, u32 pass, u32 exact) {
   const u64 r = GLOBAL_ID();
   if (r >= rows) return;
-  GLOBAL u64* gs = state + r * TK_STATE_WORDS;
+  GLOBAL u64* gs = state + r * TK_SPLIT_STATE_WORDS;
   if (gs[TK_DONE]) return;
   u64 s[TK_STATE_WORDS];
   u32 c[TK_RADIX];
   for (u32 w = 0; w < TK_STATE_WORDS; ++w) s[w] = gs[w];
+  if (pass > 0 && gs[TK_FILTER_ROUND] == pass - 1) {
+    gs[TK_SOURCE] = tk_other_source(gs[TK_SOURCE]);
+    gs[TK_COUNT] = s[TK_TIED];
+    gs[TK_WRITTEN] = k - s[TK_REMAINING];
+  }
   for (u32 d = 0; d < TK_RADIX; ++d) {
     c[d] = hist[r * TK_RADIX + d];
     hist[r * TK_RADIX + d] = 0;
   }
   tk_pick(s, c, pass, exact);
   for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
+  if (s[TK_DONE] || s[TK_TIED] <= cap) gs[TK_FILTER_ROUND] = pass;
 }
+
+KERNEL topk_round_filter(GLOBAL const key_t* keys, GLOBAL key_t* cand_keys, GLOBAL u32* cand_pos,
+                         GLOBAL const u64* state, GLOBAL const u32* group_hist, GLOBAL const u64* running,
+                         GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
+                         u32 groups_per_row, u64 chunk, u64 cap, u32 index_bytes, okey_t flip, u32 pass,
+                         u32 write_selected) {
+  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
+  LOCAL_ARRAY u64 sums[GROUP_SIZE];
+  const u32 t = LOCAL_ID();
+  const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
+  GLOBAL const u64* s = state + r * TK_SPLIT_STATE_WORDS;
+  if (s[TK_FILTER_ROUND] != pass) return;  // uniform
+  const int done = s[TK_DONE] != 0;
+  if (done && !write_selected) return;  // a settled partition threshold needs no candidates
+  const u64 source = s[TK_SOURCE], count = s[TK_COUNT], remaining = s[TK_REMAINING], written = s[TK_WRITTEN];
+  const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
+  u64 lo, hi;
+  tk_source_range(source, count, g, groups_per_row, chunk, &lo, &hi);
+  // the keys before the threshold and the ties in the row's groups before this one
+  u64 before_ahead, ties_ahead;
+  if (mask == 0) {  // settled before any digit (k >= length): every key tied
+    before_ahead = 0;
+    ties_ahead = lo;
+  } else {
+    const u32 d = tk_digit(prefix, pass);
+    u64 b = 0, e = 0;
+    for (u64 j = t; j < g; j += GROUP_SIZE) {
+      GLOBAL const u32* h = group_hist + (r * groups_per_row + j) * TK_RADIX;
+      const u64 below = d ? h[d - 1] : 0u;
+      b += running[r * groups_per_row + j] + below;
+      e += h[d] - below;
+    }
+    before_ahead = tk_group_sum(b, sums);
+    ties_ahead = tk_group_sum(e, sums);
+  }
+  const u64 from_base = source == 0 ? r * length : tk_candidates_base(source, r, rows, cap);
+  GLOBAL const key_t* from = source == 0 ? keys + from_base : cand_keys + from_base;
+  const u64 to_base = done ? 0 : tk_candidates_base(tk_other_source(source), r, rows, cap);
+  for (u64 start = lo; start < hi; start += GROUP_SIZE) {
+    const u64 i = start + t;
+    u32 flags = 0;
+    key_t key = 0;
+    if (i < hi) {
+      key = from[i];
+      const okey_t o = ordered_key(key, flip) & mask;
+      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
+    }
+    const u32 excl = tk_sub_scan(flags, scratch, GROUP_SIZE);
+    const u32 total = scratch[GROUP_SIZE - 1];
+    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    if (flags) {
+      const u64 position = source == 0 ? i : cand_pos[from_base + i];
+      const u64 tie_rank = ties_ahead + (excl >> 16);
+      if (flags & 1u) {
+        if (write_selected) {
+          const u64 at = r * k + written + before_ahead + (excl & 0xFFFFu);
+          out_keys[at] = key;
+          tk_write_index(indices, index_bytes, at, position);
+        }
+      } else if (done) {
+        if (write_selected && tie_rank < remaining) {
+          const u64 at = r * k + (k - remaining) + tie_rank;
+          out_keys[at] = key;
+          tk_write_index(indices, index_bytes, at, position);
+        }
+      } else {
+        cand_keys[to_base + tie_rank] = key;
+        cand_pos[to_base + tie_rank] = (u32)position;
+      }
+    }
+    before_ahead += total & 0xFFFFu;
+    ties_ahead += total >> 16;
+  }
+}
+
+// ---- several work-groups per row: partition's counts ----
+// counts: per (row, group) the keys before the threshold and the ties in the group's range of the row.
+
+// The keys of a group's range [g * chunk, (g + 1) * chunk) of its row.
+DEVICE_FN u64 tk_range_end(u64 g, u64 chunk, u64 length) { return (g + 1) * chunk < length ? (g + 1) * chunk : length; }
 
 KERNEL topk_count(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL u32* counts, u64 length,
                   u32 groups_per_row, u64 chunk, okey_t flip) {
   LOCAL_ARRAY u32 totals[2];
   const u32 t = LOCAL_ID();
   const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
-  GLOBAL const u64* s = state + r * TK_STATE_WORDS;
+  GLOBAL const u64* s = state + r * TK_SPLIT_STATE_WORDS;
   const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
   if (t < 2) totals[t] = 0;
   BARRIER();
@@ -376,20 +542,6 @@ KERNEL topk_count(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL u32*
   if (t < 2) counts[GROUP_ID() * 2 + t] = totals[t];
 }
 
-// The sum over work-items of v (u64), through `sums` (GROUP_SIZE words); every work-item gets it.
-DEVICE_FN u64 tk_group_sum(u64 v, LOCAL u64* sums) {
-  const u32 t = LOCAL_ID();
-  sums[t] = v;
-  BARRIER();
-  for (u32 step = GROUP_SIZE / 2; step > 0; step >>= 1) {
-    if (t < step) sums[t] += sums[t + step];
-    BARRIER();
-  }
-  const u64 total = sums[0];
-  BARRIER();
-  return total;
-}
-
 // The row's earlier groups' keys before the threshold and ties (topk_count's counts), in every
 // work-item of the group.
 DEVICE_FN void tk_counts_ahead(GLOBAL const u32* counts, u64 r, u64 g, u32 groups_per_row, LOCAL u64* sums,
@@ -404,23 +556,6 @@ DEVICE_FN void tk_counts_ahead(GLOBAL const u32* counts, u64 r, u64 g, u32 group
   *ties = tk_group_sum(e, sums);
 }
 
-KERNEL topk_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL const u32* counts,
-                    GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 length, u64 k, u32 groups_per_row, u64 chunk,
-                    u32 index_bytes, okey_t flip) {
-  LOCAL_ARRAY u32 scratch[GROUP_SIZE];
-  LOCAL_ARRAY u64 sums[GROUP_SIZE];
-  const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
-  GLOBAL const u64* s = state + r * TK_STATE_WORDS;
-  const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
-  const u64 remaining = s[TK_REMAINING];
-  u64 before, ties;
-  tk_counts_ahead(counts, r, g, groups_per_row, sums, &before, &ties);
-  const u64 taken = before + (ties < remaining ? ties : remaining);
-  if (taken >= k) return;  // every selected key lies in earlier ranges (uniform)
-  tk_collect(keys + r * length, g * chunk, tk_range_end(g, chunk, length), flip, prefix, mask, remaining, k, before,
-             ties, out_keys, indices, index_bytes, r * k, scratch, GROUP_SIZE);
-}
-
 // numpy's partition of rows cut among groups (after topk_init / topk_pick with `exact`, and
 // topk_count): each group writes its range's keys to their places (tk_partition_place).
 KERNEL topk_partition_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL const u32* counts,
@@ -429,7 +564,7 @@ KERNEL topk_partition_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state,
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u64 sums[GROUP_SIZE];
   const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
-  GLOBAL const u64* s = state + r * TK_STATE_WORDS;
+  GLOBAL const u64* s = state + r * TK_SPLIT_STATE_WORDS;
   const okey_t prefix = (okey_t)s[TK_PREFIX], mask = (okey_t)s[TK_MASK];
   const u64 before = kth + 1 - s[TK_REMAINING], tied = s[TK_TIED];
   u64 before_ahead, ties_ahead;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,11 +128,15 @@ TEST(Partition, AllEqualRowsKeepTheirOrder) {
   }
 }
 
-// Rows cut among several groups (topk_init / topk_histogram / topk_pick / topk_count /
-// topk_partition_scatter), and one long row in one group.
+// Rows cut among several groups (the rounds, then topk_count / topk_partition_scatter), and one
+// long row in one group; the rounds' candidates from the first round (3 groups), as the tuning has
+// them (7), or never (11: every round reads the row).
 TEST(Partition, RowsSplitAmongGroups) {
-  for (std::uint32_t groups : {1u, 3u, 7u}) {
-    Policy split({.groups_per_row = groups});
+  for (std::uint32_t groups : {1u, 3u, 7u, 11u}) {
+    Policy split({.groups_per_row = groups,
+                  .candidate_divisor = groups == 3 ? std::optional<std::uint32_t>(1)
+                                       : groups == 11 ? std::optional<std::uint32_t>(0)
+                                                      : std::nullopt});
     for (const Shape& s : {Shape{1, 100000}, Shape{3, 4097}}) {
       const std::string what = std::to_string(groups) + " groups a row, " + std::to_string(s.rows) + " x " +
                                std::to_string(s.length);
@@ -266,8 +271,9 @@ TEST(PartitionPlan, PrintsTheSelectionAndTheScatter) {
   EXPECT_EQ(plan(test_context(), r).algorithm, "select_kth radix-select");
   Policy split({.groups_per_row = 4});
   const SortPlan s = plan(test_context(), r);
-  ASSERT_EQ(s.steps.size(), 3u) << s.text();
-  EXPECT_NE(s.steps[2].find("topk_partition_scatter"), std::string::npos) << s.text();
+  ASSERT_EQ(s.steps.size(), 4u) << s.text();
+  EXPECT_NE(s.steps[2].find("topk_round_filter"), std::string::npos) << s.text();
+  EXPECT_NE(s.steps[3].find("topk_partition_scatter"), std::string::npos) << s.text();
 }
 
 }  // namespace

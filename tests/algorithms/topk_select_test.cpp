@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,9 @@ namespace {
 
 // Sets the split override for a scope.
 struct SplitRows {
-  explicit SplitRows(std::uint32_t groups) { algo::set_topk_policy_override({.groups_per_row = groups}); }
+  explicit SplitRows(std::uint32_t groups, std::optional<std::uint32_t> candidate_divisor = std::nullopt) {
+    algo::set_topk_policy_override({.groups_per_row = groups, .candidate_divisor = candidate_divisor});
+  }
   ~SplitRows() { algo::set_topk_policy_override({}); }
 };
 
@@ -138,8 +142,8 @@ TEST(TopkSelect, NanHeavyRowsAndSignedZeros) {
   }
 }
 
-// Rows cut among several groups (topk_histogram / topk_pick / topk_count / topk_scatter), as long
-// 1-D rows run on a GPU, forced onto short rows here.
+// Rows cut among several groups (the rounds: topk_round_histogram / topk_round_pick /
+// topk_round_filter), as long 1-D rows run on a GPU, forced onto short rows here.
 TEST(TopkSelect, RowsSplitAmongGroups) {
   for (std::uint32_t groups : {2u, 5u}) {
     SplitRows split(groups);
@@ -156,6 +160,55 @@ TEST(TopkSelect, RowsSplitAmongGroups) {
         check_topk<float, std::int32_t>(f32, rows, k, true, false, what);
         check_topk<std::uint32_t, std::int64_t>(equal, rows, k, false, false, what + ", all equal");
       }
+    }
+  }
+}
+
+// Floats clustered in a few exponents (uniform in [-1, 1), normal), whose top digit ties a large
+// share of the row, as the split rounds meet them.
+std::vector<float> clustered_floats(std::size_t n, bool normal, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::normal_distribution<float> gauss(0.0f, 1.0f);
+  std::vector<float> keys(n);
+  for (float& x : keys) x = normal ? gauss(gen) : uniform(gen);
+  return keys;
+}
+
+// The split rounds with their candidates moved out from the first round (divisor 1), once the tied
+// bucket is at most a sixteenth of the row (the tuning's), and never (0: every round reads the row,
+// each group's keys before the threshold added up over the rounds): clustered floats (the first
+// round's bucket ties a quarter of the row, so the default counts on the row first), random bits,
+// few unique keys, all equal; every selected set against the reference.
+TEST(TopkSelect, SplitRowsThroughCandidates) {
+  const std::uint64_t seed = fresh_seed();
+  for (std::uint32_t divisor : {1u, 16u, 0u}) {
+    SplitRows split(3, divisor);
+    for (std::uint64_t rows : {1ull, 3ull}) {
+      const std::uint64_t length = rows == 1 ? 65537 : 20000;
+      const std::string what = "candidates from 1/" + std::to_string(divisor) + " of the row, " +
+                               std::to_string(rows) + " x " + std::to_string(length) + ", seed " +
+                               std::to_string(seed);
+      const auto uniform = clustered_floats(rows * length, false, seed);
+      const auto normal = clustered_floats(rows * length, true, seed + 1);
+      const auto u64 = make_keys<std::uint64_t>(rows * length, dist::uniform, seed + 2);
+      const auto few = make_keys<std::uint32_t>(rows * length, dist::few_unique, seed + 3);
+      for (std::uint64_t k : std::vector<std::uint64_t>{1, 50, 1000, length - 1, length}) {
+        check_topk<float, std::int64_t>(uniform, rows, k, true, true, what + ", uniform [-1, 1)");
+        check_topk<float, std::int32_t>(uniform, rows, k, false, false, what + ", uniform [-1, 1)");
+        check_topk<float, std::int64_t>(normal, rows, k, k % 2 == 1, true, what + ", normal");
+        check_topk<std::uint64_t, std::int64_t>(u64, rows, k, true, false, what + ", random bits");
+        check_topk<std::uint32_t, std::int32_t>(few, rows, k, false, true, what + ", few unique");
+        check_topk_keys<float>(normal, rows, k, true, true, what + ", normal, keys alone");
+      }
+    }
+    const std::vector<float> equal(2 * 5000, 2.5f);  // all tied: the lowest positions, in position order
+    for (std::uint64_t k : {1ull, 700ull, 5000ull}) {
+      std::vector<float> values(2 * k);
+      std::vector<std::int64_t> indices(2 * k);
+      topk(test_context(), std::span<const float>(equal), k, std::span<float>(values),
+           std::span<std::int64_t>(indices), {.rows = 2, .sorted = false});
+      for (std::uint64_t j = 0; j < 2 * k; ++j) ASSERT_EQ(indices[j], std::int64_t(j % k)) << "k " << k;
     }
   }
 }

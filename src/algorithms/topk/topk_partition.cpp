@@ -25,9 +25,9 @@ RunEvents run_partition(const Plan& plan, PartitionJob& job) {
     const std::uint32_t write_keys = job.out_keys ? 1 : 0, index_bytes = std::uint32_t(r.value_bytes),
                         kth_only = r.select_kth ? 1 : 0;
     if (c.groups_per_row > 1) {
-      const TopkSplitState split = topk_split_threshold(plan, dev, job.keys, r.kth + 1, false, true);
+      const TopkSplitState split = topk_split_threshold(plan, dev, job.keys, r.kth + 1, false, true, nullptr);
       dev.launch(program.kernel("topk_partition_scatter"), {r.rows * c.groups_per_row, c.group, 0},
-                 {job.keys, split.state, split.counts, out_keys, indices, r.row_length, r.kth, c.groups_per_row,
+                 {job.keys, *split.state, *split.counts, out_keys, indices, r.row_length, r.kth, c.groups_per_row,
                   c.chunk, write_keys, index_bytes, kth_only});
     } else {
       dev.launch(program.kernel("topk_partition_rows"), {ceil_div(r.rows, c.rows_per_group), c.group, 0},
@@ -68,11 +68,7 @@ std::vector<std::string> partition_plan_steps(const Plan& plan) {
                     std::to_string(c.group / c.rows_per_group) + " work-items a row): " + digits + ", then " + what +
                     positions);
   } else {
-    lines.push_back("topk_select.cl topk_init + topk_histogram + topk_pick per digit pass (" +
-                    std::to_string(c.passes) + " launches each; a settled row returns at once): " +
-                    std::to_string(c.groups_per_row) + " groups of " + std::to_string(c.group) +
-                    " work-items per row of " + std::to_string(r.row_length) + " keys, " + std::to_string(c.chunk) +
-                    " keys each; " + digits + "; the threshold stays on the device");
+    for (const std::string& line : topk_round_steps(plan, digits)) lines.push_back(line);
     lines.push_back("topk_select.cl topk_count + topk_partition_scatter: each group's keys before the threshold and "
                     "tied counted, then " + what + positions);
   }

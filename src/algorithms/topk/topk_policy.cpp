@@ -10,7 +10,9 @@ namespace gpusort::algo {
 namespace {
 
 // Nothing here has been measured yet: a group reads a row a few times (one read per digit pass that
-// runs, one to collect); long rows are split where rows are too few to fill the device.
+// runs, one to collect); long rows are split where rows are too few to fill the device, and their
+// rounds move the tied keys to candidates once they are at most a sixteenth of the row (writing them
+// then costs at most an eighth of a read of 4-byte keys, and every later round reads only them).
 constexpr TopkTuning kRows[] = {
     {.name = "cpu",
      .device_class = "cpu",
@@ -19,7 +21,8 @@ constexpr TopkTuning kRows[] = {
      .group = 64,
      .split_min_length = 65536,
      .group_keys = 65536,
-     .groups_per_compute_unit = 1},
+     .groups_per_compute_unit = 1,
+     .candidate_divisor = 16},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -28,7 +31,8 @@ constexpr TopkTuning kRows[] = {
      .group = 256,
      .split_min_length = 32768,
      .group_keys = 16384,
-     .groups_per_compute_unit = 4},
+     .groups_per_compute_unit = 4,
+     .candidate_divisor = 16},
 };
 
 TopkPolicyOverride g_override;
@@ -62,6 +66,8 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   c.groups_per_row = static_cast<std::uint32_t>(split);
   if (split > 1) c.chunk = ceil_div(ceil_div(length, split), c.group) * c.group;
   if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
+  const std::uint32_t divisor = g_override.candidate_divisor.value_or(c.row->candidate_divisor);
+  if (c.groups_per_row > 1 && divisor != 0) c.candidate_cap = ceil_div(length, divisor);
   if (c.groups_per_row == 1) {
     const std::uint64_t width = std::clamp<std::uint64_t>(next_pow2(ceil_div(std::max<std::uint64_t>(length, 1), 8)),
                                                           kMinRowWorkItems, c.group);

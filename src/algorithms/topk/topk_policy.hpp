@@ -23,6 +23,9 @@ struct TopkTuning {
   std::uint64_t split_min_length;
   std::uint64_t group_keys;
   std::uint32_t groups_per_compute_unit;
+  // Split rows: a round's tied keys move to a candidate buffer once they are at most 1 / this of
+  // the row (0: never before the row settles); the later rounds read only them.
+  std::uint32_t candidate_divisor;
 };
 
 std::span<const TopkTuning> topk_tuning_rows();
@@ -40,6 +43,7 @@ struct TopkChoice {
   std::uint32_t rows_per_group = 1;
   std::uint64_t chunk = 0;   // keys per group where groups_per_row > 1 (a multiple of group)
   std::uint32_t passes = 0;  // digit passes at most (key bits / 8); fewer run where a bucket settles k
+  std::uint64_t candidate_cap = 0;  // groups_per_row > 1: the candidates a row's buffer holds (row / divisor)
 };
 
 // The choice for a validated top-k request on `device`.
@@ -49,6 +53,7 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& reque
 struct TopkPolicyOverride {
   std::optional<std::uint32_t> groups_per_row;  // 1 or more (at most one group per `group` keys of a row)
   std::optional<std::uint32_t> group;           // work-items per group: a power of two, 64..1024
+  std::optional<std::uint32_t> candidate_divisor;  // TopkTuning::candidate_divisor (1: from the first round)
 };
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

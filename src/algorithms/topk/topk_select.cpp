@@ -1,6 +1,7 @@
 // The top-k driver (topk_select.hpp).
 #include "algorithms/topk/topk_select.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "algorithms/segmented/segmented_sort.hpp"
@@ -12,27 +13,29 @@ namespace gpusort::algo {
 namespace {
 
 constexpr std::uint64_t kRadix = 256;
-constexpr std::uint64_t kStateWords = 5;  // the kernel's TK_STATE_WORDS
+constexpr std::uint64_t kStateWords = 9;  // the kernel's TK_SPLIT_STATE_WORDS
 
 bool largest(const Plan& plan) { return plan.options().order == order::descending; }
 
+// The split rows' device temporaries, in bytes: the rounds' (state, histograms, running counts, two
+// candidate buffers of keys and u32 positions) and, for a partition, each group's counts.
 struct SplitTemps {
-  std::uint64_t state, hist, counts;
+  std::uint64_t state, hist, group_hist, running, cand_keys, cand_pos, counts;
 };
 SplitTemps split_temps(const Plan& plan) {
   const SortRequest& r = plan.request;
-  return {r.rows * kStateWords * 8, r.rows * kRadix * 4, r.rows * plan.topk.groups_per_row * 2 * 4};
+  const std::uint64_t groups = r.rows * plan.topk.groups_per_row;
+  const std::uint64_t candidates = 2 * r.rows * std::max<std::uint64_t>(plan.topk.candidate_cap, 1);
+  return {r.rows * kStateWords * 8,   r.rows * kRadix * 4,
+          groups * kRadix * 4,        groups * 8,
+          candidates * key_size(r.type), candidates * 4,
+          r.partition ? groups * 2 * 4 : 0};
 }
 
 void select_split(const Plan& plan, TopkJob& job) {
-  const SortRequest& r = plan.request;
-  const TopkChoice& c = plan.topk;
-  rt::Device& dev = job.device;
-  const TopkSplitState split = topk_split_threshold(plan, dev, job.keys, r.k, largest(plan), false);
   rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
-  dev.launch(topk_program(dev, r.type, c.group).kernel("topk_scatter"), {r.rows * c.groups_per_row, c.group, 0},
-             {job.keys, split.state, split.counts, job.out_keys, indices, r.row_length, r.k, c.groups_per_row, c.chunk,
-              std::uint32_t(r.value_bytes), topk_flip_arg(r.type, largest(plan))});
+  const TopkSplitOutput out{job.out_keys, indices, std::uint32_t(plan.request.value_bytes)};
+  topk_split_threshold(plan, job.device, job.keys, plan.request.k, largest(plan), false, &out);
 }
 
 }  // namespace
@@ -49,34 +52,49 @@ rt::Arg topk_flip_arg(key_type type, bool largest) {
 }
 
 TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& dev, rt::Buffer& keys, std::uint64_t k,
-                                    bool largest, bool exact) {
+                                    bool largest, bool exact, const TopkSplitOutput* out) {
   const SortRequest& r = plan.request;
   const TopkChoice& c = plan.topk;
   const SplitTemps bytes = split_temps(plan);
-  TopkSplitState split{dev.temp_pool().get(bytes.state), dev.temp_pool().get(bytes.hist),
-                       dev.temp_pool().get(bytes.counts)};
+  rt::BufferPool& pool = dev.temp_pool();
+  TopkSplitState split{pool.get(bytes.state),      pool.get(bytes.hist),     pool.get(bytes.group_hist),
+                       pool.get(bytes.running),    pool.get(bytes.cand_keys), pool.get(bytes.cand_pos),
+                       exact ? pool.get(bytes.counts) : nullptr};
   rt::Program& program = topk_program(dev, r.type, c.group);
   const rt::Arg flip = topk_flip_arg(r.type, largest);
-  const std::uint32_t exact_arg = exact ? 1 : 0;
-  const std::uint64_t groups = r.rows * c.groups_per_row;
-  const std::uint64_t init_items = r.rows * kRadix;
-  dev.launch(program.kernel("topk_init"), {ceil_div(init_items, c.group), c.group, 0},
-             {split.state, split.hist, r.rows, r.row_length, k, exact_arg});
+  const std::uint32_t exact_arg = exact ? 1 : 0, write_selected = out ? 1 : 0;
+  const std::uint64_t groups = r.rows * c.groups_per_row, cap = c.candidate_cap;
+  // without an output (a partition) the filter writes no selected keys: these stand in, unwritten
+  rt::Buffer& out_keys = out ? out->keys : *split.cand_keys;
+  rt::Buffer& indices = out ? out->indices : *split.cand_pos;
+  const std::uint32_t index_bytes = out ? out->index_bytes : 0;
+  const std::uint64_t init_items = std::max(r.rows * kRadix, groups);
+  dev.launch(program.kernel("topk_round_init"), {ceil_div(init_items, c.group), c.group, 0},
+             {*split.state, *split.hist, *split.running, r.rows, r.row_length, k, exact_arg, c.groups_per_row});
   for (std::uint32_t pass = 0; pass < c.passes; ++pass) {
-    dev.launch(program.kernel("topk_histogram"), {groups, c.group, 0},
-               {keys, split.state, split.hist, r.row_length, c.groups_per_row, c.chunk, flip, pass});
-    dev.launch(program.kernel("topk_pick"), {ceil_div(r.rows, c.group), c.group, 0},
-               {split.state, split.hist, r.rows, pass, exact_arg});
+    dev.launch(program.kernel("topk_round_histogram"), {groups, c.group, 0},
+               {keys, *split.cand_keys, *split.state, *split.hist, *split.group_hist, *split.running, r.rows,
+                r.row_length, c.groups_per_row, c.chunk, cap, flip, pass});
+    dev.launch(program.kernel("topk_round_pick"), {ceil_div(r.rows, c.group), c.group, 0},
+               {*split.state, *split.hist, r.rows, k, cap, pass, exact_arg});
+    dev.launch(program.kernel("topk_round_filter"), {groups, c.group, 0},
+               {keys, *split.cand_keys, *split.cand_pos, *split.state, *split.group_hist, *split.running, out_keys,
+                indices, r.rows, r.row_length, k, c.groups_per_row, c.chunk, cap, index_bytes, flip, pass,
+                write_selected});
   }
-  dev.launch(program.kernel("topk_count"), {groups, c.group, 0},
-             {keys, split.state, split.counts, r.row_length, c.groups_per_row, c.chunk, flip});
+  if (exact)
+    dev.launch(program.kernel("topk_count"), {groups, c.group, 0},
+               {keys, *split.state, *split.counts, r.row_length, c.groups_per_row, c.chunk, flip});
   return split;
 }
 
 std::uint64_t topk_split_temp_bytes(const Plan& plan) {
   if (plan.topk.groups_per_row <= 1) return 0;
   const SplitTemps t = split_temps(plan);
-  return temp_request_bytes(t.state) + temp_request_bytes(t.hist) + temp_request_bytes(t.counts);
+  std::uint64_t bytes = 0;
+  for (std::uint64_t b : {t.state, t.hist, t.group_hist, t.running, t.cand_keys, t.cand_pos, t.counts})
+    if (b) bytes += temp_request_bytes(b);
+  return bytes;
 }
 
 RunEvents run_topk(const Plan& plan, TopkJob& job) {
@@ -138,24 +156,38 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                     ", then the k = " + std::to_string(r.k) + " selected in position order" + what +
                     " (ties by lower position)");
   } else {
-    lines.push_back("topk_select.cl topk_init: the state of " + std::to_string(r.rows) + " rows");
-    lines.push_back("topk_select.cl topk_histogram + topk_pick per digit pass (" + std::to_string(c.passes) +
-                    " launches each; a settled row returns at once): " + std::to_string(c.groups_per_row) +
-                    " groups of " + std::to_string(c.group) + " work-items per row of " +
-                    std::to_string(r.row_length) + " keys, " + std::to_string(c.chunk) +
-                    " keys each, digit counts added into the row's histogram; " + digits +
-                    "; the threshold stays on the device");
-    lines.push_back("topk_select.cl topk_count + topk_scatter: each group's keys before the threshold and ties "
-                    "counted, then the k = " + std::to_string(r.k) + " selected written in position order" + what +
-                    " (ties by lower position)");
+    for (const std::string& line : topk_round_steps(plan, digits)) lines.push_back(line);
+    lines.push_back("topk_select.cl topk_round_filter, as the row settles: the k = " + std::to_string(r.k) +
+                    " selected written out" + what + ", each filtering round's keys before the threshold in "
+                    "position order, then the ties taken (ties by lower position)");
   }
   if (!plan.parts.empty() && r.k > 1) {
     for (const std::string& step : segmented_plan_steps(plan.parts[0], device))
       lines.push_back("sort " + std::to_string(r.rows) + " rows of " + std::to_string(r.k) + " (stable): " + step);
   } else {
-    lines.push_back(r.topk_sorted ? "k = 1: sorted as selected" : "unsorted: the k of each row in position order");
+    lines.push_back(r.topk_sorted ? "k = 1: sorted as selected"
+                    : c.groups_per_row == 1 ? "unsorted: the k of each row in position order"
+                                            : "unsorted: the k of each row by filtering round, each round's in "
+                                              "position order");
   }
   return lines;
+}
+
+std::vector<std::string> topk_round_steps(const Plan& plan, const std::string& digits) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  const std::string filter =
+      c.candidate_cap ? "the round's tied keys move to a candidate buffer once they are at most " +
+                            std::to_string(c.candidate_cap) + " (1/" + std::to_string(c.row->candidate_divisor) +
+                            " of the row), and later rounds read only them"
+                      : "the row itself read in every round (no candidate buffer)";
+  return {"topk_select.cl topk_round_init: the state of " + std::to_string(r.rows) + " rows",
+          "topk_select.cl topk_round_histogram + topk_round_pick + topk_round_filter per digit pass (" +
+              std::to_string(c.passes) + " rounds; a settled row returns at once): " +
+              std::to_string(c.groups_per_row) + " groups of " + std::to_string(c.group) +
+              " work-items per row of " + std::to_string(r.row_length) + " keys, " + std::to_string(c.chunk) +
+              " keys each, each group's digit counts kept and added into the row's histogram; " + digits + "; " +
+              filter + "; the threshold stays on the device"};
 }
 
 std::string topk_report_name(const Plan& plan) {

@@ -38,16 +38,27 @@ rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group
 // The kernels' okey_t flip for the order: all ones for the largest, as wide as okey_t.
 rt::Arg topk_flip_arg(key_type type, bool largest);
 
-// Rows cut among groups (TopkChoice::groups_per_row > 1): each row's threshold, digit histogram and
-// its groups' counts of keys before the threshold and tied, in device temporaries.
+// Rows cut among groups (TopkChoice::groups_per_row > 1): the rounds' device temporaries (each
+// row's threshold state, its histogram, each group's digit counts and running count, two buffers of
+// candidates) and, for a partition, each group's counts of keys before the threshold and tied.
 struct TopkSplitState {
-  rt::BufferPtr state, hist, counts;
+  rt::BufferPtr state, hist, group_hist, running, cand_keys, cand_pos, counts;
 };
-// Narrows every row's threshold of its k first keys with the split launches (topk_init, then
-// topk_histogram + topk_pick per digit pass, then topk_count); nothing comes back to the host.
-// exact: the passes run until the threshold ties only keys equal to the one of rank k (partition).
+// Where a top-k's rounds write the selected keys (rows x k) and their indices (index_bytes 0: none).
+struct TopkSplitOutput {
+  rt::Buffer& keys;
+  rt::Buffer& indices;
+  std::uint32_t index_bytes;
+};
+// Narrows every row's threshold of its k first keys in rounds (topk_round_init, then per digit pass
+// topk_round_histogram, topk_round_pick and topk_round_filter); nothing comes back to the host.
+// out: the top-k's selected keys are written as the rounds settle them. exact (a partition, out
+// null): the passes run until the threshold ties only keys equal to the one of rank k, then
+// topk_count counts each group's keys before it and tied.
 TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& device, rt::Buffer& keys, std::uint64_t k,
-                                    bool largest, bool exact);
+                                    bool largest, bool exact, const TopkSplitOutput* out);
+// The rounds' steps in words (gpusort plan), `digits` saying how the threshold narrows.
+std::vector<std::string> topk_round_steps(const Plan& plan, const std::string& digits);
 // The bytes topk_split_threshold takes (0 where rows are not split).
 std::uint64_t topk_split_temp_bytes(const Plan& plan);
 

@@ -37,7 +37,7 @@ namespace gpusort {
 struct TopkOptions {
   std::uint64_t rows = 1;  // the keys are rows x (n / rows); rows must divide n
   bool largest = true;     // the k largest of each row, else the k smallest
-  bool sorted = true;      // each row's k in order, else in position order
+  bool sorted = true;      // each row's k in order, else unordered (the same order on every run of a device)
   bool verbose = false;    // the plan and the device time on stderr
 };
 

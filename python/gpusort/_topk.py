@@ -25,7 +25,8 @@ def topk(x: Any, k: int, axis: int = -1, largest: bool = True, sorted: bool = Tr
 
     Ties go to the lower index and NaN is greater than every number (first among the largest, last
     among the smallest), so the k are those a stable sort puts first: the same on every device and
-    run. sorted=True: in order along the axis; sorted=False: in the order of their indices. k runs
+    run. sorted=True: in order along the axis; sorted=False: the same k, unordered (the same order on
+    every run of a device). k runs
     from 0 to the axis's length (ValueError past it). 0-d arrays are one element. `device`: an id
     from gpusort.devices() for host arrays (None: the default device)."""
     pool = _arrays.pool_library(x)

@@ -78,7 +78,7 @@ struct PlanArgs {
   std::string rows;            // a segmented sort: this many rows of count / rows keys each
   std::string segments;        // a segmented sort: this many segments of any lengths (given by offsets)
   std::string top;             // a top-k: the k first (-r: largest) of each row (--rows) or of all
-  bool unsorted = false;       // a top-k's k in position order, not sorted
+  bool unsorted = false;       // a top-k's k as the selection settles them, not sorted
   std::string partition;       // a partition: each row (--rows) or all around its key of this rank
 };
 

@@ -347,7 +347,7 @@ int main(int argc, char** argv) {
                                               "offsets (sort --segments)");
   plan->add_option("--top", pl.top, "A top-k: the K smallest (-r: largest) keys of each row (--rows) or of all, "
                                     "with --indices 4 or 8 their positions");
-  plan->add_flag("--unsorted", pl.unsorted, "A top-k's K in the order of their positions, not sorted");
+  plan->add_flag("--unsorted", pl.unsorted, "A top-k's K not sorted (unordered: as the selection settles them)");
   plan->add_option("--partition", pl.partition, "A partition (numpy's): each row (--rows) or all around its key of "
                                                 "rank KTH, with --indices 4 or 8 the positions");
   plan->add_option("--record-size", pl.sort.record_size, "Records of this many bytes (1..1024), as for sort");

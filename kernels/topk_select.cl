@@ -146,42 +146,122 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
 // its own histogram and state. The group runs the passes until every one of its rows is settled.
 
 #define TK_MAX_ROWS_PER_GROUP 8
+// Local candidates (topk_rows): a row's tied keys move to local memory once they fit, and its
+// later passes read only them. The group's rows share TK_LOCAL_CANDIDATES entries equally.
+#define TK_LOCAL_CANDIDATES 1024
+// The rows form's state words after tk_start's: whether the row's local candidates are its source,
+// how many, the selected keys its filter wrote, whether all its k are written.
+#define TK_IN_LOCAL 5
+#define TK_LOCAL_COUNT 6
+#define TK_LOCAL_WRITTEN 7
+#define TK_FINISHED 8
+#define TK_ROW_STATE_WORDS 9
+
+// Whether `mine` holds for any sub-group of the group (lane 0's value of each; every work-item calls
+// it; flag: one local word).
+DEVICE_FN int tk_group_any(int mine, u32 lane, LOCAL u32* flag) {
+  if (LOCAL_ID() == 0) flag[0] = 0;
+  BARRIER();
+  if (mine && lane == 0) flag[0] = 1;
+  BARRIER();
+  const int any = flag[0] != 0;
+  BARRIER();  // read by every work-item before the next call clears it
+  return any;
+}
+
+// A sub-row's one filtering read of its row (mine: the sub-group filters; every work-item of the
+// group calls it): the keys before the threshold go to the output at out + their rank, in position
+// order; the tied keys, where the threshold is settled (done), the first `remaining` by position to
+// out + k - remaining + their rank, else all of them with their positions to the local candidates.
+DEVICE_FN void tk_rows_filter(GLOBAL const key_t* row, u64 length, okey_t flip, okey_t prefix, okey_t mask, int mine,
+                              int done, u64 remaining, u64 k, GLOBAL key_t* out_keys, GLOBAL u32* indices,
+                              u32 index_bytes, u64 out, LOCAL key_t* cand_keys, LOCAL u32* cand_pos,
+                              LOCAL u32* scratch, u32 width) {
+  const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
+  u64 before_ahead = 0, ties_ahead = 0;
+  for (u64 start = 0; start < length; start += width) {
+    const u64 i = start + lane;
+    u32 flags = 0;
+    key_t key = 0;
+    if (mine && i < length) {
+      key = row[i];
+      const okey_t o = ordered_key(key, flip) & mask;
+      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
+    }
+    const u32 excl = tk_sub_scan(flags, scratch, width);
+    const u32 total = scratch[last];
+    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    const u64 tie_rank = ties_ahead + (excl >> 16);
+    if (flags & 1u) {
+      const u64 at = out + before_ahead + (excl & 0xFFFFu);
+      out_keys[at] = key;
+      tk_write_index(indices, index_bytes, at, i);
+    } else if (flags && done) {
+      if (tie_rank < remaining) {
+        const u64 at = out + (k - remaining) + tie_rank;
+        out_keys[at] = key;
+        tk_write_index(indices, index_bytes, at, i);
+      }
+    } else if (flags) {
+      cand_keys[tie_rank] = key;
+      cand_pos[tie_rank] = (u32)i;
+    }
+    before_ahead += total & 0xFFFFu;
+    ties_ahead += total >> 16;
+  }
+}
 
 // The passes of a whole row in one work-group or sub-group (topk_rows, topk_partition_rows): the
-// sub-group of `width` work-items narrows its row's threshold in my_state (local) with my_hist
-// (TK_RADIX words), until every row of the group is settled. Every work-item of the group calls it;
-// `valid` 0: the sub-group has no row (past the last). unsettled: one local word.
+// sub-group of `width` work-items narrows its row's threshold in my_state (local,
+// TK_ROW_STATE_WORDS) with my_hist (TK_RADIX words), until every row of the group is settled. Every
+// work-item of the group calls it; `valid` 0: the sub-group has no row (past the last). flags: two
+// local words. cap != 0 (a top-k): once the tied bucket holds at most cap keys, the row is read one
+// last time (tk_rows_filter, writing to out_keys / indices at out) and the later passes read its
+// local candidates (my_cand_keys / my_cand_pos, cap entries) instead.
 DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, okey_t flip, u32 exact, int valid,
                                  u32 rows_per_group, LOCAL u32* my_hist, LOCAL u64* my_state, LOCAL u64* state,
-                                 LOCAL u32* scratch, LOCAL u32* unsettled) {
+                                 LOCAL u32* scratch, LOCAL u32* flags, u32 cap, LOCAL key_t* my_cand_keys,
+                                 LOCAL u32* my_cand_pos, GLOBAL key_t* out_keys, GLOBAL u32* indices,
+                                 u32 index_bytes, u64 out) {
   const u32 t = LOCAL_ID(), width = GROUP_SIZE / rows_per_group, lane = t & (width - 1);
   if (lane == 0) {
     u64 s[TK_STATE_WORDS];
     tk_start(s, length, k, exact);
     if (!valid) s[TK_DONE] = 1;
     for (u32 w = 0; w < TK_STATE_WORDS; ++w) my_state[w] = s[w];
+    my_state[TK_IN_LOCAL] = 0;
+    my_state[TK_LOCAL_COUNT] = 0;
+    my_state[TK_LOCAL_WRITTEN] = 0;
+    my_state[TK_FINISHED] = 0;
   }
   BARRIER();
   for (u32 pass = 0; pass < TK_PASSES; ++pass) {
     if (t == 0) {
       u32 any = 0;
-      for (u32 j = 0; j < rows_per_group; ++j) any |= state[j * TK_STATE_WORDS + TK_DONE] ? 0u : 1u;
-      unsettled[0] = any;
+      for (u32 j = 0; j < rows_per_group; ++j) any |= state[j * TK_ROW_STATE_WORDS + TK_DONE] ? 0u : 1u;
+      flags[0] = any;
     }
     BARRIER();
     // Uniform: read by every work-item after the barrier that wrote it. Where the loop runs once
     // (1-byte keys) the exit is left out: PoCL 3.1 built it wrongly there, and rows that shared a
     // group with a missing row (past the last) came out unselected; the one pass costs little.
-    if (TK_PASSES > 1 && !unsettled[0]) break;
-    const int done = my_state[TK_DONE] != 0;
+    if (TK_PASSES > 1 && !flags[0]) break;
+    const int done = my_state[TK_DONE] != 0, in_local = my_state[TK_IN_LOCAL] != 0;
+    const u64 local_count = my_state[TK_LOCAL_COUNT];
     const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
     for (u32 d = lane; d < TK_RADIX; d += width) my_hist[d] = 0;
     BARRIER();
-    if (!done)
+    if (!done && in_local) {
+      for (u64 i = lane; i < local_count; i += width) {
+        const okey_t o = ordered_key(my_cand_keys[i], flip);
+        if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
+      }
+    } else if (!done) {
       for (u64 i = lane; i < length; i += width) {
         const okey_t o = ordered_key(row[i], flip);
         if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
       }
+    }
     BARRIER();
     // The decision in parallel: each lane sums a run of bins, a scan over the lanes finds the lane
     // whose run holds the k-th key, and that lane walks its run (tk_pick's rule, as topk_pick has it).
@@ -206,31 +286,91 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
       if (tk_settled(my_hist[d], wanted - before, shift, exact)) my_state[TK_DONE] = 1;
     }
     BARRIER();
+    // the last read of the row, where its bucket fits the local candidates (or it settled)
+    const int filter = !done && !in_local && cap != 0 && (my_state[TK_DONE] || my_state[TK_TIED] <= cap);
+    if (tk_group_any(filter, lane, flags + 1)) {
+      tk_rows_filter(row, length, flip, (okey_t)my_state[TK_PREFIX], (okey_t)my_state[TK_MASK], filter,
+                     my_state[TK_DONE] != 0, my_state[TK_REMAINING], k, out_keys, indices, index_bytes, out,
+                     my_cand_keys, my_cand_pos, scratch, width);
+      if (filter && lane == 0) {
+        my_state[TK_IN_LOCAL] = 1;
+        my_state[TK_LOCAL_COUNT] = my_state[TK_TIED];
+        my_state[TK_LOCAL_WRITTEN] = k - my_state[TK_REMAINING];
+        my_state[TK_FINISHED] = my_state[TK_DONE];
+      }
+      BARRIER();
+    }
+  }
+}
+
+// The last pass over a settled row's local candidates (mine; every work-item of the group calls it,
+// bound: the same for all, at least every sub-group's count): those before the threshold go to the
+// output after the `written` ones, in position order, then the first `remaining` ties by position.
+DEVICE_FN void tk_local_collect(LOCAL const key_t* cand_keys, LOCAL const u32* cand_pos, u64 count, u64 bound,
+                                int mine, okey_t flip, okey_t prefix, okey_t mask, u64 remaining, u64 k, u64 written,
+                                GLOBAL key_t* out_keys, GLOBAL u32* indices, u32 index_bytes, u64 out,
+                                LOCAL u32* scratch, u32 width) {
+  const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
+  u64 before_ahead = 0, ties_ahead = 0;
+  for (u64 start = 0; start < bound; start += width) {
+    const u64 i = start + lane;
+    u32 flags = 0;
+    key_t key = 0;
+    if (mine && i < count) {
+      key = cand_keys[i];
+      const okey_t o = ordered_key(key, flip) & mask;
+      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
+    }
+    const u32 excl = tk_sub_scan(flags, scratch, width);
+    const u32 total = scratch[last];
+    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    const u64 tie_rank = ties_ahead + (excl >> 16);
+    if ((flags & 1u) || (flags && tie_rank < remaining)) {
+      const u64 at = out + ((flags & 1u) ? written + before_ahead + (excl & 0xFFFFu) : (k - remaining) + tie_rank);
+      out_keys[at] = key;
+      tk_write_index(indices, index_bytes, at, cand_pos[i]);
+    }
+    before_ahead += total & 0xFFFFu;
+    ties_ahead += total >> 16;
   }
 }
 
 // ---- whole rows in one work-group: one row, or rows_per_group short rows ----
 // Each row has a sub-group of GROUP_SIZE / rows_per_group work-items (a power of two, at least 32),
 // its own histogram and state. The group runs the passes until every one of its rows is settled.
+// local_candidates 0: every pass reads the row, then one collection read (tk_collect).
 
 KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
-                 u32 index_bytes, okey_t flip, u32 rows_per_group) {
+                 u32 index_bytes, okey_t flip, u32 rows_per_group, u32 local_candidates) {
   LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
-  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_STATE_WORDS];
-  LOCAL_ARRAY u32 unsettled[1];
-  const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width;
+  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_ROW_STATE_WORDS];
+  LOCAL_ARRAY u32 flags[2];
+  LOCAL_ARRAY key_t cand_keys[TK_LOCAL_CANDIDATES];
+  LOCAL_ARRAY u32 cand_pos[TK_LOCAL_CANDIDATES];
+  const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width, lane = LOCAL_ID() & (width - 1);
   const u64 r = GROUP_ID() * rows_per_group + sub;
   const int valid = r < rows;
+  const u32 cap = local_candidates ? TK_LOCAL_CANDIDATES / rows_per_group : 0u;
   GLOBAL const key_t* row = keys + r * length;
-  LOCAL u64* my_state = state + sub * TK_STATE_WORDS;
+  LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
+  LOCAL key_t* my_cand_keys = cand_keys + sub * cap;
+  LOCAL u32* my_cand_pos = cand_pos + sub * cap;
   tk_rows_threshold(row, length, k, flip, 0, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state, scratch,
-                    unsettled);
+                    flags, cap, my_cand_keys, my_cand_pos, out_keys, indices, index_bytes, r * k);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
-  // a missing row (past the last) selects nothing: it reads no keys
-  const u64 remaining = valid ? my_state[TK_REMAINING] : 0, want = valid ? k : 0;
-  tk_collect(row, 0, length, flip, prefix, mask, remaining, want, 0, 0, out_keys, indices, index_bytes, r * k, scratch,
-             width);
+  const u64 remaining = my_state[TK_REMAINING];
+  const int in_local = my_state[TK_IN_LOCAL] != 0;
+  // rows whose candidates are in local memory, settled after their filter: one pass over them
+  const int local_left = valid && in_local && !my_state[TK_FINISHED];
+  if (tk_group_any(local_left, lane, flags + 1))
+    tk_local_collect(my_cand_keys, my_cand_pos, my_state[TK_LOCAL_COUNT], cap, local_left, flip, prefix, mask,
+                     remaining, k, my_state[TK_LOCAL_WRITTEN], out_keys, indices, index_bytes, r * k, scratch, width);
+  // rows never filtered: the collection reads the row (a missing row, past the last, reads no keys)
+  const int row_left = valid && !in_local;
+  if (tk_group_any(row_left, lane, flags + 1))
+    tk_collect(row, 0, length, flip, prefix, mask, row_left ? remaining : 0, row_left ? k : 0, 0, 0, out_keys,
+               indices, index_bytes, r * k, scratch, width);
 }
 
 // Writes the keys of positions [lo, hi) of a row whose keys start at `row` to their places in the
@@ -283,15 +423,17 @@ KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLO
                            u64 length, u64 kth, u32 write_keys, u32 index_bytes, u32 kth_only, u32 rows_per_group) {
   LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
-  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_STATE_WORDS];
-  LOCAL_ARRAY u32 unsettled[1];
+  LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_ROW_STATE_WORDS];
+  LOCAL_ARRAY u32 flags[2];
+  LOCAL_ARRAY key_t no_cand_keys[1];  // a partition keeps no local candidates (cap 0)
+  LOCAL_ARRAY u32 no_cand_pos[1];
   const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width;
   const u64 r = GROUP_ID() * rows_per_group + sub;
   const int valid = r < rows;
   GLOBAL const key_t* row = keys + r * length;
-  LOCAL u64* my_state = state + sub * TK_STATE_WORDS;
+  LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
   tk_rows_threshold(row, length, kth + 1, (okey_t)0, 1, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state,
-                    scratch, unsettled);
+                    scratch, flags, 0, no_cand_keys, no_cand_pos, out_keys, indices, index_bytes, 0);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
   const u64 before = kth + 1 - my_state[TK_REMAINING], tied = my_state[TK_TIED];
   tk_partition_place(row, 0, length, valid, prefix, mask, before, tied, 0, 0, kth_only, kth, out_keys, write_keys,

@@ -13,6 +13,8 @@ namespace {
 // runs, one to collect); long rows are split where rows are too few to fill the device, and their
 // rounds move the tied keys to candidates once they are at most a sixteenth of the row (writing them
 // then costs at most an eighth of a read of 4-byte keys, and every later round reads only them).
+// Rows in one group do the same in local memory: once a row's tied keys fit, they are read once more
+// and the later passes read only them.
 constexpr TopkTuning kRows[] = {
     {.name = "cpu",
      .device_class = "cpu",
@@ -22,7 +24,8 @@ constexpr TopkTuning kRows[] = {
      .split_min_length = 65536,
      .group_keys = 65536,
      .groups_per_compute_unit = 1,
-     .candidate_divisor = 16},
+     .candidate_divisor = 16,
+     .local_candidates = true},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -32,7 +35,8 @@ constexpr TopkTuning kRows[] = {
      .split_min_length = 32768,
      .group_keys = 16384,
      .groups_per_compute_unit = 4,
-     .candidate_divisor = 16},
+     .candidate_divisor = 16,
+     .local_candidates = true},
 };
 
 TopkPolicyOverride g_override;
@@ -68,6 +72,7 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
   const std::uint32_t divisor = g_override.candidate_divisor.value_or(c.row->candidate_divisor);
   if (c.groups_per_row > 1 && divisor != 0) c.candidate_cap = ceil_div(length, divisor);
+  c.local_candidates = c.groups_per_row == 1 && g_override.local_candidates.value_or(c.row->local_candidates);
   if (c.groups_per_row == 1) {
     const std::uint64_t width = std::clamp<std::uint64_t>(next_pow2(ceil_div(std::max<std::uint64_t>(length, 1), 8)),
                                                           kMinRowWorkItems, c.group);

@@ -26,6 +26,9 @@ struct TopkTuning {
   // Split rows: a round's tied keys move to a candidate buffer once they are at most 1 / this of
   // the row (0: never before the row settles); the later rounds read only them.
   std::uint32_t candidate_divisor;
+  // Rows in one group: a row's tied keys move to local memory once they fit (kernels/topk_select.cl
+  // TK_LOCAL_CANDIDATES, shared by the group's rows), and the later passes read only them.
+  bool local_candidates;
 };
 
 std::span<const TopkTuning> topk_tuning_rows();
@@ -44,6 +47,7 @@ struct TopkChoice {
   std::uint64_t chunk = 0;   // keys per group where groups_per_row > 1 (a multiple of group)
   std::uint32_t passes = 0;  // digit passes at most (key bits / 8); fewer run where a bucket settles k
   std::uint64_t candidate_cap = 0;  // groups_per_row > 1: the candidates a row's buffer holds (row / divisor)
+  bool local_candidates = false;    // groups_per_row 1: TopkTuning::local_candidates
 };
 
 // The choice for a validated top-k request on `device`.
@@ -54,6 +58,7 @@ struct TopkPolicyOverride {
   std::optional<std::uint32_t> groups_per_row;  // 1 or more (at most one group per `group` keys of a row)
   std::optional<std::uint32_t> group;           // work-items per group: a power of two, 64..1024
   std::optional<std::uint32_t> candidate_divisor;  // TopkTuning::candidate_divisor (1: from the first round)
+  std::optional<bool> local_candidates;            // TopkTuning::local_candidates
 };
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::uint64_t kRadix = 256;
 constexpr std::uint64_t kStateWords = 9;  // the kernel's TK_SPLIT_STATE_WORDS
+constexpr std::uint64_t kLocalCandidates = 1024;  // the kernel's TK_LOCAL_CANDIDATES
 
 bool largest(const Plan& plan) { return plan.options().order == order::descending; }
 
@@ -114,7 +115,7 @@ RunEvents run_topk(const Plan& plan, TopkJob& job) {
       dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"),
                  {ceil_div(r.rows, c.rows_per_group), c.group, 0},
                  {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
-                  topk_flip_arg(r.type, largest(plan)), c.rows_per_group});
+                  topk_flip_arg(r.type, largest(plan)), c.rows_per_group, std::uint32_t(c.local_candidates)});
     }
     if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
       const Plan& sort = plan.parts[0];
@@ -153,7 +154,14 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                     (c.rows_per_group == 1 ? std::string("one row") : std::to_string(c.rows_per_group) + " rows") +
                     " of " + std::to_string(r.row_length) + " keys each (" +
                     std::to_string(c.group / c.rows_per_group) + " work-items a row): " + digits +
-                    ", then the k = " + std::to_string(r.k) + " selected in position order" + what +
+                    (c.local_candidates
+                         ? "; once a row's tied keys are at most " +
+                               std::to_string(kLocalCandidates / c.rows_per_group) +
+                               ", one more read of the row writes the keys before the threshold and moves the "
+                               "tied ones to local memory, and the later passes and the collection read only "
+                               "them; else"
+                         : ";") +
+                    " one collection read of the row writes the k = " + std::to_string(r.k) + " selected" + what +
                     " (ties by lower position)");
   } else {
     for (const std::string& line : topk_round_steps(plan, digits)) lines.push_back(line);
@@ -166,9 +174,8 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
       lines.push_back("sort " + std::to_string(r.rows) + " rows of " + std::to_string(r.k) + " (stable): " + step);
   } else {
     lines.push_back(r.topk_sorted ? "k = 1: sorted as selected"
-                    : c.groups_per_row == 1 ? "unsorted: the k of each row in position order"
-                                            : "unsorted: the k of each row by filtering round, each round's in "
-                                              "position order");
+                                  : "unsorted: the k of each row as the selection settles them (the keys before the "
+                                    "threshold of each filtering read in position order, then the ties taken)");
   }
   return lines;
 }

@@ -65,13 +65,16 @@ struct TopkOutputs {
   cudaError_t download(std::uint64_t count, void* out_keys, void* out_idx) {
     cudaError_t e = cudaSuccess;
     if (out_keys) e = cudaMemcpy(out_keys, keys.p, count * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess && pairs && out_idx) e = cudaMemcpy(out_idx, idx.p, count * sizeof(II), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess && pairs && out_idx)
+      e = cudaMemcpy(out_idx, idx.p, count * sizeof(II), cudaMemcpyDeviceToHost);
     return e;
   }
 };
 
 // cudaErrorNotSupported (a request this GPU's architecture cannot serve) reads as "not for this shape".
-[[maybe_unused]] double code_or_unsupported(cudaError_t e) { return e == cudaErrorNotSupported ? -5 : cub_peer::code_of(e); }
+[[maybe_unused]] double code_or_unsupported(cudaError_t e) {
+  return e == cudaErrorNotSupported ? -5 : cub_peer::code_of(e);
+}
 
 // Queries the temporary storage of call(temp, bytes), allocates it, times call `repeats` times after a
 // warm-up (nothing to reset: the keys are only read) and copies the last result back.
@@ -102,8 +105,8 @@ double time_call(TopkOutputs<I>& o, std::uint64_t count, int repeats, void* out_
 #if GPUSORT_CUB_HAS_TOPK
 // DeviceTopK asks the caller to accept an unsorted result that may differ between runs when keys tie.
 auto topk_env() {
-  return cuda::std::execution::env{
-      cuda::execution::require(cuda::execution::determinism::not_guaranteed, cuda::execution::output_ordering::unsorted)};
+  return cuda::std::execution::env{cuda::execution::require(cuda::execution::determinism::not_guaranteed,
+                                                            cuda::execution::output_ordering::unsorted)};
 }
 
 // entry 0: DeviceTopK::MaxKeys / MaxPairs on each row (one call for one row, else a loop over the rows
@@ -147,7 +150,8 @@ double batched(TopkInput& in, std::uint64_t k, Size size, K k_arg, Segments segm
   TopkOutputs<I> o;
   CHECK(o.alloc(in.rows * k));
   const auto length = static_cast<std::int64_t>(in.length), kk = static_cast<std::int64_t>(k);
-  const auto keys_in = cuda::make_strided_iterator(cuda::make_counting_iterator(static_cast<const float*>(in.keys.p)), length);
+  const float* keys = static_cast<const float*>(in.keys.p);
+  const auto keys_in = cuda::make_strided_iterator(cuda::make_counting_iterator(keys), length);
   const auto keys_out = cuda::make_strided_iterator(cuda::make_counting_iterator(o.k()), kk);
   const auto env = batched_env();
   return time_call(o, in.rows * k, repeats, out_keys, out_idx, [&](void* t, size_t& tb) -> cudaError_t {
@@ -206,7 +210,8 @@ double by_entry(TopkInput& in, int entry, int offset_kind, std::uint64_t k, int 
   switch (entry) {
     case 0:
 #if GPUSORT_CUB_HAS_TOPK
-      return wide ? device_topk<std::int64_t, I>(in, k, repeats, ok, oi) : device_topk<std::int32_t, I>(in, k, repeats, ok, oi);
+      return wide ? device_topk<std::int64_t, I>(in, k, repeats, ok, oi)
+                  : device_topk<std::int32_t, I>(in, k, repeats, ok, oi);
 #else
       return -5;
 #endif

@@ -96,8 +96,8 @@ std::variant<TopkBenchOptions, int> parse(int argc, char** argv) {
         for (const std::string& t : items(text)) {
           auto s = parse_topk_shape(t);
           if (!s)
-            throw CLI::ValidationError("--shapes", "'" + t + "' is not RxL, 1d:E or small (with :K/K/..., each k from 1 "
-                                                             "to the row length)");
+            throw CLI::ValidationError(
+                "--shapes", "'" + t + "' is not RxL, 1d:E or small (with :K/K/..., each k from 1 to the row length)");
           o.shapes.push_back(*s);
         }
       },
@@ -314,8 +314,8 @@ class TopkBench {
 
   // CUB at its best: DeviceBatchedTopK's forms on rows; DeviceTopK on one row, or on each row in a
   // loop where the peer's CUB has no DeviceBatchedTopK.
-  void run_cub(const TopkRow& b, void* input, const std::vector<float>& keys, const std::vector<std::uint64_t>& reference,
-               std::uint64_t ref_k, std::size_t ib) {
+  void run_cub(const TopkRow& b, void* input, const std::vector<float>& keys,
+               const std::vector<std::uint64_t>& reference, std::uint64_t ref_k, std::size_t ib) {
     std::vector<const CubEntry*> entries;
     const bool batched = (cub_entries_ & 6) != 0;
     if (b.rows > 1 && batched)

@@ -54,7 +54,8 @@ constexpr const char* kHelp =
     "first k; exit status 1 on a mismatch, gpusort timed only when right): gpusort's exactly (the\n"
     "reference's positions, in its order when sorted), CUB's as any k keys that no other key beats\n"
     "(the same keys as the reference's, each index naming its own key once). Then the median of\n"
-    "--repeats calls after a warm-up; the keys stay on the device (a top-k only reads them). 'read'\n"
+    "--repeats calls after a warm-up; the keys stay on the device (a top-k only reads them), and in the\n"
+    "cache where they fit (64x128256's 33 MB fit an H100's 50 MB L2), for every entry alike. 'read'\n"
     "is half a device-to-device copy of the keys (one read and one write), measured in the same run\n"
     "(the faster of gpusort's copy and cudaMemcpy): the floor of any top-k; '% read' is its time over\n"
     "the entry's. 'x CUB' is CUB's best entry for that case over the entry's time (above 1: faster).";

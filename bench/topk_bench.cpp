@@ -42,7 +42,7 @@ constexpr const char* kHelp =
     "positions in the row, as torch.topk returns).\n"
     "\n"
     "Entries: gpusort::topk / topk_keys on DeviceArrays (each row's k sorted, ties to the lower\n"
-    "position; --unsorted: in position order), timed by the device events it reports; CUB's\n"
+    "position; --unsorted: the same k unordered), timed by the device events it reports; CUB's\n"
     "DeviceBatchedTopK (rows of 2^21 keys at most; the length and k at run time under a compile-time\n"
     "bound, with int32 and int64 sizes, and, for issue 53's rows, as compile-time constants) and\n"
     "DeviceTopK (one row; int32 and int64 num_items; a loop over the rows where the peer's CUB has no\n"
@@ -52,13 +52,14 @@ constexpr const char* kHelp =
     "\n"
     "Method: every result is first checked against the tests' reference (each row stably sorted, its\n"
     "first k; exit status 1 on a mismatch, gpusort timed only when right): gpusort's exactly (the\n"
-    "reference's positions, in its order when sorted), CUB's as any k keys that no other key beats\n"
-    "(the same keys as the reference's, each index naming its own key once). Then the median of\n"
-    "--repeats calls after a warm-up; the keys stay on the device (a top-k only reads them), and in the\n"
-    "cache where they fit (64x128256's 33 MB fit an H100's 50 MB L2), for every entry alike. 'read'\n"
-    "is half a device-to-device copy of the keys (one read and one write), measured in the same run\n"
-    "(the faster of gpusort's copy and cudaMemcpy): the floor of any top-k; '% read' is its time over\n"
-    "the entry's. 'x CUB' is CUB's best entry for that case over the entry's time (above 1: faster).";
+    "reference's positions, in its order when sorted, else as a set), CUB's as any k keys that no\n"
+    "other key beats (the same keys as the reference's, each index naming its own key once). Then\n"
+    "the median of --repeats calls after a warm-up; the keys stay on the device (a top-k only reads\n"
+    "them), and in the cache where they fit (64x128256's 33 MB fit an H100's 50 MB L2), for every\n"
+    "entry alike. 'read' is half a device-to-device copy of the keys (one read and one write),\n"
+    "measured in the same run (the faster of gpusort's copy and cudaMemcpy): the floor of any top-k;\n"
+    "'% read' is its time over the entry's. 'x CUB' is CUB's best entry for that case over the\n"
+    "entry's time (above 1: faster).";
 
 struct TopkBenchOptions {
   std::vector<TopkShape> shapes;
@@ -125,7 +126,7 @@ std::variant<TopkBenchOptions, int> parse(int argc, char** argv) {
         }
       },
       "a,b,... : normal, uniform, bits, for every shape (default: normal for rows, all three for 1d:E)");
-  app.add_flag("--unsorted", o.unsorted, "gpusort's k in position order instead of sorted (CUB's are unsorted)");
+  app.add_flag("--unsorted", o.unsorted, "gpusort's k unordered instead of sorted (CUB's are unsorted)");
   app.add_option("--repeats", o.repeats, "Timed repeats per entry, median reported (default 7)")
       ->check(whole_number(1, 1000));
   app.add_option("--out", o.out, "Output folder: topk.csv and topk.json")->capture_default_str();

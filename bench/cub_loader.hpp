@@ -1,5 +1,6 @@
 #pragma once
-// Loads libgpusort_cub_peer.so (bench/cub_peer.cu, cub_records.cu, cub_segmented.cu) with dlopen, so
+// Loads libgpusort_cub_peer.so (bench/cub_peer.cu, cub_records.cu, cub_segmented.cu,
+// cub_topk.cu) with dlopen, so
 // the benchmarks need no CUDA to build or run: when the library or a CUDA device is missing, the CUB
 // rows are left out.
 #include <dlfcn.h>
@@ -21,6 +22,10 @@ struct CubPeer {
   cub_seg_open_fn seg_open = nullptr;
   cub_seg_sort_fn seg_sort = nullptr;
   cub_seg_close_fn seg_close = nullptr;
+  cub_topk_entries_fn topk_entries = nullptr;
+  cub_topk_open_fn topk_open = nullptr;
+  cub_topk_fn topk = nullptr;
+  cub_topk_close_fn topk_close = nullptr;
   std::string device_name;
   std::string cub_version;  // "3.0.1": the CUB headers the peer was built with
   std::string why_absent;  // set when not usable
@@ -62,8 +67,13 @@ struct CubPeer {
     seg_open = reinterpret_cast<cub_seg_open_fn>(dlsym(handle, "cub_seg_open"));
     seg_sort = reinterpret_cast<cub_seg_sort_fn>(dlsym(handle, "cub_seg_sort"));
     seg_close = reinterpret_cast<cub_seg_close_fn>(dlsym(handle, "cub_seg_close"));
+    topk_entries = reinterpret_cast<cub_topk_entries_fn>(dlsym(handle, "cub_topk_entries"));
+    topk_open = reinterpret_cast<cub_topk_open_fn>(dlsym(handle, "cub_topk_open"));
+    topk = reinterpret_cast<cub_topk_fn>(dlsym(handle, "cub_topk"));
+    topk_close = reinterpret_cast<cub_topk_close_fn>(dlsym(handle, "cub_topk_close"));
     if (!abi || abi() != GPUSORT_CUB_PEER_ABI || !init || !radix_keys || !merge_keys || !radix_pairs ||
-        !merge_pairs || !copy_ms || !sort_records || !seg_open || !seg_sort || !seg_close || !version) {
+        !merge_pairs || !copy_ms || !sort_records || !seg_open || !seg_sort || !seg_close || !version ||
+        !topk_entries || !topk_open || !topk || !topk_close) {
       why_absent = path + " has the wrong interface";
       return;
     }

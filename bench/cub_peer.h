@@ -1,6 +1,7 @@
-// The CUB peer of gpusort-bench: CUB's DeviceRadixSort / DeviceMergeSort and a device-to-device
-// copy, timed with cudaEvents. Built with nvcc into libgpusort_cub_peer.so (bench only; never into
-// the gpusort library) and loaded by gpusort-bench with dlopen, so the benchmark runs without CUDA.
+// The CUB peer of gpusort-bench: CUB's DeviceRadixSort / DeviceMergeSort, its segmented sorts and
+// top-k, and a device-to-device copy, timed with cudaEvents. Built with nvcc into
+// libgpusort_cub_peer.so (bench only; never into the gpusort library) and loaded by gpusort-bench
+// with dlopen, so the benchmark runs without CUDA.
 //
 // Key kinds: 0 = u32, 1 = u64, 2 = f32, 3 = f64, 4 = f16 (__half), 5 = bf16 (__nv_bfloat16). Value kinds: 0 = none, 1 = u32, 2 = u64. Offset kinds (the
 // integer type of num_items, which picks CUB's kernel configuration): 0 = int, 1 = int64_t.
@@ -18,7 +19,7 @@
 extern "C" {
 #endif
 
-#define GPUSORT_CUB_PEER_ABI 6
+#define GPUSORT_CUB_PEER_ABI 7
 
 int cub_peer_abi(void);
 // CUB_VERSION of the headers the peer was built with (MMMmmmpp: 300001 is 3.0.1).
@@ -73,6 +74,30 @@ double cub_seg_sort(void* input, int entry, int offset_kind, int index_kind, int
                     void* out_indices);
 void cub_seg_close(void* input);
 
+// Top-k (gpusort-bench topk; cub_topk.cu): the k largest keys of each row. cub_topk_open puts rows x
+// length f32 keys on the device and returns a handle for cub_topk (null on failure, *status then the
+// error code) that cub_topk_close frees. cub_topk times one of CUB's top-k forms, `repeats` times
+// after a warm-up (the keys are only read, so nothing is reset between calls), and returns the median
+// ms; the last result goes to out_keys (rows x k) and out_indices (rows x k positions within the row)
+// when not null. CUB returns each row's k unsorted, and any of the keys equal to the k-th.
+// index_kind: 0 keys alone (MaxKeys), 1 int32 positions, 2 int64 (MaxPairs, the values a counting
+// iterator: nothing is made). entry:
+//   0  DeviceTopK::MaxKeys / MaxPairs per row (one call for one row, else a loop over the rows);
+//      offset_kind: num_items and k int32 (0) or int64 (1)                          (CUB 3.3 and later)
+//   1  DeviceBatchedTopK::MaxKeys / MaxPairs, the row length and k run-time values under a compile-
+//      time bound (1024, 131072 or 2^21, the tightest that holds the row); offset_kind: their type
+//      and the row count's, int32 (0) or int64 (1)                                   (CUB 3.5 and later)
+//   2  DeviceBatchedTopK with the row length and k compile-time constants (cuda::args::constant), for
+//      issue 53's row shapes only; offset_kind 0                                      (CUB 3.5 and later)
+// Every form asks for non-deterministic, unsorted results (CUB's fastest; its only ones for DeviceTopK).
+// -5: the entry is not in the CUB the peer was built with, or does not take this shape or k.
+// cub_topk_entries: bit e set when entry e is in the CUB the peer was built with.
+int cub_topk_entries(void);
+void* cub_topk_open(const float* keys, uint64_t rows, uint64_t length, double* status);
+double cub_topk(void* input, int entry, int offset_kind, int index_kind, uint64_t k, int repeats, void* out_keys,
+                void* out_indices);
+void cub_topk_close(void* input);
+
 typedef int (*cub_peer_abi_fn)(void);
 typedef int (*cub_peer_cub_version_fn)(void);
 typedef int (*cub_peer_init_fn)(int, char*, size_t);
@@ -82,6 +107,10 @@ typedef double (*cub_copy_fn)(size_t, int);
 typedef void* (*cub_seg_open_fn)(const float*, size_t, const uint64_t*, size_t, uint64_t, double*);
 typedef double (*cub_seg_sort_fn)(void*, int, int, int, int, void*, void*);
 typedef void (*cub_seg_close_fn)(void*);
+typedef int (*cub_topk_entries_fn)(void);
+typedef void* (*cub_topk_open_fn)(const float*, uint64_t, uint64_t, double*);
+typedef double (*cub_topk_fn)(void*, int, int, int, uint64_t, int, void*, void*);
+typedef void (*cub_topk_close_fn)(void*);
 typedef double (*cub_sort_records_fn)(int, int, const void*, size_t, size_t, size_t, size_t, int, void*, double*);
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 //   gpusort-bench sweep  [--quick] [--out DIR] [--device ID] [--max-log2 N] [options]
 //   gpusort-bench tables [--quick] [--out DIR] [--device ID] [options]
 //   gpusort-bench segmented [--quick] [--shapes ...] [--forms ...] [options]   (segmented_bench.cpp)
+//   gpusort-bench topk [--shapes ...] [--forms ...] [--dists ...] [options]     (topk_bench.cpp)
 //
 // Method (docs/PERFORMANCE.md): inputs are generated on the host per (key type, n, distribution)
 // and uploaded once to a pristine device buffer; each repeat restores the work buffer from it
@@ -36,6 +37,7 @@
 #include "local_kernels.hpp"
 #include "runtime/device.hpp"
 #include "segmented_bench.hpp"
+#include "topk_bench.hpp"
 
 namespace bench {
 namespace {
@@ -162,7 +164,7 @@ std::variant<Options, int> parse(int argc, char** argv) {
   keep_last_values(app);
   const auto nonneg = CLI::NonNegativeNumber;
   const auto log2 = whole_number(0, 40);
-  app.add_option("mode", o.mode, "sweep or tables (or segmented, given first: see gpusort-bench segmented --help)")
+  app.add_option("mode", o.mode, "sweep or tables (or segmented or topk, given first: see their --help)")
       ->required()
       ->check(CLI::IsMember({"sweep", "tables"}));
   app.add_flag("--quick", o.quick, "Small sizes and few cases (CI smoke test; < 2 minutes on PoCL)");
@@ -777,6 +779,7 @@ struct Bench {
 int main(int argc, char** argv) {
   using namespace bench;
   if (argc > 1 && std::string(argv[1]) == "segmented") return segmented_main(argc - 1, argv + 1);
+  if (argc > 1 && std::string(argv[1]) == "topk") return topk_main(argc - 1, argv + 1);
   auto parsed = parse(argc, argv);
   if (const int* rc = std::get_if<int>(&parsed)) return *rc;
   Options& opt = std::get<Options>(parsed);

@@ -6,26 +6,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 #include <set>
 #include <vector>
 
 #include "support/test_support.hpp"
+#include "support/topk_reference_positions.hpp"
 
 namespace gpusort::test {
-
-// Row r's reference positions: the first k of the stable order of the row.
-template <class T>
-std::vector<std::uint64_t> topk_reference(const std::vector<T>& keys, std::uint64_t length, std::uint64_t r,
-                                          std::uint64_t k, bool largest) {
-  std::vector<std::uint64_t> p(length);
-  std::iota(p.begin(), p.end(), 0);
-  const T* row = keys.data() + r * length;
-  const key_less<T> less{largest ? order::descending : order::ascending};
-  std::stable_sort(p.begin(), p.end(), [&](std::uint64_t a, std::uint64_t b) { return less(row[a], row[b]); });
-  p.resize(k);
-  return p;
-}
 
 template <class T, class I>
 ::testing::AssertionResult topk_like_reference(const std::vector<T>& keys, std::uint64_t rows, std::uint64_t k,

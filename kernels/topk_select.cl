@@ -105,6 +105,34 @@ DEVICE_FN u32 tk_sub_scan(u32 v, LOCAL u32* scratch, u32 width) {
   return scratch[t] - v;
 }
 
+// Keys each work-item takes per tile of a pass over a row. Reading one key per work-item and
+// iteration kept too few bytes in flight to fill the memory bus (H100, 2026-12-07: a count pass over
+// 2^28 f32 keys at a quarter of the copy rate), and a group scan per key tile cost more than the
+// reads; TK_ITEMS independent loads per work-item, and one scan per TK_ITEMS keys, fix both.
+#define TK_ITEMS 8
+
+// A work-item's TK_ITEMS consecutive keys of a blocked tile (positions first .. first + TK_ITEMS - 1,
+// those below `hi`), classified against the threshold: bit j of *before / *tied for key j. Returns
+// the packed counts (before in the low, tied in the high 16 bits), as tk_sub_scan takes them.
+DEVICE_FN u32 tk_classify_items(GLOBAL const key_t* from, u64 first, u64 hi, int mine, okey_t flip, okey_t prefix,
+                                okey_t mask, key_t* v, u32* before, u32* tied) {
+  u32 b = 0, e = 0, counts = 0;
+#pragma unroll
+  for (u32 j = 0; j < TK_ITEMS; ++j) v[j] = mine && first + j < hi ? from[first + j] : (key_t)0;
+#pragma unroll
+  for (u32 j = 0; j < TK_ITEMS; ++j) {
+    const okey_t o = ordered_key(v[j], flip) & mask;
+    const int in = mine && first + j < hi;
+    const u32 is_before = in && o < prefix ? 1u : 0u, is_tied = in && o == prefix ? 1u : 0u;
+    b |= is_before << j;
+    e |= is_tied << j;
+    counts += is_before | is_tied << 16;
+  }
+  *before = b;
+  *tied = e;
+  return counts;
+}
+
 // Collects the selected keys of positions [lo, hi) of a row whose keys start at `row`, given the
 // selected keys before lo (taken_before: those before the threshold; ties_before: ties, taken or not).
 // Writes each at out_keys/indices[out + place]. The row belongs to a sub-group of `width` work-items
@@ -115,26 +143,30 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
                           u64 remaining, u64 k, u64 taken_before, u64 ties_before, GLOBAL key_t* out_keys,
                           GLOBAL u32* indices, u32 index_bytes, u64 out, LOCAL u32* scratch, u32 width) {
   const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
-  for (u64 start = lo; start < hi; start += width) {
+  for (u64 start = lo; start < hi; start += (u64)width * TK_ITEMS) {
     // the rest is out once k keys are placed (the same values in every work-item of the sub-group)
     const int placed = taken_before + (ties_before < remaining ? ties_before : remaining) >= k;
     if (placed && width == GROUP_SIZE) break;
-    const u64 i = start + lane;
-    u32 flags = 0;
-    key_t key = 0;
-    if (i < hi && !placed) {
-      key = row[i];
-      const okey_t o = ordered_key(key, flip) & mask;
-      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
-    }
-    const u32 excl = tk_sub_scan(flags, scratch, width);
+    const u64 first = start + (u64)lane * TK_ITEMS;
+    key_t v[TK_ITEMS];
+    u32 before, tied;
+    const u32 counts = tk_classify_items(row, first, hi, !placed, flip, prefix, mask, v, &before, &tied);
+    const u32 excl = tk_sub_scan(counts, scratch, width);
     const u32 total = scratch[last];
     BARRIER();  // every work-item has read the total before the next tile's scan writes over it
-    const u64 tie_rank = ties_before + (excl >> 16);
-    if ((flags & 1u) || ((flags >> 16) && tie_rank < remaining)) {
-      const u64 place = taken_before + (excl & 0xFFFFu) + (tie_rank < remaining ? tie_rank : remaining);
-      out_keys[out + place] = key;
-      tk_write_index(indices, index_bytes, out + place, i);
+    u64 b = taken_before + (excl & 0xFFFFu), e = ties_before + (excl >> 16);
+    if (before | tied) {
+#pragma unroll
+      for (u32 j = 0; j < TK_ITEMS; ++j) {
+        const u32 is_before = (before >> j) & 1u, is_tied = (tied >> j) & 1u;
+        if (is_before || (is_tied && e < remaining)) {
+          const u64 place = is_before ? b + (e < remaining ? e : remaining) : b + e;
+          out_keys[out + place] = v[j];
+          tk_write_index(indices, index_bytes, out + place, first + j);
+        }
+        b += is_before;
+        e += is_tied;
+      }
     }
     taken_before += total & 0xFFFFu;
     ties_before += total >> 16;
@@ -179,32 +211,35 @@ DEVICE_FN void tk_rows_filter(GLOBAL const key_t* row, u64 length, okey_t flip, 
                               LOCAL u32* scratch, u32 width) {
   const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
   u64 before_ahead = 0, ties_ahead = 0;
-  for (u64 start = 0; start < length; start += width) {
-    const u64 i = start + lane;
-    u32 flags = 0;
-    key_t key = 0;
-    if (mine && i < length) {
-      key = row[i];
-      const okey_t o = ordered_key(key, flip) & mask;
-      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
-    }
-    const u32 excl = tk_sub_scan(flags, scratch, width);
+  for (u64 start = 0; start < length; start += (u64)width * TK_ITEMS) {
+    const u64 first = start + (u64)lane * TK_ITEMS;
+    key_t v[TK_ITEMS];
+    u32 before, tied;
+    const u32 counts = tk_classify_items(row, first, length, mine, flip, prefix, mask, v, &before, &tied);
+    const u32 excl = tk_sub_scan(counts, scratch, width);
     const u32 total = scratch[last];
     BARRIER();  // every work-item has read the total before the next tile's scan writes over it
-    const u64 tie_rank = ties_ahead + (excl >> 16);
-    if (flags & 1u) {
-      const u64 at = out + before_ahead + (excl & 0xFFFFu);
-      out_keys[at] = key;
-      tk_write_index(indices, index_bytes, at, i);
-    } else if (flags && done) {
-      if (tie_rank < remaining) {
-        const u64 at = out + (k - remaining) + tie_rank;
-        out_keys[at] = key;
-        tk_write_index(indices, index_bytes, at, i);
+    u64 b = before_ahead + (excl & 0xFFFFu), e = ties_ahead + (excl >> 16);
+    if (before | tied) {
+#pragma unroll
+      for (u32 j = 0; j < TK_ITEMS; ++j) {
+        const u32 is_before = (before >> j) & 1u, is_tied = (tied >> j) & 1u;
+        if (is_before) {
+          out_keys[out + b] = v[j];
+          tk_write_index(indices, index_bytes, out + b, first + j);
+        } else if (is_tied && done) {
+          if (e < remaining) {
+            const u64 at = out + (k - remaining) + e;
+            out_keys[at] = v[j];
+            tk_write_index(indices, index_bytes, at, first + j);
+          }
+        } else if (is_tied) {
+          cand_keys[e] = v[j];
+          cand_pos[e] = (u32)(first + j);
+        }
+        b += is_before;
+        e += is_tied;
       }
-    } else if (flags) {
-      cand_keys[tie_rank] = key;
-      cand_pos[tie_rank] = (u32)i;
     }
     before_ahead += total & 0xFFFFu;
     ties_ahead += total >> 16;
@@ -257,9 +292,15 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
         if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
       }
     } else if (!done) {
-      for (u64 i = lane; i < length; i += width) {
-        const okey_t o = ordered_key(row[i], flip);
-        if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
+      for (u64 base = lane; base < length; base += (u64)width * TK_ITEMS) {
+        key_t v[TK_ITEMS];  // independent loads first: bytes in flight
+#pragma unroll
+        for (u32 j = 0; j < TK_ITEMS; ++j) v[j] = base + (u64)j * width < length ? row[base + (u64)j * width] : (key_t)0;
+#pragma unroll
+        for (u32 j = 0; j < TK_ITEMS; ++j) {
+          const okey_t o = ordered_key(v[j], flip);
+          if (base + (u64)j * width < length && (o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
+        }
       }
     }
     BARRIER();
@@ -538,9 +579,15 @@ KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_k
   u64 lo, hi;
   tk_source_range(source, count, g, groups_per_row, chunk, &lo, &hi);
   GLOBAL const key_t* from = source == 0 ? keys + r * length : cand_keys + tk_candidates_base(source, r, rows, cap);
-  for (u64 i = lo + t; i < hi; i += GROUP_SIZE) {
-    const okey_t o = ordered_key(from[i], flip);
-    if ((o & mask) == prefix) ATOMIC_ADD_U32(&local_hist[tk_digit(o, pass)], 1u);
+  for (u64 base = lo + t; base < hi; base += (u64)GROUP_SIZE * TK_ITEMS) {
+    key_t v[TK_ITEMS];  // independent loads first: bytes in flight
+#pragma unroll
+    for (u32 j = 0; j < TK_ITEMS; ++j) v[j] = base + (u64)j * GROUP_SIZE < hi ? from[base + (u64)j * GROUP_SIZE] : (key_t)0;
+#pragma unroll
+    for (u32 j = 0; j < TK_ITEMS; ++j) {
+      const okey_t o = ordered_key(v[j], flip);
+      if (base + (u64)j * GROUP_SIZE < hi && (o & mask) == prefix) ATOMIC_ADD_U32(&local_hist[tk_digit(o, pass)], 1u);
+    }
   }
   BARRIER();
   // the inclusive prefix over the digits: each work-item a run of bins, a scan over the runs
@@ -618,36 +665,40 @@ KERNEL topk_round_filter(GLOBAL const key_t* keys, GLOBAL key_t* cand_keys, GLOB
   const u64 from_base = source == 0 ? r * length : tk_candidates_base(source, r, rows, cap);
   GLOBAL const key_t* from = source == 0 ? keys + from_base : cand_keys + from_base;
   const u64 to_base = done ? 0 : tk_candidates_base(tk_other_source(source), r, rows, cap);
-  for (u64 start = lo; start < hi; start += GROUP_SIZE) {
-    const u64 i = start + t;
-    u32 flags = 0;
-    key_t key = 0;
-    if (i < hi) {
-      key = from[i];
-      const okey_t o = ordered_key(key, flip) & mask;
-      flags = (o < prefix ? 1u : 0u) | (o == prefix ? 0x10000u : 0u);
-    }
-    const u32 excl = tk_sub_scan(flags, scratch, GROUP_SIZE);
+  for (u64 start = lo; start < hi; start += (u64)GROUP_SIZE * TK_ITEMS) {
+    const u64 first = start + (u64)t * TK_ITEMS;
+    key_t v[TK_ITEMS];
+    u32 before, tied;
+    const u32 counts = tk_classify_items(from, first, hi, 1, flip, prefix, mask, v, &before, &tied);
+    const u32 excl = tk_sub_scan(counts, scratch, GROUP_SIZE);
     const u32 total = scratch[GROUP_SIZE - 1];
     BARRIER();  // every work-item has read the total before the next tile's scan writes over it
-    if (flags) {
-      const u64 position = source == 0 ? i : cand_pos[from_base + i];
-      const u64 tie_rank = ties_ahead + (excl >> 16);
-      if (flags & 1u) {
-        if (write_selected) {
-          const u64 at = r * k + written + before_ahead + (excl & 0xFFFFu);
-          out_keys[at] = key;
-          tk_write_index(indices, index_bytes, at, position);
+    u64 b = before_ahead + (excl & 0xFFFFu), e = ties_ahead + (excl >> 16);
+    if (before | tied) {
+#pragma unroll
+      for (u32 j = 0; j < TK_ITEMS; ++j) {
+        const u32 is_before = (before >> j) & 1u, is_tied = (tied >> j) & 1u;
+        if (is_before | is_tied) {
+          const u64 position = source == 0 ? first + j : cand_pos[from_base + first + j];
+          if (is_before) {
+            if (write_selected) {
+              const u64 at = r * k + written + b;
+              out_keys[at] = v[j];
+              tk_write_index(indices, index_bytes, at, position);
+            }
+          } else if (done) {
+            if (write_selected && e < remaining) {
+              const u64 at = r * k + (k - remaining) + e;
+              out_keys[at] = v[j];
+              tk_write_index(indices, index_bytes, at, position);
+            }
+          } else {
+            cand_keys[to_base + e] = v[j];
+            cand_pos[to_base + e] = (u32)position;
+          }
         }
-      } else if (done) {
-        if (write_selected && tie_rank < remaining) {
-          const u64 at = r * k + (k - remaining) + tie_rank;
-          out_keys[at] = key;
-          tk_write_index(indices, index_bytes, at, position);
-        }
-      } else {
-        cand_keys[to_base + tie_rank] = key;
-        cand_pos[to_base + tie_rank] = (u32)position;
+        b += is_before;
+        e += is_tied;
       }
     }
     before_ahead += total & 0xFFFFu;

@@ -25,16 +25,17 @@ constexpr SegmentedTuning kRows[] = {
     // An argsort with int64 indices through the onesweep bin, 4-byte positions widened after against
     // 8-byte ones throughout (H100, 2026-12-06): 64 x 128256 0.377 ms against 0.434, 4096 x 32768
     // 6.05 against 7.18 (lab/perf/h100-2026-12-06/segmented-blocks).
-    // Offsets (H100, 2026-12-06, lab/perf/h100-2026-12-06/segmented-final): the binned bin took
-    // 304 ms for the power-law mix (2^16 segments, 2^26 keys; one work-group sorts each long
-    // segment, so the longest ones set the time) where the portable bin took 8.3, so offsets keep
-    // tiles-or-portable here until long segments are shared among work-groups.
+    // Offsets (H100, 2026-12-07, dc4e4dd, lab/perf/h100-2026-12-07/): the binned bin, its long
+    // segments shared among work-groups by the listed onesweep, sorts the power-law mix (2^16
+    // segments, 2^26 f32 keys) in 4.13 ms (4.78 with int32 indices) where tiles-or-portable took
+    // 7.06 (7.37), and 2^17 rows of 0-64 keys alike (0.49 / 0.41 ms against 0.48 / 0.40). Before the
+    // long segments were shared (2026-12-06) it took 304 ms there.
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "cuda:sm_90:H100 (narrow positions, offsets)",
      .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, longer "
-             "rows by the segmented onesweep; offsets tiles-or-portable (binned reads nothing back but is "
-             "slow on long segments)",
+             "rows by the segmented onesweep; offsets binned on the device (long segments shared among "
+             "blocks)",
      .tiles_max_length = 4096,
      .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,
@@ -44,7 +45,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 16384,
-     .offsets_binned = false},
+     .offsets_binned = true},
     // A CPU (PoCL): as many long segments at once as the device has work-groups in flight, which is
     // its width anyway; offsets binned, nothing read back (not measured against tiles-or-portable).
     {.name = "cpu",

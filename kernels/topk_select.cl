@@ -17,9 +17,9 @@
 // Two forms, the same arithmetic:
 //  - topk_rows: whole rows in one work-group (one long row, or up to 8 short rows with a sub-group
 //    each), every pass and the collection in one launch (state in local memory);
-//  - long rows: `groups_per_row` work-groups per row, the state per row in global memory, a launch
-//    per step (topk_init, then topk_histogram + topk_pick per digit, topk_count, topk_scatter), so
-//    nothing comes back to the host between passes.
+//  - long rows: `groups_per_row` work-groups per row, the state per row in global memory, three
+//    launches per digit pass (topk_round_init, then topk_round_histogram + topk_round_pick +
+//    topk_round_filter per digit; below), so nothing comes back to the host between passes.
 // Indices (index_bytes 4 or 8; 0: none written) are positions within the row.
 //
 // Partition (numpy's, ascending; topk_partition_rows, topk_partition_scatter) selects the kth+1
@@ -173,9 +173,7 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
   }
 }
 
-// ---- whole rows in one work-group: one row, or rows_per_group short rows ----
-// Each row has a sub-group of GROUP_SIZE / rows_per_group work-items (a power of two, at least 32),
-// its own histogram and state. The group runs the passes until every one of its rows is settled.
+// ---- whole rows in one work-group: the passes and the local candidates ----
 
 #define TK_MAX_ROWS_PER_GROUP 8
 // Local candidates (topk_rows): a row's tied keys move to local memory once they fit, and its
@@ -575,7 +573,7 @@ KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_k
     *my_running = filtered ? 0u : *my_running + (d ? my_hist[d - 1] : 0u);
   }
   for (u32 d = t; d < TK_RADIX; d += GROUP_SIZE) local_hist[d] = 0;
-  BARRIER();
+  GLOBAL_BARRIER();  // work-item 0 has read the last round's line before the group writes this one's
   u64 lo, hi;
   tk_source_range(source, count, g, groups_per_row, chunk, &lo, &hi);
   GLOBAL const key_t* from = source == 0 ? keys + r * length : cand_keys + tk_candidates_base(source, r, rows, cap);
@@ -749,8 +747,7 @@ DEVICE_FN void tk_counts_ahead(GLOBAL const u32* counts, u64 r, u64 g, u32 group
   *ties = tk_group_sum(e, sums);
 }
 
-// numpy's partition of rows cut among groups (after topk_init / topk_pick with `exact`, and
-// topk_count): each group writes its range's keys to their places (tk_partition_place).
+// numpy's partition of rows cut among groups (after the rounds with `exact`, and topk_count): each group writes its range's keys to their places (tk_partition_place).
 KERNEL topk_partition_scatter(GLOBAL const key_t* keys, GLOBAL const u64* state, GLOBAL const u32* counts,
                               GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 length, u64 kth, u32 groups_per_row,
                               u64 chunk, u32 write_keys, u32 index_bytes, u32 kth_only) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/key_generator.hpp"
+#include "core/table_text.hpp"
 #include "gpusort/gpusort.hpp"
 
 namespace bench {
@@ -51,6 +52,23 @@ void write_csv(const std::string& path, const std::vector<Row>& rows, const Prov
 void write_json(const std::string& path, const std::vector<Row>& rows, const std::string& meta_json);
 // Fills frac_of_copy_bw and ratio_to_cub_* (against the faster num_items variant of each CUB peer) from the rows present.
 void fill_derived(std::vector<Row>& rows, double copy_gb_per_s);
+// The fields every benchmark's JSON meta begins with: mode, command line, date (UTC), gpusort's
+// version and commit, and the device; each benchmark adds its own after them.
+gpusort::core::JsonObject run_meta(const std::string& mode, const std::string& command_line,
+                                   const gpusort::DeviceDescription& device);
+
+// Entry i of an index array of 4- or 8-byte entries (as a result's indices come back).
+inline std::uint64_t index_at(const void* indices, std::size_t index_bytes, std::uint64_t i) {
+  const unsigned char* at = static_cast<const unsigned char*>(indices) + index_bytes * i;
+  if (index_bytes == 4) {
+    std::uint32_t v;
+    std::memcpy(&v, at, 4);
+    return v;
+  }
+  std::uint64_t v;
+  std::memcpy(&v, at, 8);
+  return v;
+}
 
 inline double median_of(std::vector<double> v) {
   if (v.empty()) return NAN;

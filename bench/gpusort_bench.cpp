@@ -736,20 +736,8 @@ struct Bench {
   }
 
   std::string meta_json() const {
-    char date[32];
-    std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    gpusort::core::JsonObject m;
-    m.add("mode", opt.mode)
-        .add("command", opt.command_line)
-        .add("date", date)
-        .add("version", gpusort::version())
-        .add("commit", build_commit())
-        .add("device_id", desc.id)
-        .add("device_name", desc.name)
-        .add("driver", desc.driver)
-        .add("is_gpu", desc.is_gpu)
-        .add("copy_gb_per_s", copy_gbs)
+    gpusort::core::JsonObject m = run_meta(opt.mode, opt.command_line, desc);
+    m.add("copy_gb_per_s", copy_gbs)
         .add("repeats", repeats)
         .add("cub", cub.usable() ? cub.device_name : "absent: " + cub.why_absent)
         .add("budget_reached", budget_hit)

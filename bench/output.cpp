@@ -1,11 +1,13 @@
 // gpusort-bench output: CSV and JSON writers, and the columns derived from other rows.
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <tuple>
 
 #include "bench_common.hpp"
+#include "build_commit.hpp"
 #include "core/table_text.hpp"
 
 namespace bench {
@@ -93,6 +95,24 @@ void fill_derived(std::vector<Row>& rows, double copy_gb_per_s) {
       if (auto it = merge.find(k); it != merge.end() && r.median_ms > 0) r.ratio_to_cub_merge = it->second / r.median_ms;
     }
   }
+}
+
+gpusort::core::JsonObject run_meta(const std::string& mode, const std::string& command_line,
+                                   const gpusort::DeviceDescription& device) {
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  gpusort::core::JsonObject m;
+  m.add("mode", mode)
+      .add("command", command_line)
+      .add("date", date)
+      .add("version", gpusort::version())
+      .add("commit", build_commit())
+      .add("device_id", device.id)
+      .add("device_name", device.name)
+      .add("driver", device.driver)
+      .add("is_gpu", device.is_gpu);
+  return m;
 }
 
 }  // namespace bench

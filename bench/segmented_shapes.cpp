@@ -151,27 +151,17 @@ std::string check_segmented(const std::vector<float>& input, const std::vector<s
       what = why + " at " + std::to_string(i) + " (segment " + std::to_string(s) + ")";
     }
   };
-  auto index_at = [&](std::size_t i) -> std::uint64_t {
-    if (index_bytes == 4) {
-      std::uint32_t v;
-      std::memcpy(&v, static_cast<const unsigned char*>(indices) + 4 * i, 4);
-      return v;
-    }
-    std::uint64_t v;
-    std::memcpy(&v, static_cast<const unsigned char*>(indices) + 8 * i, 8);
-    return v;
-  };
   each_segment(offsets.size() - 1, [&](std::size_t s) {
     const std::uint64_t a = offsets[s], b = offsets[s + 1];
     for (std::uint64_t i = a; i < b; ++i) {
       // == : +0.0 and -0.0 are one key to CUB's radix sorts (either may come first), NaN never occurs.
       if (!(keys[i] == reference[i])) return fail(i, s, "keys differ from a host sort");
       if (!indices) continue;
-      const std::uint64_t j = index_at(i);
+      const std::uint64_t j = index_at(indices, index_bytes, i);
       if (j >= b - a) return fail(i, s, "index " + std::to_string(j) + " past the segment's end");
       if (std::memcmp(&keys[i], &input[a + j], sizeof(float)) != 0) return fail(i, s, "index names another key");
       if (named[a + j]++) return fail(i, s, "index " + std::to_string(j) + " given twice");
-      if (stable && i > a && std::memcmp(&keys[i], &keys[i - 1], sizeof(float)) == 0 && j < index_at(i - 1))
+      if (stable && i > a && std::memcmp(&keys[i], &keys[i - 1], sizeof(float)) == 0 && j < index_at(indices, index_bytes, i - 1))
         return fail(i, s, "equal keys out of input order (not stable)");
     }
   });

@@ -449,20 +449,8 @@ class TopkBench {
   }
 
   std::string meta_json() const {
-    char date[32];
-    std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    gpusort::core::JsonObject m;
-    m.add("mode", "topk")
-        .add("command", opt_.command_line)
-        .add("date", date)
-        .add("version", gpusort::version())
-        .add("commit", build_commit())
-        .add("device_id", desc_.id)
-        .add("device_name", desc_.name)
-        .add("driver", desc_.driver)
-        .add("is_gpu", desc_.is_gpu)
-        .add("repeats", opt_.repeats)
+    gpusort::core::JsonObject m = run_meta("topk", opt_.command_line, desc_);
+    m.add("repeats", opt_.repeats)
         .add("sorted", !opt_.unsorted)
         .add("cub",
              cub_.usable() ? "CUB " + cub_.cub_version + " on " + cub_.device_name : "absent: " + cub_.why_absent)

@@ -162,16 +162,6 @@ std::string check_topk(const std::vector<float>& keys, std::uint64_t rows, const
   const gpusort::key_less<float> before{gpusort::order::descending};
   auto bits_less = [](float a, float b) { return std::memcmp(&a, &b, 4) < 0; };
   auto same_bits = [](float a, float b) { return std::memcmp(&a, &b, 4) == 0; };
-  auto index_at = [&](std::uint64_t i) -> std::uint64_t {
-    if (index_bytes == 4) {
-      std::uint32_t v;
-      std::memcpy(&v, static_cast<const unsigned char*>(indices) + 4 * i, 4);
-      return v;
-    }
-    std::uint64_t v;
-    std::memcpy(&v, static_cast<const unsigned char*>(indices) + 8 * i, 8);
-    return v;
-  };
   std::mutex m;
   std::uint64_t first_row = rows;
   std::string what;
@@ -190,7 +180,7 @@ std::string check_topk(const std::vector<float>& keys, std::uint64_t rows, const
     if (indices) {
       std::vector<bool> named(length, false);
       for (std::uint64_t j = 0; j < k; ++j) {
-        const std::uint64_t p = index_at(r * k + j);
+        const std::uint64_t p = index_at(indices, index_bytes, r * k + j);
         if (p >= length) return fail(j, "index " + std::to_string(p) + " outside the row");
         if (!same_bits(got[j], row[p])) return fail(j, "value is not the key at index " + std::to_string(p));
         if (named[p]) return fail(j, "index " + std::to_string(p) + " given twice");

@@ -133,6 +133,31 @@ DEVICE_FN u32 tk_classify_items(GLOBAL const key_t* from, u64 first, u64 hi, int
   return counts;
 }
 
+// The group scan of a tile's packed counts (tk_classify_items'): returns the work-item's exclusive
+// prefix and sets *total to its sub-group's sum. Every work-item of the group calls it.
+DEVICE_FN u32 tk_tile_scan(u32 counts, LOCAL u32* scratch, u32 width, u32* total) {
+  const u32 excl = tk_sub_scan(counts, scratch, width);
+  *total = scratch[LOCAL_ID() | (width - 1)];
+  BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+  return excl;
+}
+
+// Counts digit `pass` of the keys at from[base], from[base + stride], ... below hi that match the
+// threshold (prefix, mask) into hist, TK_ITEMS independent loads at a time (bytes in flight).
+DEVICE_FN void tk_count_digits(GLOBAL const key_t* from, u64 base, u64 hi, u64 stride, okey_t flip, okey_t prefix,
+                               okey_t mask, u32 pass, LOCAL u32* hist) {
+  for (; base < hi; base += stride * TK_ITEMS) {
+    key_t v[TK_ITEMS];
+#pragma unroll
+    for (u32 j = 0; j < TK_ITEMS; ++j) v[j] = base + j * stride < hi ? from[base + j * stride] : (key_t)0;
+#pragma unroll
+    for (u32 j = 0; j < TK_ITEMS; ++j) {
+      const okey_t o = ordered_key(v[j], flip);
+      if (base + j * stride < hi && (o & mask) == prefix) ATOMIC_ADD_U32(&hist[tk_digit(o, pass)], 1u);
+    }
+  }
+}
+
 // Collects the selected keys of positions [lo, hi) of a row whose keys start at `row`, given the
 // selected keys before lo (taken_before: those before the threshold; ties_before: ties, taken or not).
 // Writes each at out_keys/indices[out + place]. The row belongs to a sub-group of `width` work-items
@@ -142,7 +167,7 @@ DEVICE_FN u32 tk_classify_items(GLOBAL const key_t* from, u64 first, u64 hi, int
 DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, okey_t prefix, okey_t mask,
                           u64 remaining, u64 k, u64 taken_before, u64 ties_before, GLOBAL key_t* out_keys,
                           GLOBAL u32* indices, u32 index_bytes, u64 out, LOCAL u32* scratch, u32 width) {
-  const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
+  const u32 lane = LOCAL_ID() & (width - 1);
   for (u64 start = lo; start < hi; start += (u64)width * TK_ITEMS) {
     // the rest is out once k keys are placed (the same values in every work-item of the sub-group)
     const int placed = taken_before + (ties_before < remaining ? ties_before : remaining) >= k;
@@ -151,9 +176,8 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
     key_t v[TK_ITEMS];
     u32 before, tied;
     const u32 counts = tk_classify_items(row, first, hi, !placed, flip, prefix, mask, v, &before, &tied);
-    const u32 excl = tk_sub_scan(counts, scratch, width);
-    const u32 total = scratch[last];
-    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    u32 total;
+    const u32 excl = tk_tile_scan(counts, scratch, width, &total);
     u64 b = taken_before + (excl & 0xFFFFu), e = ties_before + (excl >> 16);
     if (before | tied) {
 #pragma unroll
@@ -207,16 +231,15 @@ DEVICE_FN void tk_rows_filter(GLOBAL const key_t* row, u64 length, okey_t flip, 
                               int done, u64 remaining, u64 k, GLOBAL key_t* out_keys, GLOBAL u32* indices,
                               u32 index_bytes, u64 out, LOCAL key_t* cand_keys, LOCAL u32* cand_pos,
                               LOCAL u32* scratch, u32 width) {
-  const u32 t = LOCAL_ID(), lane = t & (width - 1), last = (t | (width - 1));
+  const u32 lane = LOCAL_ID() & (width - 1);
   u64 before_ahead = 0, ties_ahead = 0;
   for (u64 start = 0; start < length; start += (u64)width * TK_ITEMS) {
     const u64 first = start + (u64)lane * TK_ITEMS;
     key_t v[TK_ITEMS];
     u32 before, tied;
     const u32 counts = tk_classify_items(row, first, length, mine, flip, prefix, mask, v, &before, &tied);
-    const u32 excl = tk_sub_scan(counts, scratch, width);
-    const u32 total = scratch[last];
-    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    u32 total;
+    const u32 excl = tk_tile_scan(counts, scratch, width, &total);
     u64 b = before_ahead + (excl & 0xFFFFu), e = ties_ahead + (excl >> 16);
     if (before | tied) {
 #pragma unroll
@@ -290,16 +313,7 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
         if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
       }
     } else if (!done) {
-      for (u64 base = lane; base < length; base += (u64)width * TK_ITEMS) {
-        key_t v[TK_ITEMS];  // independent loads first: bytes in flight
-#pragma unroll
-        for (u32 j = 0; j < TK_ITEMS; ++j) v[j] = base + (u64)j * width < length ? row[base + (u64)j * width] : (key_t)0;
-#pragma unroll
-        for (u32 j = 0; j < TK_ITEMS; ++j) {
-          const okey_t o = ordered_key(v[j], flip);
-          if (base + (u64)j * width < length && (o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
-        }
-      }
+      tk_count_digits(row, lane, length, width, flip, prefix, mask, pass, my_hist);
     }
     BARRIER();
     // The decision in parallel: each lane sums a run of bins, a scan over the lanes finds the lane
@@ -577,16 +591,7 @@ KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_k
   u64 lo, hi;
   tk_source_range(source, count, g, groups_per_row, chunk, &lo, &hi);
   GLOBAL const key_t* from = source == 0 ? keys + r * length : cand_keys + tk_candidates_base(source, r, rows, cap);
-  for (u64 base = lo + t; base < hi; base += (u64)GROUP_SIZE * TK_ITEMS) {
-    key_t v[TK_ITEMS];  // independent loads first: bytes in flight
-#pragma unroll
-    for (u32 j = 0; j < TK_ITEMS; ++j) v[j] = base + (u64)j * GROUP_SIZE < hi ? from[base + (u64)j * GROUP_SIZE] : (key_t)0;
-#pragma unroll
-    for (u32 j = 0; j < TK_ITEMS; ++j) {
-      const okey_t o = ordered_key(v[j], flip);
-      if (base + (u64)j * GROUP_SIZE < hi && (o & mask) == prefix) ATOMIC_ADD_U32(&local_hist[tk_digit(o, pass)], 1u);
-    }
-  }
+  tk_count_digits(from, lo + t, hi, GROUP_SIZE, flip, prefix, mask, pass, local_hist);
   BARRIER();
   // the inclusive prefix over the digits: each work-item a run of bins, a scan over the runs
   const u32 per = GROUP_SIZE >= TK_RADIX ? 1u : TK_RADIX / GROUP_SIZE, first = t * per;
@@ -668,9 +673,8 @@ KERNEL topk_round_filter(GLOBAL const key_t* keys, GLOBAL key_t* cand_keys, GLOB
     key_t v[TK_ITEMS];
     u32 before, tied;
     const u32 counts = tk_classify_items(from, first, hi, 1, flip, prefix, mask, v, &before, &tied);
-    const u32 excl = tk_sub_scan(counts, scratch, GROUP_SIZE);
-    const u32 total = scratch[GROUP_SIZE - 1];
-    BARRIER();  // every work-item has read the total before the next tile's scan writes over it
+    u32 total;
+    const u32 excl = tk_tile_scan(counts, scratch, GROUP_SIZE, &total);
     u64 b = before_ahead + (excl & 0xFFFFu), e = ties_ahead + (excl >> 16);
     if (before | tied) {
 #pragma unroll

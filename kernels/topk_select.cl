@@ -65,7 +65,7 @@ DEVICE_FN int tk_settled(u64 count, u64 remaining, u32 shift, u32 exact) {
 
 // One pass's decision from its histogram: the bucket d with before < remaining <= before + count[d].
 // Called by one work-item; `s` is the row's state (private copy).
-DEVICE_FN void tk_pick(u64* s, const u32 count_of_digit[TK_RADIX], u32 pass, u32 exact) {
+DEVICE_FN void tk_pick(u64* s, GLOBAL const u32* count_of_digit, u32 pass, u32 exact) {
   u64 before = 0;
   u32 d = 0;
   for (; d < TK_RADIX - 1; ++d) {
@@ -317,7 +317,7 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
     }
     BARRIER();
     // The decision in parallel: each lane sums a run of bins, a scan over the lanes finds the lane
-    // whose run holds the k-th key, and that lane walks its run (tk_pick's rule, as topk_pick has it).
+    // whose run holds the k-th key, and that lane walks its run (tk_pick's rule).
     const u32 per_lane = width >= TK_RADIX ? 1u : TK_RADIX / width, first = lane * per_lane;
     u32 sum = 0;
     if (!done && first < TK_RADIX)
@@ -615,18 +615,14 @@ KERNEL topk_round_pick(GLOBAL u64* state, GLOBAL u32* hist, u64 rows, u64 k, u64
   GLOBAL u64* gs = state + r * TK_SPLIT_STATE_WORDS;
   if (gs[TK_DONE]) return;
   u64 s[TK_STATE_WORDS];
-  u32 c[TK_RADIX];
   for (u32 w = 0; w < TK_STATE_WORDS; ++w) s[w] = gs[w];
   if (pass > 0 && gs[TK_FILTER_ROUND] == pass - 1) {
     gs[TK_SOURCE] = tk_other_source(gs[TK_SOURCE]);
     gs[TK_COUNT] = s[TK_TIED];
     gs[TK_WRITTEN] = k - s[TK_REMAINING];
   }
-  for (u32 d = 0; d < TK_RADIX; ++d) {
-    c[d] = hist[r * TK_RADIX + d];
-    hist[r * TK_RADIX + d] = 0;
-  }
-  tk_pick(s, c, pass, exact);
+  tk_pick(s, hist + r * TK_RADIX, pass, exact);  // reads the row's counts where they are
+  for (u32 d = 0; d < TK_RADIX; ++d) hist[r * TK_RADIX + d] = 0;
   for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
   if (s[TK_DONE] || s[TK_TIED] <= cap) gs[TK_FILTER_ROUND] = pass;
 }

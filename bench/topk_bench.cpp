@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "algorithms/topk/topk_policy.hpp"
 #include "bench_common.hpp"
 #include "build_commit.hpp"
 #include "command_line.hpp"
@@ -71,6 +72,7 @@ struct TopkBenchOptions {
   std::string device;
   std::string cub_lib;
   bool no_cub = false;
+  std::string topk_policy;  // algo::parse_topk_policy_override's form; empty: the planner's own
   std::string command_line;
 };
 
@@ -133,6 +135,9 @@ std::variant<TopkBenchOptions, int> parse(int argc, char** argv) {
   app.add_option("--device", o.device, "cuda:N or opencl:P:D (default: $GPUSORT_DEVICE or the best device)");
   app.add_option("--cub-lib", o.cub_lib, "The CUB peer library (default: next to this executable)");
   app.add_flag("--no-cub", o.no_cub, "No CUB entries");
+  app.add_option("--topk-policy", o.topk_policy,
+                 "Replace the planner's choice for gpusort's entries, e.g. row_parts=0 or groups_per_row=8 "
+                 "(src/algorithms/topk/topk_policy.hpp, TopkPolicyOverride)");
   if (const auto rc = parse_command_line(app, argc, argv)) return *rc;
   if (o.shapes.empty()) o.shapes = default_topk_shapes();
   if (o.forms.empty() || (o.dists.empty() && app.count("--dists"))) {
@@ -528,6 +533,9 @@ int topk_main(int argc, char** argv) {
   auto parsed = parse(argc, argv);
   if (const int* rc = std::get_if<int>(&parsed)) return *rc;
   try {
+    const TopkBenchOptions& opt = std::get<TopkBenchOptions>(parsed);
+    if (!opt.topk_policy.empty())
+      gpusort::algo::set_topk_policy_override(gpusort::algo::parse_topk_policy_override(opt.topk_policy));
     TopkBench b(std::get<TopkBenchOptions>(std::move(parsed)));
     return b.run();
   } catch (const gpusort::Error& e) {

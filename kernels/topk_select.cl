@@ -166,7 +166,8 @@ DEVICE_FN void tk_count_digits(GLOBAL const key_t* from, u64 base, u64 hi, u64 s
 // sub-group is the whole group (its barriers are the group's).
 DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, okey_t prefix, okey_t mask,
                           u64 remaining, u64 k, u64 taken_before, u64 ties_before, GLOBAL key_t* out_keys,
-                          GLOBAL u32* indices, u32 index_bytes, u64 out, LOCAL u32* scratch, u32 width) {
+                          GLOBAL u32* indices, u32 index_bytes, u64 out, u64 pos_base, LOCAL u32* scratch,
+                          u32 width) {
   const u32 lane = LOCAL_ID() & (width - 1);
   for (u64 start = lo; start < hi; start += (u64)width * TK_ITEMS) {
     // the rest is out once k keys are placed (the same values in every work-item of the sub-group)
@@ -186,7 +187,7 @@ DEVICE_FN void tk_collect(GLOBAL const key_t* row, u64 lo, u64 hi, okey_t flip, 
         if (is_before || (is_tied && e < remaining)) {
           const u64 place = is_before ? b + (e < remaining ? e : remaining) : b + e;
           out_keys[out + place] = v[j];
-          tk_write_index(indices, index_bytes, out + place, first + j);
+          tk_write_index(indices, index_bytes, out + place, pos_base + first + j);
         }
         b += is_before;
         e += is_tied;
@@ -229,7 +230,7 @@ DEVICE_FN int tk_group_any(int mine, u32 lane, LOCAL u32* flag) {
 // out + k - remaining + their rank, else all of them with their positions to the local candidates.
 DEVICE_FN void tk_rows_filter(GLOBAL const key_t* row, u64 length, okey_t flip, okey_t prefix, okey_t mask, int mine,
                               int done, u64 remaining, u64 k, GLOBAL key_t* out_keys, GLOBAL u32* indices,
-                              u32 index_bytes, u64 out, LOCAL key_t* cand_keys, LOCAL u32* cand_pos,
+                              u32 index_bytes, u64 out, u64 pos_base, LOCAL key_t* cand_keys, LOCAL u32* cand_pos,
                               LOCAL u32* scratch, u32 width) {
   const u32 lane = LOCAL_ID() & (width - 1);
   u64 before_ahead = 0, ties_ahead = 0;
@@ -247,16 +248,16 @@ DEVICE_FN void tk_rows_filter(GLOBAL const key_t* row, u64 length, okey_t flip, 
         const u32 is_before = (before >> j) & 1u, is_tied = (tied >> j) & 1u;
         if (is_before) {
           out_keys[out + b] = v[j];
-          tk_write_index(indices, index_bytes, out + b, first + j);
+          tk_write_index(indices, index_bytes, out + b, pos_base + first + j);
         } else if (is_tied && done) {
           if (e < remaining) {
             const u64 at = out + (k - remaining) + e;
             out_keys[at] = v[j];
-            tk_write_index(indices, index_bytes, at, first + j);
+            tk_write_index(indices, index_bytes, at, pos_base + first + j);
           }
         } else if (is_tied) {
           cand_keys[e] = v[j];
-          cand_pos[e] = (u32)(first + j);
+          cand_pos[e] = (u32)(pos_base + first + j);
         }
         b += is_before;
         e += is_tied;
@@ -278,7 +279,7 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
                                  u32 rows_per_group, LOCAL u32* my_hist, LOCAL u64* my_state, LOCAL u64* state,
                                  LOCAL u32* scratch, LOCAL u32* flags, u32 cap, LOCAL key_t* my_cand_keys,
                                  LOCAL u32* my_cand_pos, GLOBAL key_t* out_keys, GLOBAL u32* indices,
-                                 u32 index_bytes, u64 out) {
+                                 u32 index_bytes, u64 out, u64 pos_base) {
   const u32 t = LOCAL_ID(), width = GROUP_SIZE / rows_per_group, lane = t & (width - 1);
   if (lane == 0) {
     u64 s[TK_STATE_WORDS];
@@ -344,7 +345,7 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
     if (tk_group_any(filter, lane, flags + 1)) {
       tk_rows_filter(row, length, flip, (okey_t)my_state[TK_PREFIX], (okey_t)my_state[TK_MASK], filter,
                      my_state[TK_DONE] != 0, my_state[TK_REMAINING], k, out_keys, indices, index_bytes, out,
-                     my_cand_keys, my_cand_pos, scratch, width);
+                     pos_base, my_cand_keys, my_cand_pos, scratch, width);
       if (filter && lane == 0) {
         my_state[TK_IN_LOCAL] = 1;
         my_state[TK_LOCAL_COUNT] = my_state[TK_TIED];
@@ -392,9 +393,18 @@ DEVICE_FN void tk_local_collect(LOCAL const key_t* cand_keys, LOCAL const u32* c
 // Each row has a sub-group of GROUP_SIZE / rows_per_group work-items (a power of two, at least 32),
 // its own histogram and state. The group runs the passes until every one of its rows is settled.
 // local_candidates 0: every pass reads the row, then one collection read (tk_collect).
+//
+// Parts (parts > 1; rows_per_group 1): each of the `rows` rows of `length` keys is cut into `parts`
+// runs of part_length keys (the last takes the rest, so that none is shorter than k) and each run is
+// a row of its own here, with indices the positions within the whole row. Its k first keys are the
+// row's candidates: the row's k first keys are among the parts' (a key beaten by k keys of its run is
+// beaten by k of the row), and equal keys of a row keep their position order in the parts' output,
+// run after run, so a top-k of the candidates that takes ties by the lower place takes them by
+// position (topk_map_positions then turns the places into positions).
 
 KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
-                 u32 index_bytes, okey_t flip, u32 rows_per_group, u32 local_candidates) {
+                 u32 index_bytes, okey_t flip, u32 rows_per_group, u32 local_candidates, u64 parts,
+                 u64 part_length) {
   LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_ROW_STATE_WORDS];
@@ -402,15 +412,17 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
   LOCAL_ARRAY key_t cand_keys[TK_LOCAL_CANDIDATES];
   LOCAL_ARRAY u32 cand_pos[TK_LOCAL_CANDIDATES];
   const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width, lane = LOCAL_ID() & (width - 1);
-  const u64 r = GROUP_ID() * rows_per_group + sub;
-  const int valid = r < rows;
+  const u64 r = GROUP_ID() * rows_per_group + sub;  // the row (or part of a row) and its place in the output
+  const int valid = r < rows * parts;
   const u32 cap = local_candidates ? TK_LOCAL_CANDIDATES / rows_per_group : 0u;
-  GLOBAL const key_t* row = keys + r * length;
+  const u64 part = r % parts, lo = part * part_length;
+  const u64 len = parts == 1 ? length : part + 1 == parts ? length - lo : part_length;
+  GLOBAL const key_t* row = keys + (r / parts) * length + lo;
   LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
   LOCAL key_t* my_cand_keys = cand_keys + sub * cap;
   LOCAL u32* my_cand_pos = cand_pos + sub * cap;
-  tk_rows_threshold(row, length, k, flip, 0, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state, scratch,
-                    flags, cap, my_cand_keys, my_cand_pos, out_keys, indices, index_bytes, r * k);
+  tk_rows_threshold(row, len, k, flip, 0, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state, scratch,
+                    flags, cap, my_cand_keys, my_cand_pos, out_keys, indices, index_bytes, r * k, lo);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
   const u64 remaining = my_state[TK_REMAINING];
   const int in_local = my_state[TK_IN_LOCAL] != 0;
@@ -422,8 +434,19 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
   // rows never filtered: the collection reads the row (a missing row, past the last, reads no keys)
   const int row_left = valid && !in_local;
   if (tk_group_any(row_left, lane, flags + 1))
-    tk_collect(row, 0, length, flip, prefix, mask, row_left ? remaining : 0, row_left ? k : 0, 0, 0, out_keys,
-               indices, index_bytes, r * k, scratch, width);
+    tk_collect(row, 0, len, flip, prefix, mask, row_left ? remaining : 0, row_left ? k : 0, 0, 0, out_keys,
+               indices, index_bytes, r * k, lo, scratch, width);
+}
+
+// After a top-k of parts' candidates (topk_rows with parts > 1, then a top-k of each row's
+// candidates with u32 places as indices): each selected key's place among its row's candidates
+// (places, rows x k) becomes its position in the row (cand_pos, rows x per_row), written as
+// index_bytes-wide indices.
+KERNEL topk_map_positions(GLOBAL const u32* places, GLOBAL const u32* cand_pos, GLOBAL u32* indices, u64 rows, u64 k,
+                          u64 per_row, u32 index_bytes) {
+  const u64 i = GLOBAL_ID();
+  if (i >= rows * k) return;
+  tk_write_index(indices, index_bytes, i, cand_pos[(i / k) * per_row + places[i]]);
 }
 
 // Writes the keys of positions [lo, hi) of a row whose keys start at `row` to their places in the
@@ -486,7 +509,7 @@ KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLO
   GLOBAL const key_t* row = keys + r * length;
   LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
   tk_rows_threshold(row, length, kth + 1, (okey_t)0, 1, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state,
-                    scratch, flags, 0, no_cand_keys, no_cand_pos, out_keys, indices, index_bytes, 0);
+                    scratch, flags, 0, no_cand_keys, no_cand_pos, out_keys, indices, index_bytes, 0, 0);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
   const u64 before = kth + 1 - my_state[TK_REMAINING], tied = my_state[TK_TIED];
   tk_partition_place(row, 0, length, valid, prefix, mask, before, tied, 0, 0, kth_only, kth, out_keys, write_keys,

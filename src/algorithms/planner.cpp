@@ -203,7 +203,18 @@ Plan plan_topk(const SortRequest& request, rt::Device& device) {
   plan.request = request;
   plan.topk = choose_topk(desc, request);
   const std::uint64_t selected = request.rows * request.k;
-  if (request.topk_sorted && request.k > 1) {
+  if (plan.topk.row_parts > 1) {
+    // the row's k among its parts' candidates: a top-k of rows of row_parts x k, with u32 places
+    // among the candidates as indices where indices are asked for (topk_map_positions maps them)
+    SortRequest candidates = request;
+    candidates.n = request.rows * plan.topk.row_parts * request.k;
+    candidates.row_length = plan.topk.row_parts * request.k;
+    candidates.value_bytes = request.value_bytes ? 4 : 0;
+    candidates.where = data_location::device;
+    plan.parts.push_back(make_plan(candidates, device));
+    plan.parts[0].part = true;
+    plan.algorithm = plan.parts[0].algorithm;
+  } else if (request.topk_sorted && request.k > 1) {
     SortOptions o;
     o.order = request.options.order;
     o.stable = true;

@@ -221,6 +221,59 @@ TEST(TopkSelect, SplitRowsThroughCandidates) {
   }
 }
 
+// Rows cut into parts (topk_rows over each part, then a top-k of the parts' candidates and the
+// places mapped back to positions), as long rows with a small k run on a GPU, forced onto short rows
+// here: the last part longer than the others, ties across parts (few unique, all equal: the lowest
+// positions), NaN-heavy rows, both orders, sorted and not, int32 / int64 indices and keys alone.
+TEST(TopkSelect, RowsCutIntoParts) {
+  const std::uint64_t seed = fresh_seed();
+  for (std::uint64_t parts : {2ull, 3ull, 7ull}) {
+    algo::set_topk_policy_override({.row_parts = parts});
+    for (std::uint64_t rows : {1ull, 3ull}) {
+      const std::uint64_t length = rows == 1 ? 20011 : 4103;
+      const std::string what = std::to_string(parts) + " parts a row, " + std::to_string(rows) + " x " +
+                               std::to_string(length) + ", seed " + std::to_string(seed);
+      const auto normal = clustered_floats(rows * length, true, seed);
+      const auto few = make_keys<std::uint32_t>(rows * length, dist::few_unique, seed + 1);
+      const auto nan = nan_heavy<float>(rows * length, seed + 2);
+      const auto u64 = make_keys<std::uint64_t>(rows * length, dist::uniform, seed + 3);
+      for (std::uint64_t k : std::vector<std::uint64_t>{1, 2, 33, 256, length / (2 * parts)}) {
+        check_topk<float, std::int64_t>(normal, rows, k, true, true, what + ", normal");
+        check_topk<float, std::int32_t>(normal, rows, k, false, false, what + ", normal");
+        check_topk<std::uint32_t, std::int64_t>(few, rows, k, k % 2 == 0, true, what + ", few unique");
+        check_topk<float, std::int64_t>(nan, rows, k, k % 2 == 1, k % 3 != 0, what + ", NaN-heavy");
+        check_topk<std::uint64_t, std::int32_t>(u64, rows, k, true, true, what + ", random bits");
+        check_topk_keys<float>(nan, rows, k, false, true, what + ", NaN-heavy, keys alone");
+      }
+    }
+    const std::vector<float> equal(2 * 3000, 2.5f);  // all tied: the lowest positions, in position order
+    for (std::uint64_t k : {1ull, 100ull}) {
+      std::vector<float> values(2 * k);
+      std::vector<std::int64_t> indices(2 * k);
+      topk(test_context(), std::span<const float>(equal), k, std::span<float>(values),
+           std::span<std::int64_t>(indices), {.rows = 2, .sorted = false});
+      for (std::uint64_t j = 0; j < 2 * k; ++j) ASSERT_EQ(indices[j], std::int64_t(j % k)) << "k " << k;
+    }
+  }
+  algo::set_topk_policy_override({});
+}
+
+TEST(TopkPlan, PrintsTheParts) {
+  algo::set_topk_policy_override({.row_parts = 4});
+  const SortRequest r{.type = key_type::f32, .n = 2 * 40000, .value_bytes = 8, .rows = 2, .row_length = 40000,
+                      .topk = true, .k = 50};
+  const SortPlan p = plan(test_context(), r);
+  algo::set_topk_policy_override({});
+  EXPECT_NE(p.text().find("each row cut into 4 parts of 10000 keys"), std::string::npos) << p.text();
+  EXPECT_NE(p.text().find("topk_select.cl topk_rows: 8 groups"), std::string::npos) << p.text();
+  EXPECT_NE(p.text().find("the row's k among its candidates"), std::string::npos) << p.text();
+  EXPECT_NE(p.text().find("topk_map_positions"), std::string::npos) << p.text();
+  EXPECT_NE(p.text().find("sort 2 rows of 50"), std::string::npos) << p.text();
+  EXPECT_THROW(algo::parse_topk_policy_override("row_parts=x"), Error);
+  EXPECT_THROW(algo::parse_topk_policy_override("parts=2"), Error);
+  EXPECT_EQ(algo::parse_topk_policy_override("row_parts=0,groups_per_row=8").row_parts, 0u);
+}
+
 // The GPU rows' group of 256: sub-groups of 32 to 256 work-items a row, one bin a lane in the pick.
 TEST(TopkSelect, GroupsOf256) {
   algo::set_topk_policy_override({.group = 256});

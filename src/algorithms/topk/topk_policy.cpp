@@ -5,6 +5,8 @@
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/radix_tuning.hpp"
+#include "core/override_list.hpp"
+#include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
 namespace {
@@ -25,7 +27,8 @@ constexpr TopkTuning kRows[] = {
      .group_keys = 65536,
      .groups_per_compute_unit = 1,
      .candidate_divisor = 16,
-     .local_candidates = true},
+     .local_candidates = true,
+     .part_k_ratio = 16},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -36,7 +39,8 @@ constexpr TopkTuning kRows[] = {
      .group_keys = 16384,
      .groups_per_compute_unit = 4,
      .candidate_divisor = 16,
-     .local_candidates = true},
+     .local_candidates = true,
+     .part_k_ratio = 16},
 };
 
 TopkPolicyOverride g_override;
@@ -72,13 +76,62 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
   const std::uint32_t divisor = g_override.candidate_divisor.value_or(c.row->candidate_divisor);
   if (c.groups_per_row > 1 && divisor != 0) c.candidate_cap = ceil_div(length, divisor);
+  // Parts instead of rounds where k is small against the row: one launch selects every part's k.
+  const std::uint64_t parts_rule = g_override.row_parts.value_or(g_override.groups_per_row ? 0 : 1);
+  if ((c.groups_per_row > 1 || parts_rule >= 2) && !r.partition && parts_rule != 0 &&
+      length < (std::uint64_t(1) << 32)) {
+    std::uint64_t parts = parts_rule;
+    if (parts_rule == 1) {
+      const std::uint64_t part = std::max<std::uint64_t>(c.row->group_keys, std::uint64_t(c.row->part_k_ratio) * r.k);
+      parts = c.row->part_k_ratio == 0 ? 0 : length / part;
+      if (rows * parts * 2 < fill) parts = 0;
+    }
+    // at least 2k keys a part: the candidates' own top-k (rows of parts x k) is never cut again by a
+    // forced count, and a tuned cut shrinks each row part_k_ratio-fold
+    if (parts >= 2 && length / parts >= 2 * std::max<std::uint64_t>(r.k, 1)) {
+      c.row_parts = parts;
+      c.part_length = length / parts;
+      c.groups_per_row = 1;
+      c.chunk = 0;
+      c.candidate_cap = 0;
+    }
+  }
   c.local_candidates = c.groups_per_row == 1 && g_override.local_candidates.value_or(c.row->local_candidates);
-  if (c.groups_per_row == 1) {
+  if (c.row_parts > 1) {
+    c.rows_per_group = 1;  // parts of one row differ in length by the rest: a group each
+  } else if (c.groups_per_row == 1) {
     const std::uint64_t width = std::clamp<std::uint64_t>(next_pow2(ceil_div(std::max<std::uint64_t>(length, 1), 8)),
                                                           kMinRowWorkItems, c.group);
     c.rows_per_group = static_cast<std::uint32_t>(std::min<std::uint64_t>(kMaxRowsPerGroup, c.group / width));
   }
   return c;
+}
+
+TopkPolicyOverride parse_topk_policy_override(std::string_view spec) {
+  TopkPolicyOverride o;
+  core::for_each_override(spec, "top-k policy", [&](std::string_view name, std::uint64_t v, std::string_view text) {
+    const auto bad = [&](const char* why) {
+      return Error(errc::invalid_argument, "top-k policy: '" + std::string(text) + "': " + why);
+    };
+    if (name == "groups_per_row") {
+      if (v == 0 || v > 0xFFFFFFFFu) throw bad("1 or more");
+      o.groups_per_row = static_cast<std::uint32_t>(v);
+    } else if (name == "group") {
+      if (v < 64 || v > 1024 || (v & (v - 1)) != 0) throw bad("a power of two from 64 to 1024");
+      o.group = static_cast<std::uint32_t>(v);
+    } else if (name == "candidate_divisor") {
+      if (v > 0xFFFFFFFFu) throw bad("too large");
+      o.candidate_divisor = static_cast<std::uint32_t>(v);
+    } else if (name == "local_candidates") {
+      if (v > 1) throw bad("0 or 1");
+      o.local_candidates = v == 1;
+    } else if (name == "row_parts") {
+      o.row_parts = v;
+    } else {
+      throw bad("unknown name (src/algorithms/topk/topk_policy.hpp, TopkPolicyOverride)");
+    }
+  });
+  return o;
 }
 
 }  // namespace gpusort::algo

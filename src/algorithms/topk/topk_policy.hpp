@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 
 #include "gpusort/device.hpp"
 #include "gpusort/plan.hpp"
@@ -29,6 +30,11 @@ struct TopkTuning {
   // Rows in one group: a row's tied keys move to local memory once they fit (kernels/topk_select.cl
   // TK_LOCAL_CANDIDATES, shared by the group's rows), and the later passes read only them.
   bool local_candidates;
+  // Rows that would be cut among groups are cut into parts instead where k is small: each part of at
+  // least group_keys and at least part_k_ratio x k keys gets a group of its own that selects the
+  // part's k in one launch (topk_rows), and a second top-k selects each row's k among its parts'.
+  // Taken where the parts fill at least half the device. 0: never.
+  std::uint32_t part_k_ratio;
 };
 
 std::span<const TopkTuning> topk_tuning_rows();
@@ -48,6 +54,11 @@ struct TopkChoice {
   std::uint32_t passes = 0;  // digit passes at most (key bits / 8); fewer run where a bucket settles k
   std::uint64_t candidate_cap = 0;  // groups_per_row > 1: the candidates a row's buffer holds (row / divisor)
   bool local_candidates = false;    // groups_per_row 1: TopkTuning::local_candidates
+  // More than 1: each row is cut into this many parts of part_length keys (the last takes the rest),
+  // each part's k selected by a group of its own (topk_rows, groups_per_row 1, one part a group), then
+  // the row's k among its parts' by a top-k of rows of row_parts x k candidates (Plan::parts[0]).
+  std::uint64_t row_parts = 1;
+  std::uint64_t part_length = 0;
 };
 
 // The choice for a validated top-k request on `device`.
@@ -59,7 +70,13 @@ struct TopkPolicyOverride {
   std::optional<std::uint32_t> group;           // work-items per group: a power of two, 64..1024
   std::optional<std::uint32_t> candidate_divisor;  // TopkTuning::candidate_divisor (1: from the first round)
   std::optional<bool> local_candidates;            // TopkTuning::local_candidates
+  // Parts per row (TopkChoice::row_parts): 0 never, 1 the tuning's rule, 2 or more that many (each
+  // part at least k keys). Unset: the tuning's rule, unless groups_per_row is set.
+  std::optional<std::uint64_t> row_parts;
 };
+// The override in "name=N,..." form (gpusort-bench topk --topk-policy): groups_per_row, group,
+// candidate_divisor, local_candidates (0 or 1), row_parts. Error(invalid_argument) for anything else.
+TopkPolicyOverride parse_topk_policy_override(std::string_view spec);
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);
 

@@ -39,6 +39,69 @@ void select_split(const Plan& plan, TopkJob& job) {
   topk_split_threshold(plan, job.device, job.keys, plan.request.k, largest(plan), false, &out);
 }
 
+// Rows cut into parts (TopkChoice::row_parts): the candidates' keys and positions (rows x parts x k)
+// and, where indices are asked for, the u32 places among them that the candidates' top-k selects.
+struct PartsTemps {
+  std::uint64_t cand_keys, cand_pos, places;
+};
+PartsTemps parts_temps(const Plan& plan) {
+  const SortRequest& r = plan.request;
+  const std::uint64_t candidates = r.rows * plan.topk.row_parts * r.k;
+  return {candidates * key_size(r.type), candidates * 4, r.value_bytes ? r.rows * r.k * 4 : 0};
+}
+
+void select_and_sort(const Plan& plan, TopkJob& job);
+
+// Every part's k in one launch, then the row's k among them (Plan::parts[0], itself a top-k, sorted
+// where this one is), then the places among the candidates mapped to positions in the row.
+void select_parts(const Plan& plan, TopkJob& job) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  rt::Device& dev = job.device;
+  const PartsTemps bytes = parts_temps(plan);
+  rt::BufferPool& pool = dev.temp_pool();
+  const rt::BufferPtr cand_keys = pool.get(bytes.cand_keys), cand_pos = pool.get(bytes.cand_pos);
+  const rt::BufferPtr places = bytes.places ? pool.get(bytes.places) : nullptr;
+  rt::Program& program = topk_program(dev, r.type, c.group);
+  dev.launch(program.kernel("topk_rows"), {r.rows * c.row_parts, c.group, 0},
+             {job.keys, *cand_keys, *cand_pos, r.rows, r.row_length, r.k, std::uint32_t(4),
+              topk_flip_arg(r.type, largest(plan)), std::uint32_t(1), std::uint32_t(c.local_candidates), c.row_parts,
+              c.part_length});
+  TopkJob among{dev, *cand_keys, job.out_keys, places.get()};
+  select_and_sort(plan.parts[0], among);
+  if (places) {
+    const std::uint64_t items = r.rows * r.k;
+    dev.launch(program.kernel("topk_map_positions"), {ceil_div(items, c.group), c.group, 0},
+               {*places, *cand_pos, *job.indices, r.rows, r.k, c.row_parts * r.k, std::uint32_t(r.value_bytes)});
+  }
+}
+
+void select_and_sort(const Plan& plan, TopkJob& job) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  rt::Device& dev = job.device;
+  if (r.k == 0 || r.rows == 0) return;
+  if (c.row_parts > 1) {
+    select_parts(plan, job);
+    return;
+  }
+  if (c.groups_per_row > 1) {
+    select_split(plan, job);
+  } else {
+    rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
+    dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"), {ceil_div(r.rows, c.rows_per_group), c.group, 0},
+               {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
+                topk_flip_arg(r.type, largest(plan)), c.rows_per_group, std::uint32_t(c.local_candidates),
+                std::uint64_t(1), std::uint64_t(0)});
+  }
+  if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
+    const Plan& sort = plan.parts[0];
+    SortJob sort_job{dev, r.type, r.rows * r.k, r.value_bytes, job.out_keys, job.indices, sort.options()};
+    SegmentedJob segmented{sort_job, {.count = r.rows, .row_length = r.k}};
+    run_segmented(sort, segmented);
+  }
+}
+
 }  // namespace
 
 rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group) {
@@ -100,36 +163,25 @@ std::uint64_t topk_split_temp_bytes(const Plan& plan) {
 
 RunEvents run_topk(const Plan& plan, TopkJob& job) {
   const SortRequest& r = plan.request;
-  const TopkChoice& c = plan.topk;
   rt::Device& dev = job.device;
   if (r.value_bytes != 0 && job.indices == nullptr)
     throw Error(errc::invalid_argument, "top-k: index bytes given without an indices buffer");
   RunEvents events;
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   events.start = dev.record();
-  if (r.k != 0 && r.rows != 0) {
-    if (c.groups_per_row > 1) {
-      select_split(plan, job);
-    } else {
-      rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
-      dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"),
-                 {ceil_div(r.rows, c.rows_per_group), c.group, 0},
-                 {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
-                  topk_flip_arg(r.type, largest(plan)), c.rows_per_group, std::uint32_t(c.local_candidates)});
-    }
-    if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
-      const Plan& sort = plan.parts[0];
-      SortJob sort_job{dev, r.type, r.rows * r.k, r.value_bytes, job.out_keys, job.indices, sort.options()};
-      SegmentedJob segmented{sort_job, {.count = r.rows, .row_length = r.k}};
-      run_segmented(sort, segmented);
-    }
-  }
+  select_and_sort(plan, job);
   events.stop = dev.record();
   events.programs_compiled = rt::program_cache_stats().compiled - compiled_before;
   return events;
 }
 
 std::uint64_t topk_temp_bytes(const Plan& plan, rt::Device& device) {
+  if (plan.topk.row_parts > 1) {
+    const PartsTemps t = parts_temps(plan);
+    std::uint64_t bytes = temp_request_bytes(t.cand_keys) + temp_request_bytes(t.cand_pos);
+    if (t.places) bytes += temp_request_bytes(t.places);
+    return bytes + topk_temp_bytes(plan.parts[0], device);
+  }
   std::uint64_t bytes = topk_split_temp_bytes(plan);
   if (!plan.parts.empty()) bytes += segmented_temp_bytes(plan.parts[0], device);
   return bytes;
@@ -148,6 +200,21 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                              "from the top, stopping once the bucket of the k-th key holds exactly the keys still "
                              "missing";
   const std::string what = r.value_bytes ? " with " + std::to_string(r.value_bytes) + "-byte indices" : ", keys alone";
+  if (c.row_parts > 1) {
+    lines.push_back("each row cut into " + std::to_string(c.row_parts) +
+                    " parts of " + std::to_string(c.part_length) + " keys (the last takes the rest), each part's k a "
+                    "row of its own");
+    lines.push_back("topk_select.cl topk_rows: " + std::to_string(r.rows * c.row_parts) + " groups of " +
+                    std::to_string(c.group) + " work-items, one part each: " + digits + "; the k = " +
+                    std::to_string(r.k) + " of each part written as the row's candidates (" +
+                    std::to_string(c.row_parts * r.k) + " a row) with their positions (ties by lower position)");
+    for (const std::string& step : topk_plan_steps(plan.parts[0], device))
+      lines.push_back("the row's k among its candidates: " + step);
+    if (r.value_bytes)
+      lines.push_back("topk_select.cl topk_map_positions: each selected candidate's place turned into its position "
+                      "in the row (" + std::to_string(r.value_bytes) + "-byte indices)");
+    return lines;
+  }
   if (c.groups_per_row == 1) {
     lines.push_back("topk_select.cl topk_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
                     " groups of " + std::to_string(c.group) + " work-items, " +
@@ -198,6 +265,7 @@ std::vector<std::string> topk_round_steps(const Plan& plan, const std::string& d
 }
 
 std::string topk_report_name(const Plan& plan) {
+  if (plan.topk.row_parts > 1) return "topk parts + " + topk_report_name(plan.parts[0]);
   std::string name = "topk radix-select";
   if (!plan.parts.empty() && plan.request.k > 1) name += " + " + segmented_report_name(plan.parts[0]);
   return name;

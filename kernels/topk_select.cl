@@ -158,6 +158,29 @@ DEVICE_FN void tk_count_digits(GLOBAL const key_t* from, u64 base, u64 hi, u64 s
   }
 }
 
+// Counting copies: clustered keys (normal floats share a few top digits) send most of a warp's
+// atomics to a few bins, which the hardware takes one after another. Work-items count into
+// `copies` histograms instead (the work-item's copy: lane % copies), each TK_HIST_STRIDE words apart
+// so that one bin's copies sit in different banks, and the copies are folded into the first before
+// the digit is picked. TK_HIST_COPIES_MAX copies fit the arrays below.
+#define TK_HIST_STRIDE (TK_RADIX + 1u)
+#define TK_HIST_COPIES_MAX 8u
+
+// Zeroes `copies` histogram copies (the work-items [lane] of a sub-group of `width`).
+DEVICE_FN void tk_clear_copies(LOCAL u32* hist, u32 copies, u32 lane, u32 width) {
+  for (u32 d = lane; d < copies * TK_HIST_STRIDE; d += width) hist[d] = 0;
+}
+
+// Adds copies 1 .. copies - 1 into the first (between the group's barriers after the counts and
+// before the first reads of the sums).
+DEVICE_FN void tk_fold_copies(LOCAL u32* hist, u32 copies, u32 lane, u32 width) {
+  for (u32 d = lane; d < TK_RADIX; d += width) {
+    u32 sum = hist[d];
+    for (u32 c = 1; c < copies; ++c) sum += hist[c * TK_HIST_STRIDE + d];
+    hist[d] = sum;
+  }
+}
+
 // Collects the selected keys of positions [lo, hi) of a row whose keys start at `row`, given the
 // selected keys before lo (taken_before: those before the threshold; ties_before: ties, taken or not).
 // Writes each at out_keys/indices[out + place]. The row belongs to a sub-group of `width` work-items
@@ -270,7 +293,8 @@ DEVICE_FN void tk_rows_filter(GLOBAL const key_t* row, u64 length, okey_t flip, 
 
 // The passes of a whole row in one work-group or sub-group (topk_rows, topk_partition_rows): the
 // sub-group of `width` work-items narrows its row's threshold in my_state (local,
-// TK_ROW_STATE_WORDS) with my_hist (TK_RADIX words), until every row of the group is settled. Every
+// TK_ROW_STATE_WORDS) with my_hist (`copies` counting copies, TK_HIST_STRIDE words each; the first
+// holds the sums), until every row of the group is settled. Every
 // work-item of the group calls it; `valid` 0: the sub-group has no row (past the last). flags: two
 // local words. cap != 0 (a top-k): once the tied bucket holds at most cap keys, the row is read one
 // last time (tk_rows_filter, writing to out_keys / indices at out) and the later passes read its
@@ -279,8 +303,9 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
                                  u32 rows_per_group, LOCAL u32* my_hist, LOCAL u64* my_state, LOCAL u64* state,
                                  LOCAL u32* scratch, LOCAL u32* flags, u32 cap, LOCAL key_t* my_cand_keys,
                                  LOCAL u32* my_cand_pos, GLOBAL key_t* out_keys, GLOBAL u32* indices,
-                                 u32 index_bytes, u64 out, u64 pos_base) {
+                                 u32 index_bytes, u64 out, u64 pos_base, u32 copies) {
   const u32 t = LOCAL_ID(), width = GROUP_SIZE / rows_per_group, lane = t & (width - 1);
+  LOCAL u32* my_copy = my_hist + (lane % copies) * TK_HIST_STRIDE;
   if (lane == 0) {
     u64 s[TK_STATE_WORDS];
     tk_start(s, length, k, exact);
@@ -306,17 +331,21 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
     const int done = my_state[TK_DONE] != 0, in_local = my_state[TK_IN_LOCAL] != 0;
     const u64 local_count = my_state[TK_LOCAL_COUNT];
     const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
-    for (u32 d = lane; d < TK_RADIX; d += width) my_hist[d] = 0;
+    tk_clear_copies(my_hist, copies, lane, width);
     BARRIER();
     if (!done && in_local) {
       for (u64 i = lane; i < local_count; i += width) {
         const okey_t o = ordered_key(my_cand_keys[i], flip);
-        if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_hist[tk_digit(o, pass)], 1u);
+        if ((o & mask) == prefix) ATOMIC_ADD_U32(&my_copy[tk_digit(o, pass)], 1u);
       }
     } else if (!done) {
-      tk_count_digits(row, lane, length, width, flip, prefix, mask, pass, my_hist);
+      tk_count_digits(row, lane, length, width, flip, prefix, mask, pass, my_copy);
     }
     BARRIER();
+    if (copies > 1) {
+      tk_fold_copies(my_hist, copies, lane, width);
+      BARRIER();
+    }
     // The decision in parallel: each lane sums a run of bins, a scan over the lanes finds the lane
     // whose run holds the k-th key, and that lane walks its run (tk_pick's rule).
     const u32 per_lane = width >= TK_RADIX ? 1u : TK_RADIX / width, first = lane * per_lane;
@@ -389,6 +418,13 @@ DEVICE_FN void tk_local_collect(LOCAL const key_t* cand_keys, LOCAL const u32* c
   }
 }
 
+// The counting copies each of a group's rows takes: the group's TK_HIST_COPIES_MAX shared equally,
+// at most `wanted` (the host's choice; 1: one histogram a row).
+DEVICE_FN u32 tk_row_copies(u32 wanted, u32 rows_per_group) {
+  const u32 share = TK_HIST_COPIES_MAX / rows_per_group;
+  return wanted < 1u ? 1u : wanted < share ? wanted : share;
+}
+
 // ---- whole rows in one work-group: one row, or rows_per_group short rows ----
 // Each row has a sub-group of GROUP_SIZE / rows_per_group work-items (a power of two, at least 32),
 // its own histogram and state. The group runs the passes until every one of its rows is settled.
@@ -404,8 +440,8 @@ DEVICE_FN void tk_local_collect(LOCAL const key_t* cand_keys, LOCAL const u32* c
 
 KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
                  u32 index_bytes, okey_t flip, u32 rows_per_group, u32 local_candidates, u64 parts,
-                 u64 part_length) {
-  LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
+                 u64 part_length, u32 hist_copies) {
+  LOCAL_ARRAY u32 hist[TK_HIST_COPIES_MAX * TK_HIST_STRIDE];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_ROW_STATE_WORDS];
   LOCAL_ARRAY u32 flags[2];
@@ -421,8 +457,10 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
   LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
   LOCAL key_t* my_cand_keys = cand_keys + sub * cap;
   LOCAL u32* my_cand_pos = cand_pos + sub * cap;
-  tk_rows_threshold(row, len, k, flip, 0, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state, scratch,
-                    flags, cap, my_cand_keys, my_cand_pos, out_keys, indices, index_bytes, r * k, lo);
+  const u32 copies = tk_row_copies(hist_copies, rows_per_group);
+  tk_rows_threshold(row, len, k, flip, 0, valid, rows_per_group, hist + sub * copies * TK_HIST_STRIDE, my_state,
+                    state, scratch, flags, cap, my_cand_keys, my_cand_pos, out_keys, indices, index_bytes, r * k, lo,
+                    copies);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
   const u64 remaining = my_state[TK_REMAINING];
   const int in_local = my_state[TK_IN_LOCAL] != 0;
@@ -496,8 +534,9 @@ DEVICE_FN void tk_partition_place(GLOBAL const key_t* row, u64 lo, u64 hi, int v
 // selected with an exact threshold, then the row written in three runs (tk_partition_place), to
 // out_keys / indices at r * length; kth_only: each row's key of rank kth alone, at r.
 KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows,
-                           u64 length, u64 kth, u32 write_keys, u32 index_bytes, u32 kth_only, u32 rows_per_group) {
-  LOCAL_ARRAY u32 hist[TK_MAX_ROWS_PER_GROUP * TK_RADIX];
+                           u64 length, u64 kth, u32 write_keys, u32 index_bytes, u32 kth_only, u32 rows_per_group,
+                           u32 hist_copies) {
+  LOCAL_ARRAY u32 hist[TK_HIST_COPIES_MAX * TK_HIST_STRIDE];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_ROW_STATE_WORDS];
   LOCAL_ARRAY u32 flags[2];
@@ -508,8 +547,10 @@ KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLO
   const int valid = r < rows;
   GLOBAL const key_t* row = keys + r * length;
   LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
-  tk_rows_threshold(row, length, kth + 1, (okey_t)0, 1, valid, rows_per_group, hist + sub * TK_RADIX, my_state, state,
-                    scratch, flags, 0, no_cand_keys, no_cand_pos, out_keys, indices, index_bytes, 0, 0);
+  const u32 copies = tk_row_copies(hist_copies, rows_per_group);
+  tk_rows_threshold(row, length, kth + 1, (okey_t)0, 1, valid, rows_per_group, hist + sub * copies * TK_HIST_STRIDE,
+                    my_state, state, scratch, flags, 0, no_cand_keys, no_cand_pos, out_keys, indices, index_bytes, 0,
+                    0, copies);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
   const u64 before = kth + 1 - my_state[TK_REMAINING], tied = my_state[TK_TIED];
   tk_partition_place(row, 0, length, valid, prefix, mask, before, tied, 0, 0, kth_only, kth, out_keys, write_keys,
@@ -591,8 +632,8 @@ KERNEL topk_round_init(GLOBAL u64* state, GLOBAL u32* hist, GLOBAL u64* running,
 
 KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_keys, GLOBAL const u64* state,
                             GLOBAL u32* hist, GLOBAL u32* group_hist, GLOBAL u64* running, u64 rows, u64 length,
-                            u32 groups_per_row, u64 chunk, u64 cap, okey_t flip, u32 pass) {
-  LOCAL_ARRAY u32 local_hist[TK_RADIX];
+                            u32 groups_per_row, u64 chunk, u64 cap, okey_t flip, u32 pass, u32 hist_copies) {
+  LOCAL_ARRAY u32 local_hist[TK_HIST_COPIES_MAX * TK_HIST_STRIDE];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   const u32 t = LOCAL_ID();
   const u64 r = GROUP_ID() / groups_per_row, g = GROUP_ID() % groups_per_row;
@@ -609,13 +650,18 @@ KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_k
     GLOBAL u64* my_running = running + r * groups_per_row + g;
     *my_running = filtered ? 0u : *my_running + (d ? my_hist[d - 1] : 0u);
   }
-  for (u32 d = t; d < TK_RADIX; d += GROUP_SIZE) local_hist[d] = 0;
+  const u32 copies = tk_row_copies(hist_copies, 1);
+  tk_clear_copies(local_hist, copies, t, GROUP_SIZE);
   GLOBAL_BARRIER();  // work-item 0 has read the last round's line before the group writes this one's
   u64 lo, hi;
   tk_source_range(source, count, g, groups_per_row, chunk, &lo, &hi);
   GLOBAL const key_t* from = source == 0 ? keys + r * length : cand_keys + tk_candidates_base(source, r, rows, cap);
-  tk_count_digits(from, lo + t, hi, GROUP_SIZE, flip, prefix, mask, pass, local_hist);
+  tk_count_digits(from, lo + t, hi, GROUP_SIZE, flip, prefix, mask, pass, local_hist + (t % copies) * TK_HIST_STRIDE);
   BARRIER();
+  if (copies > 1) {
+    tk_fold_copies(local_hist, copies, t, GROUP_SIZE);
+    BARRIER();
+  }
   // the inclusive prefix over the digits: each work-item a run of bins, a scan over the runs
   const u32 per = GROUP_SIZE >= TK_RADIX ? 1u : TK_RADIX / GROUP_SIZE, first = t * per;
   u32 sum = 0;

@@ -32,7 +32,7 @@ RunEvents run_partition(const Plan& plan, PartitionJob& job) {
     } else {
       dev.launch(program.kernel("topk_partition_rows"), {ceil_div(r.rows, c.rows_per_group), c.group, 0},
                  {job.keys, out_keys, indices, r.rows, r.row_length, r.kth, write_keys, index_bytes, kth_only,
-                  c.rows_per_group});
+                  c.rows_per_group, c.hist_copies});
     }
   }
   events.stop = dev.record();

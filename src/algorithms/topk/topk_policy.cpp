@@ -16,7 +16,10 @@ namespace {
 // rounds move the tied keys to candidates once they are at most a sixteenth of the row (writing them
 // then costs at most an eighth of a read of 4-byte keys, and every later round reads only them).
 // Rows in one group do the same in local memory: once a row's tied keys fit, they are read once more
-// and the later passes read only them.
+// and the later passes read only them. Rows that would be split are cut into parts instead where k
+// is small (every part's k in one launch, then the k among the parts'). Groups count into copies of
+// the histogram, so that a warp's keys of one clustered digit do not queue on one bin (the CPU's 4
+// only so that its tests run the fold).
 constexpr TopkTuning kRows[] = {
     {.name = "cpu",
      .device_class = "cpu",
@@ -28,7 +31,8 @@ constexpr TopkTuning kRows[] = {
      .groups_per_compute_unit = 1,
      .candidate_divisor = 16,
      .local_candidates = true,
-     .part_k_ratio = 16},
+     .part_k_ratio = 16,
+     .hist_copies = 4},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -40,13 +44,15 @@ constexpr TopkTuning kRows[] = {
      .groups_per_compute_unit = 4,
      .candidate_divisor = 16,
      .local_candidates = true,
-     .part_k_ratio = 16},
+     .part_k_ratio = 16,
+     .hist_copies = 8},
 };
 
 TopkPolicyOverride g_override;
 
 constexpr std::uint64_t kMaxRowsPerGroup = 8;  // the kernel's TK_MAX_ROWS_PER_GROUP
 constexpr std::uint64_t kMinRowWorkItems = 32;
+constexpr std::uint32_t kMaxHistCopies = 8;  // the kernel's TK_HIST_COPIES_MAX
 
 }  // namespace
 
@@ -96,6 +102,7 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
       c.candidate_cap = 0;
     }
   }
+  c.hist_copies = std::clamp<std::uint32_t>(g_override.hist_copies.value_or(c.row->hist_copies), 1, kMaxHistCopies);
   c.local_candidates = c.groups_per_row == 1 && g_override.local_candidates.value_or(c.row->local_candidates);
   if (c.row_parts > 1) {
     c.rows_per_group = 1;  // parts of one row differ in length by the rest: a group each
@@ -127,6 +134,9 @@ TopkPolicyOverride parse_topk_policy_override(std::string_view spec) {
       o.local_candidates = v == 1;
     } else if (name == "row_parts") {
       o.row_parts = v;
+    } else if (name == "hist_copies") {
+      if (v < 1 || v > kMaxHistCopies) throw bad("1 to 8");
+      o.hist_copies = static_cast<std::uint32_t>(v);
     } else {
       throw bad("unknown name (src/algorithms/topk/topk_policy.hpp, TopkPolicyOverride)");
     }

@@ -35,6 +35,9 @@ struct TopkTuning {
   // part's k in one launch (topk_rows), and a second top-k selects each row's k among its parts'.
   // Taken where the parts fill at least half the device. 0: never.
   std::uint32_t part_k_ratio;
+  // Histogram copies a group counts into (kernels/topk_select.cl TK_HIST_COPIES_MAX at most, shared by
+  // the rows of a group), so that clustered digits do not queue a warp's atomics on a few bins.
+  std::uint32_t hist_copies;
 };
 
 std::span<const TopkTuning> topk_tuning_rows();
@@ -59,6 +62,7 @@ struct TopkChoice {
   // the row's k among its parts' by a top-k of rows of row_parts x k candidates (Plan::parts[0]).
   std::uint64_t row_parts = 1;
   std::uint64_t part_length = 0;
+  std::uint32_t hist_copies = 1;  // TopkTuning::hist_copies
 };
 
 // The choice for a validated top-k request on `device`.
@@ -73,9 +77,10 @@ struct TopkPolicyOverride {
   // Parts per row (TopkChoice::row_parts): 0 never, 1 the tuning's rule, 2 or more that many (each
   // part at least k keys). Unset: the tuning's rule, unless groups_per_row is set.
   std::optional<std::uint64_t> row_parts;
+  std::optional<std::uint32_t> hist_copies;  // TopkTuning::hist_copies (1 to 8)
 };
 // The override in "name=N,..." form (gpusort-bench topk --topk-policy): groups_per_row, group,
-// candidate_divisor, local_candidates (0 or 1), row_parts. Error(invalid_argument) for anything else.
+// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies. Error(invalid_argument) for anything else.
 TopkPolicyOverride parse_topk_policy_override(std::string_view spec);
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

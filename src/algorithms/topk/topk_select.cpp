@@ -66,7 +66,7 @@ void select_parts(const Plan& plan, TopkJob& job) {
   dev.launch(program.kernel("topk_rows"), {r.rows * c.row_parts, c.group, 0},
              {job.keys, *cand_keys, *cand_pos, r.rows, r.row_length, r.k, std::uint32_t(4),
               topk_flip_arg(r.type, largest(plan)), std::uint32_t(1), std::uint32_t(c.local_candidates), c.row_parts,
-              c.part_length});
+              c.part_length, c.hist_copies});
   TopkJob among{dev, *cand_keys, job.out_keys, places.get()};
   select_and_sort(plan.parts[0], among);
   if (places) {
@@ -92,7 +92,7 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
     dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"), {ceil_div(r.rows, c.rows_per_group), c.group, 0},
                {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
                 topk_flip_arg(r.type, largest(plan)), c.rows_per_group, std::uint32_t(c.local_candidates),
-                std::uint64_t(1), std::uint64_t(0)});
+                std::uint64_t(1), std::uint64_t(0), c.hist_copies});
   }
   if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
     const Plan& sort = plan.parts[0];
@@ -138,7 +138,7 @@ TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& dev, rt::Buffe
   for (std::uint32_t pass = 0; pass < c.passes; ++pass) {
     dev.launch(program.kernel("topk_round_histogram"), {groups, c.group, 0},
                {keys, *split.cand_keys, *split.state, *split.hist, *split.group_hist, *split.running, r.rows,
-                r.row_length, c.groups_per_row, c.chunk, cap, flip, pass});
+                r.row_length, c.groups_per_row, c.chunk, cap, flip, pass, c.hist_copies});
     dev.launch(program.kernel("topk_round_pick"), {ceil_div(r.rows, c.group), c.group, 0},
                {*split.state, *split.hist, r.rows, k, cap, pass, exact_arg});
     dev.launch(program.kernel("topk_round_filter"), {groups, c.group, 0},

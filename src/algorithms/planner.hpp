@@ -60,7 +60,8 @@ struct Plan {
   TopkChoice topk;
   // The sorts this one is made of, planned here with its algorithm: a record sort's host passes
   // (Path::host_passes, one per pass), the share one rank sorts (Path::distributed, parts[0]), the
-  // sort of a sorted top-k's selection (parts[0]).
+  // sort of a sorted top-k's selection (parts[0]), or a top-k cut into parts' top-k of the
+  // candidates (parts[0], TopkChoice::row_parts).
   std::vector<Plan> parts;
   bool part = false;  // one of another plan's parts: printed with that plan, not alone
 

@@ -431,12 +431,14 @@ DEVICE_FN u32 tk_row_copies(u32 wanted, u32 rows_per_group) {
 // local_candidates 0: every pass reads the row, then one collection read (tk_collect).
 //
 // Parts (parts > 1; rows_per_group 1): each of the `rows` rows of `length` keys is cut into `parts`
-// runs of part_length keys (the last takes the rest, so that none is shorter than k) and each run is
+// runs of part_length keys (the last takes the rest; the host makes none shorter than 2k) and each run is
 // a row of its own here, with indices the positions within the whole row. Its k first keys are the
 // row's candidates: the row's k first keys are among the parts' (a key beaten by k keys of its run is
 // beaten by k of the row), and equal keys of a row keep their position order in the parts' output,
 // run after run, so a top-k of the candidates that takes ties by the lower place takes them by
-// position (topk_map_positions then turns the places into positions).
+// position (topk_map_positions then turns the places into positions). The parts of a row differ in
+// length, so each takes a group of its own (rows_per_group 1: the loops with barriers inside run to
+// the part's length).
 
 KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
                  u32 index_bytes, okey_t flip, u32 rows_per_group, u32 local_candidates, u64 parts,

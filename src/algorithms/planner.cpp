@@ -208,7 +208,12 @@ Plan plan_topk(const SortRequest& request, rt::Device& device) {
   if (plan.topk.row_parts > 1) {
     // the row's k among its parts' candidates: a top-k of rows of row_parts x k, with u32 places
     // among the candidates as indices where indices are asked for (topk_map_positions maps them)
+    // options as the sort's part below takes them: the host-only ones (device_memory_limit,
+    // host_threads) do not apply on the device, where the candidates lie
     SortRequest candidates = request;
+    candidates.options = SortOptions{};
+    candidates.options.order = request.options.order;
+    candidates.options.algorithm = request.options.algorithm;
     candidates.n = request.rows * plan.topk.row_parts * request.k;
     candidates.row_length = plan.topk.row_parts * request.k;
     candidates.value_bytes = request.value_bytes ? 4 : 0;

@@ -263,7 +263,13 @@ TEST(TopkPlan, PrintsTheParts) {
   const SortRequest r{.type = key_type::f32, .n = 2 * 40000, .value_bytes = 8, .rows = 2, .row_length = 40000,
                       .topk = true, .k = 50};
   const SortPlan p = plan(test_context(), r);
+  // host data with host-only options: the candidates' own top-k, on the device, takes none of them
+  SortRequest host = r;
+  host.options.device_memory_limit = std::uint64_t(1) << 30;
+  host.options.host_threads = 2;
+  const SortPlan h = plan(test_context(), host);
   algo::set_topk_policy_override({});
+  EXPECT_NE(h.text().find("each row cut into 4 parts"), std::string::npos) << h.text();
   EXPECT_NE(p.text().find("each row cut into 4 parts of 10000 keys"), std::string::npos) << p.text();
   EXPECT_NE(p.text().find("topk_select.cl topk_rows: 8 groups"), std::string::npos) << p.text();
   EXPECT_NE(p.text().find("the row's k among its candidates"), std::string::npos) << p.text();

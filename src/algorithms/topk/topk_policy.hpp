@@ -74,8 +74,8 @@ struct TopkPolicyOverride {
   std::optional<std::uint32_t> group;           // work-items per group: a power of two, 64..1024
   std::optional<std::uint32_t> candidate_divisor;  // TopkTuning::candidate_divisor (1: from the first round)
   std::optional<bool> local_candidates;            // TopkTuning::local_candidates
-  // Parts per row (TopkChoice::row_parts): 0 never, 1 the tuning's rule, 2 or more that many (each
-  // part at least k keys). Unset: the tuning's rule, unless groups_per_row is set.
+  // Parts per row (TopkChoice::row_parts): 0 never, 1 the tuning's rule, 2 or more that many (taken
+  // only where each part has at least 2k keys). Unset: the tuning's rule, unless groups_per_row is set.
   std::optional<std::uint64_t> row_parts;
   std::optional<std::uint32_t> hist_copies;  // TopkTuning::hist_copies (1 to 8)
 };

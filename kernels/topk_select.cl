@@ -342,10 +342,9 @@ DEVICE_FN void tk_rows_threshold(GLOBAL const key_t* row, u64 length, u64 k, oke
       tk_count_digits(row, lane, length, width, flip, prefix, mask, pass, my_copy);
     }
     BARRIER();
-    if (copies > 1) {
-      tk_fold_copies(my_hist, copies, lane, width);
-      BARRIER();
-    }
+    // unconditional (a no-op for one copy): PoCL replicates the code after a barrier under a branch
+    tk_fold_copies(my_hist, copies, lane, width);
+    BARRIER();
     // The decision in parallel: each lane sums a run of bins, a scan over the lanes finds the lane
     // whose run holds the k-th key, and that lane walks its run (tk_pick's rule).
     const u32 per_lane = width >= TK_RADIX ? 1u : TK_RADIX / width, first = lane * per_lane;
@@ -660,10 +659,8 @@ KERNEL topk_round_histogram(GLOBAL const key_t* keys, GLOBAL const key_t* cand_k
   GLOBAL const key_t* from = source == 0 ? keys + r * length : cand_keys + tk_candidates_base(source, r, rows, cap);
   tk_count_digits(from, lo + t, hi, GROUP_SIZE, flip, prefix, mask, pass, local_hist + (t % copies) * TK_HIST_STRIDE);
   BARRIER();
-  if (copies > 1) {
-    tk_fold_copies(local_hist, copies, t, GROUP_SIZE);
-    BARRIER();
-  }
+  tk_fold_copies(local_hist, copies, t, GROUP_SIZE);  // unconditional, as in tk_rows_threshold
+  BARRIER();
   // the inclusive prefix over the digits: each work-item a run of bins, a scan over the runs
   const u32 per = GROUP_SIZE >= TK_RADIX ? 1u : TK_RADIX / GROUP_SIZE, first = t * per;
   u32 sum = 0;

@@ -52,6 +52,16 @@ PartsTemps parts_temps(const Plan& plan) {
 
 void select_and_sort(const Plan& plan, TopkJob& job);
 
+// topk_rows over rows (parts 1) or over every part of every row (parts > 1, a group a part).
+void launch_rows(const Plan& plan, rt::Device& dev, rt::Buffer& keys, rt::Buffer& out_keys, rt::Buffer& indices,
+                 std::uint32_t index_bytes, std::uint64_t groups, std::uint32_t rows_per_group) {
+  const SortRequest& r = plan.request;
+  const TopkChoice& c = plan.topk;
+  dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"), {groups, c.group, 0},
+             {keys, out_keys, indices, r.rows, r.row_length, r.k, index_bytes, topk_flip_arg(r.type, largest(plan)),
+              rows_per_group, std::uint32_t(c.local_candidates), c.row_parts, c.part_length, c.hist_copies});
+}
+
 // Every part's k in one launch, then the row's k among them (Plan::parts[0], itself a top-k, sorted
 // where this one is), then the places among the candidates mapped to positions in the row.
 void select_parts(const Plan& plan, TopkJob& job) {
@@ -62,16 +72,12 @@ void select_parts(const Plan& plan, TopkJob& job) {
   rt::BufferPool& pool = dev.temp_pool();
   const rt::BufferPtr cand_keys = pool.get(bytes.cand_keys), cand_pos = pool.get(bytes.cand_pos);
   const rt::BufferPtr places = bytes.places ? pool.get(bytes.places) : nullptr;
-  rt::Program& program = topk_program(dev, r.type, c.group);
-  dev.launch(program.kernel("topk_rows"), {r.rows * c.row_parts, c.group, 0},
-             {job.keys, *cand_keys, *cand_pos, r.rows, r.row_length, r.k, std::uint32_t(4),
-              topk_flip_arg(r.type, largest(plan)), std::uint32_t(1), std::uint32_t(c.local_candidates), c.row_parts,
-              c.part_length, c.hist_copies});
+  launch_rows(plan, dev, job.keys, *cand_keys, *cand_pos, 4, r.rows * c.row_parts, 1);
   TopkJob among{dev, *cand_keys, job.out_keys, places.get()};
   select_and_sort(plan.parts[0], among);
   if (places) {
     const std::uint64_t items = r.rows * r.k;
-    dev.launch(program.kernel("topk_map_positions"), {ceil_div(items, c.group), c.group, 0},
+    dev.launch(topk_program(dev, r.type, c.group).kernel("topk_map_positions"), {ceil_div(items, c.group), c.group, 0},
                {*places, *cand_pos, *job.indices, r.rows, r.k, c.row_parts * r.k, std::uint32_t(r.value_bytes)});
   }
 }
@@ -89,10 +95,8 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
     select_split(plan, job);
   } else {
     rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
-    dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"), {ceil_div(r.rows, c.rows_per_group), c.group, 0},
-               {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
-                topk_flip_arg(r.type, largest(plan)), c.rows_per_group, std::uint32_t(c.local_candidates),
-                std::uint64_t(1), std::uint64_t(0), c.hist_copies});
+    launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes),
+                ceil_div(r.rows, c.rows_per_group), c.rows_per_group);
   }
   if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
     const Plan& sort = plan.parts[0];

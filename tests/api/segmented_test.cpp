@@ -195,12 +195,13 @@ struct PolicyOverride {
   ~PolicyOverride() { algo::set_segmented_policy_override({}); }
 };
 
-// The binned bin for requests by offsets: the device's own choice where its tuning row takes it (a
-// CPU), forced elsewhere (GPUs keep tiles-or-portable: segmented_policy.cpp).
+// The binned bin for requests by offsets: the device's own choice where its tuning row takes it (CUDA,
+// a CPU), forced elsewhere (the generic row keeps tiles-or-portable: segmented_policy.cpp). The device is
+// the one that sorts: a test through the OpenCL caller names the caller's.
 struct BinnedOffsets {
   std::optional<PolicyOverride> forced;
-  BinnedOffsets() {
-    if (!algo::segmented_tuning_for(test_context().device()).offsets_binned)
+  explicit BinnedOffsets(const DeviceDescription& sorting = test_context().device()) {
+    if (!algo::segmented_tuning_for(sorting).offsets_binned)
       forced.emplace(algo::SegmentedPolicyOverride{.bin = algo::SegmentedBin::binned});
   }
 };
@@ -486,8 +487,8 @@ TEST(SegmentedNative, OutOfPlacePairsWithDeviceOffsets) {
 
 TEST(SegmentedNative, ArgsortInPlaceAndOutOfPlace) {
   SKIP_WITHOUT_OPENCL();
-  const BinnedOffsets binned_bin;
   auto& c = caller();
+  const BinnedOffsets binned_bin(c.gpusort->device());
   // power-law lengths (the longest past the tile bin's window, most likely), and all short ones
   for (const Offsets& offsets : {power_law_offsets(300, 3000, fresh_seed()), short_offsets(2000, fresh_seed())}) {
     HostOffsets<std::uint32_t> given(offsets);

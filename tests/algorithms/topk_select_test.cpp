@@ -280,6 +280,34 @@ TEST(TopkPlan, PrintsTheParts) {
   EXPECT_EQ(algo::parse_topk_policy_override("row_parts=0,groups_per_row=8").row_parts, 0u);
 }
 
+// CUDA's choice (no device needed): parts where the candidates' own top-k stays cheap (one group's row,
+// or at most 1/256 of the row), the rounds elsewhere (measured in topk_policy.cpp), one histogram.
+TEST(TopkPlan, CudaPartsWhereTheCandidatesAreFew) {
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.name = "NVIDIA H100 80GB HBM3", h100.vendor = "NVIDIA Corporation";
+  h100.architecture = "sm_90", h100.is_gpu = true;
+  h100.local_memory_bytes = 232448, h100.max_work_group_size = 1024, h100.compute_units = 132;
+  EXPECT_STREQ(algo::topk_tuning_for(h100).name, "cuda");
+  const auto choice = [&](std::uint64_t rows, std::uint64_t length, std::uint64_t k) {
+    return algo::choose_topk(h100, SortRequest{.type = key_type::f32, .n = rows * length, .rows = rows,
+                                               .row_length = length, .topk = true, .k = k});
+  };
+  for (std::uint64_t k : {50ull, 1024ull}) {  // LLM rows: 7 parts of 18322 keys, 7k candidates a row
+    const algo::TopkChoice c = choice(64, 128256, k);
+    EXPECT_EQ(c.row_parts, 7u) << k;
+    EXPECT_EQ(c.hist_copies, 1u);
+  }
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 28, 10).row_parts, 16384u);  // 164K candidates: 1/1638 of the row
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 24, 10).row_parts, 1024u);   // 10240: one group's row
+  for (unsigned e : {24u, 28u}) {  // k = 1000: candidates a sixteenth of the row, so the rounds
+    const algo::TopkChoice c = choice(1, std::uint64_t(1) << e, 1000);
+    EXPECT_EQ(c.row_parts, 1u) << e;  // not cut
+    EXPECT_GT(c.groups_per_row, 1u) << e;
+  }
+  EXPECT_EQ(choice(4096, 32768, 50).row_parts, 1u);  // rows fill the device: one group a row
+  EXPECT_EQ(choice(4096, 32768, 50).groups_per_row, 1u);
+}
+
 // The GPU rows' group of 256: sub-groups of 32 to 256 work-items a row, one bin a lane in the pick.
 TEST(TopkSelect, GroupsOf256) {
   algo::set_topk_policy_override({.group = 256});

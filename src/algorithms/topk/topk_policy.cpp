@@ -11,16 +11,38 @@
 namespace gpusort::algo {
 namespace {
 
-// Nothing here has been measured yet: a group reads a row a few times (one read per digit pass that
-// runs, one to collect); long rows are split where rows are too few to fill the device, and their
-// rounds move the tied keys to candidates once they are at most a sixteenth of the row (writing them
-// then costs at most an eighth of a read of 4-byte keys, and every later round reads only them).
-// Rows in one group do the same in local memory: once a row's tied keys fit, they are read once more
-// and the later passes read only them. Rows that would be split are cut into parts instead where k
-// is small (every part's k in one launch, then the k among the parts'). Groups count into copies of
-// the histogram, so that a warp's keys of one clustered digit do not queue on one bin (the CPU's 4
-// only so that its tests run the fold).
+// A group reads a row a few times (one read per digit pass that runs, one to collect); long rows are
+// split where rows are too few to fill the device, and their rounds move the tied keys to candidates
+// once they are at most a sixteenth of the row (writing them then costs at most an eighth of a read of
+// 4-byte keys, and every later round reads only them). Rows in one group do the same in local memory:
+// once a row's tied keys fit, they are read once more and the later passes read only them. Rows that
+// would be split are cut into parts instead where k is small (every part's k in one launch, then the
+// k among the parts'). Groups may count into copies of the histogram, so that a warp's keys of one
+// clustered digit do not queue on one bin (the CPU's 4 only so that its tests run the fold).
+//
+// CUDA, measured (H100, 2026-12-07, commit 577450a, f32 keys, k largest, sorted; gpusort-bench topk
+// against --topk-policy row_parts=0,hist_copies=1): parts took 64 x 128256 from 0.192 / 0.227 ms
+// (k = 50 / 1024) to 0.098 / 0.132 and 256 x 131072 from 0.503 to 0.258, and 1-D with k = 10 from
+// 2.25 to 1.75 (2^28) and 0.177 to 0.155 (2^24); but 1-D with k = 1000 from 2.18 to 2.46 (2^28) and
+// 0.204 to 0.263 (2^24), where the candidates (16 M and 1 M in one row) needed rounds or parts of
+// their own: hence the candidates' limit. Eight histogram copies against one, where rows fill the
+// device and parts do not apply: 4096 x 32768 0.821 against 0.809, 16384 x 1024 0.319 against 0.295:
+// one copy on CUDA (the parts' shapes were not timed with copies apart).
 constexpr TopkTuning kRows[] = {
+    {.name = "cuda",
+     .device_class = "cuda",
+     .measured_on = "cuda:sm_90:H100 (parts, candidates' limit, copies)",
+     .note = "256 work-items, rows from 32K keys split into groups of 16K where rows are too few to fill "
+             "the device, or cut into parts where k is small; one histogram a row",
+     .group = 256,
+     .split_min_length = 32768,
+     .group_keys = 16384,
+     .groups_per_compute_unit = 4,
+     .candidate_divisor = 16,
+     .local_candidates = true,
+     .part_k_ratio = 16,
+     .part_candidates_divisor = 256,
+     .hist_copies = 1},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
@@ -32,6 +54,7 @@ constexpr TopkTuning kRows[] = {
      .candidate_divisor = 16,
      .local_candidates = true,
      .part_k_ratio = 16,
+     .part_candidates_divisor = 0,
      .hist_copies = 4},
     {.name = "gpu-generic",
      .device_class = "",
@@ -45,6 +68,7 @@ constexpr TopkTuning kRows[] = {
      .candidate_divisor = 16,
      .local_candidates = true,
      .part_k_ratio = 16,
+     .part_candidates_divisor = 0,
      .hist_copies = 8},
 };
 
@@ -91,6 +115,8 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
       const std::uint64_t part = std::max<std::uint64_t>(c.row->group_keys, std::uint64_t(c.row->part_k_ratio) * r.k);
       parts = c.row->part_k_ratio == 0 ? 0 : length / part;
       if (rows * parts * 2 < fill) parts = 0;
+      const std::uint32_t limit = c.row->part_candidates_divisor;  // the candidates' top-k stays cheap
+      if (limit != 0 && parts * r.k > std::max<std::uint64_t>(c.row->group_keys, length / limit)) parts = 0;
     }
     // at least 2k keys a part: the candidates' own top-k (rows of parts x k) is never cut again by a
     // forced count, and a tuned cut shrinks each row part_k_ratio-fold

@@ -35,6 +35,9 @@ struct TopkTuning {
   // part's k in one launch (topk_rows), and a second top-k selects each row's k among its parts'.
   // Taken where the parts fill at least half the device. 0: never.
   std::uint32_t part_k_ratio;
+  // Parts only where each row's candidates (parts x k) fit one group's row (group_keys) or are at most
+  // 1/part_candidates_divisor of the row, so that the candidates' own top-k is cheap; 0: no limit.
+  std::uint32_t part_candidates_divisor;
   // Histogram copies a group counts into (kernels/topk_select.cl TK_HIST_COPIES_MAX at most, shared by
   // the rows of a group), so that clustered digits do not queue a warp's atomics on a few bins.
   std::uint32_t hist_copies;

@@ -31,6 +31,7 @@
 // Specialised by keys.h's defines (VALUE_BYTES 0) and GROUP_SIZE (a power of two, 64..1024).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256
 #include "keys.h"
+#include "segmented_offsets.h"
 
 #define TK_RADIX 256u
 #define TK_PASSES (KEY_BITS / 8)
@@ -438,10 +439,16 @@ DEVICE_FN u32 tk_row_copies(u32 wanted, u32 rows_per_group) {
 // position (topk_map_positions then turns the places into positions). The parts of a row differ in
 // length, so each takes a group of its own (rows_per_group 1: the loops with barriers inside run to
 // the part's length).
-
+//
+// Segments by offsets (offset_bytes 4 or 8; parts 1, rows_per_group 1): group r takes segment r,
+// [offsets[r], offsets[r + 1]), and selects its min(k, length) first keys, indices within the
+// segment, at out r x k; the segment's other slots are padded (keys all bits zero, indices all bits
+// one). Where sort_offset_bytes is set (a sorted top-k), it also writes the sort's offsets: r x k and
+// r x k + min(k, length) for the selected keys and the padding as two segments, and rows x k last.
 KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length, u64 k,
                  u32 index_bytes, okey_t flip, u32 rows_per_group, u32 local_candidates, u64 parts,
-                 u64 part_length, u32 hist_copies) {
+                 u64 part_length, u32 hist_copies, GLOBAL const u32* offsets, u32 offset_bytes,
+                 GLOBAL u32* sort_offsets, u32 sort_offset_bytes) {
   LOCAL_ARRAY u32 hist[TK_HIST_COPIES_MAX * TK_HIST_STRIDE];
   LOCAL_ARRAY u32 scratch[GROUP_SIZE];
   LOCAL_ARRAY u64 state[TK_MAX_ROWS_PER_GROUP * TK_ROW_STATE_WORDS];
@@ -450,16 +457,24 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
   LOCAL_ARRAY u32 cand_pos[TK_LOCAL_CANDIDATES];
   const u32 width = GROUP_SIZE / rows_per_group, sub = LOCAL_ID() / width, lane = LOCAL_ID() & (width - 1);
   const u64 r = GROUP_ID() * rows_per_group + sub;  // the row (or part of a row) and its place in the output
-  const int valid = r < rows * parts;
   const u32 cap = local_candidates ? TK_LOCAL_CANDIDATES / rows_per_group : 0u;
   const u64 part = r % parts, lo = part * part_length;
-  const u64 len = parts == 1 ? length : part + 1 == parts ? length - lo : part_length;
+  u64 len = parts == 1 ? length : part + 1 == parts ? length - lo : part_length;
   GLOBAL const key_t* row = keys + (r / parts) * length + lo;
+  u64 kr = k;  // the keys this row selects: k, or fewer for a segment shorter than k
+  if (offset_bytes != 0u) {
+    const u32 wide = offset_bytes == 8u;
+    const u64 start = r < rows ? offset_at(offsets, wide, r) : 0u;
+    len = r < rows ? offset_at(offsets, wide, r + 1) - start : 0u;
+    row = keys + start;
+    kr = len < k ? len : k;
+  }
+  const int valid = r < rows * parts && kr != 0;
   LOCAL u64* my_state = state + sub * TK_ROW_STATE_WORDS;
   LOCAL key_t* my_cand_keys = cand_keys + sub * cap;
   LOCAL u32* my_cand_pos = cand_pos + sub * cap;
   const u32 copies = tk_row_copies(hist_copies, rows_per_group);
-  tk_rows_threshold(row, len, k, flip, 0, valid, rows_per_group, hist + sub * copies * TK_HIST_STRIDE, my_state,
+  tk_rows_threshold(row, len, kr, flip, 0, valid, rows_per_group, hist + sub * copies * TK_HIST_STRIDE, my_state,
                     state, scratch, flags, cap, my_cand_keys, my_cand_pos, out_keys, indices, index_bytes, r * k, lo,
                     copies);
   const okey_t prefix = (okey_t)my_state[TK_PREFIX], mask = (okey_t)my_state[TK_MASK];
@@ -469,12 +484,23 @@ KERNEL topk_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* i
   const int local_left = valid && in_local && !my_state[TK_FINISHED];
   if (tk_group_any(local_left, lane, flags + 1))
     tk_local_collect(my_cand_keys, my_cand_pos, my_state[TK_LOCAL_COUNT], cap, local_left, flip, prefix, mask,
-                     remaining, k, my_state[TK_LOCAL_WRITTEN], out_keys, indices, index_bytes, r * k, scratch, width);
+                     remaining, kr, my_state[TK_LOCAL_WRITTEN], out_keys, indices, index_bytes, r * k, scratch, width);
   // rows never filtered: the collection reads the row (a missing row, past the last, reads no keys)
   const int row_left = valid && !in_local;
   if (tk_group_any(row_left, lane, flags + 1))
-    tk_collect(row, 0, len, flip, prefix, mask, row_left ? remaining : 0, row_left ? k : 0, 0, 0, out_keys,
+    tk_collect(row, 0, len, flip, prefix, mask, row_left ? remaining : 0, row_left ? kr : 0, 0, 0, out_keys,
                indices, index_bytes, r * k, lo, scratch, width);
+  if (offset_bytes != 0u && r < rows) {  // a segment's padding, and the sort's offsets
+    for (u64 j = kr + LOCAL_ID(); j < k; j += GROUP_SIZE) {
+      out_keys[r * k + j] = (key_t)0;
+      tk_write_index(indices, index_bytes, r * k + j, ~(u64)0);
+    }
+    if (sort_offset_bytes != 0u && LOCAL_ID() == 0) {
+      tk_write_index(sort_offsets, sort_offset_bytes, 2 * r, r * k);
+      tk_write_index(sort_offsets, sort_offset_bytes, 2 * r + 1, r * k + kr);
+      if (r + 1 == rows) tk_write_index(sort_offsets, sort_offset_bytes, 2 * rows, rows * k);
+    }
+  }
 }
 
 // After a top-k of parts' candidates (topk_rows with parts > 1, then a top-k of each row's

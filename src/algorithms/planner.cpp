@@ -233,6 +233,11 @@ Plan plan_topk(const SortRequest& request, rt::Device& device) {
                      .rows = request.rows,
                      .row_length = request.k,
                      .options = o};
+    if (request.offset_bytes != 0) {  // segments: each one's selected keys, then its padding (topk_rows writes both)
+      sort.rows = 2 * request.rows;
+      sort.row_length = 0;
+      sort.offset_bytes = topk_sort_offset_bytes(request);
+    }
     plan.parts.push_back(make_plan(sort, device));
     plan.parts[0].part = true;
     plan.algorithm = plan.parts[0].algorithm;
@@ -250,7 +255,8 @@ Plan plan_topk(const SortRequest& request, rt::Device& device) {
   const std::size_t kb = key_size(request.type), ib = request.value_bytes;
   plan.budget = detail::device_budget(desc, request.options);
   plan.max_buffer = detail::max_buffer_bytes(desc);
-  const std::uint64_t need = request.n * kb + selected * (kb + ib) + topk_temp_bytes(plan, device);
+  const std::uint64_t offsets = request.offset_bytes ? (request.rows + 1) * request.offset_bytes : 0;
+  const std::uint64_t need = request.n * kb + selected * (kb + ib) + offsets + topk_temp_bytes(plan, device);
   if (need > plan.budget || request.n * kb > plan.max_buffer)
     throw Error(errc::unsupported, "a top-k of host data runs in one piece on the device: " +
                                        std::to_string(request.n) + " keys and the selection need about " +
@@ -488,9 +494,12 @@ void describe_segmented(const Plan& plan, rt::Device& device, SortPlan& out) {
 void describe_topk(const Plan& plan, rt::Device& device, SortPlan& out) {
   const SortRequest& r = plan.request;
   out.algorithm = topk_report_name(plan);
+  const std::string shape =
+      r.offset_bytes ? std::to_string(r.rows) + (r.rows == 1 ? " segment" : " segments") + " by " +
+                           std::to_string(r.offset_bytes) + "-byte offsets (" + std::to_string(r.n) + " keys)"
+                     : std::to_string(r.rows) + (r.rows == 1 ? " row" : " rows") + " of " + std::to_string(r.row_length);
   out.path = std::string("top-k: the ") + std::to_string(r.k) + (r.options.order == order::descending ? " largest" : " smallest") +
-             " of " + std::to_string(r.rows) + (r.rows == 1 ? " row" : " rows") + " of " +
-             std::to_string(r.row_length) + (r.topk_sorted ? ", sorted" : ", in position order") + ", " +
+             " of " + shape + (r.topk_sorted ? ", sorted" : ", in position order") + ", " +
              (plan.path == Path::one_piece ? "in one piece (upload the keys, select, download the k of each row)"
                                            : to_string(plan.path));
   out.temp_bytes_known = true;

@@ -137,8 +137,13 @@ void check_segments(const SortRequest& r) {
 }
 
 void check_topk(const SortRequest& r) {
-  if (r.record_bytes != 0 || !r.record_fields.empty() || r.ranks != 0 || r.offset_bytes != 0)
-    throw Error(errc::unsupported, "a top-k takes keys in uniform rows: no records, no distributed sort, no offsets");
+  if (r.record_bytes != 0 || !r.record_fields.empty() || r.ranks != 0)
+    throw Error(errc::unsupported, "a top-k takes keys in rows or segments: no records, no distributed sort");
+  const bool offsets = r.offset_bytes != 0;
+  if (offsets && r.offset_bytes != 4 && r.offset_bytes != 8)
+    throw Error(errc::invalid_argument, "segment offsets are 4 or 8 bytes wide, not " + std::to_string(r.offset_bytes));
+  if (offsets && r.n > UINT32_MAX)  // the selection counts a segment's keys in 32 bits
+    throw Error(errc::unsupported, "top-k of segments: up to 2^32 - 1 keys in all (got " + std::to_string(r.n) + ")");
   check_key_type(r.type);
   if (r.type == key_type::c128) throw Error(errc::unsupported, "a top-k of complex128 (c128) keys is not supported yet");
   if (r.positions) throw Error(errc::invalid_argument, "a top-k makes its indices itself: SortRequest::positions is not read");
@@ -147,6 +152,7 @@ void check_topk(const SortRequest& r) {
                                             std::to_string(r.value_bytes));
   if (!r.options.comparator.empty())
     throw Error(errc::unsupported, "SortOptions::comparator: a top-k selects by the keys' natural order");
+  if (offsets) return;  // a segment shorter than k gives all its keys (the rest of its k slots padded)
   check_rows_hold_n(r, "top-k");
   if (r.k > r.row_length)
     throw Error(errc::invalid_argument, "k = " + std::to_string(r.k) + " is more than the row length " +

@@ -8,6 +8,7 @@
 #include "algorithms/planner.hpp"
 #include "algorithms/topk/topk_select.hpp"
 #include "api/native_enqueue.hpp"
+#include "api/segmented_request.hpp"
 #include "gpusort/topk.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/device.hpp"
@@ -17,6 +18,18 @@ namespace {
 
 SortRequest topk_request(key_type type, std::size_t n, std::uint64_t k, std::size_t index_bytes,
                          const TopkOptions& options, data_location where) {
+  if (options.segments) {  // segments: their shape, host offsets checked before anything runs
+    detail::check_segments_given(*options.segments, n);
+    TopkOptions rows = options;
+    rows.segments.reset();
+    rows.rows = options.segments->count;
+    if (options.segments->form == Segments::kind::rows) return topk_request(type, n, k, index_bytes, rows, where);
+    SortRequest r = topk_request(type, n, k, index_bytes, TopkOptions{.rows = 1, .largest = options.largest,
+                                                                         .sorted = options.sorted,
+                                                                         .verbose = options.verbose},
+                                 where);
+    return detail::segmented_request(*options.segments, r);
+  }
   if (options.rows == 0 ? n != 0 : n % options.rows != 0)
     throw Error(errc::invalid_argument, "topk: " + std::to_string(options.rows) + " rows do not cut " +
                                             std::to_string(n) + " keys into rows of one length");
@@ -56,6 +69,12 @@ SortReport report_of(rt::Device& device, const algo::Plan& plan, const algo::Run
   return report;
 }
 
+// Segments by offsets where the device reads them (none for rows).
+detail::DeviceSegments offsets_on_device(rt::Device& device, const TopkOptions& options, const SortRequest& r) {
+  if (!options.segments || r.offset_bytes == 0) return {};
+  return detail::device_segments(device, *options.segments, r);
+}
+
 }  // namespace
 
 SortReport topk_host(Context& ctx, key_type type, const void* keys, std::size_t n, std::uint64_t k, void* values,
@@ -71,7 +90,8 @@ SortReport topk_host(Context& ctx, key_type type, const void* keys, std::size_t 
   rt::BufferPtr in = device.temp_pool().get(n * kb), out = device.temp_pool().get(selected * kb);
   rt::BufferPtr idx = index_bytes ? device.temp_pool().get(selected * index_bytes) : nullptr;
   device.write(*in, 0, keys, n * kb);
-  algo::TopkJob job{device, *in, *out, idx.get()};
+  const detail::DeviceSegments segments = offsets_on_device(device, options, r);
+  algo::TopkJob job{device, *in, *out, idx.get(), segments.offsets.get()};
   const algo::RunEvents events = algo::run_topk(plan, job);
   device.read(*out, 0, values, selected * kb);
   if (idx) device.read(*idx, 0, indices, selected * index_bytes);
@@ -94,8 +114,9 @@ SortReport topk_device(Context& ctx, key_type type, const DeviceBuffer& keys, st
     throw Error(errc::invalid_argument, "topk: the indices buffer holds fewer than rows x k indices");
   if (plan.path == algo::Path::nothing_to_do) return report_of(device, plan, nullptr);
   algo::print_if_verbose(plan, device);
+  const detail::DeviceSegments segments = offsets_on_device(device, options, r);
   algo::TopkJob job{device, keys.runtime_buffer(), values.runtime_buffer(),
-                    indices ? &indices->runtime_buffer() : nullptr};
+                    indices ? &indices->runtime_buffer() : nullptr, segments.offsets.get()};
   const algo::RunEvents events = algo::run_topk(plan, job);
   events.stop->wait();
   return report_of(device, plan, &events);
@@ -114,11 +135,12 @@ Completion topk_native_async(Context& ctx, key_type type, const NativeView& keys
   const std::size_t kb = key_size(type), selected = r.rows * r.k;
   rt::BufferPtr in = device->wrap(keys, n * kb), out = device->wrap(values, selected * kb);
   rt::BufferPtr idx = r.value_bytes ? device->wrap(*indices, selected * r.value_bytes) : nullptr;
+  const detail::DeviceSegments segments = offsets_on_device(*device, options, r);
   return detail::enqueue_after_caller(
       device, queue,
       [&] {
         algo::print_if_verbose(plan, *device);
-        algo::TopkJob job{*device, *in, *out, idx.get()};
+        algo::TopkJob job{*device, *in, *out, idx.get(), segments.offsets.get()};
         return algo::run_topk(plan, job);
       },
       name);

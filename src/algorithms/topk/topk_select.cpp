@@ -52,15 +52,31 @@ PartsTemps parts_temps(const Plan& plan) {
 
 void select_and_sort(const Plan& plan, TopkJob& job);
 
-// topk_rows over rows (parts 1) or over every part of every row (parts > 1, a group a part).
+// Where topk_rows finds segments by offsets and writes the sort's offsets (none: null, width 0).
+struct RowsSegments {
+  rt::Buffer* offsets = nullptr;
+  std::uint32_t offset_bytes = 0;
+  rt::Buffer* sort_offsets = nullptr;
+  std::uint32_t sort_offset_bytes = 0;
+};
+
+// topk_rows over rows (parts 1), over every part of every row (parts > 1, a group a part) or over
+// segments by offsets (a group a segment).
 void launch_rows(const Plan& plan, rt::Device& dev, rt::Buffer& keys, rt::Buffer& out_keys, rt::Buffer& indices,
-                 std::uint32_t index_bytes, std::uint64_t groups, std::uint32_t rows_per_group) {
+                 std::uint32_t index_bytes, std::uint64_t groups, std::uint32_t rows_per_group,
+                 const RowsSegments& segments = {}) {
   const SortRequest& r = plan.request;
   const TopkChoice& c = plan.topk;
+  // without offsets the kernel reads neither buffer: the keys stand in
+  rt::Buffer& offsets = segments.offsets ? *segments.offsets : keys;
+  rt::Buffer& sort_offsets = segments.sort_offsets ? *segments.sort_offsets : out_keys;
   dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"), {groups, c.group, 0},
              {keys, out_keys, indices, r.rows, r.row_length, r.k, index_bytes, topk_flip_arg(r.type, largest(plan)),
-              rows_per_group, std::uint32_t(c.local_candidates), c.row_parts, c.part_length, c.hist_copies});
+              rows_per_group, std::uint32_t(c.local_candidates), c.row_parts, c.part_length, c.hist_copies, offsets,
+              segments.offset_bytes, sort_offsets, segments.sort_offset_bytes});
 }
+
+bool sorts_selected(const Plan& plan) { return !plan.parts.empty() && plan.request.k > 1; }
 
 // Every part's k in one launch, then the row's k among them (Plan::parts[0], itself a top-k, sorted
 // where this one is), then the places among the candidates mapped to positions in the row.
@@ -91,22 +107,39 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
     select_parts(plan, job);
     return;
   }
-  if (c.groups_per_row > 1) {
+  rt::BufferPtr sort_offsets;
+  if (r.offset_bytes != 0) {  // segments: a group each, the sort's offsets written by the same launch
+    if (!job.offsets) throw Error(errc::invalid_argument, "top-k of segments: no offsets on the device");
+    RowsSegments segments{job.offsets, std::uint32_t(r.offset_bytes)};
+    if (sorts_selected(plan)) {
+      segments.sort_offset_bytes = std::uint32_t(topk_sort_offset_bytes(r));
+      sort_offsets = dev.temp_pool().get((2 * r.rows + 1) * segments.sort_offset_bytes);
+      segments.sort_offsets = sort_offsets.get();
+    }
+    rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;
+    launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes), r.rows, 1, segments);
+  } else if (c.groups_per_row > 1) {
     select_split(plan, job);
   } else {
     rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
     launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes),
                 ceil_div(r.rows, c.rows_per_group), c.rows_per_group);
   }
-  if (!plan.parts.empty() && r.k > 1) {  // sorted: every row's k by the segmented sort, stable
+  if (sorts_selected(plan)) {  // sorted: every row's k by the segmented sort, stable
     const Plan& sort = plan.parts[0];
     SortJob sort_job{dev, r.type, r.rows * r.k, r.value_bytes, job.out_keys, job.indices, sort.options()};
-    SegmentedJob segmented{sort_job, {.count = r.rows, .row_length = r.k}};
+    SegmentShape shape{.count = r.rows, .row_length = r.k};
+    if (sort_offsets) shape = {.count = 2 * r.rows, .offsets = sort_offsets.get(), .offset_bytes = topk_sort_offset_bytes(r)};
+    SegmentedJob segmented{sort_job, shape};
     run_segmented(sort, segmented);
   }
 }
 
 }  // namespace
+
+std::size_t topk_sort_offset_bytes(const SortRequest& request) {
+  return request.rows * request.k < (std::uint64_t(1) << 32) ? 4 : 8;
+}
 
 rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group) {
   std::vector<std::string> defines = key_defines_for(type, 0);
@@ -188,6 +221,8 @@ std::uint64_t topk_temp_bytes(const Plan& plan, rt::Device& device) {
   }
   std::uint64_t bytes = topk_split_temp_bytes(plan);
   if (!plan.parts.empty()) bytes += segmented_temp_bytes(plan.parts[0], device);
+  if (plan.request.offset_bytes && sorts_selected(plan))
+    bytes += temp_request_bytes((2 * plan.request.rows + 1) * topk_sort_offset_bytes(plan.request));
   return bytes;
 }
 
@@ -219,7 +254,17 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                       "in the row (" + std::to_string(r.value_bytes) + "-byte indices)");
     return lines;
   }
-  if (c.groups_per_row == 1) {
+  if (r.offset_bytes != 0) {
+    lines.push_back("topk_select.cl topk_rows: " + std::to_string(r.rows) + " groups of " + std::to_string(c.group) +
+                    " work-items, one segment each (its start and length read from the " +
+                    std::to_string(r.offset_bytes) + "-byte offsets on the device): " + digits +
+                    "; the min(k, length) selected of segment s written at s x " + std::to_string(r.k) + what +
+                    " (ties by lower position, indices within the segment), its other slots padded (keys all bits "
+                    "zero, indices all bits one)" +
+                    (sorts_selected(plan) ? "; the sort's offsets written too (each segment's selected keys and its "
+                                            "padding a segment of their own)"
+                                          : ""));
+  } else if (c.groups_per_row == 1) {
     lines.push_back("topk_select.cl topk_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
                     " groups of " + std::to_string(c.group) + " work-items, " +
                     (c.rows_per_group == 1 ? std::string("one row") : std::to_string(c.rows_per_group) + " rows") +
@@ -240,9 +285,11 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                     " selected written out" + what + ", each filtering round's keys before the threshold in "
                     "position order, then the ties taken (ties by lower position)");
   }
-  if (!plan.parts.empty() && r.k > 1) {
+  if (sorts_selected(plan)) {
+    const std::string what_sorted = r.offset_bytes ? "sort each segment's selected keys"
+                                                   : "sort " + std::to_string(r.rows) + " rows of " + std::to_string(r.k);
     for (const std::string& step : segmented_plan_steps(plan.parts[0], device))
-      lines.push_back("sort " + std::to_string(r.rows) + " rows of " + std::to_string(r.k) + " (stable): " + step);
+      lines.push_back(what_sorted + " (stable): " + step);
   } else {
     lines.push_back(r.topk_sorted ? "k = 1: sorted as selected"
                                   : "unsorted: the k of each row as the selection settles them (the keys before the "
@@ -271,7 +318,7 @@ std::vector<std::string> topk_round_steps(const Plan& plan, const std::string& d
 std::string topk_report_name(const Plan& plan) {
   if (plan.topk.row_parts > 1) return "topk parts + " + topk_report_name(plan.parts[0]);
   std::string name = "topk radix-select";
-  if (!plan.parts.empty() && plan.request.k > 1) name += " + " + segmented_report_name(plan.parts[0]);
+  if (sorts_selected(plan)) name += " + " + segmented_report_name(plan.parts[0]);
   return name;
 }
 

@@ -13,10 +13,18 @@ namespace gpusort::algo {
 
 struct TopkJob {
   rt::Device& device;
-  rt::Buffer& keys;      // rows x row_length keys, only read
+  rt::Buffer& keys;      // rows x row_length keys (or the segments' n), only read
   rt::Buffer& out_keys;  // rows x k keys
   rt::Buffer* indices;   // rows x k indices of the plan's value_bytes (4 or 8); nullptr: keys alone
+  // Segments by offsets (the plan's request.offset_bytes != 0): rows + 1 offsets of that width on the
+  // device. Segment s's min(k, length) selected keys go to out_keys[s * k ...], its other slots are
+  // padded (keys with all bits zero, indices with all bits one).
+  rt::Buffer* offsets = nullptr;
 };
+
+// A top-k of segments by offsets, sorted: the width of the sort's offsets (each segment's selected
+// keys and its padding a segment of their own): 4 bytes where rows x k fits 32 bits, else 8.
+std::size_t topk_sort_offset_bytes(const SortRequest& request);
 
 // The plan's selection (and sort) of `job` on the device's default queue between two recorded
 // events. k == 0 or no rows: nothing runs.

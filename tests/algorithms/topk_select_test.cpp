@@ -369,8 +369,12 @@ TEST(TopkPlan, RefusesWhatItCannotSelect) {
   r.options.comparator = "return a < b;";
   expect_plan_refused(r, errc::unsupported, "natural order");
   r = base;
-  r.offset_bytes = 8;
-  expect_plan_refused(r, errc::unsupported, "no offsets");
+  r.record_bytes = 16;
+  expect_plan_refused(r, errc::unsupported, "no records");
+  r = base;  // segments by offsets: 4- or 8-byte offsets (api: tests/api/topk_segments_test.cpp)
+  r.row_length = 0;
+  r.offset_bytes = 2;
+  expect_plan_refused(r, errc::invalid_argument, "4 or 8 bytes wide");
   expect_plan_refused({.type = key_type::u32, .n = 100, .k = 5}, errc::invalid_argument, "SortRequest::topk");
   std::vector<float> keys(10), values(11);
   EXPECT_THROW(topk_keys(test_context(), std::span<const float>(keys), 11, std::span<float>(values)), Error);

@@ -94,10 +94,9 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   c.group = g_override.group.value_or(c.row->group);
   while (c.group > 64 && c.group > device.max_work_group_size) c.group >>= 1;
   c.passes = static_cast<std::uint32_t>(key_size(r.type));
+  c.hist_copies = std::clamp<std::uint32_t>(g_override.hist_copies.value_or(c.row->hist_copies), 1, kMaxHistCopies);
   if (r.offset_bytes != 0) {  // segments by offsets: lengths unknown to the host, a group each
-    c.hist_copies = std::clamp<std::uint32_t>(g_override.hist_copies.value_or(c.row->hist_copies), 1, kMaxHistCopies);
     c.local_candidates = g_override.local_candidates.value_or(c.row->local_candidates);
-    c.rows_per_group = 1;
     return c;
   }
   const std::uint64_t length = r.row_length, rows = r.rows;
@@ -134,7 +133,6 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
       c.candidate_cap = 0;
     }
   }
-  c.hist_copies = std::clamp<std::uint32_t>(g_override.hist_copies.value_or(c.row->hist_copies), 1, kMaxHistCopies);
   c.local_candidates = c.groups_per_row == 1 && g_override.local_candidates.value_or(c.row->local_candidates);
   if (c.row_parts > 1) {
     c.rows_per_group = 1;  // parts of one row differ in length by the rest: a group each

@@ -107,6 +107,7 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
     select_parts(plan, job);
     return;
   }
+  rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
   rt::BufferPtr sort_offsets;
   if (r.offset_bytes != 0) {  // segments: a group each, the sort's offsets written by the same launch
     if (!job.offsets) throw Error(errc::invalid_argument, "top-k of segments: no offsets on the device");
@@ -116,12 +117,10 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
       sort_offsets = dev.temp_pool().get((2 * r.rows + 1) * segments.sort_offset_bytes);
       segments.sort_offsets = sort_offsets.get();
     }
-    rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;
     launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes), r.rows, 1, segments);
   } else if (c.groups_per_row > 1) {
     select_split(plan, job);
   } else {
-    rt::Buffer& indices = job.indices ? *job.indices : job.out_keys;  // not written without indices
     launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes),
                 ceil_div(r.rows, c.rows_per_group), c.rows_per_group);
   }

@@ -30,11 +30,8 @@
 //
 // Specialised by keys.h's defines (VALUE_BYTES 0) and GROUP_SIZE (a power of two, 64..1024).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256
-#include "keys.h"
 #include "segmented_offsets.h"
-
-#define TK_RADIX 256u
-#define TK_PASSES (KEY_BITS / 8)
+#include "topk_common.h"
 
 // The per-row state words (global for the long-row form): threshold prefix, its mask, the ties
 // still to take, whether the threshold is final, and the keys it ties (those of the last bucket).
@@ -44,8 +41,6 @@
 #define TK_DONE 3
 #define TK_TIED 4
 #define TK_STATE_WORDS 5
-
-DEVICE_FN u32 tk_digit(okey_t o, u32 pass) { return (u32)(o >> (KEY_BITS - 8 * (pass + 1))) & 0xFFu; }
 
 // The start of a row's state: nothing decided, every key tied. A top-k's row of at most k keys takes
 // all of them; an exact threshold (partition) is settled at once only for rows of at most one key.
@@ -80,13 +75,6 @@ DEVICE_FN void tk_pick(u64* s, GLOBAL const u32* count_of_digit, u32 pass, u32 e
   s[TK_REMAINING] -= before;
   s[TK_TIED] = count_of_digit[d];
   if (tk_settled(count_of_digit[d], s[TK_REMAINING], shift, exact)) s[TK_DONE] = 1;
-}
-
-DEVICE_FN void tk_write_index(GLOBAL u32* indices, u32 index_bytes, u64 at, u64 position) {
-  if (index_bytes == 8)
-    ((GLOBAL u64*)indices)[at] = position;
-  else if (index_bytes == 4)
-    indices[at] = (u32)position;
 }
 
 // Exclusive prefix sum of v over the `width` work-items of one sub-group (the work-items

@@ -308,6 +308,40 @@ TEST(TopkPlan, CudaPartsWhereTheCandidatesAreFew) {
   EXPECT_EQ(choice(4096, 32768, 50).groups_per_row, 1u);
 }
 
+// NVIDIA GPUs (no device needed): rows of up to 1024 keys a warp each, never for a partition, a row cut
+// among groups or into parts, and not where the override turns it off; other devices never.
+TEST(TopkPlan, WarpRowsOnNvidiaGpusOnly) {
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.name = "NVIDIA H100 80GB HBM3", h100.vendor = "NVIDIA Corporation";
+  h100.architecture = "sm_90", h100.is_gpu = true;
+  h100.local_memory_bytes = 232448, h100.max_work_group_size = 1024, h100.compute_units = 132;
+  const auto choice = [](const DeviceDescription& d, std::uint64_t rows, std::uint64_t length, std::uint64_t k,
+                         bool partition = false) {
+    return algo::choose_topk(d, SortRequest{.type = key_type::f32, .n = rows * length, .rows = rows,
+                                            .row_length = length, .topk = !partition, .k = k,
+                                            .partition = partition});
+  };
+  const algo::TopkChoice c = choice(h100, 16384, 1024, 50);
+  EXPECT_EQ(c.warp_items, 32u);
+  EXPECT_EQ(c.rows_per_group, c.group / 32);
+  EXPECT_EQ(choice(h100, 64, 350, 50).warp_items, 16u);  // the LLM rows' candidates (7 parts of 50)
+  EXPECT_EQ(choice(h100, 1000, 33, 5).warp_items, 4u);
+  EXPECT_EQ(choice(h100, 1000, 1025, 5).warp_items, 0u);
+  EXPECT_EQ(choice(h100, 4096, 32768, 50).warp_items, 0u);
+  EXPECT_EQ(choice(h100, 16384, 1024, 50, true).warp_items, 0u);
+  algo::set_topk_policy_override({.warp_max_length = 0});
+  EXPECT_EQ(choice(h100, 16384, 1024, 50).warp_items, 0u);
+  algo::set_topk_policy_override({});
+  DeviceDescription cpu;
+  cpu.backend = "opencl", cpu.name = "cpu-pocl", cpu.vendor = "The pocl project", cpu.is_gpu = false;
+  cpu.max_work_group_size = 4096, cpu.compute_units = 2;
+  algo::set_topk_policy_override({.warp_max_length = 1024});
+  EXPECT_EQ(choice(cpu, 16384, 1024, 50).warp_items, 0u);
+  algo::set_topk_policy_override({});
+  EXPECT_THROW(algo::parse_topk_policy_override("warp_max_length=2048"), Error);
+  EXPECT_EQ(algo::parse_topk_policy_override("warp_max_length=512").warp_max_length, 512u);
+}
+
 // The GPU rows' group of 256: sub-groups of 32 to 256 work-items a row, one bin a lane in the pick.
 TEST(TopkSelect, GroupsOf256) {
   algo::set_topk_policy_override({.group = 256});

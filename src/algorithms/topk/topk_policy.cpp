@@ -7,6 +7,7 @@
 #include "algorithms/radix_tuning.hpp"
 #include "core/override_list.hpp"
 #include "gpusort/errors.hpp"
+#include "runtime/device.hpp"
 
 namespace gpusort::algo {
 namespace {
@@ -32,8 +33,9 @@ constexpr TopkTuning kRows[] = {
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "cuda:sm_90:H100 (parts, candidates' limit, copies)",
-     .note = "256 work-items, rows from 32K keys split into groups of 16K where rows are too few to fill "
-             "the device, or cut into parts where k is small; one histogram a row",
+     .note = "256 work-items; rows of up to 1024 keys a warp each (not measured); rows from 32K keys split "
+             "into groups of 16K where rows are too few to fill the device, or cut into parts where k is "
+             "small; one histogram a row",
      .group = 256,
      .split_min_length = 32768,
      .group_keys = 16384,
@@ -42,7 +44,8 @@ constexpr TopkTuning kRows[] = {
      .local_candidates = true,
      .part_k_ratio = 16,
      .part_candidates_divisor = 256,
-     .hist_copies = 1},
+     .hist_copies = 1,
+     .warp_max_length = 1024},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
@@ -55,7 +58,8 @@ constexpr TopkTuning kRows[] = {
      .local_candidates = true,
      .part_k_ratio = 16,
      .part_candidates_divisor = 0,
-     .hist_copies = 4},
+     .hist_copies = 4,
+     .warp_max_length = 0},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -69,7 +73,8 @@ constexpr TopkTuning kRows[] = {
      .local_candidates = true,
      .part_k_ratio = 16,
      .part_candidates_divisor = 0,
-     .hist_copies = 8},
+     .hist_copies = 8,
+     .warp_max_length = 0},
 };
 
 TopkPolicyOverride g_override;
@@ -77,6 +82,8 @@ TopkPolicyOverride g_override;
 constexpr std::uint64_t kMaxRowsPerGroup = 8;  // the kernel's TK_MAX_ROWS_PER_GROUP
 constexpr std::uint64_t kMinRowWorkItems = 32;
 constexpr std::uint32_t kMaxHistCopies = 8;  // the kernel's TK_HIST_COPIES_MAX
+constexpr std::uint64_t kWarpMaxLength = 1024;  // topk_warp_rows.cl: 32 keys per lane at most
+constexpr std::uint64_t kWarpMinItems = 4;     // fewer keys per lane would add programs for little
 
 }  // namespace
 
@@ -134,6 +141,16 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
     }
   }
   c.local_candidates = c.groups_per_row == 1 && g_override.local_candidates.value_or(c.row->local_candidates);
+  // Short rows on NVIDIA GPUs: a warp each, with no group barrier (the passes' scans are shuffles)
+  const std::uint64_t warp_max =
+      std::min<std::uint64_t>(g_override.warp_max_length.value_or(c.row->warp_max_length), kWarpMaxLength);
+  if (c.groups_per_row == 1 && c.row_parts == 1 && !r.partition && rt::nvidia_gpu(device) && c.group % 32 == 0 &&
+      length >= 1 && length <= warp_max) {
+    c.warp_items = static_cast<std::uint32_t>(std::max(kWarpMinItems, next_pow2(ceil_div(length, 32))));
+    c.local_candidates = false;
+    c.rows_per_group = c.group / 32;
+    return c;
+  }
   if (c.row_parts > 1) {
     c.rows_per_group = 1;  // parts of one row differ in length by the rest: a group each
   } else if (c.groups_per_row == 1) {
@@ -164,6 +181,9 @@ TopkPolicyOverride parse_topk_policy_override(std::string_view spec) {
       o.local_candidates = v == 1;
     } else if (name == "row_parts") {
       o.row_parts = v;
+    } else if (name == "warp_max_length") {
+      if (v > kWarpMaxLength) throw bad("0 to 1024");
+      o.warp_max_length = static_cast<std::uint32_t>(v);
     } else if (name == "hist_copies") {
       if (v < 1 || v > kMaxHistCopies) throw bad("1 to 8");
       o.hist_copies = static_cast<std::uint32_t>(v);

@@ -41,6 +41,9 @@ struct TopkTuning {
   // Histogram copies a group counts into (kernels/topk_select.cl TK_HIST_COPIES_MAX at most, shared by
   // the rows of a group), so that clustered digits do not queue a warp's atomics on a few bins.
   std::uint32_t hist_copies;
+  // NVIDIA GPUs: rows of at most this many keys (1024 at most: kernels/topk_warp_rows.cl holds 32 per
+  // lane) take a warp each, the row in registers, with no group barrier (topk_warp_rows); 0: never.
+  std::uint32_t warp_max_length;
 };
 
 std::span<const TopkTuning> topk_tuning_rows();
@@ -66,6 +69,9 @@ struct TopkChoice {
   std::uint64_t row_parts = 1;
   std::uint64_t part_length = 0;
   std::uint32_t hist_copies = 1;  // TopkTuning::hist_copies
+  // Not 0: each row takes a warp of its own (topk_warp_rows), this many keys per lane (a power of two,
+  // 4 to 32); group / 32 rows a group.
+  std::uint32_t warp_items = 0;
 };
 
 // The choice for a validated top-k request on `device`.
@@ -81,9 +87,11 @@ struct TopkPolicyOverride {
   // only where each part has at least 2k keys). Unset: the tuning's rule, unless groups_per_row is set.
   std::optional<std::uint64_t> row_parts;
   std::optional<std::uint32_t> hist_copies;  // TopkTuning::hist_copies (1 to 8)
+  // TopkTuning::warp_max_length (0 to 1024; 0: never), taken on NVIDIA GPUs only
+  std::optional<std::uint32_t> warp_max_length;
 };
 // The override in "name=N,..." form (gpusort-bench topk --topk-policy): groups_per_row, group,
-// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies. Error(invalid_argument) for anything else.
+// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies, warp_max_length. Error(invalid_argument) for anything else.
 TopkPolicyOverride parse_topk_policy_override(std::string_view spec);
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

@@ -120,6 +120,14 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
     launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes), r.rows, 1, segments);
   } else if (c.groups_per_row > 1) {
     select_split(plan, job);
+  } else if (c.warp_items != 0) {
+    std::vector<std::string> defines = key_defines_for(r.type, 0);
+    defines.push_back("GROUP_SIZE=" + std::to_string(c.group));
+    defines.push_back("TKW_ITEMS=" + std::to_string(c.warp_items));
+    dev.launch(dev.program("topk_warp_rows.cl", defines).kernel("topk_warp_rows"),
+               {ceil_div(r.rows, c.rows_per_group), c.group, 0},
+               {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
+                topk_flip_arg(r.type, largest(plan))});
   } else {
     launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes),
                 ceil_div(r.rows, c.rows_per_group), c.rows_per_group);
@@ -263,6 +271,13 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                     (sorts_selected(plan) ? "; the sort's offsets written too (each segment's selected keys and its "
                                             "padding a segment of their own)"
                                           : ""));
+  } else if (c.warp_items != 0) {
+    lines.push_back("topk_warp_rows.cl topk_warp_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
+                    " groups of " + std::to_string(c.group) + " threads, a warp per row of " +
+                    std::to_string(r.row_length) + " keys held in registers (" + std::to_string(c.warp_items) +
+                    " a lane): " + digits + ", each pass's histogram the warp's own and its scan in shuffles (no "
+                    "group barrier); the k = " + std::to_string(r.k) + " selected" + what +
+                    " written in position order, each lane's place from two ballots per item");
   } else if (c.groups_per_row == 1) {
     lines.push_back("topk_select.cl topk_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
                     " groups of " + std::to_string(c.group) + " work-items, " +
@@ -316,7 +331,7 @@ std::vector<std::string> topk_round_steps(const Plan& plan, const std::string& d
 
 std::string topk_report_name(const Plan& plan) {
   if (plan.topk.row_parts > 1) return "topk parts + " + topk_report_name(plan.parts[0]);
-  std::string name = "topk radix-select";
+  std::string name = plan.topk.warp_items ? "topk warp radix-select" : "topk radix-select";
   if (sorts_selected(plan)) name += " + " + segmented_report_name(plan.parts[0]);
   return name;
 }

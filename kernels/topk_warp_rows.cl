@@ -12,6 +12,10 @@
 // The collection needs no scan: for each item, a ballot of the keys before the threshold and one of
 // the tied keys give every lane its rank among the selected keys ahead of it.
 //
+// Sorted (sorted != 0, k at most TKW_SORT_MAX): the collection puts the selected keys in the warp's
+// local memory instead, and each is then written at its rank among them by (ordered key, position),
+// counted against all k: the order of a stable sort of the selection, with no sort launch after.
+//
 // Specialised by keys.h's defines (VALUE_BYTES 0), GROUP_SIZE (a multiple of 32: GROUP_SIZE / 32 rows
 // a group) and TKW_ITEMS (keys per lane: rows of at most 32 x TKW_ITEMS keys).
 // NVRTC-CHECK-DEFINES: GROUP_SIZE=256 TKW_ITEMS=32
@@ -20,6 +24,8 @@
 
 #define TKW_WARPS (GROUP_SIZE / 32)
 #define TKW_BINS_PER_LANE (TK_RADIX / 32u)
+#define TKW_SORT_MAX 128u
+#define TKW_SORT_ITEMS (TKW_SORT_MAX / 32u)
 
 // The lowest set bit's index of a non-zero x.
 DEVICE_FN u32 tkw_lowest_lane(u32 x) { return 31u - warp_clz(x & (0u - x)); }
@@ -33,15 +39,49 @@ DEVICE_FN u32 tkw_inclusive_scan(u32 v, u32 lane) {
   return v;
 }
 
+// The selected keys of a warp (sel_keys / sel_pos, k of them, k at most TKW_SORT_MAX) written at their
+// ranks by (ordered key, position) to out_keys / indices at out.
+DEVICE_FN void tkw_write_sorted(LOCAL const key_t* sel_keys, LOCAL const u32* sel_pos, u32 k, u32 lane, okey_t flip,
+                                GLOBAL key_t* out_keys, GLOBAL u32* indices, u32 index_bytes, u64 out) {
+  okey_t o[TKW_SORT_ITEMS];
+  u32 pos[TKW_SORT_ITEMS], rank[TKW_SORT_ITEMS];
+#pragma unroll
+  for (u32 j = 0; j < TKW_SORT_ITEMS; ++j) {
+    const u32 at = j * 32u + lane;
+    o[j] = at < k ? ordered_key(sel_keys[at], flip) : (okey_t)0;
+    pos[j] = at < k ? sel_pos[at] : 0u;
+    rank[j] = 0;
+  }
+  for (u32 i = 0; i < k; ++i) {  // the same address in every lane: one broadcast read
+    const okey_t oi = ordered_key(sel_keys[i], flip);
+    const u32 pi = sel_pos[i];
+#pragma unroll
+    for (u32 j = 0; j < TKW_SORT_ITEMS; ++j) rank[j] += oi < o[j] || (oi == o[j] && pi < pos[j]) ? 1u : 0u;
+  }
+#pragma unroll
+  for (u32 j = 0; j < TKW_SORT_ITEMS; ++j) {
+    const u32 at = j * 32u + lane;
+    if (at < k) {
+      out_keys[out + rank[j]] = sel_keys[at];
+      tk_write_index(indices, index_bytes, out + rank[j], pos[j]);
+    }
+  }
+}
+
 // Row r (rows x length, length at most 32 x TKW_ITEMS, k at most length) to out_keys / indices at
-// r x k; index_bytes 4 or 8 (0: none written), indices the positions within the row.
+// r x k; index_bytes 4 or 8 (0: none written), indices the positions within the row. sorted: the k in
+// order (k at most TKW_SORT_MAX), else in position order.
 KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length,
-                      u64 k, u32 index_bytes, okey_t flip) {
+                      u64 k, u32 index_bytes, okey_t flip, u32 sorted) {
   LOCAL_ARRAY u32 hist_of_warp[TKW_WARPS * TK_RADIX];
+  LOCAL_ARRAY key_t sel_keys_of_warp[TKW_WARPS * TKW_SORT_MAX];
+  LOCAL_ARRAY u32 sel_pos_of_warp[TKW_WARPS * TKW_SORT_MAX];
   const u32 lane = LOCAL_ID() & 31u, warp = LOCAL_ID() >> 5;
   const u64 r = GROUP_ID() * TKW_WARPS + warp;
   if (r >= rows) return;  // the whole warp: nothing below waits on the group
   LOCAL u32* hist = hist_of_warp + warp * TK_RADIX;
+  LOCAL key_t* sel_keys = sel_keys_of_warp + warp * TKW_SORT_MAX;
+  LOCAL u32* sel_pos = sel_pos_of_warp + warp * TKW_SORT_MAX;
   GLOBAL const key_t* row = keys + r * length;
   const u32 len = (u32)length;
   key_t v[TKW_ITEMS];
@@ -108,10 +148,19 @@ KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u
     const u32 b = before_ahead + warp_popcount(before_bits & below), e = ties_ahead + warp_popcount(tied_bits & below);
     if (is_before || (is_tied && e < remaining)) {
       const u32 place = is_before ? b + (e < remaining ? e : remaining) : b + e;
-      out_keys[out + place] = v[i];
-      tk_write_index(indices, index_bytes, out + place, p);
+      if (sorted) {
+        sel_keys[place] = v[i];
+        sel_pos[place] = p;
+      } else {
+        out_keys[out + place] = v[i];
+        tk_write_index(indices, index_bytes, out + place, p);
+      }
     }
     before_ahead += warp_popcount(before_bits);
     ties_ahead += warp_popcount(tied_bits);
+  }
+  if (sorted) {
+    warp_sync();  // every selected key is in local memory
+    tkw_write_sorted(sel_keys, sel_pos, (u32)k, lane, flip, out_keys, indices, index_bytes, out);
   }
 }

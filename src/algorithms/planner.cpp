@@ -196,7 +196,7 @@ Plan plan_segmented(const SortRequest& request, rt::Device& device) {
 
 // A top-k (SortRequest::topk): how the selection runs (topk_policy.hpp), and for a sorted one the
 // segmented sort of the k of every row on the device, planned as parts[0] (stable, so that ties
-// keep the selection's position order); where rows are cut into parts (TopkChoice::row_parts),
+// keep the selection's position order), unless the selection writes them in order (warp rows); where rows are cut into parts (TopkChoice::row_parts),
 // parts[0] is instead the top-k of the parts' candidates, itself sorted where this one is. Host data
 // go up in one piece, the k of each row come back.
 Plan plan_topk(const SortRequest& request, rt::Device& device) {
@@ -221,7 +221,7 @@ Plan plan_topk(const SortRequest& request, rt::Device& device) {
     plan.parts.push_back(make_plan(candidates, device));
     plan.parts[0].part = true;
     plan.algorithm = plan.parts[0].algorithm;
-  } else if (request.topk_sorted && request.k > 1) {
+  } else if (request.topk_sorted && request.k > 1 && !plan.topk.warp_sorts) {
     SortOptions o;
     o.order = request.options.order;
     o.stable = true;

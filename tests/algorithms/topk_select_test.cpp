@@ -324,6 +324,8 @@ TEST(TopkPlan, WarpRowsOnNvidiaGpusOnly) {
   const algo::TopkChoice c = choice(h100, 16384, 1024, 50);
   EXPECT_EQ(c.warp_items, 32u);
   EXPECT_EQ(c.rows_per_group, c.group / 32);
+  EXPECT_TRUE(c.warp_sorts);  // k = 50 sorted in the warp, no sort launch
+  EXPECT_FALSE(choice(h100, 16384, 1024, 129).warp_sorts);
   EXPECT_EQ(choice(h100, 64, 350, 50).warp_items, 16u);  // the LLM rows' candidates (7 parts of 50)
   EXPECT_EQ(choice(h100, 1000, 33, 5).warp_items, 4u);
   EXPECT_EQ(choice(h100, 1000, 1025, 5).warp_items, 0u);

@@ -84,6 +84,7 @@ constexpr std::uint64_t kMinRowWorkItems = 32;
 constexpr std::uint32_t kMaxHistCopies = 8;  // the kernel's TK_HIST_COPIES_MAX
 constexpr std::uint64_t kWarpMaxLength = 1024;  // topk_warp_rows.cl: 32 keys per lane at most
 constexpr std::uint64_t kWarpMinItems = 4;     // fewer keys per lane would add programs for little
+constexpr std::uint64_t kWarpSortMaxK = 128;   // topk_warp_rows.cl TKW_SORT_MAX
 
 }  // namespace
 
@@ -149,6 +150,7 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
     c.warp_items = static_cast<std::uint32_t>(std::max(kWarpMinItems, next_pow2(ceil_div(length, 32))));
     c.local_candidates = false;
     c.rows_per_group = c.group / 32;
+    c.warp_sorts = r.topk_sorted && r.k > 1 && r.k <= kWarpSortMaxK;
     return c;
   }
   if (c.row_parts > 1) {

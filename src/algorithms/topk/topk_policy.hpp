@@ -72,6 +72,8 @@ struct TopkChoice {
   // Not 0: each row takes a warp of its own (topk_warp_rows), this many keys per lane (a power of two,
   // 4 to 32); group / 32 rows a group.
   std::uint32_t warp_items = 0;
+  // The warp form writes each row's k in order (a sorted top-k of k at most 128): no sort follows.
+  bool warp_sorts = false;
 };
 
 // The choice for a validated top-k request on `device`.

@@ -127,7 +127,7 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
     dev.launch(dev.program("topk_warp_rows.cl", defines).kernel("topk_warp_rows"),
                {ceil_div(r.rows, c.rows_per_group), c.group, 0},
                {job.keys, job.out_keys, indices, r.rows, r.row_length, r.k, std::uint32_t(r.value_bytes),
-                topk_flip_arg(r.type, largest(plan))});
+                topk_flip_arg(r.type, largest(plan)), std::uint32_t(c.warp_sorts)});
   } else {
     launch_rows(plan, dev, job.keys, job.out_keys, indices, std::uint32_t(r.value_bytes),
                 ceil_div(r.rows, c.rows_per_group), c.rows_per_group);
@@ -277,7 +277,9 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                     std::to_string(r.row_length) + " keys held in registers (" + std::to_string(c.warp_items) +
                     " a lane): " + digits + ", each pass's histogram the warp's own and its scan in shuffles (no "
                     "group barrier); the k = " + std::to_string(r.k) + " selected" + what +
-                    " written in position order, each lane's place from two ballots per item");
+                    (c.warp_sorts ? " put in local memory, each lane's place from two ballots per item, then "
+                                    "each written at its rank among them by (key, position): sorted, stable"
+                                  : " written in position order, each lane's place from two ballots per item"));
   } else if (c.groups_per_row == 1) {
     lines.push_back("topk_select.cl topk_rows: " + std::to_string(ceil_div(r.rows, c.rows_per_group)) +
                     " groups of " + std::to_string(c.group) + " work-items, " +
@@ -304,7 +306,7 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
                                                    : "sort " + std::to_string(r.rows) + " rows of " + std::to_string(r.k);
     for (const std::string& step : segmented_plan_steps(plan.parts[0], device))
       lines.push_back(what_sorted + " (stable): " + step);
-  } else {
+  } else if (!c.warp_sorts) {
     lines.push_back(r.topk_sorted ? "k = 1: sorted as selected"
                                   : "unsorted: the k of each row as the selection settles them (the keys before the "
                                     "threshold of each filtering read in position order, then the ties taken)");

@@ -28,10 +28,14 @@
 // row is then written in three runs, each in position order: the keys before the threshold, the tied
 // keys, the rest. Its key of rank kth (as a stable sort ranks them) lands at place kth.
 //
-// Specialised by keys.h's defines (VALUE_BYTES 0) and GROUP_SIZE (a power of two, 64..1024).
-// NVRTC-CHECK-DEFINES: GROUP_SIZE=256
+// Specialised by keys.h's defines (VALUE_BYTES 0), GROUP_SIZE (a power of two, 64..1024) and, on NVIDIA
+// GPUs, TK_WARP_SCAN=1 (tk_sub_scan in warp shuffles).
+// NVRTC-CHECK-DEFINES: GROUP_SIZE=256 TK_WARP_SCAN=1
 #include "segmented_offsets.h"
 #include "topk_common.h"
+#if TK_WARP_SCAN
+#include "nvidia_ops.h"
+#endif
 
 // The per-row state words (global for the long-row form): threshold prefix, its mask, the ties
 // still to take, whether the threshold is final, and the keys it ties (those of the last bucket).
@@ -78,9 +82,30 @@ DEVICE_FN void tk_pick(u64* s, GLOBAL const u32* count_of_digit, u32 pass, u32 e
 }
 
 // Exclusive prefix sum of v over the `width` work-items of one sub-group (the work-items
-// [base, base + width) of the group; width a power of two), Hillis-Steele through scratch. Every
+// [base, base + width) of the group; width a power of two, at least 32 with TK_WARP_SCAN). Every
 // work-item of the group calls it (the barriers are the group's). scratch[base + width - 1] holds
 // the sub-group's total until the caller's next barrier.
+#if TK_WARP_SCAN
+// NVIDIA GPUs (the host defines TK_WARP_SCAN there): each warp scans in shuffles, the warps' totals
+// meet in scratch: two barriers where the steps through local memory take two per doubling.
+DEVICE_FN u32 tk_sub_scan(u32 v, LOCAL u32* scratch, u32 width) {
+  const u32 t = LOCAL_ID(), lane = t & 31u, last = t | (width - 1);
+  u32 inclusive = v;
+#pragma unroll
+  for (u32 off = 1; off < 32u; off <<= 1) {
+    const u32 up = warp_shuffle_up(inclusive, off);
+    if (lane >= off) inclusive += up;
+  }
+  if (lane == 31u) scratch[t] = inclusive;  // the warp's total
+  BARRIER();
+  u32 ahead = 0;  // the totals of the sub-group's warps before this one
+  for (u32 w = t & ~(width - 1); w + 31u < t; w += 32u) ahead += scratch[w + 31u];
+  // the sub-group's last warp's slot is read by no one: it takes the sub-group's total
+  if (t == last) scratch[t] = ahead + inclusive;
+  BARRIER();
+  return ahead + inclusive - v;
+}
+#else
 DEVICE_FN u32 tk_sub_scan(u32 v, LOCAL u32* scratch, u32 width) {
   const u32 t = LOCAL_ID(), lane = t & (width - 1);
   scratch[t] = v;
@@ -93,6 +118,7 @@ DEVICE_FN u32 tk_sub_scan(u32 v, LOCAL u32* scratch, u32 width) {
   }
   return scratch[t] - v;
 }
+#endif
 
 // Keys each work-item takes per tile of a pass over a row. Reading one key per work-item and
 // iteration kept too few bytes in flight to fill the memory bus (H100, 2026-12-07: a count pass over

@@ -7,6 +7,7 @@
 #include "algorithms/segmented/segmented_sort.hpp"
 #include "gpusort/errors.hpp"
 #include "runtime/buffer_pool.hpp"
+#include "runtime/device.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::algo {
@@ -151,6 +152,7 @@ std::size_t topk_sort_offset_bytes(const SortRequest& request) {
 rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group) {
   std::vector<std::string> defines = key_defines_for(type, 0);
   defines.push_back("GROUP_SIZE=" + std::to_string(group));
+  if (rt::nvidia_gpu(device.description())) defines.push_back("TK_WARP_SCAN=1");  // the scans in shuffles
   return device.program("topk_select.cl", defines);
 }
 

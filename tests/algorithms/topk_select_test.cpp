@@ -325,6 +325,7 @@ TEST(TopkPlan, WarpRowsOnNvidiaGpusOnly) {
   EXPECT_EQ(c.warp_items, 32u);
   EXPECT_EQ(c.rows_per_group, c.group / 32);
   EXPECT_TRUE(c.warp_sorts);  // k = 50 sorted in the warp, no sort launch
+  EXPECT_TRUE(choice(h100, 4096, 32768, 50).warp_scan);
   EXPECT_FALSE(choice(h100, 16384, 1024, 129).warp_sorts);
   EXPECT_EQ(choice(h100, 64, 350, 50).warp_items, 16u);  // the LLM rows' candidates (7 parts of 50)
   EXPECT_EQ(choice(h100, 1000, 33, 5).warp_items, 4u);
@@ -339,6 +340,7 @@ TEST(TopkPlan, WarpRowsOnNvidiaGpusOnly) {
   cpu.max_work_group_size = 4096, cpu.compute_units = 2;
   algo::set_topk_policy_override({.warp_max_length = 1024});
   EXPECT_EQ(choice(cpu, 16384, 1024, 50).warp_items, 0u);
+  EXPECT_FALSE(choice(cpu, 16384, 1024, 50).warp_scan);
   algo::set_topk_policy_override({});
   EXPECT_THROW(algo::parse_topk_policy_override("warp_max_length=2048"), Error);
   EXPECT_EQ(algo::parse_topk_policy_override("warp_max_length=512").warp_max_length, 512u);

@@ -18,7 +18,7 @@ RunEvents run_partition(const Plan& plan, PartitionJob& job) {
   const std::uint64_t compiled_before = rt::program_cache_stats().compiled;
   events.start = dev.record();
   if (r.rows != 0 && r.row_length != 0) {
-    rt::Program& program = topk_program(dev, r.type, c.group);
+    rt::Program& program = topk_program(dev, r.type, c);
     // a buffer that is not written stands in for the one not asked for
     rt::Buffer& out_keys = job.out_keys ? *job.out_keys : *job.indices;
     rt::Buffer& indices = job.indices ? *job.indices : *job.out_keys;

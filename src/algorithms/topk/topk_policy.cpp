@@ -103,6 +103,7 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   while (c.group > 64 && c.group > device.max_work_group_size) c.group >>= 1;
   c.passes = static_cast<std::uint32_t>(key_size(r.type));
   c.hist_copies = std::clamp<std::uint32_t>(g_override.hist_copies.value_or(c.row->hist_copies), 1, kMaxHistCopies);
+  c.warp_scan = rt::nvidia_gpu(device) && c.group % 32 == 0 && g_override.warp_scan.value_or(true);
   if (r.offset_bytes != 0) {  // segments by offsets: lengths unknown to the host, a group each
     c.local_candidates = g_override.local_candidates.value_or(c.row->local_candidates);
     return c;
@@ -186,6 +187,9 @@ TopkPolicyOverride parse_topk_policy_override(std::string_view spec) {
     } else if (name == "warp_max_length") {
       if (v > kWarpMaxLength) throw bad("0 to 1024");
       o.warp_max_length = static_cast<std::uint32_t>(v);
+    } else if (name == "warp_scan") {
+      if (v > 1) throw bad("0 or 1");
+      o.warp_scan = v == 1;
     } else if (name == "hist_copies") {
       if (v < 1 || v > kMaxHistCopies) throw bad("1 to 8");
       o.hist_copies = static_cast<std::uint32_t>(v);

@@ -74,6 +74,8 @@ struct TopkChoice {
   std::uint32_t warp_items = 0;
   // The warp form writes each row's k in order (a sorted top-k of k at most 128): no sort follows.
   bool warp_sorts = false;
+  // NVIDIA GPUs: topk_select.cl's sub-group scans in warp shuffles (TK_WARP_SCAN), two barriers a scan.
+  bool warp_scan = false;
 };
 
 // The choice for a validated top-k request on `device`.
@@ -91,9 +93,10 @@ struct TopkPolicyOverride {
   std::optional<std::uint32_t> hist_copies;  // TopkTuning::hist_copies (1 to 8)
   // TopkTuning::warp_max_length (0 to 1024; 0: never), taken on NVIDIA GPUs only
   std::optional<std::uint32_t> warp_max_length;
+  std::optional<bool> warp_scan;  // TopkChoice::warp_scan (0: the steps through local memory), NVIDIA only
 };
 // The override in "name=N,..." form (gpusort-bench topk --topk-policy): groups_per_row, group,
-// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies, warp_max_length. Error(invalid_argument) for anything else.
+// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies, warp_max_length, warp_scan (0 or 1). Error(invalid_argument) for anything else.
 TopkPolicyOverride parse_topk_policy_override(std::string_view spec);
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

@@ -7,7 +7,6 @@
 #include "algorithms/segmented/segmented_sort.hpp"
 #include "gpusort/errors.hpp"
 #include "runtime/buffer_pool.hpp"
-#include "runtime/device.hpp"
 #include "runtime/program_cache.hpp"
 
 namespace gpusort::algo {
@@ -71,7 +70,7 @@ void launch_rows(const Plan& plan, rt::Device& dev, rt::Buffer& keys, rt::Buffer
   // without offsets the kernel reads neither buffer: the keys stand in
   rt::Buffer& offsets = segments.offsets ? *segments.offsets : keys;
   rt::Buffer& sort_offsets = segments.sort_offsets ? *segments.sort_offsets : out_keys;
-  dev.launch(topk_program(dev, r.type, c.group).kernel("topk_rows"), {groups, c.group, 0},
+  dev.launch(topk_program(dev, r.type, c).kernel("topk_rows"), {groups, c.group, 0},
              {keys, out_keys, indices, r.rows, r.row_length, r.k, index_bytes, topk_flip_arg(r.type, largest(plan)),
               rows_per_group, std::uint32_t(c.local_candidates), c.row_parts, c.part_length, c.hist_copies, offsets,
               segments.offset_bytes, sort_offsets, segments.sort_offset_bytes});
@@ -94,7 +93,7 @@ void select_parts(const Plan& plan, TopkJob& job) {
   select_and_sort(plan.parts[0], among);
   if (places) {
     const std::uint64_t items = r.rows * r.k;
-    dev.launch(topk_program(dev, r.type, c.group).kernel("topk_map_positions"), {ceil_div(items, c.group), c.group, 0},
+    dev.launch(topk_program(dev, r.type, c).kernel("topk_map_positions"), {ceil_div(items, c.group), c.group, 0},
                {*places, *cand_pos, *job.indices, r.rows, r.k, c.row_parts * r.k, std::uint32_t(r.value_bytes)});
   }
 }
@@ -149,10 +148,10 @@ std::size_t topk_sort_offset_bytes(const SortRequest& request) {
   return request.rows * request.k < (std::uint64_t(1) << 32) ? 4 : 8;
 }
 
-rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group) {
+rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice) {
   std::vector<std::string> defines = key_defines_for(type, 0);
-  defines.push_back("GROUP_SIZE=" + std::to_string(group));
-  if (rt::nvidia_gpu(device.description())) defines.push_back("TK_WARP_SCAN=1");  // the scans in shuffles
+  defines.push_back("GROUP_SIZE=" + std::to_string(choice.group));
+  if (choice.warp_scan) defines.push_back("TK_WARP_SCAN=1");
   return device.program("topk_select.cl", defines);
 }
 
@@ -170,7 +169,7 @@ TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& dev, rt::Buffe
   TopkSplitState split{pool.get(bytes.state),      pool.get(bytes.hist),     pool.get(bytes.group_hist),
                        pool.get(bytes.running),    pool.get(bytes.cand_keys), pool.get(bytes.cand_pos),
                        exact ? pool.get(bytes.counts) : nullptr};
-  rt::Program& program = topk_program(dev, r.type, c.group);
+  rt::Program& program = topk_program(dev, r.type, c);
   const rt::Arg flip = topk_flip_arg(r.type, largest);
   const std::uint32_t exact_arg = exact ? 1 : 0, write_selected = out ? 1 : 0;
   const std::uint64_t groups = r.rows * c.groups_per_row, cap = c.candidate_cap;
@@ -242,7 +241,7 @@ std::vector<std::string> topk_plan_steps(const Plan& plan, rt::Device& device) {
   if (r.k == 0 || r.rows == 0) return {"k = 0: nothing runs"};
   const TopkTuning& t = *c.row;
   lines.push_back(std::string("tuning row ") + t.name + " (measured on " + (*t.measured_on ? t.measured_on : "nothing yet") +
-                  "): " + t.note);
+                  "): " + t.note + (c.warp_scan && !c.warp_items ? "; the group scans in warp shuffles" : ""));
   const std::string digits = "up to " + std::to_string(c.passes) + " 8-bit digit passes of the ordered key " +
                              (largest(plan) ? "(flipped: the largest) " : "") +
                              "from the top, stopping once the bucket of the k-th key holds exactly the keys still "

@@ -41,8 +41,9 @@ std::string topk_report_name(const Plan& plan);
 
 // Shared with the partition driver (topk_partition.hpp), which runs the same selection.
 
-// The selection program (kernels/topk_select.cl) of a key type and group size.
-rt::Program& topk_program(rt::Device& device, key_type type, std::uint32_t group);
+// The selection program (kernels/topk_select.cl) of a key type, as the choice specialises it (group size,
+// the scans in warp shuffles).
+rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice);
 // The kernels' okey_t flip for the order: all ones for the largest, as wide as okey_t.
 rt::Arg topk_flip_arg(key_type type, bool largest);
 

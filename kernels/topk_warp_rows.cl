@@ -4,10 +4,13 @@
 // order of ordered_key(k, flip), ties taken by the lower position), in the same output order: the
 // selected keys in position order.
 //
-// The row is held striped (key i in lane i % 32, item i / 32), so that each item's load is one
-// coalesced run and position order is item order, then lane order. Each 8-bit digit pass counts the
-// digit of the keys that still match the threshold into the warp's 256-bin histogram in local
-// memory; each lane sums 8 bins, a scan over the lanes finds the lane whose bins hold the k-th key,
+// The row's ordered keys are held striped (key i in lane i % 32, item i / 32), so that each item's
+// load is one coalesced run and position order is item order, then lane order; the selected keys
+// themselves are read again from the row (from the cache) when they are written. Positions past the
+// row's end hold all ones: they order after every key of the row (the greatest ordered key, ties by
+// the higher position), so with k below the length none is ever selected and no pass tests them.
+// Each 8-bit digit pass counts the digit of the keys that still match the threshold into the warp's
+// 256-bin histogram in local memory; each lane sums 8 bins, a scan over the lanes finds the lane whose bins hold the k-th key,
 // and that lane walks them. The passes stop once the bucket holds exactly the keys still missing.
 // The collection needs no scan: for each item, a ballot of the keys before the threshold and one of
 // the tied keys give every lane its rank among the selected keys ahead of it.
@@ -39,30 +42,31 @@ DEVICE_FN u32 tkw_inclusive_scan(u32 v, u32 lane) {
   return v;
 }
 
-// The selected keys of a warp (sel_keys / sel_pos, k of them, k at most TKW_SORT_MAX) written at their
-// ranks by (ordered key, position) to out_keys / indices at out.
-DEVICE_FN void tkw_write_sorted(LOCAL const key_t* sel_keys, LOCAL const u32* sel_pos, u32 k, u32 lane, okey_t flip,
-                                GLOBAL key_t* out_keys, GLOBAL u32* indices, u32 index_bytes, u64 out) {
+// The selected keys of a warp (their ordered keys sel_keys and positions sel_pos, k of them, k at most
+// TKW_SORT_MAX) written at their ranks by (ordered key, position) to out_keys / indices at out, each
+// key read again from the row.
+DEVICE_FN void tkw_write_sorted(LOCAL const okey_t* sel_keys, LOCAL const u32* sel_pos, u32 k, u32 lane,
+                                GLOBAL const key_t* row, GLOBAL key_t* out_keys, GLOBAL u32* indices, u32 index_bytes,
+                                u64 out) {
   okey_t o[TKW_SORT_ITEMS];
   u32 pos[TKW_SORT_ITEMS], rank[TKW_SORT_ITEMS];
 #pragma unroll
   for (u32 j = 0; j < TKW_SORT_ITEMS; ++j) {
     const u32 at = j * 32u + lane;
-    o[j] = at < k ? ordered_key(sel_keys[at], flip) : (okey_t)0;
+    o[j] = at < k ? sel_keys[at] : (okey_t)0;
     pos[j] = at < k ? sel_pos[at] : 0u;
     rank[j] = 0;
   }
   for (u32 i = 0; i < k; ++i) {  // the same address in every lane: one broadcast read
-    const okey_t oi = ordered_key(sel_keys[i], flip);
+    const okey_t oi = sel_keys[i];
     const u32 pi = sel_pos[i];
 #pragma unroll
     for (u32 j = 0; j < TKW_SORT_ITEMS; ++j) rank[j] += oi < o[j] || (oi == o[j] && pi < pos[j]) ? 1u : 0u;
   }
 #pragma unroll
   for (u32 j = 0; j < TKW_SORT_ITEMS; ++j) {
-    const u32 at = j * 32u + lane;
-    if (at < k) {
-      out_keys[out + rank[j]] = sel_keys[at];
+    if (j * 32u + lane < k) {
+      out_keys[out + rank[j]] = row[pos[j]];
       tk_write_index(indices, index_bytes, out + rank[j], pos[j]);
     }
   }
@@ -74,19 +78,20 @@ DEVICE_FN void tkw_write_sorted(LOCAL const key_t* sel_keys, LOCAL const u32* se
 KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u32* indices, u64 rows, u64 length,
                       u64 k, u32 index_bytes, okey_t flip, u32 sorted) {
   LOCAL_ARRAY u32 hist_of_warp[TKW_WARPS * TK_RADIX];
-  LOCAL_ARRAY key_t sel_keys_of_warp[TKW_WARPS * TKW_SORT_MAX];
+  LOCAL_ARRAY okey_t sel_keys_of_warp[TKW_WARPS * TKW_SORT_MAX];
   LOCAL_ARRAY u32 sel_pos_of_warp[TKW_WARPS * TKW_SORT_MAX];
   const u32 lane = LOCAL_ID() & 31u, warp = LOCAL_ID() >> 5;
   const u64 r = GROUP_ID() * TKW_WARPS + warp;
   if (r >= rows) return;  // the whole warp: nothing below waits on the group
   LOCAL u32* hist = hist_of_warp + warp * TK_RADIX;
-  LOCAL key_t* sel_keys = sel_keys_of_warp + warp * TKW_SORT_MAX;
+  LOCAL okey_t* sel_keys = sel_keys_of_warp + warp * TKW_SORT_MAX;
   LOCAL u32* sel_pos = sel_pos_of_warp + warp * TKW_SORT_MAX;
   GLOBAL const key_t* row = keys + r * length;
   const u32 len = (u32)length;
-  key_t v[TKW_ITEMS];
+  okey_t o[TKW_ITEMS];
 #pragma unroll
-  for (u32 i = 0; i < TKW_ITEMS; ++i) v[i] = i * 32u + lane < len ? row[i * 32u + lane] : (key_t)0;
+  for (u32 i = 0; i < TKW_ITEMS; ++i)
+    o[i] = i * 32u + lane < len ? ordered_key(row[i * 32u + lane], flip) : (okey_t)KEY_ALL_ONES;
 
   // the threshold: a key is before it where (o & mask) < prefix, tied where equal; `remaining` ties in
   okey_t prefix = 0, mask = 0;
@@ -96,10 +101,8 @@ KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u
       for (u32 b = lane; b < TK_RADIX; b += 32u) hist[b] = 0;
       warp_sync();
 #pragma unroll
-      for (u32 i = 0; i < TKW_ITEMS; ++i) {
-        const okey_t o = ordered_key(v[i], flip);
-        if (i * 32u + lane < len && (o & mask) == prefix) ATOMIC_ADD_U32(&hist[tk_digit(o, pass)], 1u);
-      }
+      for (u32 i = 0; i < TKW_ITEMS; ++i)
+        if ((o[i] & mask) == prefix) ATOMIC_ADD_U32(&hist[tk_digit(o[i], pass)], 1u);
       warp_sync();
       u32 c[TKW_BINS_PER_LANE], sum = 0;
 #pragma unroll
@@ -142,17 +145,17 @@ KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u
   for (u32 i = 0; i < TKW_ITEMS; ++i) {
     if (before_ahead + (ties_ahead < remaining ? ties_ahead : remaining) >= k) break;  // the same in every lane
     const u32 p = i * 32u + lane;
-    const okey_t o = ordered_key(v[i], flip) & mask;
-    const int is_before = p < len && o < prefix, is_tied = p < len && o == prefix;
+    const okey_t m = o[i] & mask;
+    const int is_before = m < prefix, is_tied = m == prefix;
     const u32 before_bits = warp_ballot(is_before), tied_bits = warp_ballot(is_tied);
     const u32 b = before_ahead + warp_popcount(before_bits & below), e = ties_ahead + warp_popcount(tied_bits & below);
     if (is_before || (is_tied && e < remaining)) {
       const u32 place = is_before ? b + (e < remaining ? e : remaining) : b + e;
       if (sorted) {
-        sel_keys[place] = v[i];
+        sel_keys[place] = o[i];
         sel_pos[place] = p;
       } else {
-        out_keys[out + place] = v[i];
+        out_keys[out + place] = row[p];
         tk_write_index(indices, index_bytes, out + place, p);
       }
     }
@@ -161,6 +164,6 @@ KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u
   }
   if (sorted) {
     warp_sync();  // every selected key is in local memory
-    tkw_write_sorted(sel_keys, sel_pos, (u32)k, lane, flip, out_keys, indices, index_bytes, out);
+    tkw_write_sorted(sel_keys, sel_pos, (u32)k, lane, row, out_keys, indices, index_bytes, out);
   }
 }

@@ -258,8 +258,9 @@ TEST(TopkSelect, RowsCutIntoParts) {
   algo::set_topk_policy_override({});
 }
 
+// (the warp rows off, so that every device prints the same steps; TopkPlan.WarpRowsOnNvidiaGpusOnly)
 TEST(TopkPlan, PrintsTheParts) {
-  algo::set_topk_policy_override({.row_parts = 4});
+  algo::set_topk_policy_override({.row_parts = 4, .warp_max_length = 0});
   const SortRequest r{.type = key_type::f32, .n = 2 * 40000, .value_bytes = 8, .rows = 2, .row_length = 40000,
                       .topk = true, .k = 50};
   const SortPlan p = plan(test_context(), r);
@@ -422,13 +423,17 @@ TEST(TopkPlan, PrintsTheSelectionAndTheSort) {
   SortRequest r{.type = key_type::f32, .n = 64 * 1000, .value_bytes = 8, .rows = 64, .row_length = 1000,
                 .topk = true, .k = 50};
   r.options.order = order::descending;
+  algo::set_topk_policy_override({.warp_max_length = 0});  // every device prints the same steps
   const SortPlan p = plan(test_context(), r);
+  algo::set_topk_policy_override({});
   EXPECT_NE(p.path.find("the 50 largest of 64 rows of 1000, sorted"), std::string::npos) << p.text();
   ASSERT_GE(p.steps.size(), 3u) << p.text();
   EXPECT_NE(p.steps[1].find("topk_rows"), std::string::npos) << p.text();
   EXPECT_NE(p.steps.back().find("sort 64 rows of 50"), std::string::npos) << p.text();
   r.topk_sorted = false;
+  algo::set_topk_policy_override({.warp_max_length = 0});
   const SortPlan unsorted = plan(test_context(), r);
+  algo::set_topk_policy_override({});
   EXPECT_NE(unsorted.steps.back().find("unsorted: the k of each row as the selection settles them"), std::string::npos)
       << unsorted.text();
   r.k = 0;

@@ -28,12 +28,15 @@ namespace {
 // 0.204 to 0.263 (2^24), where the candidates (16 M and 1 M in one row) needed rounds or parts of
 // their own: hence the candidates' limit. Eight histogram copies against one, where rows fill the
 // device and parts do not apply: 4096 x 32768 0.821 against 0.809, 16384 x 1024 0.319 against 0.295:
-// one copy on CUDA (the parts' shapes were not timed with copies apart).
+// one copy on CUDA (the parts' shapes were not timed with copies apart). A warp per row of up to 1024
+// keys, with the group scans in shuffles (H100, cd4f39e, against warp_max_length=0,warp_scan=0 on the
+// same device): 16384 x 1024 from 0.297 ms to 0.091, 64 x 128256 (k = 50: its parts' candidates) from
+// 0.097 to 0.080, 4096 x 32768 from 0.825 / 1.111 to 0.781 / 1.078 (k = 50 / 1024).
 constexpr TopkTuning kRows[] = {
     {.name = "cuda",
      .device_class = "cuda",
-     .measured_on = "cuda:sm_90:H100 (parts, candidates' limit, copies)",
-     .note = "256 work-items; rows of up to 1024 keys a warp each (not measured); rows from 32K keys split "
+     .measured_on = "cuda:sm_90:H100 (parts, candidates' limit, copies, warp rows)",
+     .note = "256 work-items; rows of up to 1024 keys a warp each; rows from 32K keys split "
              "into groups of 16K where rows are too few to fill the device, or cut into parts where k is "
              "small; one histogram a row",
      .group = 256,

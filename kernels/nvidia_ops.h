@@ -1,5 +1,5 @@
 // Instructions of NVIDIA GPUs that the kernel dialect (prelude.h) lacks: warp votes and shuffles, byte
-// permutes, leading-zero and population counts. Under NVRTC they are CUDA's intrinsics, under NVIDIA's
+// permutes, leading-zero and population counts; and the warp's prefix sum built on the shuffles. Under NVRTC they are CUDA's intrinsics, under NVIDIA's
 // OpenCL (no sub-group extension) the same PTX instructions inline. Include only where the host says
 // the device is an NVIDIA GPU (RADIX_WARP_RANK; radix_onesweep.cl runs only there).
 // Every lane of the warp must make each warp call (the full mask); a work-group's warps are its
@@ -46,5 +46,15 @@ DEVICE_FN u32 byte_perm(u32 a, u32 b, u32 selector) {
   return r;
 }
 #endif
+
+// The inclusive prefix sum of v over the warp's lanes (lane: this work-item's lane, 0..31).
+DEVICE_FN u32 warp_inclusive_sum_u32(u32 v, u32 lane) {
+#pragma unroll
+  for (u32 off = 1; off < 32u; off <<= 1) {
+    const u32 up = warp_shuffle_up(v, off);
+    if (lane >= off) v += up;
+  }
+  return v;
+}
 
 #endif  // GPUSORT_NVIDIA_OPS_H

@@ -7,12 +7,7 @@
 // All threads must call it. It ends with a barrier, so warp_sums may be used again at once.
 DEVICE_FN u32 radix_block_exclusive_scan(u32 v, LOCAL u32* warp_sums) {
   const u32 lane = LOCAL_ID() & 31u, warp = LOCAL_ID() >> 5;
-  u32 incl = v;
-#pragma unroll
-  for (u32 off = 1; off < 32; off <<= 1) {
-    const u32 y = warp_shuffle_up(incl, off);
-    if (lane >= off) incl += y;
-  }
+  const u32 incl = warp_inclusive_sum_u32(v, lane);
   if (lane == 31) warp_sums[warp] = incl;
   BARRIER();
   u32 prefix = 0;

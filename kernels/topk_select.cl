@@ -90,12 +90,7 @@ DEVICE_FN void tk_pick(u64* s, GLOBAL const u32* count_of_digit, u32 pass, u32 e
 // meet in scratch: two barriers where the steps through local memory take two per doubling.
 DEVICE_FN u32 tk_sub_scan(u32 v, LOCAL u32* scratch, u32 width) {
   const u32 t = LOCAL_ID(), lane = t & 31u, last = t | (width - 1);
-  u32 inclusive = v;
-#pragma unroll
-  for (u32 off = 1; off < 32u; off <<= 1) {
-    const u32 up = warp_shuffle_up(inclusive, off);
-    if (lane >= off) inclusive += up;
-  }
+  const u32 inclusive = warp_inclusive_sum_u32(v, lane);
   if (lane == 31u) scratch[t] = inclusive;  // the warp's total
   BARRIER();
   u32 ahead = 0;  // the totals of the sub-group's warps before this one

@@ -33,15 +33,6 @@
 // The lowest set bit's index of a non-zero x.
 DEVICE_FN u32 tkw_lowest_lane(u32 x) { return 31u - warp_clz(x & (0u - x)); }
 
-// The warp's inclusive prefix sum of v over its lanes.
-DEVICE_FN u32 tkw_inclusive_scan(u32 v, u32 lane) {
-  for (u32 d = 1; d < 32u; d <<= 1) {
-    const u32 up = warp_shuffle_up(v, d);
-    if (lane >= d) v += up;
-  }
-  return v;
-}
-
 // The selected keys of a warp (their ordered keys sel_keys and positions sel_pos, k of them, k at most
 // TKW_SORT_MAX) written at their ranks by (ordered key, position) to out_keys / indices at out, each
 // key read again from the row.
@@ -110,7 +101,7 @@ KERNEL topk_warp_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLOBAL u
         c[j] = hist[lane * TKW_BINS_PER_LANE + j];
         sum += c[j];
       }
-      const u32 inclusive = tkw_inclusive_scan(sum, lane), exclusive = inclusive - sum;
+      const u32 inclusive = warp_inclusive_sum_u32(sum, lane), exclusive = inclusive - sum;
       const u32 holder = tkw_lowest_lane(warp_ballot(exclusive < remaining && remaining <= inclusive));
       u32 digit = 0, before = exclusive, tied = 0;
       int found = 0;

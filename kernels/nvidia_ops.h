@@ -1,6 +1,7 @@
 // Instructions of NVIDIA GPUs that the kernel dialect (prelude.h) lacks: warp votes and shuffles, byte
-// permutes, leading-zero and population counts; and the warp's prefix sum built on the shuffles. Under NVRTC they are CUDA's intrinsics, under NVIDIA's
-// OpenCL (no sub-group extension) the same PTX instructions inline. Include only where the host says
+// permutes, leading-zero and population counts; and the warp's prefix sum built on the shuffles. Under
+// NVRTC they are CUDA's intrinsics, under NVIDIA's OpenCL (no sub-group extension) the same PTX
+// instructions inline. Include only where the host says
 // the device is an NVIDIA GPU (RADIX_WARP_RANK; radix_onesweep.cl runs only there).
 // Every lane of the warp must make each warp call (the full mask); a work-group's warps are its
 // consecutive runs of 32 work-items, so GROUP_SIZE must be a multiple of 32.

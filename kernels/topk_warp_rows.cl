@@ -10,9 +10,9 @@
 // row's end hold all ones: they order after every key of the row (the greatest ordered key, ties by
 // the higher position), so with k below the length none is ever selected and no pass tests them.
 // Each 8-bit digit pass counts the digit of the keys that still match the threshold into the warp's
-// 256-bin histogram in local memory; each lane sums 8 bins, a scan over the lanes finds the lane whose bins hold the k-th key,
-// and that lane walks them. The passes stop once the bucket holds exactly the keys still missing.
-// The collection needs no scan: for each item, a ballot of the keys before the threshold and one of
+// 256-bin histogram in local memory; each lane sums 8 bins, a scan over the lanes finds the lane
+// whose bins hold the k-th key, and that lane walks them. The passes stop once the bucket holds
+// exactly the keys still missing. The collection needs no scan: for each item, a ballot of the keys before the threshold and one of
 // the tied keys give every lane its rank among the selected keys ahead of it.
 //
 // Sorted (sorted != 0, k at most TKW_SORT_MAX): the collection puts the selected keys in the warp's

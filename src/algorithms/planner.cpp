@@ -196,8 +196,9 @@ Plan plan_segmented(const SortRequest& request, rt::Device& device) {
 
 // A top-k (SortRequest::topk): how the selection runs (topk_policy.hpp), and for a sorted one the
 // segmented sort of the k of every row on the device, planned as parts[0] (stable, so that ties
-// keep the selection's position order), unless the selection writes them in order (warp rows); where rows are cut into parts (TopkChoice::row_parts),
-// parts[0] is instead the top-k of the parts' candidates, itself sorted where this one is. Host data
+// keep the selection's position order), unless the selection writes them in order (warp rows);
+// where rows are cut into parts (TopkChoice::row_parts), parts[0] is instead the top-k of the parts'
+// candidates, itself sorted where this one is. Host data
 // go up in one piece, the k of each row come back.
 Plan plan_topk(const SortRequest& request, rt::Device& device) {
   const DeviceDescription& desc = device.description();

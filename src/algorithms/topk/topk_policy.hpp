@@ -96,7 +96,8 @@ struct TopkPolicyOverride {
   std::optional<bool> warp_scan;  // TopkChoice::warp_scan (0: the steps through local memory), NVIDIA only
 };
 // The override in "name=N,..." form (gpusort-bench topk --topk-policy): groups_per_row, group,
-// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies, warp_max_length, warp_scan (0 or 1). Error(invalid_argument) for anything else.
+// candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies, warp_max_length, warp_scan
+// (0 or 1). Error(invalid_argument) for anything else.
 TopkPolicyOverride parse_topk_policy_override(std::string_view spec);
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

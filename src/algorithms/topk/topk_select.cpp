@@ -18,6 +18,13 @@ constexpr std::uint64_t kLocalCandidates = 1024;  // the kernel's TK_LOCAL_CANDI
 
 bool largest(const Plan& plan) { return plan.options().order == order::descending; }
 
+// What every top-k program is specialised by: the key type and the group size.
+std::vector<std::string> topk_defines(key_type type, const TopkChoice& choice) {
+  std::vector<std::string> defines = key_defines_for(type, 0);
+  defines.push_back("GROUP_SIZE=" + std::to_string(choice.group));
+  return defines;
+}
+
 // The split rows' device temporaries, in bytes: the rounds' (state, histograms, running counts, two
 // candidate buffers of keys and u32 positions) and, for a partition, each group's counts.
 struct SplitTemps {
@@ -121,8 +128,7 @@ void select_and_sort(const Plan& plan, TopkJob& job) {
   } else if (c.groups_per_row > 1) {
     select_split(plan, job);
   } else if (c.warp_items != 0) {
-    std::vector<std::string> defines = key_defines_for(r.type, 0);
-    defines.push_back("GROUP_SIZE=" + std::to_string(c.group));
+    std::vector<std::string> defines = topk_defines(r.type, c);
     defines.push_back("TKW_ITEMS=" + std::to_string(c.warp_items));
     dev.launch(dev.program("topk_warp_rows.cl", defines).kernel("topk_warp_rows"),
                {ceil_div(r.rows, c.rows_per_group), c.group, 0},
@@ -149,8 +155,7 @@ std::size_t topk_sort_offset_bytes(const SortRequest& request) {
 }
 
 rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice) {
-  std::vector<std::string> defines = key_defines_for(type, 0);
-  defines.push_back("GROUP_SIZE=" + std::to_string(choice.group));
+  std::vector<std::string> defines = topk_defines(type, choice);
   if (choice.warp_scan) defines.push_back("TK_WARP_SCAN=1");
   return device.program("topk_select.cl", defines);
 }

@@ -24,7 +24,8 @@
 // every sub-array starts 16-byte aligned): values[slots] (pairs that are not positions: the widest
 // alignment first), keys[2][slots], counters[SG_PAD(RADIX * GROUP_SIZE)] u32, partial[GROUP_SIZE] u32,
 // the skip flag u32 (and padding to 16 bytes), tile positions[2][slots] u16, and for offsets
-// row_start[slots] u16.
+// row_start[slots] u16 and short_starts[ceil(slots / 32)] u32 (a bit per tile position: a segment
+// that another kernel sorts starts there).
 //
 // Specialised by keys.h's defines, RADIX_BITS (4) and GROUP_SIZE (a multiple of RADIX, power of two);
 // the shape is in the arguments, so one program serves every row length and both forms.
@@ -62,10 +63,19 @@ DEVICE_FN LOCAL u32* tile_long_flag(LOCAL u8* smem, int gather, u32 slots) {
   return tile_counters(smem, gather, slots) + SG_PAD(SG_ENTRIES);
 }
 
-// The tile positions' two arrays in the layout above; the offsets' row starts follow them.
+// The word after it: whether some segment of the offsets kernel's window is its own to sort.
+DEVICE_FN LOCAL u32* tile_own_flag(LOCAL u8* smem, int gather, u32 slots) {
+  return tile_long_flag(smem, gather, slots) + 1;
+}
+
+// The tile positions' two arrays in the layout above; the offsets' row starts follow them, then
+// the short segments' start bits.
 DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
   LOCAL key_t* keys = (LOCAL key_t*)((LOCAL value_t*)smem + (gather ? slots : 0u));
   return (LOCAL u16*)((LOCAL u32*)(keys + 2 * slots) + ST_WORDS);
+}
+DEVICE_FN LOCAL u32* tile_short_starts(LOCAL u8* smem, int gather, u32 slots) {
+  return (LOCAL u32*)(tile_positions(smem, gather, slots) + 3 * slots);
 }
 
 // Loads the n keys (and values) at base, sorts them by (row, key) and stores them. row_bits: the
@@ -73,10 +83,13 @@ DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
 // long flag (tile_long_flag) is clear, each key's place is counted instead of the digit passes: the
 // keys of its segment that come before it (smaller, or equal and earlier), one read of the segment
 // from local memory per key and three barriers in all (the flag, the load, the scatter), where the passes take about a dozen digit
-// rounds of several barriers each. Every work-item of the group calls it.
+// rounds of several barriers each. skip_short (offsets only): the segments whose start bit is set in
+// tile_short_starts are sorted along but not stored (another kernel writes them). Every work-item of
+// the group calls it.
 DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
                          GLOBAL const value_t* values_in, GLOBAL value_t* values_out, u64 base, u32 n,
-                         u32 row_length, u32 row_bits, u32 positions, okey_t flip, u32 slots, u32 by_rank) {
+                         u32 row_length, u32 row_bits, u32 positions, okey_t flip, u32 slots, u32 by_rank,
+                         u32 skip_short) {
   const u32 t = LOCAL_ID();
   const int gather = HAS_VALUES && !positions;  // values loaded, and gathered by position at the end
   LOCAL value_t* vtile = (LOCAL value_t*)smem;
@@ -148,7 +161,12 @@ DEVICE_FN void tile_sort(LOCAL u8* smem, GLOBAL const key_t* keys_in, GLOBAL key
     pdst = pt;
   }
 
+  LOCAL const u32* short_starts = tile_short_starts(smem, gather, slots);
   for (u32 i = t; i < n; i += GROUP_SIZE) {
+    if (skip_short) {
+      const u32 first = (u32)row_start[SG_PAD(i)];
+      if ((short_starts[first >> 5] >> (first & 31u)) & 1u) continue;
+    }
     keys_out[base + i] = ksrc[SG_PAD(i)];
 #if HAS_VALUES
     const u32 from = psrc[SG_PAD(i)];
@@ -177,7 +195,7 @@ KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
   const u64 first_row = GROUP_ID() * rows_per_group;
   const u32 tile_rows = (u32)gs_min_u64(rows_per_group, rows - first_row);
   tile_sort(smem, keys_in, keys_out, values_in, values_out, first_row * row_length, tile_rows * row_length,
-            row_length, bits_u32(tile_rows - 1u), positions, flip, slots, 0u);
+            row_length, bits_u32(tile_rows - 1u), positions, flip, slots, 0u, 0u);
 }
 
 // Segments by offsets (offsets: count + 1 of them, from element `first` of the buffer): group g takes
@@ -186,9 +204,11 @@ KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
 // past the window), so those taken are consecutive and span at most 2 x window keys: the tile.
 // Longer segments are left as they are, for another bin. A tile whose segments all hold at most
 // rank_max keys (0: never) is sorted by counting each key's place (tile_sort's by_rank).
+// Segments of 1 to short_max keys (0: none) are another kernel's (CUDA's segmented_warp_segments):
+// they are never written here, and a window that holds no other segment sorts nothing.
 KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
                                GLOBAL value_t* values_out, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
-                               u64 count, u32 window, u32 positions, okey_t flip, u32 rank_max,
+                               u64 count, u32 window, u32 positions, okey_t flip, u32 rank_max, u32 short_max,
                                u32 slots GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, smem);
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
@@ -200,7 +220,7 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   // n may be 0 (a window inside a long segment): the group still runs through tile_sort, which then
   // does nothing. With an early return here instead, PoCL (2026-12-06) left stray values one past
   // another group's tile now and then; the cause was not found.
-  const u32 n = (u32)(offset_at(offsets, wide, hi) - base);
+  const u32 window_n = (u32)(offset_at(offsets, wide, hi) - base);
   const int gather = HAS_VALUES && !positions;
   LOCAL u16* row_start = tile_positions(smem, gather, slots) + 2 * slots;
   LOCAL u32* long_flag = tile_long_flag(smem, gather, slots);
@@ -210,15 +230,29 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   // global reads each, and most of the kernel's time on 2^17 segments of 0-64 keys (H100, 2026-12-07).
   // The counters serve as the scan's scratch: tile_sort writes them only after its load's barrier.
   const u32 t = LOCAL_ID();
-  for (u32 p = t; p < n; p += GROUP_SIZE) row_start[SG_PAD(p)] = 0;
-  if (t == 0) *long_flag = 0u;
+  LOCAL u32* own_flag = tile_own_flag(smem, gather, slots);
+  LOCAL u32* short_starts = tile_short_starts(smem, gather, slots);
+  for (u32 p = t; p < window_n; p += GROUP_SIZE) row_start[SG_PAD(p)] = 0;
+  if (short_max != 0u)
+    for (u32 w = t; w < (window_n + 31u) / 32u; w += GROUP_SIZE) short_starts[w] = 0u;
+  if (t == 0) {
+    *long_flag = 0u;
+    *own_flag = short_max == 0u ? 1u : 0u;
+  }
   BARRIER();
   for (u64 s = lo + t; s < hi; s += GROUP_SIZE) {
     const u64 start = offset_at(offsets, wide, s), length = offset_at(offsets, wide, s + 1) - start;
-    if (length != 0) row_start[SG_PAD((u32)(start - base))] = (u16)(start - base);
+    const u32 at = (u32)(start - base);
+    if (length != 0) row_start[SG_PAD(at)] = (u16)at;
     if (rank_max != 0u && length > rank_max) *long_flag = 1u;  // every writer writes the same word
+    if (length > short_max)
+      *own_flag = 1u;
+    else if (length != 0)
+      ATOMIC_OR_U32(&short_starts[at >> 5], 1u << (at & 31u));
   }
   BARRIER();
+  // Where every segment of the window is another kernel's, the group sorts no keys.
+  const u32 n = *own_flag ? window_n : 0u;
   const u32 per = (n + GROUP_SIZE - 1) / GROUP_SIZE;
   const u32 begin = gs_min_u32(n, t * per), end = gs_min_u32(n, begin + per);
   u32 run = 0;
@@ -231,7 +265,7 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   // (tile_sort's first barrier comes before any row start or the flag is read)
   const u32 last_start = n ? (u32)(offset_at(offsets, wide, hi - 1) - base) : 0u;  // the largest row key
   tile_sort(smem, keys_in, keys_out, values_in, values_out, base, n, 0u, bits_u32(last_start), positions, flip, slots,
-            rank_max != 0u ? 1u : 0u);
+            rank_max != 0u ? 1u : 0u, short_max != 0u ? 1u : 0u);
 }
 
 #if GS_CUDA

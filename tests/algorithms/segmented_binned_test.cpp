@@ -17,6 +17,7 @@
 #include "algorithms/segmented/segmented_listed.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
+#include "algorithms/segmented/segmented_warp_segments.hpp"
 #include "support/segmented_offsets_case.hpp"
 #include "support/test_support.hpp"
 
@@ -222,6 +223,91 @@ TEST(SegmentedBinned, ListedSegmentsSortedBySeveralBlocksOnCuda) {
                                          false, d});
 }
 
+// On CUDA the segments of up to the tuning row's binned_warp_max_length keys take a warp each
+// (segmented_warp_segments.cl), in every network size (1 to 128 keys, 1 to 4 per lane); the tiles
+// sort the others of their windows, some of which also hold warp segments (never written twice).
+// Elsewhere the warps never run.
+TEST(SegmentedBinned, ShortSegmentsTakeAWarpEachOnCuda) {
+  const DeviceDescription& desc = test_context().runtime_device().description();
+  if (desc.backend != "cuda") {
+    EXPECT_EQ(algo::segmented_warp_segments_max(desc), 0u);
+    GTEST_SKIP() << "the warp segments run on CUDA only";
+  }
+  ASSERT_GT(algo::segmented_warp_segments_max(desc), 0u) << "CUDA's row gives short segments a warp each";
+  const std::uint64_t seed = fresh_seed();
+  SCOPED_TRACE("lengths seed " + std::to_string(seed));
+  // every length from 0 to 130 twice, and a few the tiles and the long kernels take
+  const auto lengths = [&](std::uint64_t w, std::uint64_t s) {
+    std::vector<std::uint64_t> l;
+    for (std::uint64_t x = 0; x <= 130; ++x) l.insert(l.end(), {x, x});
+    for (std::uint64_t x : {std::uint64_t(200), std::uint64_t(1000), w, w + 1, 3 * w}) l.push_back(x);
+    std::shuffle(l.begin(), l.end(), std::mt19937_64(s));
+    return l;
+  };
+  for (std::uint32_t most : {0u, 33u, 128u}) {  // 0: the tuning row's
+    SCOPED_TRACE("warp segments of up to " + std::to_string(most) + " keys");
+    algo::set_segmented_policy_override(most ? algo::SegmentedPolicyOverride{.warp_segments_max = most}
+                                             : algo::SegmentedPolicyOverride{});
+    struct Reset {
+      ~Reset() { algo::set_segmented_policy_override({}); }
+    } reset;
+    for (order o : {order::ascending, order::descending}) {
+      check<std::uint32_t>({lengths(window(key_type::u32, 0), seed), mode::keys, o, false, false, dist::uniform});
+      check<float, std::uint32_t>({lengths(window(key_type::f32, 4), seed + 1), mode::pairs, o, true, true,
+                                   dist::specials});
+      check<float, std::uint64_t>({lengths(window(key_type::f32, 8, true), seed + 2), mode::argsort, o, false, true,
+                                   dist::few_unique});
+    }
+    check<std::uint64_t>({lengths(window(key_type::u64, 0), seed + 3), mode::keys, order::descending, true, false,
+                          dist::entropy});
+    check<double, std::uint32_t>({lengths(window(key_type::f64, 4, true), seed + 4), mode::argsort, order::ascending,
+                                  true, true, dist::specials});
+    check<std::int64_t, Bytes16>({lengths(window(key_type::i64, 16), seed + 5), mode::pairs, order::descending, false,
+                                  false, dist::few_unique});
+    check<std::int8_t, std::uint16_t>({lengths(window(key_type::i8, 2), seed + 6), mode::pairs, order::ascending,
+                                       true, false, dist::uniform});
+    check<half_bits, std::uint32_t>({lengths(window(key_type::f16, 4, true), seed + 7), mode::argsort,
+                                     order::descending, false, false, dist::specials});
+    for (dist d : {dist::all_equal, dist::sorted, dist::reverse})
+      check<std::uint32_t, std::uint32_t>({lengths(window(key_type::u32, 4), seed + 8), mode::pairs,
+                                           order::ascending, true, false, d});
+  }
+}
+
+// The warp segments' choice on an H100's description (no device needed): the CUDA row's length,
+// the override's, never past the tile window, never on other devices; the plan names the kernel.
+TEST(SegmentedBinned, WarpSegmentsOnCudaOnly) {
+  DeviceDescription h100;
+  h100.backend = "cuda", h100.name = "NVIDIA H100 80GB HBM3", h100.vendor = "NVIDIA Corporation";
+  h100.architecture = "sm_90", h100.is_gpu = true;
+  h100.local_memory_bytes = 232448, h100.max_work_group_size = 1024, h100.compute_units = 132;
+  EXPECT_EQ(algo::segmented_warp_segments_max(h100), algo::segmented_tuning_for(h100).binned_warp_max_length);
+  EXPECT_GT(algo::segmented_warp_segments_max(h100), 0u);
+  const auto steps = algo::segmented_binned_plan_steps(h100, key_type::f32, 4, true, 1 << 22, 1 << 17, {});
+  const auto line = std::find_if(steps.begin(), steps.end(), [](const std::string& l) {
+    return l.find("segmented_warp_segments") != std::string::npos;
+  });
+  ASSERT_NE(line, steps.end());
+  EXPECT_NE(line->find("1 to " + std::to_string(algo::segmented_warp_segments_max(h100)) + " keys"), std::string::npos)
+      << *line;
+  EXPECT_NE(line->find(std::to_string((1 << 17) / 8) + " blocks"), std::string::npos) << *line;
+  {
+    algo::set_segmented_policy_override({.warp_segments_max = 0});
+    EXPECT_EQ(algo::segmented_warp_segments_max(h100), 0u);
+    const auto none = algo::segmented_binned_plan_steps(h100, key_type::f32, 4, true, 1 << 22, 1 << 17, {});
+    for (const std::string& l : none) {
+      EXPECT_EQ(l.find("segmented_warp_segments"), std::string::npos) << l;
+      EXPECT_EQ(l.find("left to the warps"), std::string::npos) << l;
+    }
+    algo::set_segmented_policy_override({.warp_segments_max = 64});
+    EXPECT_EQ(algo::segmented_warp_segments_max(h100), 64u);
+    algo::set_segmented_policy_override({});
+  }
+  DeviceDescription cpu = h100;
+  cpu.backend = "opencl", cpu.is_gpu = false, cpu.name = "cpu-haswell", cpu.vendor = "The pocl project";
+  EXPECT_EQ(algo::segmented_warp_segments_max(cpu), 0u);
+}
+
 TEST(SegmentedBinned, ShapeAndPlanSteps) {
   const DeviceDescription& desc = test_context().runtime_device().description();
   const algo::SegmentedLongShape s = algo::segmented_long_shape(desc, key_type::f32, 4);
@@ -237,6 +323,7 @@ TEST(SegmentedBinned, ShapeAndPlanSteps) {
     return std::any_of(steps.begin(), steps.end(), [&](const std::string& l) { return l.find(kernel) != std::string::npos; });
   };
   EXPECT_TRUE(names("segmented_long_sort"));
+  EXPECT_EQ(names("segmented_warp_segments"), algo::segmented_warp_segments_max(desc) != 0);
   // where the device shares its longest segments among blocks (CUDA's row), the listed onesweep follows
   EXPECT_EQ(names("segmented_listed_onesweep"), algo::segmented_tuning_for(desc).binned_onesweep_min_length != 0);
   for (std::string line : steps) {  // no step reads anything back

@@ -160,8 +160,10 @@ TEST(SegmentedPolicy, TheOverrideForcesABinAndWidths) {
   EXPECT_STREQ(to_string(SegmentedBin::tiles_or_portable), "tiles-or-portable");
   EXPECT_EQ(parse_segmented_policy_override("tile_rank_max=32").tile_rank_max, 32u);
   EXPECT_EQ(parse_segmented_policy_override("bin=binned,tile_rank_max=0").tile_rank_max, 0u);
+  EXPECT_EQ(parse_segmented_policy_override("warp_segments_max=64").warp_segments_max, 64u);
+  EXPECT_EQ(parse_segmented_policy_override("warp_segments_max=0").warp_segments_max, 0u);
   for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin", "tile_rank_max=", "tile_rank_max=65537",
-                          "tile_rank_max=-1"})
+                          "tile_rank_max=-1", "warp_segments_max=129", "warp_segments_max="})
     EXPECT_THROW(parse_segmented_policy_override(bad), Error) << bad;
 }
 

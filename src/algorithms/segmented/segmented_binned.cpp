@@ -9,6 +9,7 @@
 #include "algorithms/segmented/segmented_listed.hpp"
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "algorithms/segmented/segmented_tiles.hpp"
+#include "algorithms/segmented/segmented_warp_segments.hpp"
 #include "gpusort/errors.hpp"
 
 namespace gpusort::algo {
@@ -20,6 +21,12 @@ constexpr std::uint32_t kBinGroup = 256;  // segmented_bin_long: one work-item p
 constexpr std::uint64_t kWorkWords = 4;   // the group list's length, its ticket, the huge list's length, spare
 
 std::uint64_t sg_pad(std::uint64_t i) { return i + (i >> 5); }  // the kernels' SG_PAD
+
+// The longest segments that take a warp each (0: none): never above the window, whose longer
+// segments the long-segment kernels sort.
+std::uint32_t warp_segments_max(const DeviceDescription& desc, std::uint64_t window) {
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(segmented_warp_segments_max(desc), window));
+}
 
 // kernels/segmented_long.cl's layout: values[2][slots] and keys[2][slots], the tile's and the
 // segment's counters, partial sums, LONG_CONTROL_WORDS.
@@ -128,7 +135,9 @@ void segmented_binned_sort(SegmentedJob& job) {
              {*seg.offsets, first, wide, seg.count, window,
               huge.min_length ? std::max(huge.min_length, window) : ~std::uint64_t(0), *work, *list,
               huge_temps.list ? *huge_temps.list : *list});
-  segmented_tiles_sort(job);  // the segments that fit the window; it makes their positions itself
+  const std::uint32_t warp_max = warp_segments_max(desc, window);
+  if (warp_max != 0) segmented_warp_segments_sort(job, warp_max);  // before the tiles clear the positions flag
+  segmented_tiles_sort(job, warp_max);  // the other segments that fit the window, positions made in the kernel
   dev.launch(program.kernel("segmented_long_sort"), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
              {keys_in, sort.keys, values_in, values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
               *list, std::uint32_t(positions ? 1 : 0), sort.flip_arg(), s.tile, static_cast<std::uint32_t>(s.slots)});
@@ -150,8 +159,13 @@ std::vector<std::string> segmented_binned_plan_steps(const DeviceDescription& de
                   " groups of " + std::to_string(kBinGroup) + " work-items list the segments longer than " +
                   std::to_string(window) + " keys on the device (an atomic counter, zeroed by a fill; nothing read "
                   "back)");
+  const std::uint32_t warp_max = warp_segments_max(desc, window);
+  if (warp_max != 0) lines.push_back(segmented_warp_segments_plan_step(count, warp_max));
   for (const std::string& line : segmented_tiles_plan_steps(desc, type, value_bytes, positions, n, count, 0))
-    lines.push_back("tiles: " + line);
+    lines.push_back("tiles: " + line + (warp_max != 0 && line.find("segmented_tiles_offsets") != std::string::npos
+                                            ? " (segments of up to " + std::to_string(warp_max) +
+                                                  " keys left to the warps)"
+                                            : ""));
   lines.push_back("segmented_long.cl segmented_long_sort: a fixed grid of " + std::to_string(s.groups) +
                   " groups of " + std::to_string(s.group) + " work-items, each taking listed segments in turn: up to " +
                   std::to_string(s.passes) + " stable 4-bit digit passes over global memory, tiles of " +

@@ -4,8 +4,9 @@
 // request and the device (so the sort can be captured in a CUDA graph):
 //   1. segmented_long.cl segmented_bin_long lists the segments longer than the tile bin's window
 //      (an atomic counter, zeroed by a fill first);
-//   2. the tile bin sorts every other segment (segmented_tiles_offsets, which leaves the longer
-//      ones untouched);
+//   2. on CUDA, segments of up to the tuning row's binned_warp_max_length keys take a warp each
+//      (segmented_warp_segments.hpp); the tile bin sorts every other segment that fits its window
+//      (segmented_tiles_offsets, which leaves those and the longer ones untouched);
 //   3. segmented_long.cl segmented_long_sort, a fixed grid (compute units x the tuning row's groups
 //      per compute unit), sorts the listed segments, one per work-group at a time, by stable 4-bit
 //      LSD passes over global memory through temporaries as large as the keys and values.

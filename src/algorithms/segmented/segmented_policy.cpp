@@ -45,6 +45,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 16384,
+     .binned_warp_max_length = 128,
      .offsets_binned = true},
     // A CPU (PoCL): as many long segments at once as the device has work-groups in flight, which is
     // its width anyway; offsets binned, nothing read back (not measured against tiles-or-portable).
@@ -61,6 +62,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 0,
+     .binned_warp_max_length = 0,
      .offsets_binned = true},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
     // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
@@ -79,6 +81,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 0,
+     .binned_warp_max_length = 0,
      .offsets_binned = false},
 };
 
@@ -193,12 +196,13 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "warp_items") {
       if (value.size() != 1 || value[0] < '1' || value[0] > '8') throw bad("1 to 8");
       o.warp_items = static_cast<std::uint32_t>(value[0] - '0');
-    } else if (name == "tile_rank_max") {
+    } else if (name == "tile_rank_max" || name == "warp_segments_max") {
+      const std::uint32_t most = name == "tile_rank_max" ? 65536 : 128;
       std::uint32_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v > 65536)
-        throw bad("a count of keys up to 65536");
-      o.tile_rank_max = v;
+      if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v > most)
+        throw bad(("a count of keys up to " + std::to_string(most)).c_str());
+      (name == "tile_rank_max" ? o.tile_rank_max : o.warp_segments_max) = v;
     } else if (name == "block_min_row" || name == "onesweep_min") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);

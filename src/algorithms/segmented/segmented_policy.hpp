@@ -55,6 +55,9 @@ struct SegmentedTuning {
   // onesweep's passes over the listed segments (segmented_listed.hpp); 0: every long segment by one
   // work-group
   std::uint64_t binned_onesweep_min_length;
+  // binned, CUDA: segments of 1 to this many keys (at most 128) take a warp each
+  // (segmented_warp_segments.hpp), and the tiles leave them alone; 0: the tiles sort them
+  std::uint32_t binned_warp_max_length;
   // offsets of automatic requests: the binned bin (nothing read back), else tiles-or-portable (one
   // word read back)
   bool offsets_binned;
@@ -109,12 +112,14 @@ struct SegmentedPolicyOverride {
   // tile bin by offsets: tiles of segments of at most this many keys are ranked (0: never;
   // SegmentedTilesTuning::rank_max_segment otherwise)
   std::optional<std::uint32_t> tile_rank_max;
+  // binned on CUDA: segments of at most this many keys take a warp each (0: none; at most 128)
+  std::optional<std::uint32_t> warp_segments_max;
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
 // "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1,onesweep_min=16384,
-// tile_rank_max=64" (bin:
+// tile_rank_max=64,warp_segments_max=64" (bin:
 // portable, per-row, tiles, onesweep, tiles-or-portable or binned): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);

@@ -106,7 +106,8 @@ std::uint64_t segmented_tiles_local_bytes(std::uint64_t tile, std::size_t key_by
   const std::uint64_t words = (entries + (entries >> 5) + group + 1 + 3) / 4 * 4;  // the kernel's ST_WORDS
   const std::uint64_t values = positions ? 0 : value_bytes;
   const std::uint64_t u16_arrays = offsets ? 3 : 2;  // the tile positions twice, the row starts
-  return slots * (values + 2 * key_bytes + u16_arrays * sizeof(std::uint16_t)) + 4 * words;
+  const std::uint64_t short_start_bytes = offsets ? 4 * ((slots + 31) / 32) : 0;  // a bit per position
+  return slots * (values + 2 * key_bytes + u16_arrays * sizeof(std::uint16_t)) + 4 * words + short_start_bytes;
 }
 
 std::uint64_t segmented_tiles_capacity(const rt::Device& device, key_type type, std::size_t value_bytes,
@@ -216,7 +217,7 @@ std::string block_kernel(const SegmentedTilesShape& s) {
                         : "segmented_rows_tile_" + std::to_string(t.threads) + "_" + std::to_string(t.items);
 }
 
-void sort_offsets(SegmentedJob& job) {
+void sort_offsets(SegmentedJob& job, std::uint32_t short_max) {
   SortJob& sort = job.sort;
   const SegmentShape& seg = job.segments;
   rt::Device& dev = sort.device;
@@ -233,12 +234,12 @@ void sort_offsets(SegmentedJob& job) {
              {b.keys_in, b.keys_out, b.values_in, b.values_out, *seg.offsets,
               std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes), std::uint32_t(seg.offset_bytes == 8 ? 1 : 0),
               seg.count, static_cast<std::uint32_t>(s.window), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
-              s.rank_max, static_cast<std::uint32_t>(s.slots)});
+              s.rank_max, short_max, static_cast<std::uint32_t>(s.slots)});
 }
 
 }  // namespace
 
-void segmented_tiles_sort(SegmentedJob& job) {
+void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max) {
   SortJob& sort = job.sort;
   const SegmentShape& seg = job.segments;
   if (!sort.options.comparator.empty() || !sort.registered_order.empty())
@@ -257,7 +258,7 @@ void segmented_tiles_sort(SegmentedJob& job) {
   std::unique_ptr<rt::Event> start = sort.options.verbose ? dev.record() : nullptr;
   std::string what;
   if (!seg.uniform()) {
-    sort_offsets(job);
+    sort_offsets(job, short_max);
     what = std::to_string(seg.count) + " segments by offsets";
   } else {
     const std::uint64_t length = seg.row_length != 0 ? seg.row_length : sort.n / seg.count;

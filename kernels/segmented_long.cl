@@ -48,12 +48,17 @@
 // offsets_buffer: count + 1 offsets from element `first`; work[0] the list's length, work[2] the
 // huge list's (both zero before). Segments of more than huge_min keys go to huge_list instead, for
 // the listed onesweep (kernels/segmented_onesweep.cl; huge_min ~0 where it does not run).
+// short_max (CUDA's warp segments; 0: none): a segment of short_max + 1 to window keys sets the word
+// of own_windows (zero before) for the tile window it starts in, which the tiles then sort; the
+// tiles of every other window have nothing of their own to sort (segmented_tiles_offsets).
 KERNEL segmented_bin_long(GLOBAL const u32* offsets_buffer, u64 first, u32 wide, u64 count, u64 window, u64 huge_min,
-                          GLOBAL u32* work, GLOBAL u64* list, GLOBAL u64* huge_list) {
+                          GLOBAL u32* work, GLOBAL u64* list, GLOBAL u64* huge_list, u64 short_max,
+                          GLOBAL u32* own_windows) {
   const u64 s = GLOBAL_ID();
   if (s >= count) return;
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
-  const u64 length = offset_at(offsets, wide, s + 1) - offset_at(offsets, wide, s);
+  const u64 start = offset_at(offsets, wide, s), length = offset_at(offsets, wide, s + 1) - start;
+  if (short_max != 0 && length > short_max && length <= window) own_windows[start / window] = 1u;
   if (length > huge_min)
     huge_list[ATOMIC_ADD_U32(&work[2], 1u)] = s;
   else if (length > window)
@@ -193,6 +198,7 @@ KERNEL segmented_long_sort(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, 
   LOCAL u32* ticket = (LOCAL u32*)((LOCAL key_t*)((LOCAL value_t*)smem + (HAS_VALUES ? 2 * slots : 0u)) + 2 * slots) +
                       2 * SG_PAD(SG_ENTRIES) + GROUP_SIZE + 2;
   const u32 listed = work[0];  // written by segmented_bin_long, an earlier launch
+  if (listed == 0u) return;    // nothing listed (most requests): not even a ticket
   for (;;) {
     if (t == 0) *ticket = ATOMIC_ADD_U32(&work[1], 1u);
     BARRIER();

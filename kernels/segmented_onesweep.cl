@@ -199,7 +199,8 @@ segmented_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const value_t* R
 // virtual tiles tile_start[j] .. tile_start[j + 1] - 1, so each entry's status words lie together
 // and its look-back walks only its own tiles; its histogram block is hist + j * SEG_HIST_WORDS. The
 // grids are launched for the most tiles and chunks the list could need (the host's bound from n);
-// blocks past the list's real total return at once, so no size is read back.
+// blocks past the list's real total return at once, so no size is read back. Where the list is
+// empty (most requests), every block returns before it touches shared memory or an atomic.
 
 // The entry j of the list whose range of starts[0 .. count] holds x (starts[count] > x).
 DEVICE_FN u32 listed_entry_of(GLOBAL const u32* starts, u32 count, u32 x) {
@@ -223,6 +224,7 @@ segmented_listed_starts(GLOBAL const u32* offsets_buffer, u64 first, u32 wide, G
   const u32 t = LOCAL_ID();
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   const u32 count = work[2];
+  if (count == 0u) return;  // no listed segment (the later listed kernels return at once too)
   const u32 per = (count + GROUP_SIZE - 1u) / GROUP_SIZE;
   const u32 begin = gs_min_u32(count, t * per), end = gs_min_u32(count, begin + per);
   u32 tiles = 0, chunks = 0;
@@ -256,6 +258,7 @@ segmented_listed_histogram(GLOBAL const key_t* RESTRICT keys, GLOBAL const u32* 
   LOCAL_ARRAY u32 s_entry;
   const u32 t = LOCAL_ID(), b = GROUP_ID();
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
+  if (work[2] == 0u) return;  // no listed segment
   if (t == 0) {
     const u32 count = work[2];
     s_entry = b < chunk_start[count] ? listed_entry_of(chunk_start, count, b) : ~0u;
@@ -288,6 +291,7 @@ segmented_listed_onesweep(GLOBAL const key_t* RESTRICT keys_in, GLOBAL const val
   const u32 t = LOCAL_ID();
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   GS_WAIT_PREVIOUS_GRID();
+  if (work[2] == 0u) return;  // no listed segment
   if (t == 0) {
     const u32 id = ATOMIC_ADD_U32(&tile_counter[sweep], 1u);
     const u32 count = work[2];

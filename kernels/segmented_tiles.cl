@@ -63,11 +63,6 @@ DEVICE_FN LOCAL u32* tile_long_flag(LOCAL u8* smem, int gather, u32 slots) {
   return tile_counters(smem, gather, slots) + SG_PAD(SG_ENTRIES);
 }
 
-// The word after it: whether some segment of the offsets kernel's window is its own to sort.
-DEVICE_FN LOCAL u32* tile_own_flag(LOCAL u8* smem, int gather, u32 slots) {
-  return tile_long_flag(smem, gather, slots) + 1;
-}
-
 // The tile positions' two arrays in the layout above; the offsets' row starts follow them, then
 // the short segments' start bits.
 DEVICE_FN LOCAL u16* tile_positions(LOCAL u8* smem, int gather, u32 slots) {
@@ -205,22 +200,25 @@ KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
 // Longer segments are left as they are, for another bin. A tile whose segments all hold at most
 // rank_max keys (0: never) is sorted by counting each key's place (tile_sort's by_rank).
 // Segments of 1 to short_max keys (0: none) are another kernel's (CUDA's segmented_warp_segments):
-// they are never written here, and a window that holds no other segment sorts nothing.
+// they are never written here, and a window whose word of own_windows is 0 (segmented_long.cl's
+// segmented_bin_long sets it where a longer segment that fits starts) sorts nothing, without even a
+// search of the offsets.
 KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
                                GLOBAL value_t* values_out, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
                                u64 count, u32 window, u32 positions, okey_t flip, u32 rank_max, u32 short_max,
-                               u32 slots GS_DYNAMIC_LOCAL) {
+                               GLOBAL const u32* own_windows, u32 slots GS_DYNAMIC_LOCAL) {
   GS_DECLARE_DYNAMIC_LOCAL(u8, smem);
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   const u64 from = GROUP_ID() * window;
-  const u64 lo = offsets_lower_bound(offsets, wide, 0, count, from);
-  u64 hi = offsets_lower_bound(offsets, wide, lo, count, from + window);
+  const int own = short_max == 0u || own_windows[GROUP_ID()] != 0u;
+  const u64 lo = own ? offsets_lower_bound(offsets, wide, 0, count, from) : 0;
+  u64 hi = own ? offsets_lower_bound(offsets, wide, lo, count, from + window) : 0;
   if (hi > lo && offset_at(offsets, wide, hi) - offset_at(offsets, wide, hi - 1) > window) --hi;
   const u64 base = offset_at(offsets, wide, lo);
   // n may be 0 (a window inside a long segment): the group still runs through tile_sort, which then
   // does nothing. With an early return here instead, PoCL (2026-12-06) left stray values one past
   // another group's tile now and then; the cause was not found.
-  const u32 window_n = (u32)(offset_at(offsets, wide, hi) - base);
+  const u32 n = (u32)(offset_at(offsets, wide, hi) - base);
   const int gather = HAS_VALUES && !positions;
   LOCAL u16* row_start = tile_positions(smem, gather, slots) + 2 * slots;
   LOCAL u32* long_flag = tile_long_flag(smem, gather, slots);
@@ -230,29 +228,20 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   // global reads each, and most of the kernel's time on 2^17 segments of 0-64 keys (H100, 2026-12-07).
   // The counters serve as the scan's scratch: tile_sort writes them only after its load's barrier.
   const u32 t = LOCAL_ID();
-  LOCAL u32* own_flag = tile_own_flag(smem, gather, slots);
   LOCAL u32* short_starts = tile_short_starts(smem, gather, slots);
-  for (u32 p = t; p < window_n; p += GROUP_SIZE) row_start[SG_PAD(p)] = 0;
+  for (u32 p = t; p < n; p += GROUP_SIZE) row_start[SG_PAD(p)] = 0;
   if (short_max != 0u)
-    for (u32 w = t; w < (window_n + 31u) / 32u; w += GROUP_SIZE) short_starts[w] = 0u;
-  if (t == 0) {
-    *long_flag = 0u;
-    *own_flag = short_max == 0u ? 1u : 0u;
-  }
+    for (u32 w = t; w < (n + 31u) / 32u; w += GROUP_SIZE) short_starts[w] = 0u;
+  if (t == 0) *long_flag = 0u;
   BARRIER();
   for (u64 s = lo + t; s < hi; s += GROUP_SIZE) {
     const u64 start = offset_at(offsets, wide, s), length = offset_at(offsets, wide, s + 1) - start;
     const u32 at = (u32)(start - base);
     if (length != 0) row_start[SG_PAD(at)] = (u16)at;
     if (rank_max != 0u && length > rank_max) *long_flag = 1u;  // every writer writes the same word
-    if (length > short_max)
-      *own_flag = 1u;
-    else if (length != 0)
-      ATOMIC_OR_U32(&short_starts[at >> 5], 1u << (at & 31u));
+    if (length != 0 && length <= short_max) ATOMIC_OR_U32(&short_starts[at >> 5], 1u << (at & 31u));
   }
   BARRIER();
-  // Where every segment of the window is another kernel's, the group sorts no keys.
-  const u32 n = *own_flag ? window_n : 0u;
   const u32 per = (n + GROUP_SIZE - 1) / GROUP_SIZE;
   const u32 begin = gs_min_u32(n, t * per), end = gs_min_u32(n, begin + per);
   u32 run = 0;

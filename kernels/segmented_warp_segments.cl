@@ -1,22 +1,25 @@
 // Segmented sorts by offsets on CUDA, the short segments of the binned bin
-// (src/algorithms/segmented/segmented_warp_segments.cpp): one warp per segment of 1 to max_length
-// keys (at most 128), sorted by a bitonic network in registers, with no shared memory and
-// no barrier. Segments of 2^k keys or fewer take the network of N = 2^k elements (the
-// segment padded with all ones, which sort after every key): up to 32 elements one per lane, more
-// R = N / 32 per lane. The tile bin (segmented_tiles_offsets, given the same max_length) leaves these
-// segments alone, so every segment is written by exactly one kernel.
+// (src/algorithms/segmented/segmented_warp_segments.cpp): segments of 1 to max_length keys (at most
+// 128) sorted by bitonic networks in registers, with no shared memory and no barrier. The tile bin
+// (segmented_tiles_offsets, given the same max_length) leaves these segments alone, so every segment
+// is written by exactly one kernel.
+//
+// Each warp takes 32 consecutive segments and sorts them class by class: a segment of
+// 2^(k-1) + 1 to 2^k keys takes the network of N = 2^k elements (padded with all ones, which sort
+// after every key), R = min(N, 4) elements per lane, so N / R lanes each, and as many segments of the
+// class at once as the warp has lanes for (32 of up to 4 keys, 2 of up to 64, 1 of up to 128). Four
+// elements per lane make two of a stage's steps register steps, with no shuffle.
 //
 // The network sorts (ordered_key(k, flip), input position), a strict total order: equal keys keep
 // their input order in both orders (flip is inside the ordered key). It is bitonic_network.h's form
 // in which every comparator puts the smaller element lower (a stage's first step pairs a position
-// with its mirror), so padding never moves below a key. Element p of the network sits in register
-// p % R of lane p / R; a step whose partner differs only in the register bits is done in registers,
-// any other by a shuffle (the partner's lane differs in the bits below N / R, so a network of fewer
-// than 32 lanes never leaves its lanes). The keys are loaded striped (input position r * 32 + lane in
-// register r: coalesced); where an element starts does not matter, since it carries its position.
-// At the end each output position reads its key again by that position (the exact bits: NaN
-// payloads, the sign of zero) and its value, or makes the position itself for an argsort; every lane
-// reads before any lane writes, so in place is safe.
+// with its mirror), so padding never moves below a key. Element p of a network sits in register
+// p % R of its group's lane p / R; a step whose partner differs only in the register bits is done in
+// registers, any other by a shuffle within the group's lanes. The keys are loaded striped over the
+// group (input position r * (N / R) + lane in register r: coalesced); where an element starts does
+// not matter, since it carries its position. At the end each output position reads its key again by
+// that position (the exact bits: NaN payloads, the sign of zero) and its value, or makes the
+// position itself for an argsort; every lane reads before any lane writes, so in place is safe.
 //
 // Specialised by keys.h's defines; the segment bounds are read from the offsets (4 or 8 bytes,
 // segmented_offsets.h).
@@ -52,7 +55,8 @@ DEVICE_FN ws_element ws_shuffle_xor(ws_element a, u32 mask) { return __shfl_xor_
 #endif
 
 // Step (S, JJ) of the network over 2^LOG_N elements, R per lane, then the steps after it: stage S
-// makes sorted runs of 2^S; JJ is the partner's highest differing bit (JJ = S - 1: the mirror).
+// makes sorted runs of 2^S; JJ is the partner's highest differing bit (JJ = S - 1: the mirror). The
+// lanes of a network are 2^LOG_N / R consecutive lanes, aligned: its shuffles stay among them.
 template <u32 LOG_N, u32 R, u32 S, u32 JJ>
 DEVICE_FN void ws_steps(ws_element (&v)[R], u32 lane) {
   constexpr u32 TOP = 1u << JJ;
@@ -86,83 +90,99 @@ DEVICE_FN void ws_steps(ws_element (&v)[R], u32 lane) {
   }
 }
 
-// Sorts the segment [start, start + length), 2^(LOG_N - 1) < length <= 2^LOG_N (or length 1 with LOG_N 0).
+DEVICE_FN u32 ws_ceil_log2(u32 x) { return x <= 1u ? 0u : 32u - warp_clz(x - 1u); }
+
+// Sorts the warp's segments of 2^(LOG_N - 1) + 1 to 2^LOG_N keys (LOG_N 0: one key), the lanes of
+// `members` (a ballot) holding their start and length: R = min(N, 4) elements per lane, so N / R
+// lanes per segment and 32 / (N / R) segments at once, in rounds until all are done. Every lane of
+// the warp calls it.
 template <u32 LOG_N>
-DEVICE_FN void ws_sort(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
-                       GLOBAL value_t* values_out, u64 start, u32 length, u32 positions, okey_t flip, u32 lane) {
-  constexpr u32 R = LOG_N > 5 ? 1u << (LOG_N - 5) : 1u;
-  ws_element v[R];
+DEVICE_FN void ws_sort_class(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
+                             GLOBAL value_t* values_out, u32 members, u64 my_start, u32 my_length, u32 positions,
+                             okey_t flip, u32 lane) {
+  constexpr u32 N = 1u << LOG_N, R = N < 4u ? N : 4u, LANES = N / R, AT_ONCE = 32u / LANES;
+  const u32 sub = lane & (LANES - 1u), group = lane / LANES, count = warp_popcount(members);
+  for (u32 first = 0; first < count; first += AT_ONCE) {
+    const u32 q = first + group;  // this group's segment: the q-th member
+    const u32 owner = q < count ? __fns(members, 0u, (int)q + 1) : 0u;
+    const u64 start = (u64)warp_shuffle((u32)(my_start >> 32), owner) << 32 | warp_shuffle((u32)my_start, owner);
+    const u32 owner_length = warp_shuffle(my_length, owner);
+    const u32 length = q < count ? owner_length : 0u;  // 0: the group has no segment this round
+    ws_element v[R];
 #pragma unroll
-  for (u32 r = 0; r < R; ++r) {
-    const u32 e = r * 32u + lane;
-    v[r] = e < length ? ws_make(ordered_key(keys_in[start + e], flip), e) : ws_padding();
-  }
-  if constexpr (LOG_N > 0) ws_steps<LOG_N, R, 1, 0>(v, lane);
-  key_t k[R];
+    for (u32 r = 0; r < R; ++r) {  // striped over the group's lanes: coalesced
+      const u32 e = r * LANES + sub;
+      v[r] = e < length ? ws_make(ordered_key(keys_in[start + e], flip), e) : ws_padding();
+    }
+    if constexpr (LOG_N > 0) ws_steps<LOG_N, R, 1, 0>(v, lane);
+    key_t k[R];
 #if HAS_VALUES
-  value_t x[R];
+    value_t x[R];
 #else
-  (void)values_in, (void)values_out, (void)positions;
+    (void)values_in, (void)values_out, (void)positions;
 #endif
 #pragma unroll
-  for (u32 r = 0; r < R; ++r) {
-    if (lane * R + r < length) {
-      const u32 e = ws_position(v[r]);
-      k[r] = keys_in[start + e];
+    for (u32 r = 0; r < R; ++r) {  // element p = sub * R + r is the segment's p-th
+      if (sub * R + r < length) {
+        const u32 e = ws_position(v[r]);
+        k[r] = keys_in[start + e];
 #if HAS_VALUES
 #if VALUE_BYTES == 4 || VALUE_BYTES == 8
-      if (positions)
-        x[r] = (value_t)e;
-      else
+        if (positions)
+          x[r] = (value_t)e;
+        else
 #endif
-        x[r] = values_in[start + e];
+          x[r] = values_in[start + e];
 #endif
+      }
     }
-  }
-  warp_sync();  // in place: every read above before any write below
+    warp_sync();  // in place: every read above before any write below
 #pragma unroll
-  for (u32 r = 0; r < R; ++r) {
-    const u32 p = lane * R + r;
-    if (p < length) {
-      keys_out[start + p] = k[r];
+    for (u32 r = 0; r < R; ++r) {
+      const u32 p = sub * R + r;
+      if (p < length) {
+        keys_out[start + p] = k[r];
 #if HAS_VALUES
-      values_out[start + p] = x[r];
+        values_out[start + p] = x[r];
 #endif
+      }
     }
   }
 }
 
-DEVICE_FN u32 ws_ceil_log2(u32 x) { return x <= 1u ? 0u : 32u - warp_clz(x - 1u); }
-
-// Warp w sorts segment w of the count segments whose count + 1 offsets start at element `first`
-// of offsets_buffer, where it holds 1 to max_length keys (max_length <= 128: 4 elements per lane at most); other
-// segments are left untouched. Blocks of whole warps.
+// Warp w takes segments 32w to 32w + 31 of the count segments whose count + 1 offsets start at
+// element `first` of offsets_buffer (lane l reads segment 32w + l's bounds), and sorts those of 1 to
+// max_length keys (max_length <= 128), class by class of network size; other segments are left
+// untouched. Blocks of whole warps.
 KERNEL segmented_warp_segments(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
                                GLOBAL value_t* values_out, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
                                u64 count, u32 max_length, u32 positions, okey_t flip) {
-  const u64 s = (GROUP_ID() * (u64)LOCAL_SIZE() + LOCAL_ID()) >> 5;  // the same in every lane of a warp
-  if (s >= count) return;
   const u32 lane = LOCAL_ID() & 31u;
+  const u64 s = (GROUP_ID() * (u64)LOCAL_SIZE() + LOCAL_ID());
+  if (s - lane >= count) return;  // the whole warp: past the last segment
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
-  const u64 start = offset_at(offsets, wide, s), length = offset_at(offsets, wide, s + 1) - start;
-  if (length == 0 || length > max_length) return;
-  const u32 n = (u32)length;
-  switch (ws_ceil_log2(n)) {
-#define WS_CASE(L)                                                                                   \
-  case L:                                                                                            \
-    ws_sort<L>(keys_in, keys_out, values_in, values_out, start, n, positions, flip, lane); \
-    break;
-    WS_CASE(0)
-    WS_CASE(1)
-    WS_CASE(2)
-    WS_CASE(3)
-    WS_CASE(4)
-    WS_CASE(5)
-    WS_CASE(6)
-    WS_CASE(7)
-#undef WS_CASE
-    default:
-      break;
+  u64 start = 0;
+  u32 length = 0;  // 0: not this kernel's
+  if (s < count) {
+    start = offset_at(offsets, wide, s);
+    const u64 l = offset_at(offsets, wide, s + 1) - start;
+    length = l <= max_length ? (u32)l : 0u;
   }
+  const u32 size_class = length != 0u ? ws_ceil_log2(length) : 8u;
+#define WS_CLASS(L)                                                                                        \
+  {                                                                                                        \
+    const u32 members = warp_ballot(size_class == L);                                                      \
+    if (members != 0u)                                                                                     \
+      ws_sort_class<L>(keys_in, keys_out, values_in, values_out, members, start, length, positions, flip, lane); \
+  }
+  WS_CLASS(0)
+  WS_CLASS(1)
+  WS_CLASS(2)
+  WS_CLASS(3)
+  WS_CLASS(4)
+  WS_CLASS(5)
+  WS_CLASS(6)
+  WS_CLASS(7)
+#undef WS_CLASS
 }
 #endif  // GS_CUDA

@@ -22,7 +22,7 @@ constexpr std::uint64_t kWorkWords = 4;   // the group list's length, its ticket
 
 std::uint64_t sg_pad(std::uint64_t i) { return i + (i >> 5); }  // the kernels' SG_PAD
 
-// The longest segments that take a warp each (0: none): never above the window, whose longer
+// The longest segments sorted in warps (0: none): never above the window, whose longer
 // segments the long-segment kernels sort.
 std::uint32_t warp_segments_max(const DeviceDescription& desc, std::uint64_t window) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(segmented_warp_segments_max(desc), window));
@@ -82,6 +82,7 @@ std::uint64_t segmented_binned_temp_bytes(const DeviceDescription& desc, key_typ
                         temp_request_bytes(sizeof(std::uint64_t) * max_long_segments(window, n, count)) +
                         temp_request_bytes(n * key_size(type));
   if (value_bytes != 0) bytes += temp_request_bytes(n * value_bytes);
+  if (warp_segments_max(desc, window) != 0) bytes += temp_request_bytes(sizeof(std::uint32_t) * ceil_div(n, window));
   return bytes + segmented_listed_temp_bytes(choose_segmented_listed_policy(desc, type, value_bytes, n, count, options));
 }
 
@@ -118,6 +119,10 @@ void segmented_binned_sort(SegmentedJob& job) {
   const rt::BufferPtr list = sort.temp(sizeof(std::uint64_t) * max_long_segments(window, sort.n, seg.count));
   const rt::BufferPtr keys_temp = sort.temp(sort.n * key_size(sort.type));
   const rt::BufferPtr values_temp = sort.value_bytes != 0 ? sort.temp(sort.n * sort.value_bytes) : keys_temp;
+  // CUDA's warp segments: a word per tile window, set where the tiles have a segment of their own
+  const std::uint32_t warp_max = warp_segments_max(desc, window);
+  const std::uint64_t windows = ceil_div(sort.n, window);
+  const rt::BufferPtr own_windows = warp_max != 0 ? sort.temp(sizeof(std::uint32_t) * windows) : work;
   const SegmentedListedPolicy huge =
       choose_segmented_listed_policy(desc, sort.type, sort.value_bytes, sort.n, seg.count, sort.options);
   SegmentedListedTemps huge_temps = take_segmented_listed_temps(sort, huge);
@@ -131,13 +136,14 @@ void segmented_binned_sort(SegmentedJob& job) {
   rt::Program& program = long_program(sort, s.group);
 
   dev.fill_bytes(*work, 0, 0, kWorkWords * sizeof(std::uint32_t));
+  if (warp_max != 0) dev.fill_bytes(*own_windows, 0, 0, windows * sizeof(std::uint32_t));
   dev.launch(program.kernel("segmented_bin_long"), {ceil_div(seg.count, kBinGroup), kBinGroup, 0},
              {*seg.offsets, first, wide, seg.count, window,
               huge.min_length ? std::max(huge.min_length, window) : ~std::uint64_t(0), *work, *list,
-              huge_temps.list ? *huge_temps.list : *list});
-  const std::uint32_t warp_max = warp_segments_max(desc, window);
+              huge_temps.list ? *huge_temps.list : *list, std::uint64_t(warp_max), *own_windows});
   if (warp_max != 0) segmented_warp_segments_sort(job, warp_max);  // before the tiles clear the positions flag
-  segmented_tiles_sort(job, warp_max);  // the other segments that fit the window, positions made in the kernel
+  // the other segments that fit the window, positions made in the kernel
+  segmented_tiles_sort(job, warp_max, own_windows.get());
   dev.launch(program.kernel("segmented_long_sort"), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
              {keys_in, sort.keys, values_in, values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
               *list, std::uint32_t(positions ? 1 : 0), sort.flip_arg(), s.tile, static_cast<std::uint32_t>(s.slots)});

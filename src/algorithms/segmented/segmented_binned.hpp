@@ -4,7 +4,7 @@
 // request and the device (so the sort can be captured in a CUDA graph):
 //   1. segmented_long.cl segmented_bin_long lists the segments longer than the tile bin's window
 //      (an atomic counter, zeroed by a fill first);
-//   2. on CUDA, segments of up to the tuning row's binned_warp_max_length keys take a warp each
+//   2. on CUDA, segments of up to the tuning row's binned_warp_max_length keys are sorted in warps
 //      (segmented_warp_segments.hpp); the tile bin sorts every other segment that fits its window
 //      (segmented_tiles_offsets, which leaves those and the longer ones untouched);
 //   3. segmented_long.cl segmented_long_sort, a fixed grid (compute units x the tuning row's groups

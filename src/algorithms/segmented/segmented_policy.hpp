@@ -55,7 +55,7 @@ struct SegmentedTuning {
   // onesweep's passes over the listed segments (segmented_listed.hpp); 0: every long segment by one
   // work-group
   std::uint64_t binned_onesweep_min_length;
-  // binned, CUDA: segments of 1 to this many keys (at most 128) take a warp each
+  // binned, CUDA: segments of 1 to this many keys (at most 128) are sorted in warps
   // (segmented_warp_segments.hpp), and the tiles leave them alone; 0: the tiles sort them
   std::uint32_t binned_warp_max_length;
   // offsets of automatic requests: the binned bin (nothing read back), else tiles-or-portable (one
@@ -112,7 +112,7 @@ struct SegmentedPolicyOverride {
   // tile bin by offsets: tiles of segments of at most this many keys are ranked (0: never;
   // SegmentedTilesTuning::rank_max_segment otherwise)
   std::optional<std::uint32_t> tile_rank_max;
-  // binned on CUDA: segments of at most this many keys take a warp each (0: none; at most 128)
+  // binned on CUDA: segments of at most this many keys are sorted in warps (0: none; at most 128)
   std::optional<std::uint32_t> warp_segments_max;
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.

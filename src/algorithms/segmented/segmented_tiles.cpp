@@ -217,7 +217,7 @@ std::string block_kernel(const SegmentedTilesShape& s) {
                         : "segmented_rows_tile_" + std::to_string(t.threads) + "_" + std::to_string(t.items);
 }
 
-void sort_offsets(SegmentedJob& job, std::uint32_t short_max) {
+void sort_offsets(SegmentedJob& job, std::uint32_t short_max, rt::Buffer* own_windows) {
   SortJob& sort = job.sort;
   const SegmentShape& seg = job.segments;
   rt::Device& dev = sort.device;
@@ -234,12 +234,12 @@ void sort_offsets(SegmentedJob& job, std::uint32_t short_max) {
              {b.keys_in, b.keys_out, b.values_in, b.values_out, *seg.offsets,
               std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes), std::uint32_t(seg.offset_bytes == 8 ? 1 : 0),
               seg.count, static_cast<std::uint32_t>(s.window), std::uint32_t(positions ? 1 : 0), sort.flip_arg(),
-              s.rank_max, short_max, static_cast<std::uint32_t>(s.slots)});
+              s.rank_max, short_max, own_windows ? *own_windows : *seg.offsets, static_cast<std::uint32_t>(s.slots)});
 }
 
 }  // namespace
 
-void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max) {
+void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max, rt::Buffer* own_windows) {
   SortJob& sort = job.sort;
   const SegmentShape& seg = job.segments;
   if (!sort.options.comparator.empty() || !sort.registered_order.empty())
@@ -258,7 +258,9 @@ void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max) {
   std::unique_ptr<rt::Event> start = sort.options.verbose ? dev.record() : nullptr;
   std::string what;
   if (!seg.uniform()) {
-    sort_offsets(job, short_max);
+    if (short_max != 0 && own_windows == nullptr)
+      throw Error(errc::invalid_argument, "segmented tiles: short segments left to another kernel need the windows' words");
+    sort_offsets(job, short_max, own_windows);
     what = std::to_string(seg.count) + " segments by offsets";
   } else {
     const std::uint64_t length = seg.row_length != 0 ? seg.row_length : sort.n / seg.count;

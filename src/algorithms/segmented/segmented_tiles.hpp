@@ -93,11 +93,12 @@ std::uint64_t segmented_tiles_local_bytes(std::uint64_t tile, std::size_t key_by
 // for longer ones), or, by offsets, every segment of at most segmented_tiles_window keys (longer ones
 // are left untouched, their keys, values and an argsort's indices all unwritten). Error(unsupported)
 // for a run-time comparator. By offsets, segments of 1 to short_max keys are left to another
-// kernel too (CUDA's segmented_warp_segments; 0: none): never written, and a window holding only
-// such segments (and longer ones) sorts nothing. Reads job.sort.keys_in /
+// kernel too (CUDA's segmented_warp_segments; 0: none): never written; then own_windows holds a u32
+// per window (segmented_long.cl's segmented_bin_long sets them), and a window whose word is 0 sorts
+// nothing. Reads job.sort.keys_in /
 // values_in where set (never writing them), writes job.sort.keys / values; makes an argsort's
 // positions itself (clears values_are_positions). Stable in every order; no temporaries, no read-back.
-void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max = 0);
+void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max = 0, rt::Buffer* own_windows = nullptr);
 
 // What segmented_tiles_sort runs for n keys in count segments, uniform rows of row_length keys (0:
 // by offsets), one line each (gpusort plan): the tuning row, then the kernel with its work-group

@@ -9,9 +9,9 @@
 namespace gpusort::algo {
 namespace {
 
-constexpr std::uint32_t kBlock = 256;        // threads per block: 8 warps, 8 segments
-constexpr std::uint32_t kMaxLength = 128;    // the kernel's networks: 4 keys per lane at most
-constexpr std::uint32_t kWarpsPerBlock = kBlock / 32;
+constexpr std::uint32_t kBlock = 256;      // threads per block: 8 warps
+constexpr std::uint32_t kMaxLength = 128;  // the kernel's networks: 4 keys per lane at most
+constexpr std::uint32_t kSegmentsPerBlock = kBlock;  // 32 segments per warp, one per lane
 
 }  // namespace
 
@@ -41,7 +41,7 @@ void segmented_warp_segments_sort(SegmentedJob& job, std::uint32_t max_length) {
   rt::Buffer& keys_in = sort.keys_in ? *sort.keys_in : sort.keys;
   sort.device.launch(sort.device.program("segmented_warp_segments.cl", sort.key_defines())
                          .kernel("segmented_warp_segments"),
-                     {ceil_div(seg.count, kWarpsPerBlock), kBlock, 0},
+                     {ceil_div(seg.count, kSegmentsPerBlock), kBlock, 0},
                      {keys_in, sort.keys, values_in, values_out, *seg.offsets,
                       std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes),
                       std::uint32_t(seg.offset_bytes == 8 ? 1 : 0), seg.count, max_length,
@@ -49,10 +49,11 @@ void segmented_warp_segments_sort(SegmentedJob& job, std::uint32_t max_length) {
 }
 
 std::string segmented_warp_segments_plan_step(std::uint64_t count, std::uint32_t max_length) {
-  return "segmented_warp_segments.cl segmented_warp_segments: " + std::to_string(ceil_div(count, kWarpsPerBlock)) +
-         " blocks of " + std::to_string(kBlock) + " threads, a warp per segment of 1 to " + std::to_string(max_length) +
-         " keys: a bitonic network in registers (up to 32 keys one per lane, longer ones up to 4 per lane), 0 bytes "
-         "of shared memory; the tiles leave these segments alone";
+  return "segmented_warp_segments.cl segmented_warp_segments: " + std::to_string(ceil_div(count, kSegmentsPerBlock)) +
+         " blocks of " + std::to_string(kBlock) + " threads, 32 segments per warp, those of 1 to " +
+         std::to_string(max_length) +
+         " keys sorted by size class in bitonic networks in registers (up to 4 keys per lane, several segments at "
+         "once), 0 bytes of shared memory; the tiles leave these segments alone";
 }
 
 }  // namespace gpusort::algo

@@ -1,7 +1,7 @@
 #pragma once
-// The binned bin's short segments on CUDA: one warp per segment of at most the tuning row's
-// binned_warp_max_length keys (128 at most), sorted by a bitonic network in registers
-// (kernels/segmented_warp_segments.cl). The tile bin is given the same length and leaves those
+// The binned bin's short segments on CUDA: the segments of at most the tuning row's
+// binned_warp_max_length keys (128 at most), 32 to a warp, sorted by size class in bitonic networks
+// in registers, several segments at once where they are short (kernels/segmented_warp_segments.cl). The tile bin is given the same length and leaves those
 // segments alone (segmented_tiles_sort's short_max), so each segment is written by one kernel.
 // Keys alone, pairs, argsort (positions local to the segment, 4 or 8 bytes); both orders; stable;
 // no temporaries, nothing read back. Internal: segmented_binned.cpp calls it.
@@ -13,7 +13,7 @@
 
 namespace gpusort::algo {
 
-// Segments of at most this many keys take a warp each on the device (0: the kernel does not run:
+// Segments of at most this many keys are sorted in warps on the device (0: the kernel does not run:
 // not CUDA, or the segmented tuning row's binned_warp_max_length is 0); the policy override's
 // warp_segments_max replaces the row's. Never above 128.
 std::uint32_t segmented_warp_segments_max(const DeviceDescription& desc);

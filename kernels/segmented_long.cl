@@ -48,16 +48,29 @@
 // offsets_buffer: count + 1 offsets from element `first`; work[0] the list's length, work[2] the
 // huge list's (both zero before). Segments of more than huge_min keys go to huge_list instead, for
 // the listed onesweep (kernels/segmented_onesweep.cl; huge_min ~0 where it does not run).
-// short_max (CUDA's warp segments; 0: none): a segment of short_max + 1 to window keys sets the word
-// of own_windows (zero before) for the tile window it starts in, which the tiles then sort; the
-// tiles of every other window have nothing of their own to sort (segmented_tiles_offsets).
+// On CUDA (segmented_binned.cpp):
+//   - class_max != 0: a segment of class_min + 1 to class_max keys goes to the block class list of
+//     its size (and to no other list, though class_max may exceed the window), 2^(class_lo_log + c - 1) + 1 to 2^(class_lo_log + c) keys (c from 0): entry
+//     work[4 + c] of the list at class_lists + c * class_cap (segmented_rows_block.cl's listed kernels);
+//   - short_max != 0 (the warps and the block classes sort every segment of up to short_max keys): a
+//     segment of short_max + 1 to window keys sets the word of own_windows (zero before) for the
+//     tile window it starts in, which the tiles then sort; the tiles of every other window have
+//     nothing of their own to sort (segmented_tiles_offsets).
 KERNEL segmented_bin_long(GLOBAL const u32* offsets_buffer, u64 first, u32 wide, u64 count, u64 window, u64 huge_min,
                           GLOBAL u32* work, GLOBAL u64* list, GLOBAL u64* huge_list, u64 short_max,
-                          GLOBAL u32* own_windows) {
+                          GLOBAL u32* own_windows, u64 class_min, u64 class_max, u32 class_lo_log, u64 class_cap,
+                          GLOBAL u64* class_lists) {
   const u64 s = GLOBAL_ID();
   if (s >= count) return;
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   const u64 start = offset_at(offsets, wide, s), length = offset_at(offsets, wide, s + 1) - start;
+  if (length > class_min && length <= class_max) {
+    u32 log = 0;
+    while (((u64)1 << log) < length) ++log;
+    const u32 c = log - class_lo_log;
+    class_lists[c * class_cap + ATOMIC_ADD_U32(&work[4 + c], 1u)] = s;
+    return;  // (the classes may reach past the window: such segments are on no other list)
+  }
   if (short_max != 0 && length > short_max && length <= window) own_windows[start / window] = 1u;
   if (length > huge_min)
     huge_list[ATOMIC_ADD_U32(&work[2], 1u)] = s;

@@ -224,30 +224,37 @@ TEST(SegmentedBinned, ListedSegmentsSortedBySeveralBlocksOnCuda) {
 }
 
 // On CUDA the segments of up to the tuning row's binned_warp_max_length keys are sorted in warps
-// (segmented_warp_segments.cl), in every network size (1 to 128 keys, 1 to 4 per lane); the tiles
-// sort the others of their windows, some of which also hold warp segments (never written twice).
-// Elsewhere the warps never run.
-TEST(SegmentedBinned, ShortSegmentsTakeAWarpEachOnCuda) {
+// (segmented_warp_segments.cl), in every network size (1 to 128 keys, 1 to 4 per lane), and the
+// longer ones up to binned_block_max_length by one block each, listed by size class
+// (segmented_rows_block.cl's listed kernels); the tiles sort what is left of their windows (some of
+// which also hold segments of the other kernels, never written twice), the long-segment kernels the
+// rest. Tried with the tuning row's lengths and with the overrides' (warps of up to 33 keys; no block
+// classes; classes up to 512 keys, the tiles above them). Elsewhere neither runs.
+TEST(SegmentedBinned, ShortSegmentsInWarpsAndBlocksOnCuda) {
   const DeviceDescription& desc = test_context().runtime_device().description();
   if (desc.backend != "cuda") {
     EXPECT_EQ(algo::segmented_warp_segments_max(desc), 0u);
-    GTEST_SKIP() << "the warp segments run on CUDA only";
+    GTEST_SKIP() << "the warp segments and block classes run on CUDA only";
   }
-  ASSERT_GT(algo::segmented_warp_segments_max(desc), 0u) << "CUDA's row gives short segments a warp each";
+  ASSERT_GT(algo::segmented_warp_segments_max(desc), 0u) << "CUDA's row sorts short segments in warps";
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE("lengths seed " + std::to_string(seed));
-  // every length from 0 to 130 twice, and a few the tiles and the long kernels take
+  // every length from 0 to 130 twice, both sides of every class's edges, and longer ones
   const auto lengths = [&](std::uint64_t w, std::uint64_t s) {
     std::vector<std::uint64_t> l;
     for (std::uint64_t x = 0; x <= 130; ++x) l.insert(l.end(), {x, x});
-    for (std::uint64_t x : {std::uint64_t(200), std::uint64_t(1000), w, w + 1, 3 * w}) l.push_back(x);
+    for (std::uint64_t edge = 256; edge <= 8192; edge *= 2) l.insert(l.end(), {edge - 1, edge, edge + 1});
+    for (std::uint64_t x : {std::uint64_t(200), std::uint64_t(1000), w, w + 1, 3 * w, std::uint64_t(20000)})
+      l.push_back(x);
     std::shuffle(l.begin(), l.end(), std::mt19937_64(s));
     return l;
   };
-  for (std::uint32_t most : {0u, 33u, 128u}) {  // 0: the tuning row's
-    SCOPED_TRACE("warp segments of up to " + std::to_string(most) + " keys");
-    algo::set_segmented_policy_override(most ? algo::SegmentedPolicyOverride{.warp_segments_max = most}
-                                             : algo::SegmentedPolicyOverride{});
+  const std::vector<algo::SegmentedPolicyOverride> configs = {
+      {}, {.warp_segments_max = 33}, {.block_max = 0}, {.warp_segments_max = 128, .block_max = 512}};
+  for (const algo::SegmentedPolicyOverride& config : configs) {
+    SCOPED_TRACE("warps up to " + std::to_string(config.warp_segments_max.value_or(0)) + ", block classes up to " +
+                 std::to_string(config.block_max.value_or(~std::uint64_t(0))) + " (0 / ~0: the tuning row's)");
+    algo::set_segmented_policy_override(config);
     struct Reset {
       ~Reset() { algo::set_segmented_policy_override({}); }
     } reset;
@@ -301,6 +308,22 @@ TEST(SegmentedBinned, WarpSegmentsOnCudaOnly) {
     }
     algo::set_segmented_policy_override({.warp_segments_max = 64});
     EXPECT_EQ(algo::segmented_warp_segments_max(h100), 64u);
+    algo::set_segmented_policy_override({});
+  }
+  // the block classes after the warps: 129-256, ..., 2049-4096 keys, each its own listed kernel
+  for (const char* kernel : {"segmented_listed_", "129 to 256 keys", "2049 to 4096 keys"})
+    EXPECT_TRUE(std::any_of(steps.begin(), steps.end(),
+                            [&](const std::string& l) { return l.find(kernel) != std::string::npos; }))
+        << kernel;
+  EXPECT_FALSE(std::any_of(steps.begin(), steps.end(),
+                           [](const std::string& l) { return l.find("segmented_tiles_offsets") != std::string::npos; }))
+      << "the classes reach past the window: no tiles";
+  {
+    algo::set_segmented_policy_override({.block_max = 512});
+    const auto some = algo::segmented_binned_plan_steps(h100, key_type::f32, 4, true, 1 << 22, 1 << 17, {});
+    EXPECT_TRUE(std::any_of(some.begin(), some.end(), [](const std::string& l) {
+      return l.find("segmented_tiles_offsets") != std::string::npos && l.find("up to 512 keys left") != std::string::npos;
+    }));
     algo::set_segmented_policy_override({});
   }
   DeviceDescription cpu = h100;

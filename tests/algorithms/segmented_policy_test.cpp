@@ -162,7 +162,8 @@ TEST(SegmentedPolicy, TheOverrideForcesABinAndWidths) {
   EXPECT_EQ(parse_segmented_policy_override("bin=binned,tile_rank_max=0").tile_rank_max, 0u);
   EXPECT_EQ(parse_segmented_policy_override("warp_segments_max=64").warp_segments_max, 64u);
   EXPECT_EQ(parse_segmented_policy_override("warp_segments_max=0").warp_segments_max, 0u);
-  for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin", "tile_rank_max=", "tile_rank_max=65537",
+  EXPECT_EQ(parse_segmented_policy_override("block_max=2048").block_max, 2048u);
+  for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin", "tile_rank_max=", "tile_rank_max=65537", "block_max=x",
                           "tile_rank_max=-1", "warp_segments_max=129", "warp_segments_max="})
     EXPECT_THROW(parse_segmented_policy_override(bad), Error) << bad;
 }

@@ -44,8 +44,9 @@ constexpr SegmentedTuning kRows[] = {
      // offsets: 4 long-segment blocks per SM (as the tiles' 4), passes in tiles of 2048 keys (not measured)
      .binned_groups_per_compute_unit = 4,
      .binned_long_tile = 2048,
-     .binned_onesweep_min_length = 16384,
+     .binned_onesweep_min_length = 4096,
      .binned_warp_max_length = 128,
+     .binned_block_max_length = 4096,
      .offsets_binned = true},
     // A CPU (PoCL): as many long segments at once as the device has work-groups in flight, which is
     // its width anyway; offsets binned, nothing read back (not measured against tiles-or-portable).
@@ -63,6 +64,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 0,
      .binned_warp_max_length = 0,
+     .binned_block_max_length = 0,
      .offsets_binned = true},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
     // OpenCL (H200, 2026-11-26, docs/DESIGN-NOTES.md): one segment is the 1-D sort itself, every
@@ -82,6 +84,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 0,
      .binned_warp_max_length = 0,
+     .binned_block_max_length = 0,
      .offsets_binned = false},
 };
 
@@ -203,11 +206,11 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
       if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v > most)
         throw bad(("a count of keys up to " + std::to_string(most)).c_str());
       (name == "tile_rank_max" ? o.tile_rank_max : o.warp_segments_max) = v;
-    } else if (name == "block_min_row" || name == "onesweep_min") {
+    } else if (name == "block_min_row" || name == "onesweep_min" || name == "block_max") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (value.empty() || ec != std::errc{} || end != value.data() + value.size()) throw bad("a count of keys");
-      (name == "block_min_row" ? o.block_min_row : o.binned_onesweep_min) = v;
+      (name == "block_min_row" ? o.block_min_row : name == "onesweep_min" ? o.binned_onesweep_min : o.block_max) = v;
     } else {
       throw bad("unknown name (src/algorithms/segmented/segmented_policy.hpp, SegmentedPolicyOverride)");
     }

@@ -58,6 +58,11 @@ struct SegmentedTuning {
   // binned, CUDA: segments of 1 to this many keys (at most 128) are sorted in warps
   // (segmented_warp_segments.hpp), and the tiles leave them alone; 0: the tiles sort them
   std::uint32_t binned_warp_max_length;
+  // binned, CUDA, with the warps: the segments longer than theirs, up to this many keys, are listed
+  // by size class on the device (2^(k-1) + 1 to 2^k keys) and each sorted by one block, the 1-D
+  // one-block sort for 2^k keys (segmented_rows_block.cl's listed kernels), as far as that sort
+  // takes 2^k keys; 0: the tiles and the long-segment kernels sort them
+  std::uint64_t binned_block_max_length;
   // offsets of automatic requests: the binned bin (nothing read back), else tiles-or-portable (one
   // word read back)
   bool offsets_binned;
@@ -114,12 +119,13 @@ struct SegmentedPolicyOverride {
   std::optional<std::uint32_t> tile_rank_max;
   // binned on CUDA: segments of at most this many keys are sorted in warps (0: none; at most 128)
   std::optional<std::uint32_t> warp_segments_max;
+  std::optional<std::uint64_t> block_max;  // binned on CUDA: the block classes' longest segments (0: none)
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.
 void set_segmented_policy_override(const SegmentedPolicyOverride& o);
 const SegmentedPolicyOverride& segmented_policy_override();
 // "bin=per-row,position_bytes=8,block_min_row=0,narrow_positions=0,warp_items=1,onesweep_min=16384,
-// tile_rank_max=64,warp_segments_max=64" (bin:
+// tile_rank_max=64,warp_segments_max=64,block_max=2048" (bin:
 // portable, per-row, tiles, onesweep, tiles-or-portable or binned): for gpusort-bench.
 // Throws Error(invalid_argument) on an unknown name or a bad value.
 SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec);

@@ -184,6 +184,18 @@ SegmentedTilesShape segmented_tiles_offsets_shape(const DeviceDescription& desc,
   return s;
 }
 
+rt::Program& segmented_rows_block_program(SortJob& sort) {
+  return sort.device.program("segmented_rows_block.cl",
+                             radix_single_tile_program_defines(radix_tuning_for(sort.device.description()), sort.type,
+                                                               sort.value_bytes));
+}
+
+std::string segmented_block_kernel(const char* form, const SingleTilePolicy& t) {
+  return std::string("segmented_") + form +
+         (t.bitonic_log2 ? "_bitonic_" + std::to_string(t.bitonic_log2)
+                         : "_tile_" + std::to_string(t.threads) + "_" + std::to_string(t.items));
+}
+
 namespace {
 
 // The buffers and the arguments both kernels start with.
@@ -205,17 +217,7 @@ rt::Program& tile_program(SortJob& sort, std::uint32_t group, std::uint32_t warp
   return sort.device.program("segmented_tiles.cl", defines);
 }
 
-// CUDA's block per row: the kernels of segmented_rows_block.cl, built as the 1-D single tile's are.
-rt::Program& block_program(SortJob& sort) {
-  return sort.device.program("segmented_rows_block.cl",
-                             radix_single_tile_program_defines(radix_tuning_for(sort.device.description()), sort.type,
-                                                               sort.value_bytes));
-}
-std::string block_kernel(const SegmentedTilesShape& s) {
-  const SingleTilePolicy& t = s.block_sort;
-  return t.bitonic_log2 ? "segmented_rows_bitonic_" + std::to_string(t.bitonic_log2)
-                        : "segmented_rows_tile_" + std::to_string(t.threads) + "_" + std::to_string(t.items);
-}
+std::string block_kernel(const SegmentedTilesShape& s) { return segmented_block_kernel("rows", s.block_sort); }
 
 void sort_offsets(SegmentedJob& job, std::uint32_t short_max, rt::Buffer* own_windows) {
   SortJob& sort = job.sort;
@@ -275,7 +277,7 @@ void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max, rt::Buffer
                       std::to_string(segmented_tiles_capacity(dev, sort.type, sort.value_bytes, positions)));
     const TileBuffers b = tile_buffers(sort);
     if (s.block)
-      dev.launch(block_program(sort).kernel(block_kernel(s)), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
+      dev.launch(segmented_rows_block_program(sort).kernel(block_kernel(s)), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
                  {b.keys_in, b.values_in, b.keys_out, b.values_out, static_cast<std::uint32_t>(length), sort.flip_arg(),
                   std::uint32_t(positions ? 1 : 0)});
     else if (s.warp)

@@ -89,6 +89,12 @@ SegmentedTilesShape segmented_tiles_offsets_shape(const DeviceDescription& desc,
 std::uint64_t segmented_tiles_local_bytes(std::uint64_t tile, std::size_t key_bytes, std::size_t value_bytes,
                                           bool positions, std::uint32_t group, bool offsets = false);
 
+// CUDA's one-block sorts (kernels/segmented_rows_block.cl: the 1-D radix sort's one-block sort of a
+// row, or of each listed segment): the program, and the kernel of a policy in a form ("rows" or
+// "listed").
+rt::Program& segmented_rows_block_program(SortJob& sort);
+std::string segmented_block_kernel(const char* form, const SingleTilePolicy& t);
+
 // Sorts job's segments: uniform rows of at most segmented_tiles_capacity keys (Error(invalid_argument)
 // for longer ones), or, by offsets, every segment of at most segmented_tiles_window keys (longer ones
 // are left untouched, their keys, values and an argsort's indices all unwritten). Error(unsupported)

@@ -199,7 +199,7 @@ KERNEL segmented_tiles_rows(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out,
 // past the window), so those taken are consecutive and span at most 2 x window keys: the tile.
 // Longer segments are left as they are, for another bin. A tile whose segments all hold at most
 // rank_max keys (0: never) is sorted by counting each key's place (tile_sort's by_rank).
-// Segments of 1 to short_max keys (0: none) are another kernel's (CUDA's segmented_warp_segments):
+// Segments of 1 to short_max keys (0: none) are other kernels' (CUDA's warp segments and block classes):
 // they are never written here, and a window whose word of own_windows is 0 (segmented_long.cl's
 // segmented_bin_long sets it where a longer segment that fits starts) sorts nothing, without even a
 // search of the offsets.
@@ -210,9 +210,11 @@ KERNEL segmented_tiles_offsets(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
   GS_DECLARE_DYNAMIC_LOCAL(u8, smem);
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   const u64 from = GROUP_ID() * window;
-  const int own = short_max == 0u || own_windows[GROUP_ID()] != 0u;
-  const u64 lo = own ? offsets_lower_bound(offsets, wide, 0, count, from) : 0;
-  u64 hi = own ? offsets_lower_bound(offsets, wide, lo, count, from + window) : 0;
+  // Nothing of its own in the window: the whole group returns before any barrier (the early return
+  // PoCL disliked, below, cannot happen there: short_max is 0 but on CUDA).
+  if (short_max != 0u && own_windows[GROUP_ID()] == 0u) return;
+  const u64 lo = offsets_lower_bound(offsets, wide, 0, count, from);
+  u64 hi = offsets_lower_bound(offsets, wide, lo, count, from + window);
   if (hi > lo && offset_at(offsets, wide, hi) - offset_at(offsets, wide, hi - 1) > window) --hi;
   const u64 base = offset_at(offsets, wide, lo);
   // n may be 0 (a window inside a long segment): the group still runs through tile_sort, which then

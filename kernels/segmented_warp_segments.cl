@@ -4,7 +4,7 @@
 // (segmented_tiles_offsets, given the same max_length) leaves these segments alone, so every segment
 // is written by exactly one kernel.
 //
-// Each warp takes 32 consecutive segments and sorts them class by class: a segment of
+// Each warp takes WS_WARP_SEGMENTS (up to 32) consecutive segments and sorts them class by class: a segment of
 // 2^(k-1) + 1 to 2^k keys takes the network of N = 2^k elements (padded with all ones, which sort
 // after every key), R = min(N, 4) elements per lane, so N / R lanes each, and as many segments of the
 // class at once as the warp has lanes for (32 of up to 4 keys, 2 of up to 64, 1 of up to 128). Four
@@ -28,6 +28,9 @@
 #include "segmented_offsets.h"
 
 #if GS_CUDA
+#ifndef WS_WARP_SEGMENTS
+#define WS_WARP_SEGMENTS 32  // segments per warp: 32, or fewer for more warps (latency hiding)
+#endif
 
 #if KEY_BITS == 64
 // 64-bit keys: the ordered key and the position apart, compared in that order.
@@ -150,20 +153,21 @@ DEVICE_FN void ws_sort_class(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out
   }
 }
 
-// Warp w takes segments 32w to 32w + 31 of the count segments whose count + 1 offsets start at
-// element `first` of offsets_buffer (lane l reads segment 32w + l's bounds), and sorts those of 1 to
+// Warp w takes segments W w to W w + W - 1 (W = WS_WARP_SEGMENTS) of the count segments whose count + 1
+// offsets start at element `first` of offsets_buffer (lane l < W reads segment W w + l's bounds), and sorts those of 1 to
 // max_length keys (max_length <= 128), class by class of network size; other segments are left
 // untouched. Blocks of whole warps.
 KERNEL segmented_warp_segments(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out, GLOBAL const value_t* values_in,
                                GLOBAL value_t* values_out, GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
                                u64 count, u32 max_length, u32 positions, okey_t flip) {
   const u32 lane = LOCAL_ID() & 31u;
-  const u64 s = (GROUP_ID() * (u64)LOCAL_SIZE() + LOCAL_ID());
-  if (s - lane >= count) return;  // the whole warp: past the last segment
+  const u64 warp = (GROUP_ID() * (u64)LOCAL_SIZE() + LOCAL_ID()) >> 5;
+  const u64 s = warp * WS_WARP_SEGMENTS + lane;
+  if (warp * WS_WARP_SEGMENTS >= count) return;  // the whole warp: past the last segment
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   u64 start = 0;
   u32 length = 0;  // 0: not this kernel's
-  if (s < count) {
+  if (lane < WS_WARP_SEGMENTS && s < count) {
     start = offset_at(offsets, wide, s);
     const u64 l = offset_at(offsets, wide, s + 1) - start;
     length = l <= max_length ? (u32)l : 0u;

@@ -228,8 +228,8 @@ TEST(SegmentedBinned, ListedSegmentsSortedBySeveralBlocksOnCuda) {
 // longer ones up to binned_block_max_length by one block each, listed by size class
 // (segmented_rows_block.cl's listed kernels); the tiles sort what is left of their windows (some of
 // which also hold segments of the other kernels, never written twice), the long-segment kernels the
-// rest. Tried with the tuning row's lengths and with the overrides' (warps of up to 33 keys; no block
-// classes; classes up to 512 keys, the tiles above them). Elsewhere neither runs.
+// rest. Tried with the tuning row's lengths and with the overrides' (warps of up to 33 keys, 5 segments
+// per warp; no block classes; classes up to 512 keys, the tiles above them). Elsewhere neither runs.
 TEST(SegmentedBinned, ShortSegmentsInWarpsAndBlocksOnCuda) {
   const DeviceDescription& desc = test_context().runtime_device().description();
   if (desc.backend != "cuda") {
@@ -250,7 +250,8 @@ TEST(SegmentedBinned, ShortSegmentsInWarpsAndBlocksOnCuda) {
     return l;
   };
   const std::vector<algo::SegmentedPolicyOverride> configs = {
-      {}, {.warp_segments_max = 33}, {.block_max = 0}, {.warp_segments_max = 128, .block_max = 512}};
+      {}, {.warp_segments_max = 33, .segments_per_warp = 5}, {.block_max = 0},
+      {.warp_segments_max = 128, .segments_per_warp = 8, .block_max = 512}};
   for (const algo::SegmentedPolicyOverride& config : configs) {
     SCOPED_TRACE("warps up to " + std::to_string(config.warp_segments_max.value_or(0)) + ", block classes up to " +
                  std::to_string(config.block_max.value_or(~std::uint64_t(0))) + " (0 / ~0: the tuning row's)");
@@ -297,7 +298,8 @@ TEST(SegmentedBinned, WarpSegmentsOnCudaOnly) {
   ASSERT_NE(line, steps.end());
   EXPECT_NE(line->find("1 to " + std::to_string(algo::segmented_warp_segments_max(h100)) + " keys"), std::string::npos)
       << *line;
-  EXPECT_NE(line->find(std::to_string((1 << 17) / 256) + " blocks"), std::string::npos) << *line;
+  const std::uint32_t each = algo::segmented_tuning_for(h100).binned_warp_segments_per_warp;
+  EXPECT_NE(line->find(std::to_string((1 << 17) / (8 * each)) + " blocks"), std::string::npos) << *line;
   {
     algo::set_segmented_policy_override({.warp_segments_max = 0});
     EXPECT_EQ(algo::segmented_warp_segments_max(h100), 0u);

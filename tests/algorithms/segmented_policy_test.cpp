@@ -163,7 +163,8 @@ TEST(SegmentedPolicy, TheOverrideForcesABinAndWidths) {
   EXPECT_EQ(parse_segmented_policy_override("warp_segments_max=64").warp_segments_max, 64u);
   EXPECT_EQ(parse_segmented_policy_override("warp_segments_max=0").warp_segments_max, 0u);
   EXPECT_EQ(parse_segmented_policy_override("block_max=2048").block_max, 2048u);
-  for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin", "tile_rank_max=", "tile_rank_max=65537", "block_max=x",
+  EXPECT_EQ(parse_segmented_policy_override("segments_per_warp=8").segments_per_warp, 8u);
+  for (const char* bad : {"bin=fast", "position_bytes=2", "segments=4", "bin", "tile_rank_max=", "tile_rank_max=65537", "block_max=x", "segments_per_warp=0", "segments_per_warp=33",
                           "tile_rank_max=-1", "warp_segments_max=129", "warp_segments_max="})
     EXPECT_THROW(parse_segmented_policy_override(bad), Error) << bad;
 }

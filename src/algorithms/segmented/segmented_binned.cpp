@@ -228,7 +228,7 @@ std::vector<std::string> segmented_binned_plan_steps(const DeviceDescription& de
                   std::to_string(window) + " keys on the device (an atomic counter, zeroed by a fill; nothing read "
                   "back)");
   const ShortBins bins = short_bins(desc, type, value_bytes, n, count, window);
-  if (bins.warp_max != 0) lines.push_back(segmented_warp_segments_plan_step(count, bins.warp_max));
+  if (bins.warp_max != 0) lines.push_back(segmented_warp_segments_plan_step(desc, count, bins.warp_max));
   for (std::size_t c = 0; c < bins.classes.size(); ++c) {
     const SingleTilePolicy& p = bins.classes[c];
     const std::uint64_t most = std::uint64_t(1) << (bins.class_lo_log + c);

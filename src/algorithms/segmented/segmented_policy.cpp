@@ -46,6 +46,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 4096,
      .binned_warp_max_length = 128,
+     .binned_warp_segments_per_warp = 32,
      .binned_block_max_length = 4096,
      .offsets_binned = true},
     // A CPU (PoCL): as many long segments at once as the device has work-groups in flight, which is
@@ -64,6 +65,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 0,
      .binned_warp_max_length = 0,
+     .binned_warp_segments_per_warp = 32,
      .binned_block_max_length = 0,
      .offsets_binned = true},
     // Elsewhere the rows would be sub-buffers, on which kernels ran 25-55x slower on NVIDIA's
@@ -84,6 +86,7 @@ constexpr SegmentedTuning kRows[] = {
      .binned_long_tile = 2048,
      .binned_onesweep_min_length = 0,
      .binned_warp_max_length = 0,
+     .binned_warp_segments_per_warp = 32,
      .binned_block_max_length = 0,
      .offsets_binned = false},
 };
@@ -199,13 +202,14 @@ SegmentedPolicyOverride parse_segmented_policy_override(std::string_view spec) {
     } else if (name == "warp_items") {
       if (value.size() != 1 || value[0] < '1' || value[0] > '8') throw bad("1 to 8");
       o.warp_items = static_cast<std::uint32_t>(value[0] - '0');
-    } else if (name == "tile_rank_max" || name == "warp_segments_max") {
-      const std::uint32_t most = name == "tile_rank_max" ? 65536 : 128;
+    } else if (name == "tile_rank_max" || name == "warp_segments_max" || name == "segments_per_warp") {
+      const std::uint32_t most = name == "tile_rank_max" ? 65536 : name == "warp_segments_max" ? 128 : 32;
       std::uint32_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (value.empty() || ec != std::errc{} || end != value.data() + value.size() || v > most)
         throw bad(("a count of keys up to " + std::to_string(most)).c_str());
-      (name == "tile_rank_max" ? o.tile_rank_max : o.warp_segments_max) = v;
+      if (name == "segments_per_warp" && v == 0) throw bad("1 to 32");
+      (name == "tile_rank_max" ? o.tile_rank_max : name == "warp_segments_max" ? o.warp_segments_max : o.segments_per_warp) = v;
     } else if (name == "block_min_row" || name == "onesweep_min" || name == "block_max") {
       std::uint64_t v = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);

@@ -58,6 +58,8 @@ struct SegmentedTuning {
   // binned, CUDA: segments of 1 to this many keys (at most 128) are sorted in warps
   // (segmented_warp_segments.hpp), and the tiles leave them alone; 0: the tiles sort them
   std::uint32_t binned_warp_max_length;
+  // ... and each warp takes this many consecutive segments (1 to 32: fewer, more warps in flight)
+  std::uint32_t binned_warp_segments_per_warp;
   // binned, CUDA, with the warps: the segments longer than theirs, up to this many keys, are listed
   // by size class on the device (2^(k-1) + 1 to 2^k keys) and each sorted by one block, the 1-D
   // one-block sort for 2^k keys (segmented_rows_block.cl's listed kernels), as far as that sort
@@ -119,6 +121,7 @@ struct SegmentedPolicyOverride {
   std::optional<std::uint32_t> tile_rank_max;
   // binned on CUDA: segments of at most this many keys are sorted in warps (0: none; at most 128)
   std::optional<std::uint32_t> warp_segments_max;
+  std::optional<std::uint32_t> segments_per_warp;  // binned on CUDA: the warps' segments each (1 to 32)
   std::optional<std::uint64_t> block_max;  // binned on CUDA: the block classes' longest segments (0: none)
 };
 // The process-wide override (none by default). Not synchronised: set it before sorting.

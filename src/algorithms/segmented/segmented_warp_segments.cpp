@@ -2,6 +2,7 @@
 #include "algorithms/segmented/segmented_warp_segments.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "algorithms/segmented/segmented_policy.hpp"
 #include "gpusort/errors.hpp"
@@ -11,7 +12,13 @@ namespace {
 
 constexpr std::uint32_t kBlock = 256;      // threads per block: 8 warps
 constexpr std::uint32_t kMaxLength = 128;  // the kernel's networks: 4 keys per lane at most
-constexpr std::uint32_t kSegmentsPerBlock = kBlock;  // 32 segments per warp, one per lane
+
+// The segments each warp takes (WS_WARP_SEGMENTS): the tuning row's, or the override's.
+std::uint32_t per_warp(const DeviceDescription& desc) {
+  return std::clamp<std::uint32_t>(segmented_policy_override().segments_per_warp.value_or(
+                                       segmented_tuning_for(desc).binned_warp_segments_per_warp),
+                                   1, 32);
+}
 
 }  // namespace
 
@@ -39,18 +46,23 @@ void segmented_warp_segments_sort(SegmentedJob& job, std::uint32_t max_length) {
   rt::Buffer& values_in =
       positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
   rt::Buffer& keys_in = sort.keys_in ? *sort.keys_in : sort.keys;
-  sort.device.launch(sort.device.program("segmented_warp_segments.cl", sort.key_defines())
-                         .kernel("segmented_warp_segments"),
-                     {ceil_div(seg.count, kSegmentsPerBlock), kBlock, 0},
+  const std::uint32_t each = per_warp(sort.device.description());
+  std::vector<std::string> defines = sort.key_defines();
+  defines.push_back("WS_WARP_SEGMENTS=" + std::to_string(each));
+  sort.device.launch(sort.device.program("segmented_warp_segments.cl", defines).kernel("segmented_warp_segments"),
+                     {ceil_div(seg.count, std::uint64_t(each) * (kBlock / 32)), kBlock, 0},
                      {keys_in, sort.keys, values_in, values_out, *seg.offsets,
                       std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes),
                       std::uint32_t(seg.offset_bytes == 8 ? 1 : 0), seg.count, max_length,
                       std::uint32_t(positions ? 1 : 0), sort.flip_arg()});
 }
 
-std::string segmented_warp_segments_plan_step(std::uint64_t count, std::uint32_t max_length) {
-  return "segmented_warp_segments.cl segmented_warp_segments: " + std::to_string(ceil_div(count, kSegmentsPerBlock)) +
-         " blocks of " + std::to_string(kBlock) + " threads, 32 segments per warp, those of 1 to " +
+std::string segmented_warp_segments_plan_step(const DeviceDescription& desc, std::uint64_t count,
+                                              std::uint32_t max_length) {
+  const std::uint32_t each = per_warp(desc);
+  return "segmented_warp_segments.cl segmented_warp_segments: " +
+         std::to_string(ceil_div(count, std::uint64_t(each) * (kBlock / 32))) + " blocks of " + std::to_string(kBlock) +
+         " threads, " + std::to_string(each) + " segments per warp, those of 1 to " +
          std::to_string(max_length) +
          " keys sorted by size class in bitonic networks in registers (up to 4 keys per lane, several segments at "
          "once), 0 bytes of shared memory; the tiles leave these segments alone";

@@ -1,6 +1,6 @@
 #pragma once
 // The binned bin's short segments on CUDA: the segments of at most the tuning row's
-// binned_warp_max_length keys (128 at most), 32 to a warp, sorted by size class in bitonic networks
+// binned_warp_max_length keys (128 at most), up to 32 to a warp, sorted by size class in bitonic networks
 // in registers, several segments at once where they are short (kernels/segmented_warp_segments.cl). The tile bin is given the same length and leaves those
 // segments alone (segmented_tiles_sort's short_max), so each segment is written by one kernel.
 // Keys alone, pairs, argsort (positions local to the segment, 4 or 8 bytes); both orders; stable;
@@ -24,6 +24,7 @@ std::uint32_t segmented_warp_segments_max(const DeviceDescription& desc);
 void segmented_warp_segments_sort(SegmentedJob& job, std::uint32_t max_length);
 
 // The launch in words (gpusort plan).
-std::string segmented_warp_segments_plan_step(std::uint64_t count, std::uint32_t max_length);
+std::string segmented_warp_segments_plan_step(const DeviceDescription& desc, std::uint64_t count,
+                                              std::uint32_t max_length);
 
 }  // namespace gpusort::algo

@@ -30,12 +30,18 @@ constexpr SegmentedTuning kRows[] = {
     // segments, 2^26 f32 keys) in 4.13 ms (4.78 with int32 indices) where tiles-or-portable took
     // 7.06 (7.37), and 2^17 rows of 0-64 keys alike (0.49 / 0.41 ms against 0.48 / 0.40). Before the
     // long segments were shared (2026-12-06) it took 304 ms there.
+    // Offsets' shorter segments (H100, 2026-12-07, 14f8460, lab/notes/segmented-short-segments-2026-12-07.md):
+    // warps for up to 128 keys, 32 segments to a warp (8 or 16 to a warp: 0.106-0.108 ms on the tiny
+    // rows against 0.108, 0.168-0.226 on 2^20 rows of 0-16 keys against 0.148), then block classes up
+    // to 4096 keys (up to 2048: power law 2.19 / 3.72 ms with int32 indices; none: 3.80 / 4.98; 4096:
+    // 2.18 / 3.53), the listed onesweep above 4096 keys (8a5d8df, before the classes: 2048 4.01 /
+    // 5.28, 4096 3.82 / 4.54, 8192 3.83 / 4.55, 16384 4.01 / 4.72).
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "cuda:sm_90:H100 (narrow positions, offsets)",
      .note = "rows of up to 4096 keys in tiles, a 1-D sort per row for up to 64 rows of 2^20+ keys, longer "
-             "rows by the segmented onesweep; offsets binned on the device (long segments shared among "
-             "blocks)",
+             "rows by the segmented onesweep; offsets binned on the device: up to 128 keys in warps, up to "
+             "4096 a block each by size class, longer ones shared among blocks",
      .tiles_max_length = 4096,
      .onesweep_min_length = 4097,
      .per_row_min_length = std::uint64_t(1) << 20,

@@ -229,7 +229,8 @@ TEST(SegmentedBinned, ListedSegmentsSortedBySeveralBlocksOnCuda) {
 // (segmented_rows_block.cl's listed kernels); the tiles sort what is left of their windows (some of
 // which also hold segments of the other kernels, never written twice), the long-segment kernels the
 // rest. Tried with the tuning row's lengths and with the overrides' (warps of up to 33 keys, 5 segments
-// per warp; no block classes; classes up to 512 keys, the tiles above them). Elsewhere neither runs.
+// per warp; no block classes; classes up to 512 keys, the tiles above them; warps of up to 2 keys,
+// which leave the classes off). Elsewhere neither runs.
 TEST(SegmentedBinned, ShortSegmentsInWarpsAndBlocksOnCuda) {
   const DeviceDescription& desc = test_context().runtime_device().description();
   if (desc.backend != "cuda") {
@@ -251,7 +252,7 @@ TEST(SegmentedBinned, ShortSegmentsInWarpsAndBlocksOnCuda) {
   };
   const std::vector<algo::SegmentedPolicyOverride> configs = {
       {}, {.warp_segments_max = 33, .segments_per_warp = 5}, {.block_max = 0},
-      {.warp_segments_max = 128, .segments_per_warp = 8, .block_max = 512}};
+      {.warp_segments_max = 128, .segments_per_warp = 8, .block_max = 512}, {.warp_segments_max = 2}};
   for (const algo::SegmentedPolicyOverride& config : configs) {
     SCOPED_TRACE("warps up to " + std::to_string(config.warp_segments_max.value_or(0)) + ", block classes up to " +
                  std::to_string(config.block_max.value_or(~std::uint64_t(0))) + " (0 / ~0: the tuning row's)");
@@ -306,14 +307,22 @@ TEST(SegmentedBinned, WarpSegmentsOnCudaOnly) {
     const auto none = algo::segmented_binned_plan_steps(h100, key_type::f32, 4, true, 1 << 22, 1 << 17, {});
     for (const std::string& l : none) {
       EXPECT_EQ(l.find("segmented_warp_segments"), std::string::npos) << l;
-      EXPECT_EQ(l.find("left to the warps"), std::string::npos) << l;
+      EXPECT_EQ(l.find("left to the kernels above"), std::string::npos) << l;
     }
     algo::set_segmented_policy_override({.warp_segments_max = 64});
     EXPECT_EQ(algo::segmented_warp_segments_max(h100), 64u);
+    algo::set_segmented_policy_override({.warp_segments_max = 16});  // too short to lead to the classes
+    const auto few = algo::segmented_binned_plan_steps(h100, key_type::f32, 4, true, 1 << 22, 1 << 17, {});
+    EXPECT_FALSE(std::any_of(few.begin(), few.end(), [](const std::string& l) {
+      return l.find("segmented_rows_block.cl segmented_listed_") != std::string::npos;
+    }));
+    EXPECT_TRUE(std::any_of(few.begin(), few.end(), [](const std::string& l) {
+      return l.find("segmented_tiles_offsets") != std::string::npos && l.find("up to 16 keys left") != std::string::npos;
+    }));
     algo::set_segmented_policy_override({});
   }
   // the block classes after the warps: 129-256, ..., 2049-4096 keys, each its own listed kernel
-  for (const char* kernel : {"segmented_listed_", "129 to 256 keys", "2049 to 4096 keys"})
+  for (const char* kernel : {"segmented_rows_block.cl segmented_listed_", "129 to 256 keys", "2049 to 4096 keys"})
     EXPECT_TRUE(std::any_of(steps.begin(), steps.end(),
                             [&](const std::string& l) { return l.find(kernel) != std::string::npos; }))
         << kernel;

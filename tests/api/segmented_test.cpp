@@ -416,7 +416,7 @@ TEST(Segmented, PlanOfASegmentedRequest) {
     EXPECT_NE(by_offsets.text().find(part), std::string::npos) << part << " missing from:\n" << by_offsets.text();
   // the shorter segments: CUDA's warps and block classes, elsewhere the tiles
   const bool cuda = test_context().device().backend == "cuda";
-  for (const char* part : cuda ? std::vector<const char*>{"segmented_warp_segments", "segmented_listed_"}
+  for (const char* part : cuda ? std::vector<const char*>{"segmented_warp_segments", "segmented_rows_block.cl segmented_listed_"}
                                : std::vector<const char*>{"tiles: ", "segmented_tiles_offsets"})
     EXPECT_NE(by_offsets.text().find(part), std::string::npos) << part << " missing from:\n" << by_offsets.text();
   EXPECT_EQ(by_offsets.text().find("read back (one word)"), std::string::npos) << by_offsets.text();

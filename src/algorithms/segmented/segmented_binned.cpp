@@ -44,7 +44,6 @@ struct ShortBins {
   }
   std::uint64_t others_max() const { return std::max<std::uint64_t>(warp_max, class_max()); }
   bool tiles(std::uint64_t window) const { return others_max() < window; }  // some length is left to them
-  std::uint64_t long_min(std::uint64_t window) const { return std::max(window, class_max()); }  // exclusive
 };
 
 ShortBins short_bins(const DeviceDescription& desc, key_type type, std::size_t value_bytes, std::uint64_t n,
@@ -53,7 +52,10 @@ ShortBins short_bins(const DeviceDescription& desc, key_type type, std::size_t v
   b.warp_max = warp_segments_max(desc, window);
   const std::uint64_t most =
       segmented_policy_override().block_max.value_or(segmented_tuning_for(desc).binned_block_max_length);
-  if (b.warp_max == 0 || most == 0) return b;
+  // Every class list holds as many entries as there can be segments longer than the warps' (one
+  // buffer, the kernel's c * class_cap): warps of fewer than 32 keys (an override) would make that
+  // several bytes per key, so they leave the classes off.
+  if (b.warp_max < 32 || most == 0) return b;
   while ((std::uint64_t(1) << b.class_lo_log) <= b.warp_max) ++b.class_lo_log;  // the first power above
   for (std::uint32_t log = b.class_lo_log; (std::uint64_t(1) << log) <= most && b.classes.size() < kMaxClasses;
        ++log) {

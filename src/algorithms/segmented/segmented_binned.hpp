@@ -5,8 +5,11 @@
 //   1. segmented_long.cl segmented_bin_long lists the segments longer than the tile bin's window
 //      (an atomic counter, zeroed by a fill first);
 //   2. on CUDA, segments of up to the tuning row's binned_warp_max_length keys are sorted in warps
-//      (segmented_warp_segments.hpp); the tile bin sorts every other segment that fits its window
-//      (segmented_tiles_offsets, which leaves those and the longer ones untouched);
+//      (segmented_warp_segments.hpp), and longer ones up to binned_block_max_length (as far as the
+//      1-D one-block sort takes them) one block each, listed by size class in step 1
+//      (segmented_rows_block.cl's listed kernels); the tile bin sorts what is left of its window
+//      (segmented_tiles_offsets, which leaves the others' and the longer segments untouched; on
+//      CUDA it does not run where the classes reach past the window);
 //   3. segmented_long.cl segmented_long_sort, a fixed grid (compute units x the tuning row's groups
 //      per compute unit), sorts the listed segments, one per work-group at a time, by stable 4-bit
 //      LSD passes over global memory through temporaries as large as the keys and values.

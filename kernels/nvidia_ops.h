@@ -48,6 +48,11 @@ DEVICE_FN u32 byte_perm(u32 a, u32 b, u32 selector) {
 }
 #endif
 
+// lane src's 64-bit v, as two shuffles
+DEVICE_FN u64 warp_shuffle_u64(u64 v, u32 src) {
+  return ((u64)warp_shuffle((u32)(v >> 32), src) << 32) | (u64)warp_shuffle((u32)v, src);
+}
+
 // The inclusive prefix sum of v over the warp's lanes (lane: this work-item's lane, 0..31).
 DEVICE_FN u32 warp_inclusive_sum_u32(u32 v, u32 lane) {
 #pragma unroll

@@ -65,9 +65,7 @@ KERNEL segmented_bin_long(GLOBAL const u32* offsets_buffer, u64 first, u32 wide,
   GLOBAL const u32* offsets = offsets_buffer + (wide ? 2 * first : first);
   const u64 start = offset_at(offsets, wide, s), length = offset_at(offsets, wide, s + 1) - start;
   if (length > class_min && length <= class_max) {
-    u32 log = 0;
-    while (((u64)1 << log) < length) ++log;
-    const u32 c = log - class_lo_log;
+    const u32 c = segment_size_class(length) - class_lo_log;
     class_lists[c * class_cap + ATOMIC_ADD_U32(&work[4 + c], 1u)] = s;
     return;  // (the classes may reach past the window: such segments are on no other list)
   }

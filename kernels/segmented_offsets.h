@@ -21,4 +21,12 @@ DEVICE_FN u64 offsets_lower_bound(GLOBAL const u32* offsets, u32 wide, u64 lo, u
   return lo;
 }
 
+// A segment's size class: the smallest c with 2^c >= length (0 for 0 and 1 keys). The binned bin's
+// warps and block classes both sort by it (segmented_warp_segments.cl, segmented_long.cl).
+DEVICE_FN u32 segment_size_class(u64 length) {
+  u32 c = 0;
+  while (((u64)1 << c) < length) ++c;
+  return c;
+}
+
 #endif  // GPUSORT_SEGMENTED_OFFSETS_H

@@ -16,9 +16,6 @@
 #include "nvidia_ops.h"
 
 #if GS_CUDA
-DEVICE_FN u64 warp_shuffle_u64(u64 v, u32 src) {
-  return ((u64)warp_shuffle((u32)(v >> 32), src) << 32) | (u64)warp_shuffle((u32)v, src);
-}
 #if KEY_BITS == 64
 #define warp_shuffle_okey(v, src) warp_shuffle_u64((v), (src))
 #else

@@ -43,9 +43,7 @@ DEVICE_FN ws_element ws_padding(void) { return ws_element{(u64)KEY_ALL_ONES, 0xF
 DEVICE_FN u32 ws_position(ws_element a) { return a.e; }
 DEVICE_FN bool ws_less(ws_element a, ws_element b) { return a.o < b.o || (a.o == b.o && a.e < b.e); }
 DEVICE_FN ws_element ws_shuffle_xor(ws_element a, u32 mask) {
-  const u32 hi = __shfl_xor_sync(0xFFFFFFFFu, (u32)(a.o >> 32), mask);
-  const u32 lo = __shfl_xor_sync(0xFFFFFFFFu, (u32)a.o, mask);
-  return ws_element{(u64)hi << 32 | lo, __shfl_xor_sync(0xFFFFFFFFu, a.e, mask)};
+  return ws_element{__shfl_xor_sync(0xFFFFFFFFu, a.o, mask), __shfl_xor_sync(0xFFFFFFFFu, a.e, mask)};
 }
 #else
 // Keys of up to 32 bits: (ordered key << 32) | position, one word whose order is the element order.
@@ -93,8 +91,6 @@ DEVICE_FN void ws_steps(ws_element (&v)[R], u32 lane) {
   }
 }
 
-DEVICE_FN u32 ws_ceil_log2(u32 x) { return x <= 1u ? 0u : 32u - warp_clz(x - 1u); }
-
 // Sorts the warp's segments of 2^(LOG_N - 1) + 1 to 2^LOG_N keys (LOG_N 0: one key), the lanes of
 // `members` (a ballot) holding their start and length: R = min(N, 4) elements per lane, so N / R
 // lanes per segment and 32 / (N / R) segments at once, in rounds until all are done. Every lane of
@@ -108,7 +104,7 @@ DEVICE_FN void ws_sort_class(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_out
   for (u32 first = 0; first < count; first += AT_ONCE) {
     const u32 q = first + group;  // this group's segment: the q-th member
     const u32 owner = q < count ? __fns(members, 0u, (int)q + 1) : 0u;
-    const u64 start = (u64)warp_shuffle((u32)(my_start >> 32), owner) << 32 | warp_shuffle((u32)my_start, owner);
+    const u64 start = warp_shuffle_u64(my_start, owner);
     const u32 owner_length = warp_shuffle(my_length, owner);
     const u32 length = q < count ? owner_length : 0u;  // 0: the group has no segment this round
     ws_element v[R];
@@ -172,7 +168,7 @@ KERNEL segmented_warp_segments(GLOBAL const key_t* keys_in, GLOBAL key_t* keys_o
     const u64 l = offset_at(offsets, wide, s + 1) - start;
     length = l <= max_length ? (u32)l : 0u;
   }
-  const u32 size_class = length != 0u ? ws_ceil_log2(length) : 8u;
+  const u32 size_class = length != 0u ? segment_size_class(length) : 8u;
 #define WS_CLASS(L)                                                                                        \
   {                                                                                                        \
     const u32 members = warp_ballot(size_class == L);                                                      \

@@ -180,10 +180,7 @@ void segmented_binned_sort(SegmentedJob& job) {
       choose_segmented_listed_policy(desc, sort.type, sort.value_bytes, sort.n, seg.count, sort.options);
   SegmentedListedTemps huge_temps = take_segmented_listed_temps(sort, huge);
 
-  rt::Buffer& values_out = sort.values_or_keys();
-  rt::Buffer& values_in =
-      positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
-  rt::Buffer& keys_in = sort.keys_in ? *sort.keys_in : sort.keys;
+  const SegmentedBuffers b = segmented_buffers(sort);  // (before the tiles clear the positions flag)
   const std::uint64_t first = seg.offsets_byte_offset / seg.offset_bytes;
   const std::uint32_t wide = seg.offset_bytes == 8 ? 1 : 0;
   rt::Program& program = long_program(sort, s.group);
@@ -197,19 +194,20 @@ void segmented_binned_sort(SegmentedJob& job) {
               std::uint64_t(bins.warp_max), bins.class_max(), bins.class_lo_log, bins.class_cap, *class_lists});
   // (the warps and the classes before the tiles, which clear the positions flag)
   if (bins.warp_max != 0) segmented_warp_segments_sort(job, bins.warp_max);
+  rt::Program* blocks = bins.classes.empty() ? nullptr : &segmented_rows_block_program(sort);
   for (std::size_t c = 0; c < bins.classes.size(); ++c) {
     const SingleTilePolicy& p = bins.classes[c];
-    dev.launch(segmented_rows_block_program(sort).kernel(segmented_block_kernel("listed", p)),
+    dev.launch(blocks->kernel(segmented_block_kernel("listed", p)),
                {class_blocks(desc, p, bins.class_cap), p.threads,
                 static_cast<std::size_t>(single_tile_local_bytes(p, key_size(sort.type), sort.value_bytes))},
-               {keys_in, values_in, sort.keys, values_out, *seg.offsets, first, wide, *class_lists,
+               {b.keys_in, b.values_in, b.keys_out, b.values_out, *seg.offsets, first, wide, *class_lists,
                 std::uint64_t(c * bins.class_cap), *work, std::uint32_t(4 + c), sort.flip_arg(),
                 std::uint32_t(positions ? 1 : 0)});
   }
   // the other segments that fit the window, positions made in the kernel
   if (tiles) segmented_tiles_sort(job, static_cast<std::uint32_t>(bins.others_max()), own_windows.get());
   dev.launch(program.kernel("segmented_long_sort"), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
-             {keys_in, sort.keys, values_in, values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
+             {b.keys_in, b.keys_out, b.values_in, b.values_out, *keys_temp, *values_temp, *seg.offsets, first, wide, *work,
               *list, std::uint32_t(positions ? 1 : 0), sort.flip_arg(), s.tile, static_cast<std::uint32_t>(s.slots)});
   if (huge.min_length != 0) segmented_listed_sort(job, huge, huge_temps, *work, *keys_temp, *values_temp, positions);
   sort.values_are_positions = false;

@@ -27,6 +27,20 @@ struct SegmentShape {
   bool uniform() const { return row_length != 0 || offsets == nullptr; }
 };
 
+// The buffers a bin's kernels read and write: the keys (and values) where they come from, the input
+// of an out-of-place sort or else the output, and where they go. Where no values are read (keys
+// alone, or an argsort whose positions the kernels make while values_are_positions is set) the
+// output values stand in for the input's, never read.
+struct SegmentedBuffers {
+  rt::Buffer &keys_in, &keys_out, &values_in, &values_out;
+};
+inline SegmentedBuffers segmented_buffers(SortJob& sort) {
+  rt::Buffer& values_out = sort.values_or_keys();
+  rt::Buffer& values_in =
+      sort.values_are_positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
+  return {sort.keys_in ? *sort.keys_in : sort.keys, sort.keys, values_in, values_out};
+}
+
 struct SegmentedJob {
   SortJob& sort;  // sort.values_are_positions: argsort, each value its key's position in its segment
   SegmentShape segments;

@@ -198,17 +198,6 @@ std::string segmented_block_kernel(const char* form, const SingleTilePolicy& t) 
 
 namespace {
 
-// The buffers and the arguments both kernels start with.
-struct TileBuffers {
-  rt::Buffer &keys_in, &keys_out, &values_in, &values_out;
-};
-TileBuffers tile_buffers(SortJob& sort) {
-  rt::Buffer& values_out = sort.values_or_keys();
-  rt::Buffer& values_in =
-      sort.values_are_positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
-  return {sort.keys_in ? *sort.keys_in : sort.keys, sort.keys, values_in, values_out};
-}
-
 // warp_items: the warp kernel's rows per lane (a program of its own where it is not 1)
 rt::Program& tile_program(SortJob& sort, std::uint32_t group, std::uint32_t warp_items = 1) {
   std::vector<std::string> defines = sort.key_defines(group);
@@ -230,7 +219,7 @@ void sort_offsets(SegmentedJob& job, std::uint32_t short_max, rt::Buffer* own_wi
     throw Error(errc::invalid_argument, "segmented tiles: the offsets start inside an offset");
   const SegmentedTilesShape s = segmented_tiles_offsets_shape(dev.description(), sort.type, sort.value_bytes, positions, sort.n);
   if (s.window == 0) throw Error(errc::unsupported, "segmented tiles: no room in local memory for a tile");
-  const TileBuffers b = tile_buffers(sort);
+  const SegmentedBuffers b = segmented_buffers(sort);
   dev.launch(tile_program(sort, s.group).kernel("segmented_tiles_offsets"),
              {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
              {b.keys_in, b.keys_out, b.values_in, b.values_out, *seg.offsets,
@@ -275,7 +264,7 @@ void segmented_tiles_sort(SegmentedJob& job, std::uint32_t short_max, rt::Buffer
       throw Error(errc::invalid_argument,
                   "segmented tiles: rows of " + std::to_string(length) + " keys exceed this bin's capacity of " +
                       std::to_string(segmented_tiles_capacity(dev, sort.type, sort.value_bytes, positions)));
-    const TileBuffers b = tile_buffers(sort);
+    const SegmentedBuffers b = segmented_buffers(sort);
     if (s.block)
       dev.launch(segmented_rows_block_program(sort).kernel(block_kernel(s)), {s.groups, s.group, static_cast<std::size_t>(s.local_bytes)},
                  {b.keys_in, b.values_in, b.keys_out, b.values_out, static_cast<std::uint32_t>(length), sort.flip_arg(),

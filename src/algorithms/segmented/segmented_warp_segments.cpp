@@ -42,16 +42,13 @@ void segmented_warp_segments_sort(SegmentedJob& job, std::uint32_t max_length) {
     throw Error(errc::invalid_argument, "segmented warp segments: argsort indices are 4 or 8 bytes, not " +
                                             std::to_string(sort.value_bytes));
   if (sort.n == 0 || seg.count == 0) return;
-  rt::Buffer& values_out = sort.values_or_keys();
-  rt::Buffer& values_in =
-      positions || !sort.values ? values_out : sort.values_in ? *sort.values_in : *sort.values;
-  rt::Buffer& keys_in = sort.keys_in ? *sort.keys_in : sort.keys;
+  const SegmentedBuffers b = segmented_buffers(sort);
   const std::uint32_t each = per_warp(sort.device.description());
   std::vector<std::string> defines = sort.key_defines();
   defines.push_back("WS_WARP_SEGMENTS=" + std::to_string(each));
   sort.device.launch(sort.device.program("segmented_warp_segments.cl", defines).kernel("segmented_warp_segments"),
                      {ceil_div(seg.count, std::uint64_t(each) * (kBlock / 32)), kBlock, 0},
-                     {keys_in, sort.keys, values_in, values_out, *seg.offsets,
+                     {b.keys_in, b.keys_out, b.values_in, b.values_out, *seg.offsets,
                       std::uint64_t(seg.offsets_byte_offset / seg.offset_bytes),
                       std::uint32_t(seg.offset_bytes == 8 ? 1 : 0), seg.count, max_length,
                       std::uint32_t(positions ? 1 : 0), sort.flip_arg()});

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 #include "gpusort/key_type.hpp"
 
@@ -44,6 +46,31 @@ static_assert(detail::same_as_all_key_types<AllKeyTypeList>(),
 
 // Every key type a kernel sorts as a key (all but c128), for loops over the kernel programs' builds.
 inline constexpr const auto& kernel_key_types = AllKeyTypeList::kinds;
+
+// The build-matrix tests (NVRTC compiles of a kernel file for sm_90, no GPU needed) would build every
+// key type with every value width: over eighty programs a file, several seconds each, tens of minutes
+// on a two-core CI machine. Key types differ in the program only by the key's order image; register
+// allocation (where ptxas has failed) follows the key and value widths. So unless
+// GPUSORT_FULL_BUILD_MATRIX=1 (scripts/device-check sets it), a matrix takes every key type with keys
+// alone and each value width with one key type of each key width (u8/i8/bool, the 2-byte types, the
+// 4-byte ones, the 8-byte ones, complex64), turning through that width's types so that each type meets
+// some value width.
+inline bool full_build_matrix() {
+  const char* env = std::getenv("GPUSORT_FULL_BUILD_MATRIX");
+  return env && std::string_view(env) == "1";
+}
+inline bool build_matrix_takes(key_type type, std::size_t value_bytes) {
+  if (value_bytes == 0 || full_build_matrix()) return true;
+  std::size_t turn = 0;  // 1, 2, 4, 8, 16-byte values: the 0th .. 4th type of the key's width
+  while ((std::size_t(1) << turn) < value_bytes) ++turn;
+  std::size_t same_width = 0, position = 0;
+  for (key_type other : AllKeyTypeList::kinds) {
+    if (key_size(other) != key_size(type) || is_complex(other) != is_complex(type)) continue;
+    if (other == type) position = same_width;
+    ++same_width;
+  }
+  return position == turn % same_width;
+}
 
 // Every key type: the default for typed suites.
 using AllKeyTypes = AllKeyTypeList::gtest;

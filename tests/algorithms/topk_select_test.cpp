@@ -221,6 +221,54 @@ TEST(TopkSelect, SplitRowsThroughCandidates) {
   }
 }
 
+// Rows cut among groups through a sample's threshold (kernels/topk_sample.cl, then the rounds on the
+// candidates it kept), forced onto short rows with a sample of 256 keys: the rank the planner picks
+// (the sample passes), rank 1 (the candidates mostly fall short of k: the rounds read the row) and
+// rank 256 (every key kept: the stage overflows, the rounds read the row); candidate buffers of the
+// whole row and of a sixteenth. Random bits, normal floats, NaN-heavy rows, few unique keys (ties
+// across tiles), ascending keys (the candidates at one end), all equal; both orders, sorted and not,
+// both index widths and keys alone; every selected set against the reference.
+TEST(TopkSelect, SplitRowsThroughASample) {
+  const std::uint64_t seed = fresh_seed();
+  for (std::uint64_t rank : {0ull, 1ull, 256ull}) {
+    for (std::uint32_t divisor : {1u, 16u}) {
+      algo::TopkPolicyOverride o{.groups_per_row = 3, .candidate_divisor = divisor, .sample_keys = 256};
+      if (rank != 0) o.sample_rank = rank;
+      algo::set_topk_policy_override(o);
+      for (std::uint64_t rows : {1ull, 3ull}) {
+        const std::uint64_t length = rows == 1 ? 65537 : 20000;
+        const std::string what = "sample rank " + (rank ? std::to_string(rank) : std::string("planned")) +
+                                 ", candidates 1/" + std::to_string(divisor) + ", " + std::to_string(rows) + " x " +
+                                 std::to_string(length) + ", seed " + std::to_string(seed);
+        const auto u64 = make_keys<std::uint64_t>(rows * length, dist::uniform, seed);
+        const auto normal = clustered_floats(rows * length, true, seed + 1);
+        const auto nan = nan_heavy<float>(rows * length, seed + 2);
+        const auto few = make_keys<std::uint32_t>(rows * length, dist::few_unique, seed + 3);
+        const auto ascending = make_keys<std::int32_t>(rows * length, dist::sorted, seed + 4);
+        for (std::uint64_t k : std::vector<std::uint64_t>{1, 2, 50, 1000}) {
+          check_topk<std::uint64_t, std::int64_t>(u64, rows, k, true, k % 2 == 0, what + ", random bits");
+          check_topk<float, std::int32_t>(normal, rows, k, k % 2 == 1, true, what + ", normal");
+          check_topk<float, std::int64_t>(nan, rows, k, true, false, what + ", NaN-heavy");
+          check_topk<std::uint32_t, std::int64_t>(few, rows, k, k % 2 == 0, true, what + ", few unique");
+          check_topk<std::int32_t, std::int32_t>(ascending, rows, k, true, true, what + ", ascending");
+          check_topk_keys<float>(normal, rows, k, false, false, what + ", normal, keys alone");
+        }
+      }
+      const std::vector<float> equal(65537, 2.5f);  // all tied: the lowest positions, in position order
+      for (std::uint64_t k : {1ull, 700ull}) {
+        std::vector<float> values(k);
+        std::vector<std::int64_t> indices(k);
+        topk(test_context(), std::span<const float>(equal), k, std::span<float>(values),
+             std::span<std::int64_t>(indices), {.sorted = false});
+        for (std::uint64_t j = 0; j < k; ++j) ASSERT_EQ(indices[j], std::int64_t(j)) << "k " << k;
+      }
+    }
+  }
+  algo::set_topk_policy_override({});
+  EXPECT_EQ(algo::parse_topk_policy_override("sample_keys=0,sample_rank=5").sample_keys, 0u);
+  EXPECT_THROW(algo::parse_topk_policy_override("sample_rank=0"), Error);
+}
+
 // Rows cut into parts (topk_rows over each part, then a top-k of the parts' candidates and the
 // places mapped back to positions), as long rows with a small k run on a GPU, forced onto short rows
 // here: the last part longer than the others, ties across parts (few unique, all equal: the lowest
@@ -281,8 +329,9 @@ TEST(TopkPlan, PrintsTheParts) {
   EXPECT_EQ(algo::parse_topk_policy_override("row_parts=0,groups_per_row=8").row_parts, 0u);
 }
 
-// CUDA's choice (no device needed): parts where the candidates' own top-k stays cheap (one group's row,
-// or at most 1/256 of the row), the rounds elsewhere (measured in topk_policy.cpp), one histogram.
+// CUDA's choice (no device needed): a sample's threshold for 1-D rows from 2^22 keys where k is small
+// against them, else parts where the candidates' own top-k stays cheap (one group's row, or at most
+// 1/256 of the row), the rounds elsewhere (measured in topk_policy.cpp), one histogram.
 TEST(TopkPlan, CudaPartsWhereTheCandidatesAreFew) {
   DeviceDescription h100;
   h100.backend = "cuda", h100.name = "NVIDIA H100 80GB HBM3", h100.vendor = "NVIDIA Corporation";
@@ -298,13 +347,17 @@ TEST(TopkPlan, CudaPartsWhereTheCandidatesAreFew) {
     EXPECT_EQ(c.row_parts, 7u) << k;
     EXPECT_EQ(c.hist_copies, 1u);
   }
-  EXPECT_EQ(choice(1, std::uint64_t(1) << 28, 10).row_parts, 16384u);  // 164K candidates: 1/1638 of the row
-  EXPECT_EQ(choice(1, std::uint64_t(1) << 24, 10).row_parts, 1024u);   // 10240: one group's row
-  for (unsigned e : {24u, 28u}) {  // k = 1000: candidates a sixteenth of the row, so the rounds
-    const algo::TopkChoice c = choice(1, std::uint64_t(1) << e, 1000);
-    EXPECT_EQ(c.row_parts, 1u) << e;  // not cut
-    EXPECT_GT(c.groups_per_row, 1u) << e;
-  }
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 21, 10).sample_keys, 0u);  // below the sample's length: rounds
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 21, 10).row_parts, 1u);    // (128 parts would not fill the device)
+  for (unsigned e : {24u, 28u})  // 1-D from 2^22 keys: a sample's threshold, then the rounds
+    for (std::uint64_t k : {10ull, 1000ull, 100000ull}) {
+      const algo::TopkChoice c = choice(1, std::uint64_t(1) << e, k);
+      EXPECT_EQ(c.row_parts, 1u) << e << " " << k;  // not cut
+      EXPECT_GT(c.groups_per_row, 1u) << e << " " << k;
+      EXPECT_EQ(c.sample_keys, 4096u) << e << " " << k;
+      EXPECT_LE(4 * c.sample_rank * (std::uint64_t(1) << e) / 4096, c.candidate_cap) << e << " " << k;
+    }
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 24, 500000).sample_keys, 0u);  // too many candidates: rounds alone
   EXPECT_EQ(choice(4096, 32768, 50).row_parts, 1u);  // rows fill the device: one group a row
   EXPECT_EQ(choice(4096, 32768, 50).groups_per_row, 1u);
 }

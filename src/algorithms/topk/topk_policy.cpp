@@ -2,6 +2,7 @@
 #include "algorithms/topk/topk_policy.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "algorithms/algorithm.hpp"
 #include "algorithms/radix_tuning.hpp"
@@ -48,7 +49,9 @@ constexpr TopkTuning kRows[] = {
      .part_k_ratio = 16,
      .part_candidates_divisor = 256,
      .hist_copies = 1,
-     .warp_max_length = 1024},
+     .warp_max_length = 1024,
+     .sample_min_length = 1u << 22,
+     .sample_keys = 4096},
     {.name = "cpu",
      .device_class = "cpu",
      .measured_on = "",
@@ -62,7 +65,9 @@ constexpr TopkTuning kRows[] = {
      .part_k_ratio = 16,
      .part_candidates_divisor = 0,
      .hist_copies = 4,
-     .warp_max_length = 0},
+     .warp_max_length = 0,
+     .sample_min_length = 65536,
+     .sample_keys = 1024},
     {.name = "gpu-generic",
      .device_class = "",
      .measured_on = "",
@@ -77,7 +82,9 @@ constexpr TopkTuning kRows[] = {
      .part_k_ratio = 16,
      .part_candidates_divisor = 0,
      .hist_copies = 8,
-     .warp_max_length = 0},
+     .warp_max_length = 0,
+     .sample_min_length = 1u << 22,
+     .sample_keys = 4096},
 };
 
 TopkPolicyOverride g_override;
@@ -88,6 +95,28 @@ constexpr std::uint32_t kMaxHistCopies = 8;  // the kernel's TK_HIST_COPIES_MAX
 constexpr std::uint64_t kWarpMaxLength = 1024;  // topk_warp_rows.cl: 32 keys per lane at most
 constexpr std::uint64_t kWarpMinItems = 4;     // fewer keys per lane would add programs for little
 constexpr std::uint64_t kWarpSortMaxK = 128;   // topk_warp_rows.cl TKW_SORT_MAX
+
+// Rows cut among groups, a top-k whose k is small against them: a sample's threshold. Of
+// sample_keys keys drawn across a row, m = k x sample_keys / length are expected among the row's k
+// first; the sample's key of rank m + 3 sqrt(m) + 3 then lies beyond the row's k-th key but for a
+// chance of about 1e-4 or less (a Poisson tail three standard deviations and three keys out), and
+// the keys at or before it number about rank x length / sample_keys. Taken where those are at most
+// a quarter of the candidate buffer, so the rounds after read a few times k keys instead of the row.
+void choose_sample(TopkChoice& c, const SortRequest& r, std::uint64_t length) {
+  const std::uint64_t sample = g_override.sample_keys.value_or(c.row->sample_keys);
+  const bool forced = g_override.sample_keys.has_value();
+  if (c.groups_per_row <= 1 || r.partition || sample == 0 || c.candidate_cap == 0 || length < 2 * sample ||
+      length >= (std::uint64_t(1) << 32) || (!forced && length < c.row->sample_min_length))
+    return;
+  const double m = double(r.k) * double(sample) / double(length);
+  const auto rank = std::clamp<std::uint64_t>(
+      g_override.sample_rank.value_or(std::uint64_t(std::ceil(m + 3 * std::sqrt(m) + 3))), 1, sample);
+  const std::uint64_t expected = ceil_div(rank * length, sample);
+  if (!forced && 4 * expected > c.candidate_cap) return;
+  c.sample_keys = sample;
+  c.sample_rank = rank;
+  c.sample_cap = std::min(c.candidate_cap, 4 * expected);
+}
 
 }  // namespace
 
@@ -123,9 +152,10 @@ TopkChoice choose_topk(const DeviceDescription& device, const SortRequest& r) {
   if (c.chunk) c.groups_per_row = static_cast<std::uint32_t>(ceil_div(length, c.chunk));  // no empty group
   const std::uint32_t divisor = g_override.candidate_divisor.value_or(c.row->candidate_divisor);
   if (c.groups_per_row > 1 && divisor != 0) c.candidate_cap = ceil_div(length, divisor);
+  choose_sample(c, r, length);
   // Parts instead of rounds where k is small against the row: one launch selects every part's k.
   const std::uint64_t parts_rule = g_override.row_parts.value_or(g_override.groups_per_row ? 0 : 1);
-  if ((c.groups_per_row > 1 || parts_rule >= 2) && !r.partition && parts_rule != 0 &&
+  if ((c.groups_per_row > 1 || parts_rule >= 2) && !r.partition && parts_rule != 0 && c.sample_keys == 0 &&
       length < (std::uint64_t(1) << 32)) {
     std::uint64_t parts = parts_rule;
     if (parts_rule == 1) {
@@ -193,6 +223,12 @@ TopkPolicyOverride parse_topk_policy_override(std::string_view spec) {
     } else if (name == "warp_scan") {
       if (v > 1) throw bad("0 or 1");
       o.warp_scan = v == 1;
+    } else if (name == "sample_keys") {
+      if (v > 0xFFFFFFFFu) throw bad("too large");
+      o.sample_keys = static_cast<std::uint32_t>(v);
+    } else if (name == "sample_rank") {
+      if (v == 0) throw bad("1 or more");
+      o.sample_rank = v;
     } else if (name == "hist_copies") {
       if (v < 1 || v > kMaxHistCopies) throw bad("1 to 8");
       o.hist_copies = static_cast<std::uint32_t>(v);

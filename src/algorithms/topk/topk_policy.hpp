@@ -44,6 +44,11 @@ struct TopkTuning {
   // NVIDIA GPUs: rows of at most this many keys (1024 at most: kernels/topk_warp_rows.cl holds 32 per
   // lane) take a warp each, the row in registers, with no group barrier (topk_warp_rows); 0: never.
   std::uint32_t warp_max_length;
+  // Rows cut among groups of at least sample_min_length keys, k small against them (the candidates
+  // a sample of sample_keys keys lets through at most 1/4 of the candidate buffer): a sample's
+  // threshold keeps the candidates in one read before the rounds (kernels/topk_sample.cl). 0: never.
+  std::uint64_t sample_min_length;
+  std::uint32_t sample_keys;
 };
 
 std::span<const TopkTuning> topk_tuning_rows();
@@ -76,6 +81,12 @@ struct TopkChoice {
   bool warp_sorts = false;
   // NVIDIA GPUs: topk_select.cl's sub-group scans in warp shuffles (TK_WARP_SCAN), two barriers a scan.
   bool warp_scan = false;
+  // Not 0 (rows cut among groups, a top-k): each row's sample of this many keys, its key of rank
+  // sample_rank in the top-k's order the threshold of one filtering read that keeps at most
+  // sample_cap keys a row as the rounds' candidates (topk_sample.hpp).
+  std::uint64_t sample_keys = 0;
+  std::uint64_t sample_rank = 0;
+  std::uint64_t sample_cap = 0;
 };
 
 // The choice for a validated top-k request on `device`.
@@ -94,10 +105,14 @@ struct TopkPolicyOverride {
   // TopkTuning::warp_max_length (0 to 1024; 0: never), taken on NVIDIA GPUs only
   std::optional<std::uint32_t> warp_max_length;
   std::optional<bool> warp_scan;  // TopkChoice::warp_scan (0: the steps through local memory), NVIDIA only
+  // TopkTuning::sample_keys (0: never); set, it is taken wherever rows are cut among groups (rows of
+  // at least twice as many keys), whatever sample_min_length and the candidates' limit say
+  std::optional<std::uint32_t> sample_keys;
+  std::optional<std::uint64_t> sample_rank;  // TopkChoice::sample_rank (1 or more)
 };
 // The override in "name=N,..." form (gpusort-bench topk --topk-policy): groups_per_row, group,
 // candidate_divisor, local_candidates (0 or 1), row_parts, hist_copies, warp_max_length, warp_scan
-// (0 or 1). Error(invalid_argument) for anything else.
+// (0 or 1), sample_keys, sample_rank. Error(invalid_argument) for anything else.
 TopkPolicyOverride parse_topk_policy_override(std::string_view spec);
 // The process-wide override (none by default). Not synchronised: set it before running.
 void set_topk_policy_override(const TopkPolicyOverride& o);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "algorithms/segmented/segmented_sort.hpp"
+#include "algorithms/topk/topk_sample.hpp"
 #include "gpusort/errors.hpp"
 #include "runtime/buffer_pool.hpp"
 #include "runtime/program_cache.hpp"
@@ -154,10 +155,10 @@ std::size_t topk_sort_offset_bytes(const SortRequest& request) {
   return request.rows * request.k < (std::uint64_t(1) << 32) ? 4 : 8;
 }
 
-rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice) {
+rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice, const char* file) {
   std::vector<std::string> defines = topk_defines(type, choice);
   if (choice.warp_scan) defines.push_back("TK_WARP_SCAN=1");
-  return device.program("topk_select.cl", defines);
+  return device.program(file, defines);
 }
 
 rt::Arg topk_flip_arg(key_type type, bool largest) {
@@ -185,6 +186,7 @@ TopkSplitState topk_split_threshold(const Plan& plan, rt::Device& dev, rt::Buffe
   const std::uint64_t init_items = std::max(r.rows * kRadix, groups);
   dev.launch(program.kernel("topk_round_init"), {ceil_div(init_items, c.group), c.group, 0},
              {*split.state, *split.hist, *split.running, r.rows, r.row_length, k, exact_arg, c.groups_per_row});
+  if (c.sample_keys != 0 && !exact) topk_sample_candidates(plan, dev, keys, split, largest);
   for (std::uint32_t pass = 0; pass < c.passes; ++pass) {
     dev.launch(program.kernel("topk_round_histogram"), {groups, c.group, 0},
                {keys, *split.cand_keys, *split.state, *split.hist, *split.group_hist, *split.running, r.rows,
@@ -208,7 +210,7 @@ std::uint64_t topk_split_temp_bytes(const Plan& plan) {
   std::uint64_t bytes = 0;
   for (std::uint64_t b : {t.state, t.hist, t.group_hist, t.running, t.cand_keys, t.cand_pos, t.counts})
     if (b) bytes += temp_request_bytes(b);
-  return bytes;
+  return bytes + topk_sample_temp_bytes(plan);
 }
 
 RunEvents run_topk(const Plan& plan, TopkJob& job) {
@@ -328,13 +330,16 @@ std::vector<std::string> topk_round_steps(const Plan& plan, const std::string& d
                             std::to_string(c.candidate_cap) + " (1/" + std::to_string(c.row->candidate_divisor) +
                             " of the row), and later rounds read only them"
                       : "the row itself read in every round (no candidate buffer)";
-  return {"topk_select.cl topk_round_init: the state of " + std::to_string(r.rows) + " rows",
-          "topk_select.cl topk_round_histogram + topk_round_pick + topk_round_filter per digit pass (" +
+  std::vector<std::string> lines{"topk_select.cl topk_round_init: the state of " + std::to_string(r.rows) + " rows"};
+  if (c.sample_keys != 0 && !r.partition)
+    for (const std::string& step : topk_sample_steps(plan)) lines.push_back(step);
+  lines.push_back("topk_select.cl topk_round_histogram + topk_round_pick + topk_round_filter per digit pass (" +
               std::to_string(c.passes) + " rounds; a settled row returns at once): " +
               std::to_string(c.groups_per_row) + " groups of " + std::to_string(c.group) +
               " work-items per row of " + std::to_string(r.row_length) + " keys, " + std::to_string(c.chunk) +
               " keys each, each group's digit counts kept and added into the row's histogram; " + digits + "; " +
-              filter + "; the threshold stays on the device"};
+              filter + "; the threshold stays on the device");
+  return lines;
 }
 
 std::string topk_report_name(const Plan& plan) {

@@ -41,9 +41,10 @@ std::string topk_report_name(const Plan& plan);
 
 // Shared with the partition driver (topk_partition.hpp), which runs the same selection.
 
-// The selection program (kernels/topk_select.cl) of a key type, as the choice specialises it (group size,
-// the scans in warp shuffles).
-rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice);
+// A top-k program (kernels/topk_select.cl, or `file` of the same defines) of a key type, as the choice
+// specialises it (group size, the scans in warp shuffles).
+rt::Program& topk_program(rt::Device& device, key_type type, const TopkChoice& choice,
+                          const char* file = "topk_select.cl");
 // The kernels' okey_t flip for the order: all ones for the largest, as wide as okey_t.
 rt::Arg topk_flip_arg(key_type type, bool largest);
 
@@ -60,7 +61,9 @@ struct TopkSplitOutput {
   std::uint32_t index_bytes;
 };
 // Narrows every row's threshold of its k first keys in rounds (topk_round_init, then per digit pass
-// topk_round_histogram, topk_round_pick and topk_round_filter); nothing comes back to the host.
+// topk_round_histogram, topk_round_pick and topk_round_filter); nothing comes back to the host. Where
+// the plan takes a sample (TopkChoice::sample_keys, a top-k only), the rounds start from the
+// candidates its threshold kept (topk_sample.hpp).
 // out: the top-k's selected keys are written as the rounds settle them. exact (a partition, out
 // null): the passes run until the threshold ties only keys equal to the one of rank k, then
 // topk_count counts each group's keys before it and tied.

@@ -99,7 +99,8 @@ constexpr std::uint64_t kWarpSortMaxK = 128;   // topk_warp_rows.cl TKW_SORT_MAX
 // Rows cut among groups, a top-k whose k is small against them: a sample's threshold. Of
 // sample_keys keys drawn across a row, m = k x sample_keys / length are expected among the row's k
 // first; the sample's key of rank m + 3 sqrt(m) + 3 then lies beyond the row's k-th key but for a
-// chance of about 1e-4 or less (a Poisson tail three standard deviations and three keys out), and
+// Poisson tail three standard deviations and three keys out (about 1e-3 for large m, 3e-5 at
+// m = 1.5, far less below: a miss costs a read of the row, never a wrong result), and
 // the keys at or before it number about rank x length / sample_keys. Taken where those are at most
 // a quarter of the candidate buffer, so the rounds after read a few times k keys instead of the row.
 void choose_sample(TopkChoice& c, const SortRequest& r, std::uint64_t length) {

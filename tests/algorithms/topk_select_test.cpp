@@ -329,7 +329,7 @@ TEST(TopkPlan, PrintsTheParts) {
   EXPECT_EQ(algo::parse_topk_policy_override("row_parts=0,groups_per_row=8").row_parts, 0u);
 }
 
-// CUDA's choice (no device needed): a sample's threshold for 1-D rows from 2^22 keys where k is small
+// CUDA's choice (no device needed): a sample's threshold for 1-D rows from 2^24 keys where k is small
 // against them, else parts where the candidates' own top-k stays cheap (one group's row, or at most
 // 1/256 of the row), the rounds elsewhere (measured in topk_policy.cpp), one histogram.
 TEST(TopkPlan, CudaPartsWhereTheCandidatesAreFew) {
@@ -349,7 +349,9 @@ TEST(TopkPlan, CudaPartsWhereTheCandidatesAreFew) {
   }
   EXPECT_EQ(choice(1, std::uint64_t(1) << 21, 10).sample_keys, 0u);  // below the sample's length: rounds
   EXPECT_EQ(choice(1, std::uint64_t(1) << 21, 10).row_parts, 1u);    // (128 parts would not fill the device)
-  for (unsigned e : {24u, 28u})  // 1-D from 2^22 keys: a sample's threshold, then the rounds
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 23, 10).sample_keys, 0u);   // below the sample's length:
+  EXPECT_EQ(choice(1, std::uint64_t(1) << 23, 10).row_parts, 512u);   // 5120 candidates, one group's row
+  for (unsigned e : {24u, 28u})  // 1-D from 2^24 keys: a sample's threshold, then the rounds
     for (std::uint64_t k : {10ull, 1000ull, 100000ull}) {
       const algo::TopkChoice c = choice(1, std::uint64_t(1) << e, k);
       EXPECT_EQ(c.row_parts, 1u) << e << " " << k;  // not cut

@@ -32,14 +32,17 @@ namespace {
 // one copy on CUDA (the parts' shapes were not timed with copies apart). A warp per row of up to 1024
 // keys, with the group scans in shuffles (H100, cd4f39e, against warp_max_length=0,warp_scan=0 on the
 // same device): 16384 x 1024 from 0.297 ms to 0.091, 64 x 128256 (k = 50: its parts' candidates) from
-// 0.097 to 0.080, 4096 x 32768 from 0.825 / 1.111 to 0.781 / 1.078 (k = 50 / 1024).
+// 0.097 to 0.080, 4096 x 32768 from 0.825 / 1.111 to 0.781 / 1.078 (k = 50 / 1024). The sample's
+// threshold (one read where the rounds take two or more) from 2^24 keys is chosen by that count of
+// reads and launches, not yet timed: at 2^24 the rounds and parts took 0.14-0.24 ms, about six reads
+// of the keys, where the sample's eighteen launches should cost less; below, its launches weigh more.
 constexpr TopkTuning kRows[] = {
     {.name = "cuda",
      .device_class = "cuda",
      .measured_on = "cuda:sm_90:H100 (parts, candidates' limit, copies, warp rows)",
      .note = "256 work-items; rows of up to 1024 keys a warp each; rows from 32K keys split "
              "into groups of 16K where rows are too few to fill the device, or cut into parts where k is "
-             "small; one histogram a row",
+             "small; one histogram a row; rows from 16M keys through a sample's threshold (not timed)",
      .group = 256,
      .split_min_length = 32768,
      .group_keys = 16384,
@@ -50,7 +53,7 @@ constexpr TopkTuning kRows[] = {
      .part_candidates_divisor = 256,
      .hist_copies = 1,
      .warp_max_length = 1024,
-     .sample_min_length = 1u << 22,
+     .sample_min_length = 1u << 24,
      .sample_keys = 4096},
     {.name = "cpu",
      .device_class = "cpu",
@@ -83,7 +86,7 @@ constexpr TopkTuning kRows[] = {
      .part_candidates_divisor = 0,
      .hist_copies = 8,
      .warp_max_length = 0,
-     .sample_min_length = 1u << 22,
+     .sample_min_length = 1u << 24,
      .sample_keys = 4096},
 };
 

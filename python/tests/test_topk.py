@@ -55,6 +55,21 @@ def test_axes_and_one_dimension():
     check(one, 70000, largest=False)
 
 
+def test_long_one_dimension():
+    """1-D arrays long enough for a sample's threshold before the rounds (from 65536 keys on the CPU,
+    2^24 on GPUs), with NaN, ties and sorted runs among the keys."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(200003).astype(np.float32)
+    x[rng.integers(0, x.size, 300)] = np.nan
+    x[:5000] = np.sort(x[:5000])
+    for k in (1, 50, 1000):
+        check(x, k)
+        check(x, k, largest=False, sorted=False)
+    ties = make_keys(np.int16, 131072, "few-unique", seed=9)
+    check(ties, 600)
+    check(ties, 7, largest=False)
+
+
 def test_ties_take_the_lowest_indices():
     x = np.full((2, 50), 7, dtype=np.uint16)
     values, indices = gpusort.topk(x, 10, sorted=False)

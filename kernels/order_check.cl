@@ -14,22 +14,14 @@
 #error "GROUP_SIZE must be defined"
 #endif
 
-DEVICE_FN u64 check_mix(u64 x) {  // SplitMix64's finalizer: every input bit moves every output bit
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 // One element's mix: its key's bits, then its value's, so a value that leaves its key changes it.
 DEVICE_FN u64 element_mix(key_t k, GLOBAL const value_t* values, u64 i) {
-  u64 h = check_mix((u64)k + 0x9E3779B97F4A7C15ull);
+  u64 h = gs_mix_u64((u64)k + 0x9E3779B97F4A7C15ull);
 #if VALUE_BYTES == 16
-  h = check_mix(h ^ values[i].lo);
-  h = check_mix(h ^ values[i].hi);
+  h = gs_mix_u64(h ^ values[i].lo);
+  h = gs_mix_u64(h ^ values[i].hi);
 #elif HAS_VALUES
-  h = check_mix(h ^ (u64)values[i]);
+  h = gs_mix_u64(h ^ (u64)values[i]);
 #else
   (void)values;
   (void)i;

@@ -100,4 +100,13 @@ DEVICE_FN u32 gs_max_u32(u32 a, u32 b) { return a > b ? a : b; }
 DEVICE_FN u64 gs_min_u64(u64 a, u64 b) { return a < b ? a : b; }
 DEVICE_FN u64 gs_max_u64(u64 a, u64 b) { return a > b ? a : b; }
 
+// SplitMix64's finalizer: every input bit moves every output bit (checksums, fixed scrambles).
+DEVICE_FN u64 gs_mix_u64(u64 x) {
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 #endif  // GPUSORT_PRELUDE_H

@@ -15,6 +15,19 @@
 
 DEVICE_FN u64 tk_other_source(u64 source) { return source == 1 ? 2u : 1u; }
 
+// A split row's state before its first round: nothing decided, the `count` entries of `source` (0:
+// the row itself; 1: candidate buffer A) all tied. A row settled at once (k >= count) has round 0's
+// filter take its ties.
+DEVICE_FN void tk_split_start(GLOBAL u64* gs, u64 source, u64 count, u64 k, u32 exact) {
+  u64 s[TK_STATE_WORDS];
+  tk_start(s, count, k, exact);
+  for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
+  gs[TK_SOURCE] = source;
+  gs[TK_COUNT] = count;
+  gs[TK_FILTER_ROUND] = s[TK_DONE] ? 0u : TK_NO_ROUND;
+  gs[TK_WRITTEN] = 0;
+}
+
 // A group's range [lo, hi) of its row's source of `count` entries: the row in chunks of `chunk`,
 // candidates in equal shares among the row's groups.
 DEVICE_FN void tk_source_range(u64 source, u64 count, u64 g, u32 groups_per_row, u64 chunk, u64* lo, u64* hi) {

@@ -34,16 +34,6 @@
 #define TKS_ITEMS 16u
 #define TKS_TILE (GROUP_SIZE * TKS_ITEMS)
 
-// A fixed scramble of a block's number: where in its block the sample is drawn.
-DEVICE_FN u32 tks_scramble(u32 x) {
-  x ^= x >> 16;
-  x *= 0x7FEB352Du;
-  x ^= x >> 15;
-  x *= 0x846CA68Bu;
-  x ^= x >> 16;
-  return x;
-}
-
 DEVICE_FN u32 tks_popcount16(u32 x) {
   x = x - ((x >> 1) & 0x5555u);
   x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
@@ -59,7 +49,7 @@ KERNEL topk_sample_keys(GLOBAL const key_t* keys, GLOBAL key_t* sample, GLOBAL u
   if (i < rows) staged[i] = 0;
   if (i >= rows * sample_keys) return;
   const u64 r = i / sample_keys, b = i % sample_keys, block = length / sample_keys;
-  sample[i] = keys[r * length + b * block + (u64)tks_scramble((u32)b) % block];
+  sample[i] = keys[r * length + b * block + gs_mix_u64(b) % block];  // a fixed scramble: where in the block
 }
 
 // One group per tile of TKS_TILE keys of a row (tiles per row). thresholds: each row's sample key of
@@ -147,14 +137,7 @@ KERNEL topk_sample_place(GLOBAL u64* state, GLOBAL const u32* staged, GLOBAL u32
         run += c[j];
       }
   }
-  if (t == 0) {
-    u64 s[TK_STATE_WORDS];
-    tk_start(s, total, k, 0);
-    for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
-    gs[TK_SOURCE] = 1;
-    gs[TK_COUNT] = total;
-    gs[TK_FILTER_ROUND] = s[TK_DONE] ? 0u : TK_NO_ROUND;  // exactly k kept: round 0's filter takes them all
-  }
+  if (t == 0) tk_split_start(gs, 1, total, k, 0);  // exactly k kept: round 0's filter takes them all
 }
 
 // groups_per_row groups per row: each staged key to its place in candidate buffer A (rows x cap),

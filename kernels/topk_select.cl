@@ -180,16 +180,7 @@ KERNEL topk_partition_rows(GLOBAL const key_t* keys, GLOBAL key_t* out_keys, GLO
 KERNEL topk_round_init(GLOBAL u64* state, GLOBAL u32* hist, GLOBAL u64* running, u64 rows, u64 length, u64 k,
                        u32 exact, u32 groups_per_row) {
   const u64 i = GLOBAL_ID();
-  if (i < rows) {
-    u64 s[TK_STATE_WORDS];
-    tk_start(s, length, k, exact);
-    GLOBAL u64* gs = state + i * TK_SPLIT_STATE_WORDS;
-    for (u32 w = 0; w < TK_STATE_WORDS; ++w) gs[w] = s[w];
-    gs[TK_SOURCE] = 0;
-    gs[TK_COUNT] = length;
-    gs[TK_FILTER_ROUND] = s[TK_DONE] ? 0u : TK_NO_ROUND;  // settled at once: round 0's filter takes the ties
-    gs[TK_WRITTEN] = 0;
-  }
+  if (i < rows) tk_split_start(state + i * TK_SPLIT_STATE_WORDS, 0, length, k, exact);
   if (i < rows * TK_RADIX) hist[i] = 0;
   if (i < rows * groups_per_row) running[i] = 0;
 }

@@ -29,9 +29,8 @@ SampleTemps sample_temps(const Plan& plan) {
 
 // The sample's rank (0-based, ascending in the ordered key as topk_partition_rows counts) of its
 // key of rank sample_rank in the top-k's order.
-std::uint64_t sample_kth(const Plan& plan) {
-  const TopkChoice& c = plan.topk;
-  return plan.options().order == order::descending ? c.sample_keys - c.sample_rank : c.sample_rank - 1;
+std::uint64_t sample_kth(const TopkChoice& c, bool largest) {
+  return largest ? c.sample_keys - c.sample_rank : c.sample_rank - 1;
 }
 
 }  // namespace
@@ -53,7 +52,7 @@ void topk_sample_candidates(const Plan& plan, rt::Device& dev, rt::Buffer& keys,
              {keys, *sample, *staged, r.rows, r.row_length, c.sample_keys});
   // the sample's key of rank j, one group a row (numpy's select_kth; no positions written)
   dev.launch(topk_program(dev, r.type, c).kernel("topk_partition_rows"), {r.rows, c.group, 0},
-             {*sample, *thresholds, *thresholds, r.rows, c.sample_keys, sample_kth(plan), std::uint32_t(1),
+             {*sample, *thresholds, *thresholds, r.rows, c.sample_keys, sample_kth(c, largest), std::uint32_t(1),
               std::uint32_t(0), std::uint32_t(1), std::uint32_t(1), c.hist_copies});
   dev.launch(program.kernel("topk_sample_filter"), {r.rows * tiles, c.group, 0},
              {keys, *thresholds, *stage_keys, *stage_pos, *staged, *tile_count, *tile_first, r.row_length, tiles,
